@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_UTIL_H
+#define UNIRAMFS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation failure is not an error path we can recover from in a
+ * generator or in PID 1: these abort with a message instead. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable, NULL-terminated vector of owned strings. */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+void strv_push(struct strv *s, const char *str);
+void strv_push_owned(struct strv *s, char *str);
+bool strv_contains(const struct strv *s, const char *str);
+void strv_sort_uniq(struct strv *s);
+void strv_free(struct strv *s);
+/* Append the comma- or space-separated items of list to s. */
+void strv_split(struct strv *s, const char *list, const char *seps);
+
+/* A growable byte buffer. */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+void buf_append(struct buf *b, const void *data, size_t n);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+/* Return 0 or -errno. *data is NUL-terminated (not counted in *len). */
+int read_file(const char *path, char **data, size_t *len);
+int read_file_at(int dirfd, const char *path, char **data, size_t *len);
+/* Read a one-line sysfs-style attribute, trailing newline removed. */
+int read_line(const char *path, char **line);
+int write_all(int fd, const void *data, size_t n);
+int mkdir_p(const char *path, mode_t mode);
+
+char *path_join(const char *a, const char *b);
+/* Lexically normalise: collapse //, drop ".", resolve ".." without
+ * going above the root. Always returns an absolute path. */
+char *path_normalize(const char *path);
+bool str_has_suffix(const char *s, const char *suffix);
+bool str_has_prefix(const char *s, const char *prefix);
+char *str_trim(char *s);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_COMPRESS_H
+#define UNIRAMFS_COMPRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpio.h"
+#include "util.h"
+
+enum compression {
+	COMP_NONE,
+	COMP_ZSTD,
+	COMP_XZ,
+	COMP_LZ4, /* lz4 legacy frame, the only one the kernel unpacks */
+	COMP_GZIP,
+	COMP_BZIP2, /* detected when reading other tools' images; not written */
+	COMP_LZMA,  /* likewise */
+	COMP_LZO,   /* likewise */
+	COMP_UNKNOWN,
+};
+
+int compression_from_name(const char *name, enum compression *out); /* -1 + err_set */
+const char *compression_name(enum compression c);
+
+/* A sink that compresses into out. sink_finish ends the stream (writes
+ * the compressor's trailer into out) but does not finish out. level < 0
+ * picks the default; threads 0 = all cores (zstd only). */
+struct sink *compress_sink_new(enum compression c, struct sink *out, int level, int threads);
+
+/* Look at the first bytes: cpio magic gives COMP_NONE. */
+enum compression compression_detect(const uint8_t *buf, size_t len);
+
+/* Decompress one stream from in[0..len) and append it to out; *consumed
+ * gets the number of input bytes that stream used, so a caller can find
+ * what follows it (images concatenate segments). */
+int decompress_buf(enum compression c, const uint8_t *in, size_t len, struct buf *out, size_t *consumed);
+
+/* Decompress a whole file chosen by its suffix (.xz, .zst, .gz) or by
+ * magic, into out. */
+int decompress_file(const char *path, struct buf *out);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_IMAGE_H
+#define UNIRAMFS_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cpio.h"
+
+/* The set of entries an image will hold, keyed by destination path
+ * ("/usr/bin/foo"). Adding the same path twice is allowed when both say
+ * the same thing (it is how "nothing packed twice" is enforced) and an
+ * error when they conflict. Parents are created implicitly at write time.
+ * Nothing is read from disk until image_write_cpio. */
+struct image;
+
+/* image_add_file flags */
+#define IMG_DECOMPRESS 1u /* src is .ko.xz/.ko.zst/.ko.gz: store decompressed */
+
+struct image *image_new(void);
+void image_free(struct image *img);
+
+int image_add_dir(struct image *img, const char *dst, mode_t perm);
+/* Copy a host file; perm 0 means "take it from the source file". */
+int image_add_file(struct image *img, const char *dst, const char *src, mode_t perm, unsigned flags);
+/* Copy data into the image (the image keeps its own copy). */
+int image_add_data(struct image *img, const char *dst, const void *data, size_t len, mode_t perm);
+int image_add_symlink(struct image *img, const char *dst, const char *target);
+/* mode is S_IFCHR or S_IFBLK plus permission bits. */
+int image_add_node(struct image *img, const char *dst, mode_t mode, unsigned major, unsigned minor);
+bool image_has(const struct image *img, const char *dst);
+size_t image_count(const struct image *img);
+
+/* Add the host path sysroot+path under the same name, keeping every
+ * symlink met on the way (in any component, as usrmerge makes /lib a link
+ * to usr/lib) as a symlink in the image, and the final file itself.
+ * *resolved (if not NULL) receives the real path inside the image
+ * (without sysroot), for callers that read the file next. */
+int image_add_host_path(struct image *img, const char *sysroot, const char *path, char **resolved);
+
+/* Emit every entry sorted by path, each parent directory before its
+ * children, uid/gid 0, the given mtime. Does not write the trailer. */
+int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mtime);
+
+#endif

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Placeholder: being written.
+#include "modules.h"

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_MODULES_H
+#define UNIRAMFS_MODULES_H
+
+#include <stdbool.h>
+
+#include "image.h"
+#include "util.h"
+
+/* Kernel module selection through libkmod. */
+struct modules;
+
+/* kmoddir: the host's /lib/modules/KVER (already sysroot-prefixed).
+ * firmware_dirs: colon-separated host firmware directories. */
+int modules_open(struct modules **m, const char *kmoddir, const char *kver, const char *firmware_dirs);
+void modules_free(struct modules *m);
+/* Names or aliases never to include (nor pull in as dependencies). */
+void modules_omit(struct modules *m, const struct strv *names);
+/* Resolve a module name or alias (modalias strings included), with its
+ * dependencies and softdeps. Builtin modules are recognised and skipped.
+ * required: a name that resolves to nothing is an error naming it;
+ * otherwise it is skipped quietly (a modalias with no driver). */
+int modules_add(struct modules *m, const char *name, bool required);
+/* The generic set: every driver a boot of an unknown machine may need. */
+int modules_add_generic(struct modules *m);
+/* Number of modules chosen so far. */
+size_t modules_count(const struct modules *m);
+/* Add the chosen .ko files (decompressed), their firmware, the index
+ * files (modules.dep, .alias, .softdep, .builtin, .order...) and the
+ * modprobe.d lines that touch them to img, under /lib/modules/KVER.
+ * modprobe_dirs: colon-separated host modprobe.d directories. */
+int modules_emit(struct modules *m, struct image *img, const char *modprobe_dirs);
+
+#endif
