@@ -40,4 +40,8 @@ int decompress_buf(enum compression c, const uint8_t *in, size_t len, struct buf
  * magic, into out. */
 int decompress_file(const char *path, struct buf *out);
 
+/* Bound on what one decompress_buf call may produce (default 2 GiB), so
+ * a hostile image cannot eat all memory; fuzzers lower it. */
+void decompress_set_limit(uint64_t max);
+
 #endif
