@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * testinit: the /sbin/init of every boot-test root disk.
+ *
+ * It lives only on the root disk, never in an initramfs, so seeing its
+ * marker on the serial console proves the boot reached the real root.  It
+ * reports what the initramfs handed over (argv, cmdline, mounts, whether /
+ * is writable, the environment) and powers the machine off, so QEMU exits
+ * by itself.  tests/boot/run.py parses the lines it prints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MARKER "UNIRAMFS-TEST-MARKER"
+
+static FILE *out;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("TESTINIT: ", out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	fflush(out);
+	va_end(ap);
+}
+
+/* Print every line of a file, each prefixed with its tag. */
+static void dump(const char *tag, const char *path)
+{
+	char line[1024];
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		say("%s: cannot open %s: %s", tag, path, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		say("%s: %s", tag, line);
+	}
+	fclose(f);
+}
+
+/*
+ * The kernel gives init fds 0-2 on /dev/console only if it could open it
+ * in the initramfs; an init that exec'd us without them must not leave us
+ * mute.  Prefer a fresh /dev/console, mounting devtmpfs if /dev is empty.
+ */
+static void open_console(void)
+{
+	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		mkdir("/dev", 0755);
+		if (mount("devtmpfs", "/dev", "devtmpfs", 0, "mode=0755") == 0)
+			fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	}
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out)
+		out = stdout;
+}
+
+static void ensure_proc(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/mounts", &st) == 0) {
+		say("proc=inherited");
+		return;
+	}
+	mkdir("/proc", 0555);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
+		say("proc=mounted-by-testinit");
+	else
+		say("proc=unavailable: %s", strerror(errno));
+}
+
+/* The last "/" line of /proc/self/mounts is the root we actually see. */
+static void report_root(void)
+{
+	char line[1024], src[256], dir[256], type[64], opts[512];
+	char found[1024] = "";
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %255s %63s %511s", src, dir, type, opts) == 4 &&
+		    strcmp(dir, "/") == 0)
+			snprintf(found, sizeof(found), "%s %s %s", src, type, opts);
+	}
+	fclose(f);
+	say("root-mount=%s", found[0] ? found : "none");
+}
+
+static void report_writable(void)
+{
+	const char *probe = "/.testinit-rw-probe";
+	int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		say("root-writable=no (%s)", strerror(errno));
+		return;
+	}
+	close(fd);
+	unlink(probe);
+	say("root-writable=yes");
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	char args[2048] = "";
+	size_t len = 0;
+	const char *ts;
+
+	open_console();
+	for (int i = 0; i < argc && len < sizeof(args); i++)
+		len += snprintf(args + len, sizeof(args) - len, "%s%s", i ? " " : "", argv[i]);
+	fprintf(out, "%s pid=%d argc=%d argv=[%s]\n", MARKER, (int)getpid(), argc, args);
+	fflush(out);
+
+	ensure_proc();
+	dump("cmdline", "/proc/cmdline");
+	report_root();
+	dump("mounts", "/proc/self/mounts");
+	dump("partitions", "/proc/partitions");
+	dump("uptime", "/proc/uptime");
+	report_writable();
+	ts = getenv("RD_TIMESTAMP");
+	say("RD_TIMESTAMP=%s", ts ? ts : "(unset)");
+	for (char **e = envp; *e; e++)
+		say("env: %s", *e);
+	fprintf(out, "UNIRAMFS-TEST-END pid=%d\n", (int)getpid());
+	fflush(out);
+
+	sync();
+	if (getpid() == 1) {
+		reboot(RB_POWER_OFF);
+		/* Still here: powering off failed; never let PID 1 exit. */
+		say("reboot(RB_POWER_OFF) failed: %s", strerror(errno));
+		for (;;)
+			pause();
+	}
+	return 0;
+}
