@@ -1,1 +1,366 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* `uniramfs build`: choose what goes in (init, modules, binaries, files),
+ * then stream it sorted as one cpio through the compressor into an
+ * unnamed file that only becomes the image once complete. */
+#include "build.h"
+
+#include "buildconf.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "cpio.h"
+#include "elf.h"
+#include "err.h"
+#include "hostonly.h"
+#include "image.h"
+#include "log.h"
+#include "microcode.h"
+#include "modules.h"
+#include "output.h"
+
+struct plan {
+	const struct build_opts *o;
+	const char *sysroot;
+	char *kver;
+	char *kmoddir;
+	char *output;
+	struct image *img;
+	size_t nmodules;
+};
+
+static char *host_path(const struct plan *p, const char *path)
+{
+	return path_join(p->sysroot, path);
+}
+
+static int resolve_kver(struct plan *p)
+{
+	struct utsname u;
+	struct stat st;
+
+	if (p->o->kver) {
+		p->kver = xstrdup(p->o->kver);
+	} else {
+		if (uname(&u) < 0)
+			return err_errno(errno, "uname");
+		p->kver = xstrdup(u.release);
+	}
+	if (strchr(p->kver, '/') || strcmp(p->kver, "..") == 0 || strcmp(p->kver, ".") == 0)
+		return err_set("bad kernel version '%s'", p->kver);
+	if (p->o->kmoddir) {
+		p->kmoddir = xstrdup(p->o->kmoddir);
+	} else {
+		char *rel = xasprintf("/lib/modules/%s", p->kver);
+		p->kmoddir = host_path(p, rel);
+		free(rel);
+	}
+	if (stat(p->kmoddir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return err_set("kernel version '%s' not found: no module directory %s", p->kver, p->kmoddir);
+	return 0;
+}
+
+/* Debian and its children name the image initrd.img-KVER; the rest
+ * (Fedora, Arch with kernel-install, SUSE) initramfs-KVER.img. */
+static void resolve_output(struct plan *p)
+{
+	char *deb;
+	if (p->o->output) {
+		p->output = xstrdup(p->o->output);
+		return;
+	}
+	deb = host_path(p, "/etc/debian_version");
+	p->output = access(deb, F_OK) == 0 ? xasprintf("/boot/initrd.img-%s", p->kver)
+					   : xasprintf("/boot/initramfs-%s.img", p->kver);
+	free(deb);
+}
+
+/* The init sits next to uniramfs in a build tree; installed, it is in
+ * the libexec directory. */
+static char *find_init(const struct build_opts *o)
+{
+	static const char *const beside[] = { "uniramfs-init", "src/init/uniramfs-init", "../init/uniramfs-init" };
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (o->init)
+		return xstrdup(o->init);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
+			char *c = path_join(self, beside[i]);
+			if (access(c, X_OK) == 0)
+				return c;
+			free(c);
+		}
+	}
+	return xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-init");
+}
+
+static int add_skeleton(struct plan *p)
+{
+	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/run", "/sysroot", "/tmp", "/etc", "/root" };
+	char *init = find_init(p->o);
+	char *kver = xasprintf("%s\n", p->kver);
+	int r = image_add_file(p->img, "/init", init, 0755, 0);
+
+	if (r < 0)
+		err_wrap("init program (use --init FILE)");
+	free(init);
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(dirs); i++)
+		r = image_add_dir(p->img, dirs[i], strcmp(dirs[i], "/tmp") == 0 ? 01777 : 0755);
+	if (r == 0)
+		r = image_add_node(p->img, "/dev/console", S_IFCHR | 0600, 5, 1);
+	if (r == 0)
+		r = image_add_node(p->img, "/dev/null", S_IFCHR | 0666, 1, 3);
+	if (r == 0)
+		r = image_add_data(p->img, "/etc/uniramfs/kver", kver, strlen(kver), 0644);
+	if (r == 0 && p->o->cmdline) {
+		char *c = xasprintf("%s\n", p->o->cmdline);
+		r = image_add_data(p->img, "/etc/uniramfs/cmdline", c, strlen(c), 0644);
+		free(c);
+	}
+	free(kver);
+	return r;
+}
+
+static int add_hostonly(struct plan *p, struct modules *m)
+{
+	struct hostonly h = { 0 };
+	int r = hostonly_detect(p->sysroot, &h);
+
+	if (r < 0) {
+		hostonly_free(&h);
+		return err_wrap("hostonly");
+	}
+	for (size_t i = 0; r == 0 && i < h.modules.n; i++)
+		r = modules_add(m, h.modules.v[i], false);
+	for (size_t i = 0; r == 0 && i < h.modaliases.n; i++)
+		r = modules_add(m, h.modaliases.v[i], false);
+	for (size_t i = 0; r == 0 && i < h.fstypes.n; i++) {
+		/* filesystems register "fs-TYPE" aliases; ext4 serves ext2/3 */
+		char *alias = xasprintf("fs-%s", h.fstypes.v[i]);
+		r = modules_add(m, alias, false);
+		free(alias);
+	}
+	for (size_t i = 0; r == 0 && i < h.stack.n; i++) {
+		if (strcmp(h.stack.v[i], "dm-crypt") == 0)
+			r = modules_add(m, "dm_crypt", false);
+		else if (strcmp(h.stack.v[i], "lvm") == 0 || strcmp(h.stack.v[i], "dm") == 0)
+			r = modules_add(m, "dm_mod", false);
+		else if (strcmp(h.stack.v[i], "md") == 0)
+			r = modules_add(m, "md_mod", false);
+	}
+	log_info("hostonly: root %s (%s), %zu drivers, %zu device aliases%s%s", h.root_dev ? h.root_dev : "?",
+		 h.fstypes.n ? h.fstypes.v[0] : "?", h.modules.n, h.modaliases.n,
+		 h.resume_dev ? ", resume " : "", h.resume_dev ? h.resume_dev : "");
+	hostonly_free(&h);
+	return r;
+}
+
+static int add_modules(struct plan *p)
+{
+	struct modules *m = NULL;
+	char *fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
+			     p->sysroot, p->kver, p->sysroot, p->sysroot, p->kver, p->sysroot);
+	char *mp = xasprintf("%s/etc/modprobe.d:%s/run/modprobe.d:%s/usr/local/lib/modprobe.d:%s/lib/modprobe.d:%s/usr/lib/modprobe.d",
+			     p->sysroot, p->sysroot, p->sysroot, p->sysroot, p->sysroot);
+	int r = modules_open(&m, p->kmoddir, p->kver, fw);
+
+	if (r == 0) {
+		modules_omit(m, &p->o->omit_modules);
+		r = p->o->mode == MODE_HOSTONLY ? add_hostonly(p, m) : modules_add_generic(m);
+	}
+	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
+		r = modules_add(m, p->o->add_modules.v[i], true);
+	if (r == 0)
+		r = modules_emit(m, p->img, mp);
+	if (r == 0)
+		p->nmodules = modules_count(m);
+	if (m)
+		modules_free(m);
+	free(fw);
+	free(mp);
+	return r;
+}
+
+static int add_binaries(struct plan *p)
+{
+	struct elf_resolver *er;
+	int r = 0;
+
+	if (!p->o->add_binaries.n)
+		return 0;
+	er = elf_resolver_new(p->sysroot);
+	for (size_t i = 0; r == 0 && i < p->o->add_binaries.n; i++)
+		r = elf_add_binary(er, p->img, p->o->add_binaries.v[i]);
+	elf_resolver_free(er);
+	return r;
+}
+
+/* --add-files SRC[:DST]: a directory is added with everything under it. */
+static struct image *walk_img;
+static const char *walk_src, *walk_dst;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	char *dst = path_join(walk_dst, path + strlen(walk_src));
+	int r = 0;
+	(void)ftw;
+	if (type == FTW_D)
+		r = image_add_dir(walk_img, dst, st->st_mode);
+	else if (type == FTW_SL) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			r = err_errno(errno, "%s", path);
+		else {
+			target[n] = '\0';
+			r = image_add_symlink(walk_img, dst, target);
+		}
+	} else if (type == FTW_F && S_ISREG(st->st_mode))
+		r = image_add_file(walk_img, dst, path, st->st_mode & 07777, 0);
+	else
+		r = err_set("%s: cannot add (not a file, directory or symlink, or unreadable)", path);
+	free(dst);
+	return r < 0 ? 1 : 0;
+}
+
+static int add_files(struct plan *p)
+{
+	for (size_t i = 0; i < p->o->add_files.n; i++) {
+		char *spec = xstrdup(p->o->add_files.v[i]);
+		char *colon = strchr(spec, ':');
+		const char *dst = spec;
+		struct stat st;
+		int r;
+
+		if (colon) {
+			*colon = '\0';
+			dst = colon + 1;
+		}
+		if (!*spec || !*dst) {
+			free(spec);
+			return err_set("--add-files: bad entry '%s' (expected SRC[:DST])", p->o->add_files.v[i]);
+		}
+		if (stat(spec, &st) < 0) {
+			r = err_errno(errno, "--add-files: %s", spec);
+		} else if (S_ISDIR(st.st_mode)) {
+			walk_img = p->img;
+			walk_src = spec;
+			walk_dst = dst;
+			r = nftw(spec, walk_one, 32, FTW_PHYS) == 0 ? 0 : -1;
+		} else {
+			r = image_add_file(p->img, dst, spec, 0, 0);
+		}
+		free(spec);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static uint32_t source_date_epoch(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	unsigned long long v;
+	if (!s || !*s)
+		return 0;
+	v = strtoull(s, &end, 10);
+	if (*end || v > UINT32_MAX) {
+		log_warn("ignoring bad SOURCE_DATE_EPOCH '%s'", s);
+		return 0;
+	}
+	return (uint32_t)v;
+}
+
+static int write_image(struct plan *p, uint64_t *size)
+{
+	struct output out;
+	struct sink *file = NULL, *comp = NULL;
+	struct cpio_writer *w = NULL;
+	bool early = false;
+	int r;
+
+	if (output_open(&out, p->output) < 0)
+		return -1;
+	file = sink_fd_new(out.fd);
+	r = 0;
+	if (p->o->microcode == MICROCODE_AUTO)
+		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
+	if (r == 0) {
+		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
+		r = comp ? 0 : -1;
+	}
+	if (r == 0) {
+		w = cpio_writer_new(comp);
+		r = image_write_cpio(p->img, w, source_date_epoch());
+	}
+	if (r == 0)
+		r = cpio_write_trailer(w);
+	if (r == 0)
+		r = sink_finish(comp);
+	if (r == 0)
+		r = sink_finish(file);
+	if (r == 0) {
+		off_t end = lseek(out.fd, 0, SEEK_CUR);
+		*size = end > 0 ? (uint64_t)end : 0;
+		r = output_commit(&out);
+	}
+	if (early)
+		log_info("early microcode segment added");
+	cpio_writer_free(w);
+	sink_free(comp);
+	sink_free(file);
+	output_abort(&out);
+	return r;
+}
+
+int build_image(const struct build_opts *o)
+{
+	struct plan p = { .o = o };
+	struct timespec t0, t1;
+	uint64_t size = 0;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p.sysroot = o->sysroot ? o->sysroot : "/";
+	p.img = image_new();
+	r = resolve_kver(&p);
+	if (r == 0) {
+		resolve_output(&p);
+		r = add_skeleton(&p);
+	}
+	if (r == 0)
+		r = add_modules(&p);
+	if (r == 0)
+		r = add_binaries(&p);
+	if (r == 0)
+		r = add_files(&p);
+	if (r == 0)
+		r = write_image(&p, &size);
+	if (r == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		log_notice("wrote %s: kernel %s, %s, %zu modules, %zu entries, %llu bytes, %s, %.2f s", p.output, p.kver,
+			   o->mode == MODE_HOSTONLY ? "hostonly" : "generic", p.nmodules, image_count(p.img),
+			   (unsigned long long)size, compression_name(o->compress),
+			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	image_free(p.img);
+	free(p.kver);
+	free(p.kmoddir);
+	free(p.output);
+	return r;
+}

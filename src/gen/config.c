@@ -1,1 +1,268 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* One table of keys serves both the config files and the command line,
+ * so a key and its flag can never drift apart. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_VERBOSE };
+
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t off;
+	const char *help;
+	int flag_value; /* T_FLAG_MODE: the mode the flag sets */
+};
+
+#define F(field) offsetof(struct build_opts, field)
+
+static const struct key keys[] = {
+	{ "kver", T_STR, F(kver), "kernel version (default: the running kernel)", 0 },
+	{ "output", T_STR, F(output), "image path (default: /boot/initrd.img-KVER on Debian, /boot/initramfs-KVER.img elsewhere)", 0 },
+	{ "mode", T_MODE, F(mode), "generic or hostonly (default: generic)", 0 },
+	{ "generic", T_FLAG_MODE, F(mode), "same as mode = generic", MODE_GENERIC },
+	{ "hostonly", T_FLAG_MODE, F(mode), "same as mode = hostonly", MODE_HOSTONLY },
+	{ "compress", T_COMPRESS, F(compress), "zstd, xz, lz4, gzip or none (default: zstd)", 0 },
+	{ "compress-level", T_LEVEL, F(compress_level), "compressor level (default: the compressor's own)", 0 },
+	{ "add-modules", T_LIST, F(add_modules), "modules or aliases to add, comma-separated", 0 },
+	{ "omit-modules", T_LIST, F(omit_modules), "modules never to include, comma-separated", 0 },
+	{ "add-files", T_LIST, F(add_files), "host files to add, SRC[:DST], comma-separated", 0 },
+	{ "add-binaries", T_LIST, F(add_binaries), "programs to add with their libraries, comma-separated", 0 },
+	{ "kmoddir", T_STR, F(kmoddir), "module directory (default: SYSROOT/lib/modules/KVER)", 0 },
+	{ "sysroot", T_STR, F(sysroot), "root of the host to inspect (default: /)", 0 },
+	{ "cmdline", T_STR, F(cmdline), "default kernel command line baked into the image", 0 },
+	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
+	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
+	{ "verbose", T_VERBOSE, F(verbose), "more messages", 0 },
+};
+
+void build_opts_init(struct build_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = MODE_GENERIC;
+	o->compress = COMP_ZSTD;
+	o->compress_level = -1;
+	o->microcode = MICROCODE_AUTO;
+}
+
+void build_opts_free(struct build_opts *o)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		void *p = (char *)o + keys[i].off;
+		if (keys[i].type == T_STR) {
+			free(*(char **)p);
+			*(char **)p = NULL;
+		} else if (keys[i].type == T_LIST) {
+			strv_free(p);
+		}
+	}
+	strv_free(&o->configs);
+}
+
+static const struct key *find_key(const char *name)
+{
+	char canon[64];
+	size_t n = strlen(name);
+	if (n >= sizeof(canon))
+		return NULL;
+	/* add_modules and add-modules are the same key */
+	for (size_t i = 0; i <= n; i++)
+		canon[i] = name[i] == '_' ? '-' : name[i];
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strcmp(keys[i].name, canon) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+const char *config_key_name(const char *key)
+{
+	const struct key *k = find_key(key);
+	return k ? k->name : NULL;
+}
+
+bool config_key_is_bool(const char *key)
+{
+	const struct key *k = find_key(key);
+	return k && (k->type == T_FLAG_MODE || k->type == T_VERBOSE);
+}
+
+int config_set(struct build_opts *o, const char *key, const char *value, const char *where)
+{
+	const struct key *k = find_key(key);
+	void *p;
+
+	if (!k)
+		return err_set("%s: unknown key '%s'", where, key);
+	p = (char *)o + k->off;
+	switch (k->type) {
+	case T_STR:
+		if (!*value)
+			return err_set("%s: empty value for %s", where, k->name);
+		free(*(char **)p);
+		*(char **)p = xstrdup(value);
+		return 0;
+	case T_LIST:
+		strv_split(p, value, ",");
+		return 0;
+	case T_MODE:
+		if (strcmp(value, "generic") == 0)
+			o->mode = MODE_GENERIC;
+		else if (strcmp(value, "hostonly") == 0)
+			o->mode = MODE_HOSTONLY;
+		else
+			return err_set("%s: bad value '%s' for %s (expected generic or hostonly)", where, value, k->name);
+		return 0;
+	case T_FLAG_MODE:
+		if (value && *value && strcmp(value, "yes") != 0 && strcmp(value, "1") != 0 && strcmp(value, "true") != 0)
+			return err_set("%s: bad value '%s' for %s (expected yes)", where, value, k->name);
+		o->mode = (enum build_mode)k->flag_value;
+		return 0;
+	case T_COMPRESS: {
+		enum compression c;
+		if (compression_from_name(value, &c) < 0 || c > COMP_GZIP)
+			return err_set("%s: bad value '%s' for %s (expected zstd, xz, lz4, gzip or none)", where, value, k->name);
+		o->compress = c;
+		return 0;
+	}
+	case T_LEVEL: {
+		char *end;
+		long l;
+		errno = 0;
+		l = strtol(value, &end, 10);
+		if (errno || end == value || *end || l < 0 || l > 22)
+			return err_set("%s: bad value '%s' for %s (expected a number 0-22)", where, value, k->name);
+		o->compress_level = (int)l;
+		return 0;
+	}
+	case T_MICROCODE:
+		if (strcmp(value, "auto") == 0)
+			o->microcode = MICROCODE_AUTO;
+		else if (strcmp(value, "none") == 0)
+			o->microcode = MICROCODE_NONE;
+		else
+			return err_set("%s: bad value '%s' for %s (expected auto or none)", where, value, k->name);
+		return 0;
+	case T_VERBOSE:
+		if (!value || !*value || strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+			o->verbose++;
+		else if (strcmp(value, "no") == 0 || strcmp(value, "0") == 0)
+			o->verbose = 0;
+		else
+			return err_set("%s: bad value '%s' for %s (expected yes or no)", where, value, k->name);
+		return 0;
+	}
+	return err_set("%s: unhandled key '%s'", where, key);
+}
+
+/* Strip one pair of matching quotes, as shell-style configs have them. */
+static char *unquote(char *v)
+{
+	size_t n = strlen(v);
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+		v[n - 1] = '\0';
+		return v + 1;
+	}
+	return v;
+}
+
+int config_load_file(struct build_opts *o, const char *path, bool must_exist)
+{
+	char *data, *line;
+	unsigned lineno = 0;
+	int r;
+
+	r = read_file(path, &data, NULL);
+	if (r == -ENOENT && !must_exist)
+		return 0;
+	if (r < 0)
+		return err_errno(r, "config %s", path);
+	/* strtok_r would skip empty lines and break line numbers */
+	line = data;
+	for (char *next; line; line = next) {
+		char *eq, *key, *value, where[PATH_MAX + 32];
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		char *t = str_trim(line);
+		if (!*t || *t == '#')
+			continue;
+		snprintf(where, sizeof(where), "%s:%u", path, lineno);
+		eq = strchr(t, '=');
+		if (!eq) {
+			r = err_set("%s: expected 'key = value', got '%s'", where, t);
+			break;
+		}
+		*eq = '\0';
+		key = str_trim(t);
+		value = unquote(str_trim(eq + 1));
+		if (!*key) {
+			r = err_set("%s: missing key before '=' in '%s'", where, value);
+			break;
+		}
+		for (const char *c = key; *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') {
+				r = err_set("%s: bad key '%s'", where, key);
+				goto out;
+			}
+		if (config_set(o, key, value, where) < 0) {
+			r = -1;
+			break;
+		}
+	}
+out:
+	free(data);
+	return r;
+}
+
+static int conf_filter(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && str_has_suffix(d->d_name, ".conf");
+}
+
+int config_load_defaults(struct build_opts *o, const char *sysconfdir)
+{
+	char *main_conf = path_join(sysconfdir, "uniramfs.conf");
+	char *dir = path_join(sysconfdir, "uniramfs.conf.d");
+	struct dirent **list = NULL;
+	int n, r;
+
+	r = config_load_file(o, main_conf, false);
+	free(main_conf);
+	if (r < 0) {
+		free(dir);
+		return r;
+	}
+	n = scandir(dir, &list, conf_filter, alphasort);
+	if (n < 0) {
+		int e = errno;
+		free(dir);
+		return e == ENOENT || e == ENOTDIR ? 0 : err_errno(e, "config directory %s", sysconfdir);
+	}
+	for (int i = 0; i < n; i++) {
+		char *p = path_join(dir, list[i]->d_name);
+		if (r == 0)
+			r = config_load_file(o, p, true);
+		free(p);
+		free(list[i]);
+	}
+	free(list);
+	free(dir);
+	return r;
+}
+
+void config_print_keys(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		printf("  %-16s %s\n", keys[i].name, keys[i].help);
+}

@@ -1,4 +1,179 @@
-int main(void)
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+#include "buildconf.h"
+#include "config.h"
+#include "err.h"
+#include "imagefile.h"
+#include "log.h"
+
+static void usage(FILE *f)
 {
+	fprintf(f,
+		"Usage: uniramfs build [OPTIONS]     make an initramfs image\n"
+		"       uniramfs ls IMAGE            list every segment and entry of an image\n"
+		"       uniramfs extract IMAGE DIR   unpack an image safely into DIR\n"
+		"       uniramfs --help | --version\n"
+		"\n"
+		"build options (each is also a key in /etc/uniramfs.conf, flags win):\n"
+		"  -k, --kver KVER, -o, --output FILE, --generic, --hostonly,\n"
+		"  --compress zstd|xz|lz4|gzip|none, --compress-level N,\n"
+		"  --add-modules M,..  --omit-modules M,..  --add-files SRC[:DST],..\n"
+		"  --add-binaries B,..  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
+		"  --microcode auto|none  --init FILE  --config FILE  -v, --verbose\n"
+		"\n"
+		"Config keys (also accepted with '_' for '-'):\n");
+	if (f == stdout)
+		config_print_keys();
+	else
+		fprintf(f, "  see uniramfs --help\n");
+}
+
+struct flag {
+	const char *key;
+	const char *value;
+};
+
+/* Flags are collected first and applied after the config files, so
+ * "flags win" needs no special cases. */
+static int parse_build_args(int argc, char **argv, struct build_opts *o)
+{
+	struct flag *flags = xcalloc(2 * (size_t)argc + 1, sizeof(*flags));
+	size_t nflags = 0;
+	bool have_config = false;
+	int r = 0;
+
+	for (int i = 0; i < argc && r == 0; i++) {
+		const char *a = argv[i], *key, *value = NULL;
+		char *name = NULL;
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			exit(0);
+		} else if (strcmp(a, "-k") == 0) {
+			key = "kver";
+		} else if (strcmp(a, "-o") == 0) {
+			key = "output";
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "-vv") == 0) {
+			flags[nflags++] = (struct flag){ "verbose", "" };
+			if (a[2])
+				flags[nflags++] = (struct flag){ "verbose", "" };
+			continue;
+		} else if (strncmp(a, "--", 2) == 0) {
+			const char *eq = strchr(a, '=');
+			name = eq ? xstrndup(a + 2, (size_t)(eq - a - 2)) : xstrdup(a + 2);
+			value = eq ? eq + 1 : NULL;
+			if (strcmp(name, "config") == 0) {
+				key = "config";
+			} else {
+				key = config_key_name(name);
+				if (!key) {
+					r = err_set("unknown option '%s' (see uniramfs build --help)", a);
+					free(name);
+					break;
+				}
+			}
+			free(name);
+			if (config_key_is_bool(key)) {
+				if (value) {
+					r = err_set("option '%s' takes no value", a);
+					break;
+				}
+				flags[nflags++] = (struct flag){ key, "" };
+				continue;
+			}
+		} else {
+			r = err_set("unexpected argument '%s' (see uniramfs build --help)", a);
+			break;
+		}
+		if (!value) {
+			if (i + 1 >= argc) {
+				r = err_set("option '%s' needs a value", a);
+				break;
+			}
+			value = argv[++i];
+		}
+		if (strcmp(key, "config") == 0) {
+			strv_push(&o->configs, value);
+			have_config = true;
+		} else {
+			flags[nflags++] = (struct flag){ key, value };
+		}
+	}
+	if (r == 0) {
+		if (have_config)
+			for (size_t i = 0; r == 0 && i < o->configs.n; i++)
+				r = config_load_file(o, o->configs.v[i], true);
+		else
+			r = config_load_defaults(o, UNIRAMFS_SYSCONFDIR);
+	}
+	for (size_t i = 0; r == 0 && i < nflags; i++) {
+		char where[128];
+		snprintf(where, sizeof(where), "--%s", flags[i].key);
+		r = config_set(o, flags[i].key, flags[i].value, where);
+	}
+	free(flags);
+	return r;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	struct build_opts o;
+	int r;
+
+	build_opts_init(&o);
+	r = parse_build_args(argc, argv, &o);
+	if (r == 0) {
+		log_set_level(o.verbose >= 2 ? LOG_DEBUG : o.verbose ? LOG_INFO : LOG_NOTICE);
+		r = build_image(&o);
+	}
+	build_opts_free(&o);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+	int r;
+
+	log_init("uniramfs", LOG_NOTICE);
+	if (!cmd) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("uniramfs %s\n", UNIRAMFS_VERSION);
+		return 0;
+	}
+	if (strcmp(cmd, "build") == 0) {
+		r = cmd_build(argc - 2, argv + 2);
+	} else if (strcmp(cmd, "ls") == 0) {
+		if (argc != 3) {
+			fprintf(stderr, "Usage: uniramfs ls IMAGE\n");
+			return 2;
+		}
+		r = image_ls(argv[2], stdout);
+	} else if (strcmp(cmd, "extract") == 0) {
+		if (argc != 4) {
+			fprintf(stderr, "Usage: uniramfs extract IMAGE DIR\n");
+			return 2;
+		}
+		r = image_extract(argv[2], argv[3]);
+	} else {
+		fprintf(stderr, "uniramfs: unknown command '%s'\n", cmd);
+		usage(stderr);
+		return 2;
+	}
+	if (r < 0) {
+		fprintf(stderr, "uniramfs: error: %s\n", err_msg());
+		return 1;
+	}
 	return 0;
 }

@@ -1,1 +1,132 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "util.h"
+
+/* The named temp file, if any, for the signal handler to remove. */
+static volatile sig_atomic_t have_tmp;
+static char tmp_for_signal[4096];
+
+static void on_signal(int sig)
+{
+	if (have_tmp)
+		unlink(tmp_for_signal);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void remember_tmp(const char *tmp)
+{
+	if (!tmp) {
+		have_tmp = 0;
+		return;
+	}
+	snprintf(tmp_for_signal, sizeof(tmp_for_signal), "%s", tmp);
+	have_tmp = 1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+}
+
+static char *tmp_name(const struct output *out)
+{
+	char *copy = xstrdup(out->path);
+	char *name = xasprintf("%s/.%s.XXXXXX", dirname(copy), basename(out->path));
+	free(copy);
+	return name;
+}
+
+int output_open(struct output *out, const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	out->path = xstrdup(path);
+	out->dirfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (out->dirfd < 0) {
+		int e = errno;
+		free(copy);
+		output_abort(out);
+		return err_errno(e, "output directory %s", path);
+	}
+	out->fd = openat(out->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	free(copy);
+	if (out->fd >= 0)
+		return 0;
+	/* Filesystems without O_TMPFILE: a named temp, removed on failure
+	 * and on the usual signals (SIGKILL alone can leave it). */
+	out->tmp = tmp_name(out);
+	out->fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (out->fd < 0) {
+		int e = errno;
+		output_abort(out);
+		return err_errno(e, "cannot create a file next to %s", path);
+	}
+	remember_tmp(out->tmp);
+	return 0;
+}
+
+int output_commit(struct output *out)
+{
+	if (fchmod(out->fd, 0600) < 0 || fsync(out->fd) < 0)
+		return err_errno(errno, "%s", out->path);
+	if (!out->tmp) {
+		char proc[64];
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", out->fd);
+		/* linkat cannot replace a file: link under a temp name,
+		 * then rename over the target. */
+		for (int tries = 0;; tries++) {
+			out->tmp = tmp_name(out);
+			char *x = strstr(out->tmp, "XXXXXX");
+			snprintf(x, 7, "%06x", (unsigned)(rand() ^ getpid()) & 0xffffff);
+			remember_tmp(out->tmp);
+			if (linkat(AT_FDCWD, proc, AT_FDCWD, out->tmp, AT_SYMLINK_FOLLOW) == 0)
+				break;
+			int e = errno;
+			remember_tmp(NULL);
+			free(out->tmp);
+			out->tmp = NULL;
+			if (e != EEXIST || tries > 100)
+				return err_errno(e, "%s", out->path);
+		}
+	}
+	if (rename(out->tmp, out->path) < 0)
+		return err_errno(errno, "rename to %s", out->path);
+	remember_tmp(NULL);
+	free(out->tmp);
+	out->tmp = NULL;
+	if (fsync(out->dirfd) < 0)
+		return err_errno(errno, "fsync directory of %s", out->path);
+	output_abort(out);
+	return 0;
+}
+
+void output_abort(struct output *out)
+{
+	if (out->tmp) {
+		unlink(out->tmp);
+		remember_tmp(NULL);
+	}
+	free(out->tmp);
+	out->tmp = NULL;
+	if (out->fd >= 0)
+		close(out->fd);
+	if (out->dirfd >= 0)
+		close(out->dirfd);
+	out->fd = out->dirfd = -1;
+	free(out->path);
+	out->path = NULL;
+}

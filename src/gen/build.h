@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_BUILD_H
+#define UNIRAMFS_BUILD_H
+
+#include "config.h"
+
+/* Make the image the options describe and write it atomically. */
+int build_image(const struct build_opts *o);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_CONFIG_H
+#define UNIRAMFS_CONFIG_H
+
+#include <stdbool.h>
+
+#include "compress.h"
+#include "util.h"
+
+enum build_mode { MODE_GENERIC, MODE_HOSTONLY };
+enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
+
+/* Everything `uniramfs build` takes. Each field is one config key and
+ * one flag of the same name (see config.c's table). */
+struct build_opts {
+	char *kver;
+	char *output;
+	enum build_mode mode;
+	enum compression compress;
+	int compress_level; /* -1: the compressor's default */
+	struct strv add_modules;
+	struct strv omit_modules;
+	struct strv add_files; /* SRC[:DST] */
+	struct strv add_binaries;
+	char *kmoddir;
+	char *sysroot;
+	char *cmdline;
+	enum microcode_mode microcode;
+	char *init;
+	struct strv configs; /* --config FILE (may repeat); replaces the default files */
+	int verbose;
+};
+
+void build_opts_init(struct build_opts *o);
+void build_opts_free(struct build_opts *o);
+
+/* Set one key. where names the origin for messages ("FILE:LINE" or
+ * "--flag"). A list key appends. -1 + err_set on an unknown key or a bad
+ * value, naming where, the key and the text. */
+int config_set(struct build_opts *o, const char *key, const char *value, const char *where);
+/* Parse one "key = value" file. A missing file is an error only when
+ * must_exist. */
+int config_load_file(struct build_opts *o, const char *path, bool must_exist);
+/* The default files: SYSCONFDIR/uniramfs.conf, then
+ * SYSCONFDIR/uniramfs.conf.d/\*.conf sorted by name. */
+int config_load_defaults(struct build_opts *o, const char *sysconfdir);
+/* Is key a known key (for flags)? Returns its canonical name or NULL. */
+const char *config_key_name(const char *key);
+/* Does the key take a value? (false for flags like --generic) */
+bool config_key_is_bool(const char *key);
+/* One line per key for --help. */
+void config_print_keys(void);
+
+#endif

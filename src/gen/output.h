@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_OUTPUT_H
+#define UNIRAMFS_OUTPUT_H
+
+/* An image is written to an unnamed file in the target's directory
+ * (O_TMPFILE), so a build that fails or is killed, even by SIGKILL,
+ * leaves nothing behind; only a complete, fsynced file is given a name,
+ * and rename() puts it in place of the old image at once. */
+struct output {
+	char *path;   /* final path */
+	char *tmp;    /* named temp, only while committing or on the fallback */
+	int fd;
+	int dirfd;
+};
+
+int output_open(struct output *out, const char *path);
+/* fsync, name, rename over path, fsync the directory. */
+int output_commit(struct output *out);
+/* Drop everything written; the old image stays. Safe after commit. */
+void output_abort(struct output *out);
+
+#endif
