@@ -1,3 +1,671 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Placeholder: being written.
+/* Which files a program needs to run, found the way ld.so would find
+ * them, by reading ELF headers only: nothing is executed.
+ *
+ * Library search order for a DT_NEEDED name (glibc's, minus what cannot
+ * apply to a file that is not running):
+ *   1. a name with a '/' is a path;
+ *   2. DT_RPATH of the needing object and then of each object that
+ *      loaded it, up to the executable, skipping objects that have a
+ *      DT_RUNPATH (ld.so ignores RPATH there), and only if the needing
+ *      object itself has no DT_RUNPATH;
+ *   3. LD_LIBRARY_PATH: never (it belongs to a shell, not the image);
+ *   4. DT_RUNPATH of the needing object;
+ *   5. the directories of sysroot/etc/ld.so.conf (ld.so reads the cache
+ *      ldconfig built from them; `include` globs are followed);
+ *   6. the default dirs: /lib/TUPLE, /usr/lib/TUPLE, /lib64 (64-bit
+ *      objects), /usr/lib64, /lib, /usr/lib.
+ * A candidate only counts when it is an ELF file of the executable's
+ * class, byte order and machine (an i386 libc in /usr/lib32 is skipped
+ * for an x86_64 program). glibc-hwcaps subdirectories are not searched.
+ *
+ * In RPATH/RUNPATH, $ORIGIN is the directory of the object's real path
+ * (symlinks resolved), $PLATFORM the AT_PLATFORM the kernel would pass
+ * (x86_64, i686, aarch64...), and $LIB what this sysroot's ld.so uses:
+ * "lib/TUPLE" when sysroot/lib/TUPLE exists (Debian multiarch), else
+ * "lib64" for 64-bit objects and "lib" for 32-bit ones (Fedora, Arch). */
 #include "elf.h"
+
+/* Not <elf.h>: our own elf.h shadows it on the include path. */
+#include <linux/elf.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf_parse.h"
+#include "err.h"
+#include "log.h"
+#include "util.h"
+
+#define SEARCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#define MAX_SCRIPT_DEPTH 4
+
+/* One file parsed once per resolver, keyed by its real path. */
+struct obj {
+	char *path; /* real path inside the sysroot */
+	int kind;   /* 1 ELF, 0 not ELF, -1 malformed (message kept) */
+	char *error;
+	struct elf_file elf;
+	struct obj *next;
+};
+
+struct elf_resolver {
+	char *sysroot; /* "" for the host */
+	struct obj *table[1024];
+	struct strv conf_dirs;
+	bool conf_loaded;
+};
+
+/* What one elf_add_binary call has pulled in so far. */
+struct walk {
+	struct elf_resolver *r;
+	struct image *img;
+	const struct elf_file *exe;
+	struct node {
+		struct obj *o;
+		size_t parent; /* index of the object that needed it, or SIZE_MAX */
+	} *nodes;
+	size_t n, cap;
+	struct strv loaded; /* names (as needed, and sonames) already satisfied */
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+struct elf_resolver *elf_resolver_new(const char *sysroot)
+{
+	struct elf_resolver *r = xcalloc(1, sizeof(*r));
+	size_t n = sysroot ? strlen(sysroot) : 0;
+
+	while (n && sysroot[n - 1] == '/')
+		n--;
+	r->sysroot = xstrndup(sysroot ? sysroot : "", n);
+	return r;
+}
+
+void elf_resolver_free(struct elf_resolver *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(r->table); i++) {
+		struct obj *o = r->table[i], *next;
+		for (; o; o = next) {
+			next = o->next;
+			free(o->path);
+			free(o->error);
+			elf_file_free(&o->elf);
+			free(o);
+		}
+	}
+	strv_free(&r->conf_dirs);
+	free(r->sysroot);
+	free(r);
+}
+
+/* Resolve every symlink in path as if sysroot were /, so an absolute
+ * link inside a sysroot stays inside it. Returns the real path (without
+ * sysroot) of an existing regular file, or NULL. */
+static char *real_path(const struct elf_resolver *r, const char *path)
+{
+	char *cur = path_normalize(path);
+	int hops = 0;
+
+restart:
+	for (char *slash = cur + 1;; slash++) {
+		if (*slash && *slash != '/')
+			continue;
+		char c = *slash;
+		struct stat st;
+		*slash = '\0';
+		char *host = path_join(r->sysroot, cur);
+		int rc = lstat(host, &st);
+		free(host);
+		if (rc < 0)
+			break;
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096], *next;
+			host = path_join(r->sysroot, cur);
+			ssize_t n = readlink(host, target, sizeof(target) - 1);
+			free(host);
+			if (n <= 0 || ++hops > 40)
+				break;
+			target[n] = '\0';
+			*strrchr(cur, '/') = '\0';
+			const char *rest = c ? slash + 1 : "";
+			next = target[0] == '/' ? xasprintf("%s/%s", target, rest)
+						: xasprintf("%s/%s/%s", cur, target, rest);
+			free(cur);
+			cur = path_normalize(next);
+			free(next);
+			goto restart;
+		}
+		if (!c) {
+			if (S_ISREG(st.st_mode))
+				return cur;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode))
+			break;
+		*slash = c;
+	}
+	free(cur);
+	return NULL;
+}
+
+static struct obj *obj_get(struct elf_resolver *r, const char *real)
+{
+	size_t b = hash(real) % ARRAY_SIZE(r->table);
+	struct obj *o;
+
+	for (o = r->table[b]; o; o = o->next)
+		if (strcmp(o->path, real) == 0)
+			return o;
+	o = xcalloc(1, sizeof(*o));
+	o->path = xstrdup(real);
+	char *host = path_join(r->sysroot, real);
+	o->kind = elf_parse_path(host, &o->elf);
+	free(host);
+	if (o->kind < 0)
+		o->error = xstrdup(err_msg());
+	o->next = r->table[b];
+	r->table[b] = o;
+	return o;
+}
+
+/* ---- ld.so.conf ---- */
+
+static void conf_read(struct elf_resolver *r, const char *path, int depth);
+
+static void conf_include(struct elf_resolver *r, const char *conf, const char *pattern, int depth)
+{
+	char *rel = NULL, *pat;
+	glob_t g;
+
+	/* ldconfig takes a relative include relative to the including file. */
+	if (pattern[0] != '/') {
+		char *dir = xstrdup(conf);
+		*strrchr(dir, '/') = '\0';
+		rel = xasprintf("%s/%s", dir, pattern);
+		free(dir);
+		pattern = rel;
+	}
+	pat = path_join(r->sysroot, pattern);
+	if (glob(pat, 0, NULL, &g) == 0) {
+		size_t skip = strlen(r->sysroot);
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			conf_read(r, g.gl_pathv[i] + skip, depth + 1);
+		globfree(&g);
+	}
+	free(pat);
+	free(rel);
+}
+
+/* path is inside the sysroot. */
+static void conf_read(struct elf_resolver *r, const char *path, int depth)
+{
+	char *host, *data, *line, *save = NULL;
+	size_t len;
+
+	if (depth > 8) {
+		log_warn("%s: includes nested too deep, ignored", path);
+		return;
+	}
+	host = path_join(r->sysroot, path);
+	if (read_file(host, &data, &len) < 0) {
+		free(host);
+		return;
+	}
+	free(host);
+	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *hash_ = strchr(line, '#');
+		if (hash_)
+			*hash_ = '\0';
+		line = str_trim(line);
+		if (!*line)
+			continue;
+		if (strncmp(line, "include", 7) == 0 && (line[7] == ' ' || line[7] == '\t')) {
+			/* More than one pattern may follow. */
+			struct strv pats = { 0 };
+			strv_split(&pats, line + 8, " \t");
+			for (size_t i = 0; i < pats.n; i++)
+				conf_include(r, path, pats.v[i], depth);
+			strv_free(&pats);
+			continue;
+		}
+		if (strncmp(line, "hwcap", 5) == 0 && (line[5] == ' ' || line[5] == '\t'))
+			continue;
+		/* Old ldconfig allowed "dir=TYPE" and several dirs on a line. */
+		struct strv dirs = { 0 };
+		strv_split(&dirs, line, " \t,:");
+		for (size_t i = 0; i < dirs.n; i++) {
+			char *eq = strchr(dirs.v[i], '=');
+			if (eq)
+				*eq = '\0';
+			char *d = path_normalize(dirs.v[i]);
+			if (dirs.v[i][0] == '/' && !strv_contains(&r->conf_dirs, d))
+				strv_push_owned(&r->conf_dirs, d);
+			else
+				free(d);
+		}
+		strv_free(&dirs);
+	}
+	free(data);
+}
+
+static const struct strv *conf_dirs(struct elf_resolver *r)
+{
+	if (!r->conf_loaded) {
+		conf_read(r, "/etc/ld.so.conf", 0);
+		r->conf_loaded = true;
+	}
+	return &r->conf_dirs;
+}
+
+/* ---- search ---- */
+
+static const char *multiarch_tuple(const struct elf_file *e)
+{
+	switch (e->machine) {
+	case EM_X86_64:
+		return e->cls == ELFCLASS64 ? "x86_64-linux-gnu" : "x86_64-linux-gnux32";
+	case EM_386:
+		return "i386-linux-gnu";
+	case EM_AARCH64:
+		return "aarch64-linux-gnu";
+	case EM_ARM:
+		return "arm-linux-gnueabihf";
+	case EM_PPC64:
+		return e->data == ELFDATA2LSB ? "powerpc64le-linux-gnu" : "powerpc64-linux-gnu";
+	case EM_S390:
+		return "s390x-linux-gnu";
+	case EM_RISCV:
+		return "riscv64-linux-gnu";
+	case EM_LOONGARCH:
+		return "loongarch64-linux-gnu";
+	case EM_MIPS:
+		return e->cls == ELFCLASS64 ? "mips64el-linux-gnuabi64" : "mipsel-linux-gnu";
+	}
+	return NULL;
+}
+
+static const char *platform(const struct elf_file *e)
+{
+	switch (e->machine) {
+	case EM_X86_64:
+		return "x86_64";
+	case EM_386:
+		return "i686";
+	case EM_AARCH64:
+		return "aarch64";
+	case EM_PPC64:
+		return e->data == ELFDATA2LSB ? "power8" : "power7";
+	case EM_S390:
+		return "z900";
+	case EM_RISCV:
+		return "riscv64";
+	}
+	return "unknown";
+}
+
+static char *lib_dir(const struct elf_resolver *r, const struct elf_file *e)
+{
+	const char *tuple = multiarch_tuple(e);
+	if (tuple) {
+		char *rel = xasprintf("/lib/%s", tuple), *host = path_join(r->sysroot, rel);
+		struct stat st;
+		bool multiarch = stat(host, &st) == 0 && S_ISDIR(st.st_mode);
+		free(host);
+		free(rel);
+		if (multiarch)
+			return xasprintf("lib/%s", tuple);
+	}
+	return xstrdup(e->cls == ELFCLASS64 ? "lib64" : "lib");
+}
+
+/* Replace $ORIGIN/${ORIGIN}, $LIB, $PLATFORM in one RPATH entry. */
+static char *expand_dst(const struct walk *w, const struct obj *o, const char *s)
+{
+	static const char *const names[] = { "ORIGIN", "LIB", "PLATFORM" };
+	struct buf b = { 0 };
+
+	buf_append(&b, "", 0);
+	while (*s) {
+		size_t k = ARRAY_SIZE(names), len = 0;
+		bool brace = s[0] == '$' && s[1] == '{';
+		if (s[0] == '$') {
+			for (k = 0; k < ARRAY_SIZE(names); k++) {
+				len = strlen(names[k]);
+				const char *n = s + 1 + brace;
+				if (strncmp(n, names[k], len) == 0 &&
+				    (brace ? n[len] == '}' : !(n[len] == '_' || (n[len] >= 'A' && n[len] <= 'Z') ||
+							     (n[len] >= 'a' && n[len] <= 'z') ||
+							     (n[len] >= '0' && n[len] <= '9'))))
+					break;
+			}
+		}
+		if (k == ARRAY_SIZE(names)) {
+			buf_append(&b, s++, 1);
+			continue;
+		}
+		if (k == 0) {
+			const char *slash = strrchr(o->path, '/');
+			buf_append(&b, o->path, (size_t)(slash - o->path));
+		} else if (k == 1) {
+			char *l = lib_dir(w->r, w->exe);
+			buf_printf(&b, "/%s", l);
+			free(l);
+		} else {
+			buf_append(&b, platform(w->exe), strlen(platform(w->exe)));
+		}
+		s += 1 + brace + len + brace;
+	}
+	return b.p;
+}
+
+/* If dir/name is a library the executable can load, its real path. */
+static char *try_dir(struct walk *w, const char *dir, const char *name, char **found)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *real = real_path(w->r, path);
+
+	if (real) {
+		struct obj *o = obj_get(w->r, real);
+		if (o->kind == 1 && o->elf.cls == w->exe->cls && o->elf.data == w->exe->data &&
+		    o->elf.machine == w->exe->machine) {
+			*found = path;
+			return real;
+		}
+		log_debug("%s: skipped, not a library for %s", path, w->nodes[0].o->path);
+		free(real);
+	}
+	free(path);
+	return NULL;
+}
+
+static char *try_list(struct walk *w, const struct obj *o, const char *list, const char *name,
+		      char **found)
+{
+	struct strv dirs = { 0 };
+	char *real = NULL;
+
+	strv_split(&dirs, list, ":");
+	for (size_t i = 0; i < dirs.n && !real; i++) {
+		char *d = expand_dst(w, o, dirs.v[i]);
+		/* A relative entry is relative to the working directory of
+		 * the process: meaningless here. */
+		if (d[0] == '/')
+			real = try_dir(w, d, name, found);
+		free(d);
+	}
+	strv_free(&dirs);
+	return real;
+}
+
+/* Find name as needed by node i; returns the real path and sets *found
+ * to the path as searched (whose symlinks the image keeps). */
+static char *find_library(struct walk *w, size_t i, const char *name, char **found)
+{
+	const struct obj *o = w->nodes[i].o;
+	char *real = NULL;
+
+	if (strchr(name, '/')) {
+		if (name[0] != '/')
+			return NULL;
+		real = real_path(w->r, name);
+		if (real)
+			*found = xstrdup(name);
+		return real;
+	}
+	if (!o->elf.runpath)
+		for (size_t l = i; l != SIZE_MAX && !real; l = w->nodes[l].parent) {
+			const struct obj *lo = w->nodes[l].o;
+			if (lo->elf.rpath && !lo->elf.runpath)
+				real = try_list(w, lo, lo->elf.rpath, name, found);
+		}
+	if (!real && o->elf.runpath)
+		real = try_list(w, o, o->elf.runpath, name, found);
+
+	const struct strv *conf = conf_dirs(w->r);
+	for (size_t k = 0; k < conf->n && !real; k++)
+		real = try_dir(w, conf->v[k], name, found);
+
+	if (!real) {
+		const char *tuple = multiarch_tuple(w->exe);
+		char *defaults[6] = { 0 };
+		size_t nd = 0;
+		if (tuple) {
+			defaults[nd++] = xasprintf("/lib/%s", tuple);
+			defaults[nd++] = xasprintf("/usr/lib/%s", tuple);
+		}
+		if (w->exe->cls == ELFCLASS64) {
+			defaults[nd++] = xstrdup("/lib64");
+			defaults[nd++] = xstrdup("/usr/lib64");
+		}
+		defaults[nd++] = xstrdup("/lib");
+		defaults[nd++] = xstrdup("/usr/lib");
+		for (size_t k = 0; k < nd; k++) {
+			if (!real)
+				real = try_dir(w, defaults[k], name, found);
+			free(defaults[k]);
+		}
+	}
+	return real;
+}
+
+/* Add a library found for node i under the path it was found as, and
+ * queue it for its own dependencies unless this walk already has it. */
+static int add_library(struct walk *w, size_t i, const char *name, const char *found, const char *real)
+{
+	struct obj *o;
+
+	if (image_add_host_path(w->img, w->r->sysroot, found, NULL) < 0)
+		return err_wrap("%s (needed by %s)", name, w->nodes[i].o->path);
+	strv_push(&w->loaded, name);
+	o = obj_get(w->r, real);
+	if (o->elf.soname && !strv_contains(&w->loaded, o->elf.soname))
+		strv_push(&w->loaded, o->elf.soname);
+	for (size_t k = 0; k < w->n; k++)
+		if (w->nodes[k].o == o)
+			return 0;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 32;
+		w->nodes = xrealloc(w->nodes, w->cap * sizeof(*w->nodes));
+	}
+	w->nodes[w->n].o = o;
+	w->nodes[w->n++].parent = i;
+	return 0;
+}
+
+static int resolve_needed(struct walk *w, size_t i)
+{
+	const struct obj *o = w->nodes[i].o;
+
+	for (size_t k = 0; k < o->elf.needed.n; k++) {
+		const char *name = o->elf.needed.v[k];
+		char *found = NULL, *real;
+		int rc;
+
+		if (strv_contains(&w->loaded, name))
+			continue;
+		real = find_library(w, i, name, &found);
+		if (!real)
+			return err_set("%s: library '%s' not found", o->path, name);
+		rc = add_library(w, i, name, found, real);
+		free(found);
+		free(real);
+		if (rc < 0)
+			return -1;
+	}
+	/* dlopen() dependencies the object declares: any one soname of an
+	 * entry will do; a missing one is the normal "feature off" case. */
+	for (size_t k = 0; k < o->elf.n_dlopen; k++) {
+		const struct elf_dlopen *d = &o->elf.dlopen[k];
+		bool done = false;
+
+		if (d->priority != ELF_DLOPEN_REQUIRED && d->priority != ELF_DLOPEN_RECOMMENDED)
+			continue;
+		for (size_t s = 0; s < d->sonames.n && !done; s++) {
+			const char *name = d->sonames.v[s];
+			char *found = NULL, *real;
+			if (strv_contains(&w->loaded, name)) {
+				done = true;
+				break;
+			}
+			real = find_library(w, i, name, &found);
+			if (!real)
+				continue;
+			int rc = add_library(w, i, name, found, real);
+			free(found);
+			free(real);
+			if (rc < 0)
+				return -1;
+			done = true;
+		}
+		if (!done)
+			log_debug("%s: dlopen() dependency %s not found, skipped", o->path,
+				  d->sonames.v[0]);
+	}
+	return 0;
+}
+
+static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
+{
+	struct walk w = { .r = r, .img = img, .exe = &exe->elf };
+	int rc = 0;
+
+	if (exe->elf.interp) {
+		char *real = real_path(r, exe->elf.interp);
+		if (!real)
+			return err_set("%s: interpreter '%s' not found", exe->path, exe->elf.interp);
+		if (image_add_host_path(img, r->sysroot, exe->elf.interp, NULL) < 0) {
+			free(real);
+			return err_wrap("interpreter of %s", exe->path);
+		}
+		/* libc needs ld.so by soname; ld.so satisfies that with
+		 * itself, already loaded, without a search. */
+		struct obj *io = obj_get(r, real);
+		if (io->kind == 1 && io->elf.soname)
+			strv_push(&w.loaded, io->elf.soname);
+		free(real);
+	}
+	w.cap = 32;
+	w.nodes = xmalloc(w.cap * sizeof(*w.nodes));
+	w.nodes[0].o = exe;
+	w.nodes[0].parent = SIZE_MAX;
+	w.n = 1;
+	/* Breadth first, as ld.so loads: the executable's own needs are
+	 * searched with its own paths before any library's. */
+	for (size_t i = 0; i < w.n && rc == 0; i++)
+		rc = resolve_needed(&w, i);
+	free(w.nodes);
+	strv_free(&w.loaded);
+	return rc;
+}
+
+static int add_path(struct elf_resolver *r, struct image *img, const char *path, int depth);
+
+/* "#!/usr/bin/env python3 -u": the interpreter, and for env the command. */
+static int add_script_interpreter(struct elf_resolver *r, struct image *img, const char *script,
+				  int depth)
+{
+	char *host = path_join(r->sysroot, script), head[256];
+	FILE *f = fopen(host, "re");
+	size_t n = 0;
+	int rc = 0;
+
+	free(host);
+	if (!f)
+		return err_errno(errno, "%s", script);
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return 0;
+	head[strcspn(head, "\n")] = '\0';
+
+	struct strv argv = { 0 };
+	strv_split(&argv, head + 2, " \t");
+	if (!argv.n || argv.v[0][0] != '/') {
+		rc = err_set("%s: bad interpreter line '%s'", script, head);
+	} else if (depth >= MAX_SCRIPT_DEPTH) {
+		rc = err_set("%s: interpreters nested too deep", script);
+	} else {
+		rc = add_path(r, img, argv.v[0], depth + 1);
+		const char *base = strrchr(argv.v[0], '/') + 1;
+		if (rc == 0 && strcmp(base, "env") == 0) {
+			for (size_t i = 1; i < argv.n && rc == 0; i++) {
+				if (argv.v[i][0] == '-' || strchr(argv.v[i], '='))
+					continue;
+				rc = elf_add_binary(r, img, argv.v[i]);
+				break;
+			}
+		}
+	}
+	strv_free(&argv);
+	return rc;
+}
+
+static int add_path(struct elf_resolver *r, struct image *img, const char *path, int depth)
+{
+	char *real = NULL;
+	struct obj *o;
+
+	if (image_add_host_path(img, r->sysroot, path, &real) < 0)
+		return -1;
+	o = obj_get(r, real);
+	if (o->kind < 0) {
+		free(real);
+		return err_set("%s", o->error);
+	}
+	if (o->kind == 0) {
+		int rc = add_script_interpreter(r, img, real, depth);
+		free(real);
+		return rc;
+	}
+	free(real);
+	return add_elf(r, img, o);
+}
+
+int elf_add_binary(struct elf_resolver *r, struct image *img, const char *name)
+{
+	char *path = NULL;
+	int rc;
+
+	if (!*name)
+		return err_set("binary '' not found");
+	if (strchr(name, '/')) {
+		char *real;
+		if (name[0] != '/')
+			return err_set("binary '%s': not an absolute path", name);
+		real = real_path(r, name);
+		if (!real)
+			return err_set("binary '%s' not found", name);
+		free(real);
+		return add_path(r, img, name, 0);
+	}
+	struct strv dirs = { 0 };
+	strv_split(&dirs, SEARCH_PATH, ":");
+	for (size_t i = 0; i < dirs.n && !path; i++) {
+		char *p = xasprintf("%s/%s", dirs.v[i], name), *real = real_path(r, p);
+		if (real)
+			path = p;
+		else
+			free(p);
+		free(real);
+	}
+	strv_free(&dirs);
+	if (!path)
+		return err_set("binary '%s' not found in PATH", name);
+	rc = add_path(r, img, path, 0);
+	free(path);
+	return rc;
+}
