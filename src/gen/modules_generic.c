@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The generic module set: what a boot of a machine we know nothing about
+ * may need to reach its root filesystem and let a person type a
+ * passphrase. Whole directories where every driver in them drives a disk
+ * (the list grows with each kernel, and naming them one by one would
+ * always lag), plus single names where a directory also holds drivers
+ * no boot needs. Names this kernel does not have are skipped quietly:
+ * they are builtin or absent on other distributions' kernels.
+ *
+ * Measured on Debian 6.1.0-57-amd64: see the table's end and
+ * tests/unit/test_modules.c; the aim is at most a third of what
+ * initramfs-tools' MODULES=most packs, booting the same disks. */
+#include "modules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "log.h"
+#include "modules_priv.h"
+#include "util.h"
+
+struct generic {
+	/* A module name or alias; or a directory ending in "/" (every
+	 * module directly in it); or one ending in "/" followed by two
+	 * asterisks (everything below it too). */
+	const char *what;
+	const char *why;
+};
+
+static const struct generic generic[] = {
+	/* Disk controllers */
+	{ "kernel/drivers/ata/", "SATA/PATA: ahci, ata_piix, every pata_*/sata_* driver" },
+	{ "nvme", "NVMe disks (nvme_core comes as a dependency)" },
+	{ "vmd", "Intel VMD: NVMe behind it on many laptops" },
+	{ "virtio_blk", "virtio disks (QEMU/KVM, clouds)" },
+	{ "virtio_scsi", "virtio SCSI (QEMU/KVM, GCE)" },
+	{ "virtio_pci", "the PCI transport every virtio device sits on" },
+	{ "virtio_mmio", "virtio without PCI (microvms, arm boards)" },
+	{ "xen_blkfront", "Xen PV disks (older EC2)" },
+	{ "xen_scsifront", "Xen PV SCSI" },
+	{ "hv_storvsc", "Hyper-V / Azure disks" },
+	{ "vmw_pvscsi", "VMware paravirtual SCSI" },
+	{ "mptspi", "VMware's default LSI Logic parallel SCSI, old LSI HBAs" },
+	{ "mptsas", "VMware's LSI Logic SAS, old LSI SAS HBAs" },
+	{ "BusLogic", "VMware's BusLogic emulation" },
+	{ "sym53c8xx", "QEMU's lsi53c895a emulation" },
+	{ "sd_mod", "SCSI disks: every SATA/SAS/USB/virtio-scsi disk" },
+	{ "sr_mod", "CD/DVD drives (installer and live media)" },
+	/* Server RAID and SAS host adapters that carry boot disks. The rest
+	 * of drivers/scsi is tape, FC/iSCSI/FCoE, debug and legacy ISA
+	 * drivers: large and not a local boot disk. */
+	{ "megaraid_sas", "Broadcom/LSI MegaRAID (Dell PERC, most servers)" },
+	{ "mpt3sas", "Broadcom/LSI SAS2/3 HBAs" },
+	{ "mpi3mr", "Broadcom SAS4 tri-mode HBAs" },
+	{ "hpsa", "HPE Smart Array" },
+	{ "smartpqi", "Microchip SmartRAID/HBA (newer HPE, Adaptec)" },
+	{ "aacraid", "Adaptec RAID" },
+	{ "arcmsr", "Areca RAID" },
+	{ "3w_9xxx", "3ware 9000 RAID" },
+	{ "3w_sas", "3ware 9750 SAS RAID" },
+	{ "mvsas", "Marvell SAS" },
+	{ "isci", "Intel C600 SAS" },
+	{ "pm80xx", "PMC-Sierra SAS" },
+	{ "hptiop", "HighPoint RAID" },
+	{ "ipr", "IBM Power RAID" },
+	{ "esas2r", "ATTO SAS RAID" },
+	{ "kernel/drivers/scsi/device_handler/", "ALUA/RDAC/EMC handlers for multipath disks" },
+	/* SD/eMMC */
+	{ "mmc_block", "SD cards and eMMC as block devices" },
+	{ "kernel/drivers/mmc/host/", "SDHCI and other SD/MMC controllers" },
+	/* USB: storage and the host controllers it (and keyboards) hang off */
+	{ "kernel/drivers/usb/storage/", "usb_storage, uas and the ums-* quirk drivers" },
+	{ "xhci_pci", "USB 3 controllers" },
+	{ "xhci_plat_hcd", "USB 3 controllers without PCI" },
+	{ "ehci_pci", "USB 2 controllers" },
+	{ "ehci_platform", "USB 2 controllers without PCI" },
+	{ "ohci_pci", "USB 1.1 controllers (OHCI)" },
+	{ "uhci_hcd", "USB 1.1 controllers (UHCI)" },
+	/* Device mapper and md: every target, since any may hold root */
+	{ "kernel/drivers/md/**", "dm_mod, dm_crypt, dm_integrity, dm_raid, thin, cache, md raid" },
+	/* Loop and live media */
+	{ "loop", "images on a filesystem (live media, Ventoy-style boots)" },
+	/* Filesystems a root, /usr or /boot may be */
+	{ "ext4", "ext2/3/4" },
+	{ "xfs", "" },
+	{ "btrfs", "" },
+	{ "f2fs", "" },
+	{ "vfat", "the ESP, USB sticks" },
+	{ "nls_cp437", "vfat's default codepage" },
+	{ "nls_iso8859_1", "vfat's default iocharset" },
+	{ "nls_utf8", "" },
+	{ "nls_ascii", "" },
+	{ "isofs", "CD/DVD and ISO images" },
+	{ "udf", "DVDs" },
+	{ "squashfs", "live media" },
+	{ "erofs", "live media, image-based systems" },
+	{ "overlay", "live media, containers' roots" },
+	{ "virtiofs", "VM root shared from the host" },
+	{ "9pnet_virtio", "VM root over 9p (with 9p)" },
+	{ "9p", "" },
+	{ "nfsv4", "NFS root" },
+	{ "nfsv3", "NFS root" },
+	/* Crypto for dm-crypt, dm-integrity and fscrypt (the usual LUKS
+	 * ciphers and hashes; the accelerated ones first) */
+	{ "aesni_intel", "AES-NI" },
+	{ "aes_generic", "" },
+	{ "xts", "LUKS's default mode" },
+	{ "cbc", "" },
+	{ "ecb", "" },
+	{ "essiv", "aes-cbc-essiv, older LUKS" },
+	{ "lrw", "" },
+	{ "sha256_ssse3", "" },
+	{ "sha256_generic", "LUKS hashes, dm-verity" },
+	{ "sha512_ssse3", "" },
+	{ "sha512_generic", "" },
+	{ "crc32c_intel", "" },
+	{ "crc32c_generic", "ext4/btrfs/xfs metadata checksums, dm-integrity" },
+	{ "xxhash_generic", "btrfs" },
+	{ "blake2b_generic", "btrfs" },
+	{ "hmac", "dm-integrity with a keyed hash" },
+	{ "authenc", "" },
+	{ "serpent_avx2", "serpent, a LUKS option" },
+	{ "serpent_generic", "" },
+	{ "twofish_avx_x86_64", "twofish, a LUKS option" },
+	{ "twofish_generic", "" },
+	{ "adiantum", "fscrypt/dm-crypt without AES hardware" },
+	{ "algif_skcipher", "cryptsetup decrypts LUKS keyslots through AF_ALG" },
+	{ "algif_hash", "" },
+	/* Keyboards, to type a passphrase or use the emergency shell */
+	{ "atkbd", "PS/2 keyboards" },
+	{ "i8042", "PS/2 controller" },
+	{ "hid_generic", "" },
+	{ "usbhid", "USB keyboards" },
+	{ "hid_apple", "" },
+	{ "hid_microsoft", "" },
+	{ "hid_logitech_dj", "Logitech Unifying receivers" },
+	{ "hid_logitech_hidpp", "" },
+	{ "hid_lenovo", "" },
+	{ "hid_cherry", "" },
+	{ "hid_asus", "" },
+	{ "hid_multitouch", "laptop keyboards with a touchpad on one HID device" },
+	{ "i2c_hid_acpi", "laptop keyboards on I2C" },
+	{ "hyperv_keyboard", "Hyper-V console" },
+	{ "xen_kbdfront", "Xen console" },
+	{ "virtio_input", "QEMU virtio keyboards" },
+};
+
+static bool dir_match(const char *relpath, const char *pat)
+{
+	size_t pl = strlen(pat);
+
+	if (str_has_suffix(pat, "/**"))
+		return strncmp(relpath, pat, pl - 2) == 0;
+	if (strncmp(relpath, pat, pl) != 0)
+		return false;
+	return strchr(relpath + pl, '/') == NULL;
+}
+
+int modules_add_generic(struct modules *m)
+{
+	char *path = xasprintf("%s/modules.dep", m->kmoddir);
+	char *data, *line, *save;
+	size_t len;
+	int r;
+
+	/* Directories are matched against modules.dep's paths (one read of
+	 * one file); what each match needs is then resolved by libkmod. */
+	r = read_file(path, &data, &len);
+	if (r < 0) {
+		err_errno(r, "%s", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	for (line = strtok_r(data, "\n", &save); line && r == 0; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(generic); i++) {
+			if (!strchr(generic[i].what, '/') || !dir_match(line, generic[i].what))
+				continue;
+			char *name = modname_from_path(line);
+			r = modules_add(m, name, false);
+			free(name);
+			break;
+		}
+	}
+	free(data);
+	for (size_t i = 0; i < ARRAY_SIZE(generic) && r == 0; i++)
+		if (!strchr(generic[i].what, '/'))
+			r = modules_add(m, generic[i].what, false);
+	return r;
+}

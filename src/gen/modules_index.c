@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Putting the chosen modules into the image: the .ko files, the firmware
+ * they name, depmod's text indexes for exactly that subset, and the
+ * modprobe.d lines that concern them.
+ *
+ * Indexes: the host's text files are filtered to the chosen modules,
+ * which is what depmod writes for the subset (same lines, same order,
+ * as the order follows modules.order) with .ko.xz/.ko.zst/.ko.gz
+ * spelled .ko, since the image holds them decompressed. The binary
+ * indexes (*.bin) are not written: the image's /init reads the text
+ * files, and a rescue shell with modprobe needs `depmod` run first.
+ * modules.builtin and modules.builtin.modinfo are copied whole.
+ *
+ * Firmware: looked up in each firmware directory in turn, as name,
+ * name.zst and name.xz; a compressed one is stored as it is (the kernel
+ * decompresses it with CONFIG_FW_LOADER_COMPRESS_XZ/ZSTD, which kernels
+ * shipping compressed firmware have). Names with wildcards (a driver's
+ * MODULE_FIRMWARE with a "*" in it) are matched with fnmatch against the
+ * files of that directory, and every match is taken. */
+#include "modules.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+#include "modules_priv.h"
+#include "util.h"
+
+static int add_modules(struct modules *m, struct image *img)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct mod *d = m->mods[i];
+		char *dst = xasprintf("/lib/modules/%s/%s", m->kver, d->relpath);
+		int r = image_add_file(img, dst, d->path, 0644, d->compressed ? IMG_DECOMPRESS : 0);
+		free(dst);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- firmware ---- */
+
+static const char *const fw_suffixes[] = { "", ".zst", ".xz" };
+
+static int fw_add(struct image *img, const char *name, const char *src)
+{
+	char *dst = xasprintf("/lib/firmware/%s", name);
+	int r = 0;
+
+	/* The first directory that has it wins, as in the kernel's loader. */
+	if (!image_has(img, dst))
+		r = image_add_file(img, dst, src, 0644, 0);
+	free(dst);
+	return r;
+}
+
+static int fw_glob(struct modules *m, struct image *img, const char *pattern, bool *found)
+{
+	const char *slash = strrchr(pattern, '/');
+	char *sub = slash ? xstrndup(pattern, (size_t)(slash - pattern)) : xstrdup("");
+	const char *base = slash ? slash + 1 : pattern;
+	int r = 0;
+
+	for (size_t i = 0; i < m->fwdirs.n && r == 0; i++) {
+		char *dir = xasprintf("%s/%s", m->fwdirs.v[i], sub);
+		DIR *dp = opendir(dir);
+		struct dirent *de;
+
+		while (dp && r == 0 && (de = readdir(dp))) {
+			char *plain = xstrdup(de->d_name);
+			for (size_t s = 1; s < ARRAY_SIZE(fw_suffixes); s++)
+				if (str_has_suffix(plain, fw_suffixes[s]))
+					plain[strlen(plain) - strlen(fw_suffixes[s])] = '\0';
+			if (de->d_name[0] != '.' && fnmatch(base, plain, 0) == 0) {
+				char *src = xasprintf("%s/%s", dir, de->d_name);
+				char *name = xasprintf("%s%s%s", sub, *sub ? "/" : "", de->d_name);
+				if (access(src, R_OK) == 0) {
+					*found = true;
+					r = fw_add(img, name, src);
+				}
+				free(src);
+				free(name);
+			}
+			free(plain);
+		}
+		if (dp)
+			closedir(dp);
+		free(dir);
+	}
+	free(sub);
+	return r;
+}
+
+static int fw_one(struct modules *m, struct image *img, const char *name, bool *found)
+{
+	if (strpbrk(name, "*?["))
+		return fw_glob(m, img, name, found);
+	for (size_t i = 0; i < m->fwdirs.n; i++)
+		for (size_t s = 0; s < ARRAY_SIZE(fw_suffixes); s++) {
+			char *src = xasprintf("%s/%s%s", m->fwdirs.v[i], name, fw_suffixes[s]);
+			if (access(src, R_OK) == 0) {
+				char *n = xasprintf("%s%s", name, fw_suffixes[s]);
+				int r = fw_add(img, n, src);
+				free(n);
+				free(src);
+				*found = true;
+				return r;
+			}
+			free(src);
+		}
+	return 0;
+}
+
+static int add_firmware(struct modules *m, struct image *img)
+{
+	struct nameset done = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && r == 0; i++) {
+		struct mod *d = m->mods[i];
+		struct kmod_list *info = NULL, *it;
+		int e = kmod_module_get_info(d->km, &info);
+
+		if (e < 0) {
+			r = err_errno(e, "%s: cannot read modinfo", d->path);
+			break;
+		}
+		kmod_list_foreach(it, info) {
+			const char *key = kmod_module_info_get_key(it);
+			const char *fw = kmod_module_info_get_value(it);
+			bool found = false;
+
+			if (r < 0 || strcmp(key, "firmware") != 0 || !fw || !*fw)
+				continue;
+			if (!nameset_put(&done, fw, NULL))
+				continue;
+			r = fw_one(m, img, fw, &found);
+			if (r == 0 && !found)
+				log_warn("firmware %s for module %s not found", fw, d->name);
+		}
+		kmod_module_info_free_list(info);
+	}
+	nameset_free(&done);
+	return r;
+}
+
+/* ---- depmod's text indexes ---- */
+
+/* The chosen module a path in modules.dep or modules.order stands for. */
+static struct mod *by_path(const struct modules *m, const char *path, size_t len)
+{
+	char *rel = xstrndup(path, len);
+	char *plain = xstrndup(rel, ko_strip_len(rel));
+	struct mod *d = nameset_get(&m->byrel, plain);
+
+	free(plain);
+	free(rel);
+	return d;
+}
+
+static void filter_dep(const struct modules *m, char *line, struct buf *out)
+{
+	char *colon = strchr(line, ':');
+	char *save, *tok;
+	struct mod *d;
+
+	if (!colon)
+		return;
+	d = by_path(m, line, (size_t)(colon - line));
+	if (!d)
+		return;
+	buf_printf(out, "%s:", d->relpath);
+	for (tok = strtok_r(colon + 1, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		struct mod *dep = by_path(m, tok, strlen(tok));
+		/* Only a dependency the user omitted can be missing. */
+		if (dep)
+			buf_printf(out, " %s", dep->relpath);
+	}
+	buf_append(out, "\n", 1);
+}
+
+static void filter_order(const struct modules *m, char *line, struct buf *out)
+{
+	struct mod *d = by_path(m, line, strlen(line));
+	if (d)
+		buf_printf(out, "%s\n", d->relpath);
+}
+
+/* Lines whose module name is word number `field` (from 0). */
+static void filter_field(const struct modules *m, char *line, struct buf *out, int field)
+{
+	const char *p = line;
+	size_t len;
+	char *name;
+
+	if (*p == '#' || *p == '\0') {
+		buf_printf(out, "%s\n", line);
+		return;
+	}
+	for (int i = 0; i < field && *p; i++) {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	len = strcspn(p, " \t");
+	name = xstrndup(p, len);
+	if (modules_find(m, name))
+		buf_printf(out, "%s\n", line);
+	free(name);
+}
+
+enum kind { F_DEP, F_ORDER, F_FIELD0, F_FIELD1, F_FIELD2, F_COPY };
+
+static const struct {
+	const char *name;
+	enum kind kind;
+} indexes[] = {
+	{ "modules.dep", F_DEP },
+	{ "modules.order", F_ORDER },
+	{ "modules.alias", F_FIELD2 },   /* alias PATTERN MODULE */
+	{ "modules.symbols", F_FIELD2 }, /* alias symbol:NAME MODULE */
+	{ "modules.softdep", F_FIELD1 }, /* softdep MODULE ... */
+	{ "modules.devname", F_FIELD0 }, /* MODULE DEVNAME TYPEMAJ:MIN */
+	{ "modules.builtin", F_COPY },
+	{ "modules.builtin.modinfo", F_COPY },
+};
+
+static int add_indexes(struct modules *m, struct image *img)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
+		char *src = xasprintf("%s/%s", m->kmoddir, indexes[i].name);
+		char *dst = xasprintf("/lib/modules/%s/%s", m->kver, indexes[i].name);
+		char *data = NULL, *line, *next;
+		struct buf out = { 0 };
+		size_t len;
+		int r = read_file(src, &data, &len);
+
+		if (r == -ENOENT && indexes[i].kind != F_DEP) {
+			/* An older depmod did not write it: nor do we. */
+			log_debug("%s: not found, not packed", src);
+			r = 0;
+			goto next;
+		}
+		if (r < 0) {
+			r = err_errno(r, "%s", src);
+			goto next;
+		}
+		if (indexes[i].kind == F_COPY) {
+			r = image_add_data(img, dst, data, len, 0644);
+			goto next;
+		}
+		for (line = data; line < data + len; line = next) {
+			char *nl = memchr(line, '\n', (size_t)(data + len - line));
+			next = nl ? nl + 1 : data + len;
+			if (nl)
+				*nl = '\0';
+			switch (indexes[i].kind) {
+			case F_DEP:
+				filter_dep(m, line, &out);
+				break;
+			case F_ORDER:
+				filter_order(m, line, &out);
+				break;
+			case F_FIELD0:
+			case F_FIELD1:
+			case F_FIELD2:
+				filter_field(m, line, &out, (int)(indexes[i].kind - F_FIELD0));
+				break;
+			case F_COPY:
+				break;
+			}
+		}
+		r = image_add_data(img, dst, out.p ? out.p : "", out.len, 0644);
+next:
+		buf_free(&out);
+		free(data);
+		free(src);
+		free(dst);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- modprobe.d ---- */
+
+/* Keep a configuration line when the module it configures is in the
+ * image. install/remove run a shell command, which the image's /init
+ * does not do. */
+static bool keep_conf_line(const struct modules *m, const char *line, const char *file)
+{
+	char cmd[16], arg1[256], arg2[256];
+	int n = sscanf(line, "%15s %255s %255s", cmd, arg1, arg2);
+
+	if (n < 2)
+		return false;
+	if (strcmp(cmd, "options") == 0 || strcmp(cmd, "blacklist") == 0 ||
+	    strcmp(cmd, "softdep") == 0)
+		return modules_find(m, arg1) != NULL;
+	if (strcmp(cmd, "alias") == 0)
+		return n == 3 && modules_find(m, arg2) != NULL;
+	if ((strcmp(cmd, "install") == 0 || strcmp(cmd, "remove") == 0) && modules_find(m, arg1))
+		log_debug("%s: '%s %s' needs a shell, not packed", file, cmd, arg1);
+	return false;
+}
+
+static int filter_conf(const struct modules *m, struct image *img, const char *path,
+		       const char *base)
+{
+	char *data, *line, *next;
+	struct buf out = { 0 }, joined = { 0 };
+	size_t len;
+	int r = read_file(path, &data, &len);
+
+	if (r < 0)
+		return err_errno(r, "%s", path);
+	for (line = data; line < data + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(data + len - line));
+		size_t ll;
+
+		next = nl ? nl + 1 : data + len;
+		ll = (size_t)((nl ? nl : data + len) - line);
+		/* A backslash at the end continues the line. */
+		if (ll && line[ll - 1] == '\\') {
+			buf_append(&joined, line, ll - 1);
+			continue;
+		}
+		buf_append(&joined, line, ll);
+		buf_append(&joined, "", 1);
+		char *s = joined.p + strspn(joined.p, " \t");
+		if (*s != '#' && keep_conf_line(m, s, path))
+			buf_printf(&out, "%s\n", s);
+		joined.len = 0;
+	}
+	if (out.len) {
+		char *dst = xasprintf("/etc/modprobe.d/%s", base);
+		r = image_add_data(img, dst, out.p, out.len, 0644);
+		free(dst);
+	}
+	buf_free(&out);
+	buf_free(&joined);
+	free(data);
+	return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_modprobe_d(struct modules *m, struct image *img, const char *dirs)
+{
+	struct strv dv = { 0 }, names = { 0 };
+	struct nameset files = { 0 };
+	int r = 0;
+
+	if (dirs)
+		strv_split(&dv, dirs, ":");
+	/* As in modprobe, a file name met in an earlier directory hides the
+	 * same name in later ones (/etc overrides /usr/lib); this also
+	 * reads /lib/modprobe.d once when /lib is a link to /usr/lib. */
+	for (size_t i = 0; i < dv.n; i++) {
+		DIR *dp = opendir(dv.v[i]);
+		struct dirent *de;
+
+		if (!dp)
+			continue;
+		while ((de = readdir(dp))) {
+			if (de->d_name[0] == '.' || !str_has_suffix(de->d_name, ".conf"))
+				continue;
+			char *full = xasprintf("%s/%s", dv.v[i], de->d_name);
+			if (nameset_put(&files, de->d_name, full))
+				strv_push(&names, de->d_name);
+			else
+				free(full);
+		}
+		closedir(dp);
+	}
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	for (size_t i = 0; i < names.n && r == 0; i++)
+		r = filter_conf(m, img, nameset_get(&files, names.v[i]), names.v[i]);
+	for (size_t i = 0; i < names.n; i++)
+		free(nameset_get(&files, names.v[i]));
+	nameset_free(&files);
+	strv_free(&names);
+	strv_free(&dv);
+	return r;
+}
+
+int modules_emit(struct modules *m, struct image *img, const char *modprobe_dirs)
+{
+	if (add_modules(m, img) < 0 || add_firmware(m, img) < 0 || add_indexes(m, img) < 0 ||
+	    add_modprobe_d(m, img, modprobe_dirs) < 0)
+		return -1;
+	return 0;
+}

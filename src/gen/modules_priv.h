@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared between modules.c (resolution), modules_generic.c (the generic
+ * set) and modules_index.c (emitting files and indexes). Not an API. */
+#ifndef UNIRAMFS_MODULES_PRIV_H
+#define UNIRAMFS_MODULES_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "modules.h"
+
+struct kmod_ctx;
+struct kmod_module;
+
+/* A string-keyed hash table (open addressing); keys are owned copies. */
+struct nameset {
+	char **keys;
+	void **vals;
+	size_t cap, n;
+};
+/* Returns true when key was new. */
+bool nameset_put(struct nameset *s, const char *key, void *val);
+bool nameset_has(const struct nameset *s, const char *key);
+void *nameset_get(const struct nameset *s, const char *key);
+void nameset_free(struct nameset *s);
+
+struct mod {
+	char *name;    /* kmod's name: underscores */
+	char *path;    /* host path of the .ko[.xz|.zst|.gz] */
+	char *relpath; /* relative to kmoddir, compression suffix removed */
+	bool compressed;
+	struct kmod_module *km;
+};
+
+struct modules {
+	struct kmod_ctx *ctx;
+	char *kmoddir;  /* as given, no trailing slash */
+	char *kver;
+	struct strv fwdirs;
+	struct nameset omit;    /* normalised names */
+	struct nameset seen;    /* every name met while resolving */
+	struct nameset builtin; /* names from modules.builtin */
+	struct nameset byname;  /* name -> struct mod */
+	struct nameset byrel;   /* relpath (no suffix) -> struct mod */
+	struct mod **mods;      /* chosen, dependencies before dependents */
+	size_t n, cap;
+};
+
+/* Name as kmod spells it: '-' becomes '_'. Returns a new string. */
+char *modname_normalize(const char *name);
+/* The module name a path like kernel/fs/ext4/ext4.ko.xz stands for. */
+char *modname_from_path(const char *path);
+/* Length of path without a .xz/.zst/.gz suffix after .ko. */
+size_t ko_strip_len(const char *path);
+/* The chosen module called name (any spelling), or NULL. */
+struct mod *modules_find(const struct modules *m, const char *name);
+
+#endif
