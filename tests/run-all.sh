@@ -1,0 +1,66 @@
+#!/bin/bash
+# Build uniramfs and run every test: unit tests, the same under
+# ASan+UBSan, the fuzz targets briefly, and the QEMU boot tests.
+# The last line is "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+bash tools/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+note() { printf '\n=== %s\n' "$*"; }
+
+# Count TAP subtest results that meson logged for one build dir.
+count_tap() {
+	local log=$1/meson-logs/testlog.txt p f
+	p=$(grep -cE '^ok [0-9]+' "$log" || true)
+	f=$(grep -cE '^not ok [0-9]+' "$log" || true)
+	passed=$((passed + p))
+	failed=$((failed + f))
+	echo "$2: $p passed, $f failed"
+}
+
+unit() { # builddir label [meson options]
+	local dir=$1 label=$2
+	shift 2
+	if [ ! -d "$dir" ]; then
+		meson setup "$dir" "$@" >/dev/null || { failed=$((failed + 1)); echo "$label: meson setup failed"; return; }
+	fi
+	if ! meson compile -C "$dir" >"$dir.compile.log" 2>&1; then
+		tail -30 "$dir.compile.log"
+		failed=$((failed + 1))
+		echo "$label: build failed"
+		return
+	fi
+	meson test -C "$dir" --print-errorlogs >"$dir.test.log" 2>&1 || grep -E '^(not ok|#)' "$dir/meson-logs/testlog.txt" | head -60
+	count_tap "$dir" "$label"
+}
+
+note "unit tests"
+unit build unit
+note "unit tests under ASan+UBSan"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	unit build-asan asan -Db_sanitize=address,undefined -Db_lundef=false
+
+if [ -x tests/fuzz/run.sh ]; then
+	note "fuzz targets (brief)"
+	if tests/fuzz/run.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
+
+if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
+	note "boot tests (QEMU, real kernel)"
+	python3 tests/boot/run.py --builddir build | tee build/boot.log
+	line=$(tail -1 build/boot.log)
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+	else
+		failed=$((failed + 1))
+	fi
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The generator as a user runs it: the binary, its exit status, its one
+ * line of error, and the file it leaves behind. */
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "imagefile.h"
+#include "test.h"
+#include "util.h"
+
+static char *uniramfs, *init_bin, *kver, *tmpdir;
+
+static int run(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	struct buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+	int st;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		buf_append(&b, chunk, n);
+	st = pclose(p);
+	if (!b.p)
+		buf_append(&b, "", 0);
+	if (out)
+		*out = b.p;
+	else
+		buf_free(&b);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char *build_cmd(const char *extra)
+{
+	return xasprintf("%s build --config /dev/null -k %s --init %s --microcode none %s 2>&1", uniramfs, kver,
+			 init_bin, extra);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *da, *db;
+	size_t la, lb;
+	bool same;
+	if (read_file(a, &da, &la) < 0)
+		return false;
+	if (read_file(b, &db, &lb) < 0) {
+		free(da);
+		return false;
+	}
+	same = la == lb && memcmp(da, db, la) == 0;
+	free(da);
+	free(db);
+	return same;
+}
+
+static int count_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_deterministic(void)
+{
+	char *a = path_join(tmpdir, "det-a"), *b = path_join(tmpdir, "det-b");
+	char *o1 = xasprintf("-o %s --add-modules ext4 --compress zstd", a);
+	char *o2 = xasprintf("-o %s --add-modules ext4 --compress zstd", b);
+	char *c1 = build_cmd(o1), *c2 = build_cmd(o2);
+	CHECK(run(c1, NULL) == 0);
+	CHECK(run(c2, NULL) == 0);
+	CHECK(same_file(a, b));
+	free(a), free(b), free(o1), free(o2), free(c1), free(c2);
+}
+
+struct seen {
+	int init, console, null, kver, ext4;
+	char last[4096];
+	int sorted, uid_nonzero, mtime_wrong;
+};
+
+static int collect(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data, void *u)
+{
+	struct seen *s = u;
+	(void)seg, (void)c, (void)data;
+	if (strcmp(e->name, "init") == 0 && S_ISREG(e->mode) && (e->mode & 0111))
+		s->init++;
+	if (strcmp(e->name, "dev/console") == 0 && S_ISCHR(e->mode) && e->rdev_major == 5 && e->rdev_minor == 1)
+		s->console++;
+	if (strcmp(e->name, "dev/null") == 0 && S_ISCHR(e->mode) && e->rdev_major == 1 && e->rdev_minor == 3)
+		s->null++;
+	if (strcmp(e->name, "etc/uniramfs/kver") == 0 && e->size == strlen(kver) + 1 &&
+	    memcmp(data, kver, strlen(kver)) == 0)
+		s->kver++;
+	if (strstr(e->name, "/ext4.ko"))
+		s->ext4++;
+	if (strcmp(s->last, e->name) >= 0)
+		s->sorted++;
+	if (e->uid || e->gid)
+		s->uid_nonzero++;
+	if (e->mtime != 1234567)
+		s->mtime_wrong++;
+	snprintf(s->last, sizeof(s->last), "%s", e->name);
+	return 0;
+}
+
+static void test_image_contents(void)
+{
+	char *img = path_join(tmpdir, "contents");
+	char *o = xasprintf("-o %s --add-modules ext4 --compress gzip", img);
+	char *c = build_cmd(o);
+	char *cmd = xasprintf("SOURCE_DATE_EPOCH=1234567 %s", c);
+	struct seen s = { 0 };
+	struct stat st;
+	CHECK(run(cmd, NULL) == 0);
+	CHECK(stat(img, &st) == 0 && (st.st_mode & 07777) == 0600);
+	CHECK(image_foreach(img, collect, &s) == 0);
+	CHECK(s.init == 1 && s.console == 1 && s.null == 1 && s.kver == 1 && s.ext4 == 1);
+	CHECK(s.sorted == 0);
+	CHECK(s.uid_nonzero == 0);
+	CHECK(s.mtime_wrong == 0);
+	free(img), free(o), free(c), free(cmd);
+}
+
+static void write_old(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	fputs("OLD IMAGE\n", f);
+	fclose(f);
+}
+
+static bool is_old(const char *path)
+{
+	char *d = NULL;
+	bool r = read_file(path, &d, NULL) == 0 && strcmp(d, "OLD IMAGE\n") == 0;
+	free(d);
+	return r;
+}
+
+static void test_failed_build_keeps_old_image(void)
+{
+	char *dir = path_join(tmpdir, "fail"), *img, *o, *c, *out = NULL;
+	mkdir_p(dir, 0755);
+	img = path_join(dir, "initrd.img");
+	write_old(img);
+	o = xasprintf("-o %s --add-modules no_such_module_xyz", img);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	char *want = xasprintf("uniramfs: error: module 'no_such_module_xyz' not found for kernel %s\n", kver);
+	CHECK_STR(out, want);
+	CHECK(is_old(img));
+	CHECK(count_dir(dir) == 1);
+	free(dir), free(img), free(o), free(c), free(out), free(want);
+}
+
+static void test_killed_build_keeps_old_image(void)
+{
+	char *dir = path_join(tmpdir, "kill"), *img;
+	pid_t pid;
+	int st;
+	mkdir_p(dir, 0755);
+	img = path_join(dir, "initrd.img");
+	write_old(img);
+	pid = fork();
+	if (pid == 0) {
+		char *o = xasprintf("-o %s --compress xz --compress-level 9", img);
+		char *c = build_cmd(o);
+		execl("/bin/sh", "sh", "-c", c + 0, (char *)NULL);
+		_exit(127);
+	}
+	/* xz -9 over a generic image takes seconds: kill it mid-stream. */
+	struct timespec ts = { 0, 600 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	CHECK(system("pkill -KILL -f 'uniramfs build --config /dev/null.*--compress xz --compress-level 9'") == 0);
+	waitpid(pid, &st, 0);
+	CHECK(is_old(img));
+	CHECK(count_dir(dir) == 1);
+	free(dir), free(img);
+}
+
+static void test_missing_kernel(void)
+{
+	char *out = NULL;
+	char *c = xasprintf("%s build --config /dev/null -k 0.0-nonexistent -o %s/x 2>&1", uniramfs, tmpdir);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(out, "uniramfs: error: kernel version '0.0-nonexistent' not found: no module directory "
+		       "/lib/modules/0.0-nonexistent\n");
+	CHECK(strchr(out, '\n') == out + strlen(out) - 1);
+	free(c), free(out);
+}
+
+static void test_missing_binary(void)
+{
+	char *out = NULL;
+	char *o = xasprintf("-o %s/x --add-binaries no-such-binary-xyz", tmpdir);
+	char *c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	CHECK(strstr(out, "uniramfs: error: ") == out && strstr(out, "no-such-binary-xyz") != NULL);
+	CHECK(strchr(out, '\n') == out + strlen(out) - 1);
+	free(o), free(c), free(out);
+}
+
+static void test_flags_win_over_config(void)
+{
+	char *conf = path_join(tmpdir, "flags.conf"), *img = path_join(tmpdir, "flags.img");
+	FILE *f = fopen(conf, "w");
+	fprintf(f, "compress = none\nkver = 0.0-wrong\n");
+	fclose(f);
+	char *c = xasprintf("%s build --config %s -k %s --init %s --microcode none -o %s --compress lz4 "
+			    "--add-modules ext4 2>&1", uniramfs, conf, kver, init_bin, img);
+	char *d = NULL;
+	size_t len;
+	CHECK(run(c, NULL) == 0);
+	CHECK(read_file(img, &d, &len) == 0 && len > 4 && (uint8_t)d[0] == 0x02 && (uint8_t)d[1] == 0x21);
+	free(d), free(c), free(conf), free(img);
+}
+
+static void test_bad_config_line(void)
+{
+	char *conf = path_join(tmpdir, "bad.conf"), *out = NULL;
+	FILE *f = fopen(conf, "w");
+	fprintf(f, "# ok\nadd-modules = ext4\nfrobnicate = yes\n");
+	fclose(f);
+	char *c = xasprintf("%s build --config %s 2>&1", uniramfs, conf);
+	char *want = xasprintf("uniramfs: error: %s:3: unknown key 'frobnicate'\n", conf);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(out, want);
+	free(c), free(conf), free(out), free(want);
+}
+
+int main(void)
+{
+	const char *bd = getenv("UNIRAMFS_BUILDDIR");
+	char tmpl[] = "/tmp/uniramfs-test-build-XXXXXX";
+	DIR *d = opendir("/lib/modules");
+	struct dirent *e;
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.')
+				kver = xstrdup(e->d_name);
+		closedir(d);
+	}
+	if (!bd || !kver) {
+		printf("1..0 # SKIP no build dir or no installed kernel\n");
+		return 0;
+	}
+	uniramfs = path_join(bd, "uniramfs");
+	init_bin = path_join(bd, "uniramfs-init");
+	if (access(init_bin, X_OK) < 0) {
+		free(init_bin);
+		init_bin = path_join(bd, "src/init/uniramfs-init");
+	}
+	tmpdir = xstrdup(mkdtemp(tmpl));
+	RUN(test_deterministic);
+	RUN(test_image_contents);
+	RUN(test_failed_build_keeps_old_image);
+	RUN(test_killed_build_keeps_old_image);
+	RUN(test_missing_kernel);
+	RUN(test_missing_binary);
+	RUN(test_flags_win_over_config);
+	RUN(test_bad_config_line);
+	char *rm = xasprintf("rm -rf %s", tmpdir);
+	if (system(rm) != 0)
+		printf("# could not remove %s\n", tmpdir);
+	free(rm);
+	return test_done();
+}

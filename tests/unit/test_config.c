@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "err.h"
+#include "test.h"
+
+static char *write_tmp(const char *text)
+{
+	char *path = xstrdup("/tmp/uniramfs-test-conf-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0 || write_all(fd, text, strlen(text)) < 0)
+		abort();
+	close(fd);
+	return path;
+}
+
+static void test_keys_and_comments(void)
+{
+	struct build_opts o;
+	char *p = write_tmp("# a comment\n\ncompress = xz\nadd_modules = a, b\nadd-modules = c\n"
+			    "mode=hostonly\ncmdline = \"quiet rd.debug\"\nmicrocode = none\n");
+	build_opts_init(&o);
+	CHECK(config_load_file(&o, p, true) == 0);
+	CHECK(o.compress == COMP_XZ);
+	CHECK(o.mode == MODE_HOSTONLY);
+	CHECK(o.microcode == MICROCODE_NONE);
+	CHECK(o.add_modules.n == 3);
+	CHECK_STR(o.add_modules.v[2], "c");
+	CHECK_STR(o.cmdline, "quiet rd.debug");
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+}
+
+static void test_unknown_key_names_file_and_line(void)
+{
+	struct build_opts o;
+	char *p = write_tmp("compress = zstd\n\n# x\ncompres = xz\n");
+	char *want = xasprintf("%s:4: unknown key 'compres'", p);
+	build_opts_init(&o);
+	CHECK(config_load_file(&o, p, true) == -1);
+	CHECK_STR(err_msg(), want);
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+	free(want);
+}
+
+static void test_bad_value_names_text(void)
+{
+	struct build_opts o;
+	char *p = write_tmp("compress = brotli\n");
+	char *want = xasprintf("%s:1: bad value 'brotli' for compress (expected zstd, xz, lz4, gzip or none)", p);
+	build_opts_init(&o);
+	CHECK(config_load_file(&o, p, true) == -1);
+	CHECK_STR(err_msg(), want);
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+	free(want);
+}
+
+static void test_line_without_equals(void)
+{
+	struct build_opts o;
+	char *p = write_tmp("hostonly\n");
+	char *want = xasprintf("%s:1: expected 'key = value', got 'hostonly'", p);
+	build_opts_init(&o);
+	CHECK(config_load_file(&o, p, true) == -1);
+	CHECK_STR(err_msg(), want);
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+	free(want);
+}
+
+static void test_dropins_sorted_and_later_wins(void)
+{
+	char dir[] = "/tmp/uniramfs-test-etc-XXXXXX";
+	struct build_opts o;
+	char *d, *f;
+	CHECK(mkdtemp(dir) != NULL);
+	d = path_join(dir, "uniramfs.conf.d");
+	CHECK(mkdir_p(d, 0755) == 0);
+	f = path_join(dir, "uniramfs.conf");
+	FILE *fp = fopen(f, "w");
+	fputs("compress = gzip\nkver = 1.0\n", fp);
+	fclose(fp);
+	free(f);
+	f = path_join(d, "20-b.conf");
+	fp = fopen(f, "w");
+	fputs("compress = lz4\n", fp);
+	fclose(fp);
+	free(f);
+	f = path_join(d, "10-a.conf");
+	fp = fopen(f, "w");
+	fputs("compress = xz\n", fp);
+	fclose(fp);
+	free(f);
+	f = path_join(d, "30-ignored.txt");
+	fp = fopen(f, "w");
+	fputs("garbage\n", fp);
+	fclose(fp);
+	free(f);
+
+	build_opts_init(&o);
+	CHECK(config_load_defaults(&o, dir) == 0);
+	CHECK(o.compress == COMP_LZ4);
+	CHECK_STR(o.kver, "1.0");
+	build_opts_free(&o);
+	char *cmd = xasprintf("rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	free(d);
+}
+
+static void test_missing_defaults_are_fine(void)
+{
+	struct build_opts o;
+	build_opts_init(&o);
+	CHECK(config_load_defaults(&o, "/nonexistent-uniramfs-etc") == 0);
+	CHECK(o.compress == COMP_ZSTD && o.mode == MODE_GENERIC);
+	CHECK(config_load_file(&o, "/nonexistent/uniramfs.conf", true) == -1);
+	CHECK_STR(err_msg(), "config /nonexistent/uniramfs.conf: No such file or directory");
+	build_opts_free(&o);
+}
+
+static void test_flag_names(void)
+{
+	CHECK_STR(config_key_name("add_binaries"), "add-binaries");
+	CHECK(config_key_name("nope") == NULL);
+	CHECK(config_key_is_bool("hostonly"));
+	CHECK(!config_key_is_bool("output"));
+}
+
+int main(void)
+{
+	RUN(test_keys_and_comments);
+	RUN(test_unknown_key_names_file_and_line);
+	RUN(test_bad_value_names_text);
+	RUN(test_line_without_equals);
+	RUN(test_dropins_sorted_and_later_wins);
+	RUN(test_missing_defaults_are_fine);
+	RUN(test_flag_names);
+	return test_done();
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Install what building, testing and benchmarking uniramfs needs, from
+# Debian's archive. Idempotent: does nothing when everything is there.
+set -euo pipefail
+
+packages=(
+	# build
+	meson ninja-build pkg-config gcc libc6-dev
+	libkmod-dev libblkid-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev
+	# fuzzing and sanitizers
+	clang libclang-rt-14-dev
+	# the kernel we boot and the tools that boot it and make its disks
+	linux-image-amd64 qemu-system-x86 kmod cpio
+	e2fsprogs xfsprogs btrfs-progs dosfstools fdisk util-linux
+	busybox-static xz-utils zstd gzip lz4
+	# binaries the tests pack into images
+	cryptsetup-bin lvm2 mdadm
+	# the other generators, for reading their images and benchmarks
+	initramfs-tools dracut-core
+	# benchmarks
+	hyperfine gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/uniramfs-apt.log 2>&1 || {
+	tail -20 /tmp/uniramfs-apt.log
+	exit 1
+}
