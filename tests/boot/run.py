@@ -1,0 +1,387 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot tests: boot the installed distribution kernel under QEMU with an
+image made by `uniramfs build` and a real root disk, and check what the
+root's /sbin/init (testinit.c) reports.
+
+A boot passes only when the marker printed by testinit (which exists only on
+the root disk) shows pid=1 and the scenario's own expectation holds; a
+failure scenario passes only on its exact expected message and no marker.
+
+  tests/boot/run.py [BUILDDIR] [--only a,b] [--list] [--keep]
+                    [--with-initramfs-tools | --initrd FILE] [--show]
+
+BUILDDIR defaults to $UNIRAMFS_BUILDDIR, then ./build.  --with-initramfs-tools
+boots the same disks with /boot/initrd.img-KVER (validation of the harness
+itself, and the baseline bench/ compares against); --initrd boots any image.
+"""
+
+import argparse
+import concurrent.futures
+import dataclasses
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import disks  # noqa: E402
+
+BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
+BASE_CMDLINE = "console=ttyS0 panic=-1"
+MARKER_RE = re.compile(r"^UNIRAMFS-TEST-MARKER pid=(\d+) argc=(\d+) argv=\[(.*)\]$", re.M)
+END_RE = re.compile(r"^UNIRAMFS-TEST-END pid=\d+$", re.M)
+
+# The message uniramfs-init prints when the root never shows up (it names
+# what was looked for, then lists every block device it saw).
+# TO FILL once src/init lands: the exact text from src/init/*.c / docs/.
+# Until then the missing-root scenario fails saying so.  "{root}" is
+# replaced with the root= value the scenario asked for.
+MISSING_ROOT_MSG = None
+
+# A hostonly image cannot be made from this host's own mounts (the guest is
+# not this machine): describe the guest with a fake sysroot.
+HOSTONLY_SYSROOT = os.path.join(SRCDIR, "tests/unit/fixtures/hostonly/virtio")
+HOSTONLY_ARGS = ["--hostonly", "--sysroot", HOSTONLY_SYSROOT]
+
+# ---------------------------------------------------------------- disks
+EXT4 = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
+GPT = disks.Disk("gpt-ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000002", "gptroot",
+                 gpt=True, disk_guid="5f0c1a4e-1b2d-4c3e-9f10-0000000000d2",
+                 partuuid="5f0c1a4e-1b2d-4c3e-9f10-0000000000a2",
+                 partlabel="uniramfs-root")
+XFS = disks.Disk("xfs", "xfs", "5f0c1a4e-1b2d-4c3e-9f10-000000000003", "xfsroot",
+                 size_mb=300)  # xfsprogs 6.x refuses filesystems under 300 MB
+BTRFS = disks.Disk("btrfs-subvol", "btrfs", "5f0c1a4e-1b2d-4c3e-9f10-000000000004",
+                   "btrfsroot", size_mb=128, subvol="rootvol")
+
+# virtio-blk's block major is dynamic; on this kernel it is 254 (seen by
+# booting Debian's own initramfs and printing /proc/partitions).
+VIRTIO_BLK_MAJOR = 254
+
+# QEMU device lines for each way of attaching the root disk (drive id d0).
+BUSES = {
+    "virtio": ["-device", "virtio-blk-pci,drive=d0"],
+    "ahci": ["-device", "ahci,id=ahci", "-device", "ide-hd,drive=d0,bus=ahci.0"],
+    "nvme": ["-device", "nvme,serial=uniramfs0,drive=d0"],
+    "scsi": ["-device", "virtio-scsi-pci,id=scsi", "-device", "scsi-hd,drive=d0,bus=scsi.0"],
+    "usb": ["-device", "qemu-xhci,id=xhci", "-device", "usb-storage,drive=d0,bus=xhci.0"],
+}
+
+
+@dataclasses.dataclass
+class Scenario:
+    name: str
+    doc: str
+    disk: disks.Disk
+    root: str                       # root= value
+    bus: str = "virtio"
+    cmdline: str = ""               # more kernel parameters
+    build: tuple = ()               # more `uniramfs build` arguments
+    expect: tuple = ()              # regexes some TESTINIT: line must match
+    argv: str = "/sbin/init"        # the real init's argv, as testinit prints it
+    fail_msg: str = ""              # failure test: this exact text, and no marker
+    ours_only: bool = False         # meaningless with another generator's image
+
+
+def _u(d):
+    return "UUID=" + d.uuid
+
+
+SCENARIOS = [
+    Scenario("virtio-uuid", "ext4 on virtio-blk by UUID; read-only by default",
+             EXT4, _u(EXT4), expect=("root-writable=no",)),
+    Scenario("rw", "`rw` mounts the root writable", EXT4, _u(EXT4), cmdline="rw",
+             expect=("root-writable=yes",)),
+    Scenario("init-arg", "init=/sbin/other arg1 reaches the real init with its argument",
+             EXT4, _u(EXT4), cmdline="init=/sbin/other arg1", argv="/sbin/other arg1"),
+    Scenario("gpt-label", "ext4 on a GPT partition by LABEL", GPT, "LABEL=" + GPT.label),
+    Scenario("gpt-partuuid", "by PARTUUID", GPT, "PARTUUID=" + GPT.partuuid),
+    Scenario("gpt-partlabel", "by PARTLABEL", GPT, "PARTLABEL=" + GPT.partlabel),
+    Scenario("gpt-devname", "by /dev/vda1", GPT, "/dev/vda1"),
+    Scenario("gpt-majmin", "by MAJ:MIN", GPT, "%d:1" % VIRTIO_BLK_MAJOR),
+    Scenario("xfs", "xfs by UUID", XFS, _u(XFS)),
+    Scenario("btrfs-subvol", "btrfs with rootflags=subvol= (top level has no init)",
+             BTRFS, _u(BTRFS), cmdline="rootflags=subvol=" + BTRFS.subvol,
+             expect=(r"root-mount=\S+ btrfs \S*subvol=/%s\b" % BTRFS.subvol,)),
+    Scenario("ahci", "SATA disk through AHCI", EXT4, _u(EXT4), bus="ahci"),
+    Scenario("nvme", "NVMe disk", EXT4, _u(EXT4), bus="nvme"),
+    Scenario("virtio-scsi", "SCSI disk on virtio-scsi", EXT4, _u(EXT4), bus="scsi"),
+    Scenario("usb-xhci", "USB mass storage on xHCI", EXT4, _u(EXT4), bus="usb"),
+] + [
+    Scenario("compress-" + c, "image compressed with " + c, EXT4, _u(EXT4),
+             build=("--compress", c), ours_only=True)
+    for c in ("zstd", "xz", "lz4", "gzip", "none")
+] + [
+    Scenario("missing-root", "a root that never appears ends in the documented message",
+             EXT4, "UUID=0badc0de-dead-4bad-8bad-00000000dead", cmdline="rd.timeout=5",
+             fail_msg="(MISSING_ROOT_MSG)", ours_only=True),
+    Scenario("hostonly", "a --hostonly image for the guest's virtio-blk + ext4 stack",
+             EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
+]
+
+# ---------------------------------------------------------------- helpers
+_print_lock = threading.Lock()
+
+
+def say(*a):
+    with _print_lock:
+        print(*a, flush=True)
+
+
+def find_kernel(kver=None):
+    if kver:
+        return kver, "/boot/vmlinuz-" + kver
+    found = []
+    for p in glob.glob("/boot/vmlinuz-*"):
+        k = p[len("/boot/vmlinuz-"):]
+        if os.path.isdir("/lib/modules/" + k):
+            found.append(k)
+    if not found:
+        sys.exit("run.py: no /boot/vmlinuz-KVER with /lib/modules/KVER installed")
+
+    def key(k):
+        return [int(x) if x.isdigit() else x for x in re.split(r"[.-]", k)]
+    k = max(found, key=key)
+    return k, "/boot/vmlinuz-" + k
+
+
+def find_testinit(builddir, work):
+    p = os.path.join(builddir, "tests/boot/testinit")
+    if os.path.isfile(os.path.join(builddir, "build.ninja")):
+        subprocess.run(["ninja", "-C", builddir, "tests/boot/testinit"],
+                       stdout=subprocess.DEVNULL, check=False)
+    if os.path.isfile(p):
+        return p
+    # No meson build dir (e.g. --with-initramfs-tools on a bare checkout).
+    p = os.path.join(work, "testinit")
+    src = os.path.join(HERE, "testinit.c")
+    if not os.path.exists(p) or os.path.getmtime(p) < os.path.getmtime(src):
+        subprocess.run(["cc", "-O2", "-static", "-o", p, src], check=True)
+    return p
+
+
+class Images:
+    """`uniramfs build` once per distinct argument list, shared by scenarios."""
+
+    def __init__(self, uniramfs, kver, work):
+        self.uniramfs, self.kver, self.work = uniramfs, kver, work
+        self.locks, self.done, self.guard = {}, {}, threading.Lock()
+
+    def get(self, extra):
+        name = "img-generic" + "".join(
+            "-" + re.sub(r"[^A-Za-z0-9]+", "", os.path.basename(a)) for a in extra)
+        with self.guard:
+            lock = self.locks.setdefault(name, threading.Lock())
+        with lock:
+            if name in self.done:
+                return self.done[name]
+            out = os.path.join(self.work, name)
+            mode = [] if "--hostonly" in extra else ["--generic"]
+            cmd = [self.uniramfs, "build", "-k", self.kver, "-o", out] + mode + list(extra)
+            t = time.monotonic()
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            dt = time.monotonic() - t
+            if r.returncode != 0 or not os.path.isfile(out):
+                res = (None, "`%s` failed (%d):\n%s" % (" ".join(cmd), r.returncode,
+                                                        r.stdout[-4000:]))
+            else:
+                res = (out, None)
+                say("  built %s in %.1f s, %.1f MB" % (name, dt, os.path.getsize(out) / 1e6))
+            self.done[name] = res
+            return res
+
+
+def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
+    """Boot once; return (serial text, seconds, timed_out)."""
+    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
+           "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+           "-serial", "file:" + log, "-snapshot",
+           "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline,
+           "-drive", "if=none,id=d0,format=raw,file=" + disk_path] + BUSES[bus]
+    t = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT)
+    timed_out = False
+    seen_at = None
+    while p.poll() is None:
+        time.sleep(0.5)
+        now = time.monotonic()
+        if stop_on and seen_at is None and os.path.exists(log):
+            with open(log, errors="replace") as f:
+                if stop_on in f.read():
+                    seen_at = now
+        # A failure test is over once its message is out: give the guest a
+        # moment to show anything else, then stop it rather than wait for
+        # the init's own reboot delay.
+        if seen_at is not None and now - seen_at > 3:
+            p.kill()
+        elif now - t > BOOT_TIMEOUT:
+            timed_out = True
+            p.kill()
+    qemu_out = p.communicate()[0].decode(errors="replace")
+    dt = time.monotonic() - t
+    with open(log, errors="replace") as f:
+        text = f.read().replace("\r", "")
+    if qemu_out.strip():
+        text += "\n[qemu] " + qemu_out
+    return text, dt, timed_out
+
+
+def check(sc, text, timed_out):
+    """None if the scenario's expectation holds, else the reason."""
+    markers = MARKER_RE.findall(text)
+    if sc.fail_msg:
+        if markers:
+            return "the real init ran, but this boot had to fail"
+        if sc.fail_msg not in text:
+            return "expected message not printed: %r" % sc.fail_msg
+        return None
+    if not markers:
+        return "no marker from the root's init" + (" (timed out after %d s)" % BOOT_TIMEOUT
+                                                    if timed_out else "")
+    pid, _, argv = markers[0]
+    if pid != "1":
+        return "the root's init ran as pid %s, not 1" % pid
+    if argv != sc.argv:
+        return "init argv was [%s], expected [%s]" % (argv, sc.argv)
+    if not END_RE.search(text):
+        return "testinit's report is incomplete (no end line)"
+    m = re.search(r"^TESTINIT: root-mount=(\S+) (\S+) ", text, re.M)
+    if not m:
+        return "no root mount reported"
+    if m.group(2) != sc.disk.fs:
+        return "/ is %s (%s), expected the %s root disk" % (m.group(2), m.group(1), sc.disk.fs)
+    for e in sc.expect:
+        if not re.search(r"^TESTINIT: .*" + e, text, re.M):
+            return "expected %r" % e
+    return None
+
+
+def report_lines(text):
+    """The init's own log lines and testinit's report, for --show."""
+    keep = re.compile(r"uniramfs|UNIRAMFS-TEST|^TESTINIT: (cmdline|root-|uptime|RD_)")
+    return [ln for ln in text.splitlines() if keep.search(ln)]
+
+
+# ---------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("builddir", nargs="?",
+                    default=os.environ.get("UNIRAMFS_BUILDDIR", os.path.join(SRCDIR, "build")))
+    ap.add_argument("--only", help="comma-separated scenario names")
+    ap.add_argument("--list", action="store_true", help="list scenarios and exit")
+    ap.add_argument("--keep", action="store_true", help="keep the images built for this run")
+    ap.add_argument("--with-initramfs-tools", action="store_true",
+                    help="boot with /boot/initrd.img-KVER instead of our images")
+    ap.add_argument("--initrd", help="boot with this image instead of building ours")
+    ap.add_argument("--kver", help="kernel version (default: newest installed)")
+    ap.add_argument("--jobs", type=int, default=2, help="boots at a time (default 2)")
+    ap.add_argument("--workdir", default=os.path.join(HERE, "work"))
+    ap.add_argument("--show", action="store_true",
+                    help="print the init's log lines and testinit's report of each boot")
+    a = ap.parse_args()
+
+    if a.list:
+        for sc in SCENARIOS:
+            print("%-14s %s%s" % (sc.name, sc.doc, "  [ours only]" if sc.ours_only else ""))
+        return 0
+
+    kver, vmlinuz = find_kernel(a.kver)
+    work = os.path.abspath(a.workdir)
+    logs = os.path.join(work, "logs")
+    os.makedirs(logs, exist_ok=True)
+    builddir = os.path.abspath(a.builddir)
+
+    foreign = None
+    if a.with_initramfs_tools:
+        foreign = "/boot/initrd.img-" + kver
+    elif a.initrd:
+        foreign = os.path.abspath(a.initrd)
+    scenarios = [sc for sc in SCENARIOS if not (foreign and sc.ours_only)]
+    if a.only:
+        names = a.only.split(",")
+        unknown = set(names) - {sc.name for sc in SCENARIOS}
+        if unknown:
+            sys.exit("run.py: unknown scenario(s): " + ", ".join(sorted(unknown)))
+        scenarios = [sc for sc in scenarios if sc.name in names]
+
+    testinit = find_testinit(builddir, work)
+    images = None
+    if not foreign:
+        uniramfs = os.path.join(builddir, "uniramfs")
+        if not os.access(uniramfs, os.X_OK):
+            sys.exit("run.py: %s not built (meson setup %s && ninja -C %s)"
+                     % (uniramfs, builddir, builddir))
+        images = Images(uniramfs, kver, work)
+    say("boot tests: kernel %s, %s, %d scenario(s), %d at a time"
+        % (kver, "image " + foreign if foreign else "uniramfs from " + builddir,
+           len(scenarios), a.jobs))
+
+    suffix = "-itools" if a.with_initramfs_tools else ("-initrd" if a.initrd else "")
+    results = []
+
+    def one(sc):
+        try:
+            dpath = disks.ensure(sc.disk, testinit, work)
+        except Exception as e:  # a disk we cannot make is this scenario's failure
+            return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, None, ""
+        if foreign:
+            img = foreign
+        else:
+            img, err = images.get(sc.build)
+            if err:
+                return sc, err, 0.0, None, ""
+        cmdline = " ".join(x for x in (BASE_CMDLINE, "root=" + sc.root, sc.cmdline) if x)
+        log = os.path.join(logs, sc.name + suffix + ".log")
+        fail_msg = sc.fail_msg
+        if fail_msg == "(MISSING_ROOT_MSG)":
+            if MISSING_ROOT_MSG is None:
+                return (sc, "MISSING_ROOT_MSG in tests/boot/run.py is not filled in yet",
+                        0.0, None, "")
+            fail_msg = MISSING_ROOT_MSG.replace("{root}", sc.root)
+        sc = dataclasses.replace(sc, fail_msg=fail_msg)
+        text, dt, timed_out = boot(vmlinuz, img, dpath, sc.bus, cmdline, log,
+                                   stop_on=sc.fail_msg or None)
+        up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
+        return sc, check(sc, text, timed_out), dt, float(up.group(1)) if up else None, text
+
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        for sc, err, dt, up, text in ex.map(one, scenarios):
+            guest = ", guest uptime %.1f s" % up if up is not None else ""
+            if err is None:
+                say("PASS %s (%.1f s%s)" % (sc.name, dt, guest))
+            else:
+                tail = "\n".join("    | " + ln for ln in text.splitlines()[-40:])
+                say("FAIL %s: %s%s" % (sc.name, err, ("\n" + tail) if tail else ""))
+                if text:
+                    say("    full log: %s" % os.path.join(logs, sc.name + suffix + ".log"))
+            if a.show and text:
+                say("\n".join("    " + ln for ln in report_lines(text)))
+            results.append({"name": sc.name, "pass": err is None, "reason": err,
+                            "seconds": round(dt, 2), "guest_uptime": up})
+    wall = time.monotonic() - t0
+
+    npass = sum(r["pass"] for r in results)
+    nfail = len(results) - npass
+    with open(os.path.join(work, "results%s.json" % suffix), "w") as f:
+        json.dump({"kernel": kver, "initrd": foreign or "uniramfs", "wall_seconds": round(wall, 1),
+                   "results": results}, f, indent=1)
+    if images and not a.keep:
+        for p in glob.glob(os.path.join(work, "img-*")):
+            os.unlink(p)
+    say("%d passed, %d failed (%.1f s wall)" % (npass, nfail, wall))
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
