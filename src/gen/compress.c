@@ -547,10 +547,10 @@ static int unzstd(const uint8_t *in, size_t len, struct buf *out, size_t *consum
 			err_set("zstd: %s", ZSTD_getErrorName(r));
 			goto out;
 		}
-		if (r == 0)
-			break;
 		if (over_limit("zstd", out, start) < 0)
 			goto out;
+		if (r == 0)
+			break;
 		if (ib.pos == ib.size && ob.pos < ob.size) {
 			err_set("zstd: truncated stream");
 			goto out;
@@ -582,6 +582,8 @@ static int unxz(const uint8_t *in, size_t len, struct buf *out, size_t *consumed
 		s.avail_out = room;
 		r = lzma_code(&s, LZMA_FINISH);
 		out_grew(out, room - s.avail_out);
+		if (over_limit("xz", out, start) < 0)
+			goto out;
 		if (r == LZMA_STREAM_END)
 			break;
 		if (r != LZMA_OK) {
@@ -592,8 +594,6 @@ static int unxz(const uint8_t *in, size_t len, struct buf *out, size_t *consumed
 					  "corrupt data");
 			goto out;
 		}
-		if (over_limit("xz", out, start) < 0)
-			goto out;
 	}
 	*consumed = (size_t)s.total_in;
 	ret = 0;
@@ -623,6 +623,8 @@ static int gunzip(const uint8_t *in, size_t len, struct buf *out, size_t *consum
 		z.avail_out = (uInt)room;
 		r = inflate(&z, Z_NO_FLUSH);
 		out_grew(out, room - z.avail_out);
+		if (over_limit("gzip", out, start) < 0)
+			goto out;
 		if (r == Z_STREAM_END)
 			break;
 		if (r == Z_BUF_ERROR && z.avail_in == 0 && !left) {
@@ -633,8 +635,6 @@ static int gunzip(const uint8_t *in, size_t len, struct buf *out, size_t *consum
 			err_set("gzip: %s", z.msg ? z.msg : "corrupt data");
 			goto out;
 		}
-		if (over_limit("gzip", out, start) < 0)
-			goto out;
 	}
 	*consumed = (size_t)z.total_in;
 	ret = 0;
