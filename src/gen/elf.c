@@ -579,6 +579,7 @@ static int add_script_interpreter(struct elf_resolver *r, struct image *img, con
 {
 	char *host = path_join(r->sysroot, script), head[256];
 	FILE *f = fopen(host, "re");
+	char *real;
 	size_t n = 0;
 	int rc = 0;
 
@@ -598,7 +599,10 @@ static int add_script_interpreter(struct elf_resolver *r, struct image *img, con
 		rc = err_set("%s: bad interpreter line '%s'", script, head);
 	} else if (depth >= MAX_SCRIPT_DEPTH) {
 		rc = err_set("%s: interpreters nested too deep", script);
+	} else if (!(real = real_path(r, argv.v[0]))) {
+		rc = err_set("%s: interpreter '%s' not found", script, argv.v[0]);
 	} else {
+		free(real);
 		rc = add_path(r, img, argv.v[0], depth + 1);
 		const char *base = strrchr(argv.v[0], '/') + 1;
 		if (rc == 0 && strcmp(base, "env") == 0) {

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/elf.h> /* our elf.h shadows <elf.h> */
+
 #include "elf.h"
 #include "elf_parse.h"
 #include "err.h"
@@ -417,6 +419,11 @@ static void test_script(void)
 	char *want = xasprintf("%s: bad interpreter line '#!sh'", s4);
 	CHECK_STR(err_msg(), want);
 	free(want);
+	write_text(s4, "#!/nonexistent/interp -x\n");
+	CHECK(elf_add_binary(r, img, s4) == -1);
+	want = xasprintf("%s: interpreter '/nonexistent/interp' not found", s4);
+	CHECK_STR(err_msg(), want);
+	free(want);
 	free(s1);
 	free(s2);
 	free(s3);
@@ -504,6 +511,107 @@ static void test_dlopen_json(void)
 		CHECK_STR(f.dlopen[0].sonames.v[1], "libB.so.1");
 	}
 	elf_file_free(&f);
+}
+
+/* A minimal ELF of either class and byte order, built byte by byte:
+ * one PT_LOAD at vaddr 0x10000 covering the file, PT_INTERP, PT_DYNAMIC
+ * (two DT_NEEDED, DT_RUNPATH) and a PT_NOTE with a dlopen note. */
+static void put(unsigned char *p, size_t off, uint64_t v, size_t size, bool be)
+{
+	for (size_t i = 0; i < size; i++)
+		p[off + (be ? size - 1 - i : i)] = (unsigned char)(v >> (8 * i));
+}
+
+#define PUT(p, off, T, f, v)                                                                 \
+	(is64 ? put(p, (off) + offsetof(Elf64_##T, f), v, sizeof(((Elf64_##T *)0)->f), be)     \
+	      : put(p, (off) + offsetof(Elf32_##T, f), v, sizeof(((Elf32_##T *)0)->f), be))
+
+static void build_elf(unsigned char *p, bool is64, bool be, uint64_t needed2, uint64_t strtab)
+{
+	static const char strs[] = "\0libfoo.so.1\0libbar.so.2\0$ORIGIN/../lib";
+	static const char json[] = "[{\"soname\":[\"libz.so.1\"],\"priority\":\"required\"}]";
+	size_t ehsz = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	size_t phsz = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	size_t dsz = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	const uint32_t types[] = { PT_LOAD, PT_INTERP, PT_DYNAMIC, PT_NOTE };
+	const uint64_t offs[] = { 0, 0x200, 0x400, 0x500 }, sizes[] = { 0x600, 13, 6 * dsz, 0x80 };
+	const uint64_t dyn[][2] = { { DT_NEEDED, 1 }, { DT_NEEDED, needed2 }, { 29 /* RUNPATH */, 25 },
+				    { DT_STRTAB, strtab }, { DT_STRSZ, sizeof(strs) }, { DT_NULL, 0 } };
+
+	memset(p, 0, 0x600);
+	memcpy(p, ELFMAG, SELFMAG);
+	p[EI_CLASS] = is64 ? ELFCLASS64 : ELFCLASS32;
+	p[EI_DATA] = be ? ELFDATA2MSB : ELFDATA2LSB;
+	p[EI_VERSION] = EV_CURRENT;
+	PUT(p, 0, Ehdr, e_type, ET_DYN);
+	PUT(p, 0, Ehdr, e_machine, EM_PPC64);
+	PUT(p, 0, Ehdr, e_phoff, ehsz);
+	PUT(p, 0, Ehdr, e_ehsize, ehsz);
+	PUT(p, 0, Ehdr, e_phentsize, phsz);
+	PUT(p, 0, Ehdr, e_phnum, 4);
+	for (size_t i = 0; i < 4; i++) {
+		size_t ph = ehsz + i * phsz;
+		PUT(p, ph, Phdr, p_type, types[i]);
+		PUT(p, ph, Phdr, p_offset, offs[i]);
+		PUT(p, ph, Phdr, p_vaddr, 0x10000 + offs[i]);
+		PUT(p, ph, Phdr, p_filesz, sizes[i]);
+		PUT(p, ph, Phdr, p_memsz, sizes[i]);
+		PUT(p, ph, Phdr, p_align, 4);
+	}
+	memcpy(p + 0x200, "/lib/ld64.so", 13);
+	memcpy(p + 0x300, strs, sizeof(strs));
+	for (size_t i = 0; i < 6; i++) {
+		PUT(p, 0x400 + i * dsz, Dyn, d_tag, dyn[i][0]);
+		PUT(p, 0x400 + i * dsz, Dyn, d_un, dyn[i][1]);
+	}
+	put(p, 0x500, 4, 4, be);
+	put(p, 0x504, sizeof(json), 4, be);
+	put(p, 0x508, 0x407c0c0a, 4, be);
+	memcpy(p + 0x50c, "FDO", 4);
+	memcpy(p + 0x510, json, sizeof(json));
+}
+
+static void test_classes_and_byte_orders(void)
+{
+	static unsigned char p[0x600];
+	struct elf_file f;
+
+	for (int k = 0; k < 4; k++) {
+		bool is64 = k & 1, be = k & 2;
+		build_elf(p, is64, be, 13, 0x10300);
+		CHECK(elf_parse(p, sizeof(p), "built", &f) == 1);
+		CHECK(f.cls == (is64 ? ELFCLASS64 : ELFCLASS32));
+		CHECK(f.data == (be ? ELFDATA2MSB : ELFDATA2LSB));
+		CHECK(f.machine == EM_PPC64);
+		CHECK_STR(f.interp, "/lib/ld64.so");
+		CHECK(f.needed.n == 2);
+		if (f.needed.n == 2) {
+			CHECK_STR(f.needed.v[0], "libfoo.so.1");
+			CHECK_STR(f.needed.v[1], "libbar.so.2");
+		}
+		CHECK_STR(f.runpath, "$ORIGIN/../lib");
+		CHECK(!f.rpath);
+		CHECK(f.n_dlopen == 1);
+		if (f.n_dlopen == 1)
+			CHECK_STR(f.dlopen[0].sonames.v[0], "libz.so.1");
+		elf_file_free(&f);
+
+		/* Each damage is named. */
+		build_elf(p, is64, be, 1000, 0x10300);
+		CHECK(elf_parse(p, sizeof(p), "built", &f) == -1);
+		CHECK_STR(err_msg(), "built: malformed ELF: dynamic string offset 1000 out of range");
+		build_elf(p, is64, be, 13, 0x90000);
+		CHECK(elf_parse(p, sizeof(p), "built", &f) == -1);
+		CHECK_STR(err_msg(), "built: malformed ELF: dynamic string table not in any loaded segment");
+		build_elf(p, is64, be, 13, 0x10300);
+		CHECK(elf_parse(p, 0x580, "built", &f) == -1);
+		CHECK_STR(err_msg(), "built: malformed ELF: segment 0 beyond end of file");
+		/* A string table running off its segment is cut at the segment. */
+		build_elf(p, is64, be, 13, 0x105f8);
+		memcpy(p + 0x5f8, "abcdefgh", 8);
+		CHECK(elf_parse(p, sizeof(p), "built", &f) == -1);
+		CHECK_STR(err_msg(), "built: malformed ELF: dynamic string offset 1 out of range");
+	}
 }
 
 /* Copy /bin/ls into tmp with `len` bytes at `off` replaced. */
@@ -637,6 +745,7 @@ int main(void)
 	RUN(test_script);
 	RUN(test_dlopen_note);
 	RUN(test_dlopen_json);
+	RUN(test_classes_and_byte_orders);
 	RUN(test_malformed);
 	RUN(test_timing);
 	sh("rm -rf %s", tmp);
