@@ -426,6 +426,46 @@ static int walk_slaves(const struct ctx *c, const char *disk, int depth)
 	return r;
 }
 
+/*
+ * A multipath-capable NVMe namespace (CONFIG_NVME_MULTIPATH) is a disk of
+ * the virtual nvme-subsystem device, not of a controller; the subsystem
+ * links to its controllers by name ("nvme0" -> .../nvme/nvme0), and their
+ * drivers are the ones we need.
+ */
+static int walk_nvme_subsystem(const struct ctx *c, const char *disk)
+{
+	char *top = xasprintf("%s/sys/devices/virtual/nvme-subsystem/", c->root);
+	char *subsys = xstrdup(disk), *link, *real;
+	struct dirent **ents = NULL;
+	int n = 0, r = 0;
+
+	if (!str_has_prefix(disk, top))
+		goto out;
+	*strrchr(subsys, '/') = '\0';
+	n = scandir(subsys, &ents, NULL, by_name);
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		if (r == 0 && str_has_prefix(name, "nvme") && name[4] &&
+		    strspn(name + 4, "0123456789") == strlen(name + 4)) {
+			link = xasprintf("%s/%s", subsys, name);
+			real = NULL;
+			r = resolve_link(c, link, &real);
+			if (r > 0)
+				r = 0;
+			else if (r == 0)
+				r = walk_up(c, real);
+			free(real);
+			free(link);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+out:
+	free(subsys);
+	free(top);
+	return r;
+}
+
 static int walk_block(const struct ctx *c, const char *dir, int depth)
 {
 	char *disk = xstrdup(dir), *part = xasprintf("%s/partition", dir);
@@ -452,6 +492,8 @@ static int walk_block(const struct ctx *c, const char *dir, int depth)
 	free(part);
 
 	r = walk_slaves(c, disk, depth);
+	if (r == 0)
+		r = walk_nvme_subsystem(c, disk);
 	if (r == 0)
 		r = walk_up(c, disk);
 	free(disk);

@@ -70,6 +70,23 @@ static void test_nvme_usr_and_resume_from_sysfs(void)
 	free(root);
 }
 
+static void test_nvme_multipath_subsystem(void)
+{
+	char *root = fixture("nvme-multipath");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK_STR(h.root_dev, "259:1");
+	CHECK_STR(joined(&h.fstypes), "ext4");
+	CHECK_STR(joined(&h.modules), "nvme");
+	CHECK_STR(joined(&h.modaliases),
+		  "pci:v0000144Dd0000A808sv0000144Dsd0000A801bc01sc08i02,"
+		  "pci:v00008086d0000A330sv00001028sd0000085Cbc06sc04i00");
+	CHECK_STR(joined(&h.stack), "");
+	hostonly_free(&h);
+	free(root);
+}
+
 static void test_ahci(void)
 {
 	char *root = fixture("ahci");
@@ -226,6 +243,7 @@ int main(void)
 {
 	RUN(test_virtio);
 	RUN(test_nvme_usr_and_resume_from_sysfs);
+	RUN(test_nvme_multipath_subsystem);
 	RUN(test_ahci);
 	RUN(test_lvm_on_luks_with_swap_resume);
 	RUN(test_btrfs_anonymous_dev_uses_source);
