@@ -514,6 +514,15 @@ static int walk_majmin(const struct ctx *c, const char *majmin)
 	return r;
 }
 
+static bool device_exists(const struct ctx *c, const char *majmin)
+{
+	char *link = xasprintf("%s/sys/dev/block/%s", c->root, majmin);
+	struct stat st;
+	bool r = lstat(link, &st) == 0;
+	free(link);
+	return r;
+}
+
 /* The kernel's configured resume device wins; else the first swap
  * partition, the one a hibernation would most likely have used. */
 static int find_resume(const struct ctx *c, char **majmin)
@@ -584,6 +593,14 @@ static int detect(struct ctx *c)
 	}
 	if (r == 0)
 		r = find_resume(c, &h->resume_dev);
+	if (r == 0 && h->resume_dev && !device_exists(c, h->resume_dev)) {
+		/* resume=MAJ:MIN is taken as given by the kernel, device or
+		 * not: a stale one must not stop the image being built. */
+		log_warn("resume device %s is not in %s/sys/dev/block, ignoring it",
+			 h->resume_dev, c->root);
+		free(h->resume_dev);
+		h->resume_dev = NULL;
+	}
 	if (r == 0 && h->resume_dev)
 		r = walk_majmin(c, h->resume_dev);
 	free(usrdev);

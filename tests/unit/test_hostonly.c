@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "hostonly.h"
+#include "log.h"
 #include "test.h"
 #include "util.h"
 
@@ -155,6 +156,33 @@ static void test_md_raid1(void)
 	free(root);
 }
 
+static void keep_message(int level, const char *msg, void *userdata)
+{
+	struct buf *b = userdata;
+	buf_printf(b, "%d %s\n", level, msg);
+}
+
+static void test_stale_resume_ignored(void)
+{
+	char *root = fixture("stale-resume"), *want;
+	struct buf logged = { 0 };
+	struct hostonly h;
+
+	log_set_sink(keep_message, &logged);
+	CHECK(hostonly_detect(root, &h) == 0);
+	log_set_sink(NULL, NULL);
+	want = xasprintf("%d resume device 8:99 is not in %s/sys/dev/block, ignoring it\n",
+			 LOG_WARNING, root);
+	CHECK_STR(logged.p, want);
+	free(want);
+	buf_free(&logged);
+	CHECK_STR(h.root_dev, "254:1");
+	CHECK(h.resume_dev == NULL);
+	CHECK_STR(joined(&h.modules), "virtio_blk,virtio_pci");
+	hostonly_free(&h);
+	free(root);
+}
+
 static void test_error_no_mountinfo(void)
 {
 	char tmpl[] = "/tmp/hostonly-XXXXXX";
@@ -248,6 +276,7 @@ int main(void)
 	RUN(test_lvm_on_luks_with_swap_resume);
 	RUN(test_btrfs_anonymous_dev_uses_source);
 	RUN(test_md_raid1);
+	RUN(test_stale_resume_ignored);
 	RUN(test_error_no_mountinfo);
 	RUN(test_error_no_root_mount);
 	RUN(test_error_root_not_block);
