@@ -259,28 +259,26 @@ static int mount_device(const struct ctx *c, const struct mount *m, const char *
 	return 0;
 }
 
+/* One device on the way up: its driver's module (built-in drivers have no
+ * module link, so nothing to pack) and its modalias. */
 static int check_device_level(const struct ctx *c, const char *dir)
 {
-	char *path = xasprintf("%s/driver", dir);
-	char *line, *real = NULL;
-	struct stat st;
-	int r;
+	char *path = xasprintf("%s/driver", dir), *line, *real = NULL;
+	int r = resolve_link(c, path, &real);
 
-	r = resolve_link(c, path, &real);
 	free(path);
 	if (r < 0)
 		return -1;
 	if (r == 0) {
-		/* No module link: built into the kernel, nothing to pack. */
-		char *modlink = xasprintf("%s/module", real), *mod = NULL;
-		if (lstat(modlink, &st) == 0 && S_ISLNK(st.st_mode)) {
-			char target[PATH_MAX];
-			ssize_t n = readlink(modlink, target, sizeof(target) - 1);
-			if (n > 0) {
-				target[n] = '\0';
-				mod = strrchr(target, '/');
-				push_uniq(&c->h->modules, mod ? mod + 1 : target);
-			}
+		char target[PATH_MAX];
+		char *modlink = xasprintf("%s/module", real);
+		ssize_t n = readlink(modlink, target, sizeof(target) - 1);
+
+		if (n > 0) {
+			const char *slash;
+			target[n] = '\0';
+			slash = strrchr(target, '/');
+			push_uniq(&c->h->modules, slash ? slash + 1 : target);
 		}
 		free(modlink);
 		free(real);
