@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: the whole image reader (segments, every decompressor,
+ * cpio inside), as `uniramfs ls` runs it on an untrusted file. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "compress.h"
+#include "imagefile.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* Small inputs may expand hugely; keep the fuzzer inside its rss limit. */
+	decompress_set_limit(64u << 20);
+	return 0;
+}
+
+static int touch(unsigned segment, enum compression c, const struct cpio_entry *e,
+		 const uint8_t *data, void *userdata)
+{
+	volatile uint8_t *sink = userdata;
+	*sink ^= (uint8_t)(segment + c + strlen(e->name));
+	if (e->size)
+		*sink ^= data[0] ^ data[e->size - 1];
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	volatile uint8_t sink = 0;
+	struct buf out = { 0 };
+	size_t used;
+	enum compression c = compression_detect(data, size);
+
+	image_foreach_buf(data, size, touch, (void *)&sink);
+	/* each decompressor alone, whatever the magic says */
+	if (c != COMP_NONE && decompress_buf(c, data, size, &out, &used) == 0 && used > size)
+		__builtin_trap();
+	buf_free(&out);
+	return 0;
+}
