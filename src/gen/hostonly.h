@@ -7,12 +7,14 @@
 /* What this machine's root needs, found by reading (sysroot-prefixed)
  * /proc/self/mountinfo, /sys, /proc/swaps and /sys/power/resume. */
 struct hostonly {
-	struct strv modules;    /* driver module names found on the way */
-	struct strv modaliases; /* modalias strings of the devices on the way */
-	struct strv fstypes;    /* root and /usr filesystem types */
-	char *root_dev;         /* "MAJ:MIN" of the root */
+	struct strv modules;    /* module names (sysfs spelling, "_"), sorted */
+	struct strv modaliases; /* modalias strings of the devices on the way, sorted */
+	struct strv fstypes;    /* root and /usr filesystem types, as mountinfo names them */
+	char *root_dev;         /* "MAJ:MIN" of the root (the real device for btrfs' 0:N) */
 	char *resume_dev;       /* "MAJ:MIN" of the resume device, or NULL */
-	struct strv stack;      /* dm/md layers met: "dm-crypt", "lvm", "md" */
+	/* dm/md layers met, top down: "lvm", "dm-crypt", "dm-integrity",
+	 * "dm-verity", "multipath", "md" */
+	struct strv stack;
 };
 
 int hostonly_detect(const char *sysroot, struct hostonly *h);
