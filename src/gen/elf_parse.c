@@ -346,7 +346,8 @@ static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const 
 		err_set("%s: malformed ELF: dynamic string table not in any loaded segment", name);
 		goto out;
 	}
-	if (strsz > avail)
+	/* ld.so never reads DT_STRSZ; without one, the segment bounds it. */
+	if (!strsz || strsz > avail)
 		strsz = avail;
 	if (!in_file(r, str_off, strsz)) {
 		err_set("%s: malformed ELF: dynamic string table beyond end of file", name);

@@ -335,7 +335,14 @@ static void make_sysroot(const char *root)
 		 "cc -o ../usr/bin/withrpath mainbar.c ../usr/lib/bar/libbar.so.1 "
 		 "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/../lib/bar',-rpath-link,../usr/lib/bar; "
 		 "cc -o ../usr/bin/withrunpath mainbar.c ../usr/lib/bar/libbar.so.1 "
-		 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib/bar',-rpath-link,../usr/lib/bar",
+		 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib/bar',-rpath-link,../usr/lib/bar; "
+		 /* $LIB and ${PLATFORM} in a search path */
+		 "mkdir -p ../opt/lib/x86_64-linux-gnu ../opt/x86_64; "
+		 "cc -shared -fPIC -Wl,-soname,libqux.so.1 -o ../opt/lib/x86_64-linux-gnu/libqux.so.1 foo.c; "
+		 "cc -shared -fPIC -Wl,-soname,libquux.so.1 -o ../opt/x86_64/libquux.so.1 baz.c; "
+		 "cc -o ../usr/bin/withdst main.c -Wl,--no-as-needed "
+		 "../opt/lib/x86_64-linux-gnu/libqux.so.1 ../opt/x86_64/libquux.so.1 "
+		 "-Wl,-rpath,'/opt/$LIB:/opt/${PLATFORM}'",
 		 root, root, libc, ldso) == 0);
 }
 
@@ -381,6 +388,10 @@ static void test_sysroot(void)
 	CHECK(image_has(img, "/usr/lib/bar/libbaz.so.1"));
 	CHECK(elf_add_binary(r, img, "withrunpath") == -1);
 	CHECK_STR(err_msg(), "/usr/lib/bar/libbar.so.1: library 'libbaz.so.1' not found");
+
+	CHECK(elf_add_binary(r, img, "withdst") == 0);
+	CHECK(image_has(img, "/opt/lib/x86_64-linux-gnu/libqux.so.1"));
+	CHECK(image_has(img, "/opt/x86_64/libquux.so.1"));
 
 	/* With the i386 copy gone too, nothing is left to satisfy libfoo. */
 	CHECK(sh("rm %s/usr/lib/x86_64-linux-gnu/libfoo.so.1", root) == 0);
