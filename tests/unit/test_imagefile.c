@@ -172,20 +172,20 @@ static void test_ls_multi_segment(void)
 
 static void test_unreadable_segments(void)
 {
-	struct buf img = { 0 };
+	struct buf img = { 0 }, got = { 0 };
 
 	add_archive(&img, COMP_NONE, early, ARRAY_SIZE(early));
 	buf_append(&img, "BZh91AY&SY\x01\x02", 12);
-	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &(struct buf){ 0 }) == -1);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
 	CHECK_STR(err_msg(), "segment 2 at offset 512: bzip2 compression is not supported "
 			     "(uniramfs reads zstd, xz, lz4, gzip and plain cpio)");
 	img.len = 512;
 	buf_append(&img, "\x5d\0\0\x80\0", 5);
-	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &(struct buf){ 0 }) == -1);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
 	CHECK(strstr(err_msg(), "lzma compression is not supported") != NULL);
 	img.len = 512;
 	buf_append(&img, "junk", 4);
-	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &(struct buf){ 0 }) == -1);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
 	CHECK_STR(err_msg(), "offset 512: neither a cpio archive nor a known compression "
 			     "(starts with 6a 75 6e 6b)");
 	CHECK(image_foreach_buf((const uint8_t *)"\0\0\0\0", 4, collect, NULL) == -1);
@@ -202,10 +202,11 @@ static void test_unreadable_segments(void)
 		sink_free(z);
 		sink_free(mem);
 	}
-	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &(struct buf){ 0 }) == -1);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
 	CHECK_STR(err_msg(), "segment 1 (zstd) at offset 0: archive at 0: cpio: truncated "
 			     "header at offset 0");
 	buf_free(&img);
+	buf_free(&got);
 }
 
 static void test_ls_debian_initrd(void)
