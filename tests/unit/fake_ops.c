@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sysops functions take no context pointer, so the fake keeps the
+ * one live instance in a static: a test uses one fake at a time. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fake_ops.h"
+
+static struct fake_ops *cur;
+
+static const char *s_or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	strv_push_owned(&cur->log, line);
+}
+
+/* 0, or -1 with errno set when a rule says this call fails. */
+static int check_fail(const char *call, const char *n1, const char *n2, const char *n3)
+{
+	for (size_t i = 0; i < cur->nfails; i++) {
+		struct fake_fail_rule *r = &cur->fails[i];
+		if (strcmp(r->call, call) != 0)
+			continue;
+		if (strcmp(r->name, "*") == 0 || (n1 && strcmp(r->name, n1) == 0) ||
+		    (n2 && strcmp(r->name, n2) == 0) || (n3 && strcmp(r->name, n3) == 0)) {
+			errno = r->err;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+char *fake_path(struct fake_ops *f, const char *p)
+{
+	return xasprintf("%s%s%s", f->root, p[0] == '/' ? "" : "/", p);
+}
+
+static char *op_path(const char *p)
+{
+	return fake_path(cur, p);
+}
+
+static int op_mount(const char *src, const char *target, const char *fstype,
+		    unsigned long flags, const char *data)
+{
+	logf_("mount %s %s %s 0x%lx %s", s_or_dash(src), s_or_dash(target), s_or_dash(fstype),
+	      flags, s_or_dash(data));
+	return check_fail("mount", src, target, fstype);
+}
+
+static int op_umount(const char *target, int flags)
+{
+	logf_("umount %s 0x%x", target, (unsigned)flags);
+	return check_fail("umount", target, NULL, NULL);
+}
+
+static int op_mkdir(const char *path, mode_t mode)
+{
+	logf_("mkdir %s 0%o", path, (unsigned)mode);
+	if (check_fail("mkdir", path, NULL, NULL) < 0)
+		return -1;
+	char *p = op_path(path);
+	int r = mkdir(p, mode);
+	free(p);
+	return r;
+}
+
+static int op_symlink(const char *target, const char *linkpath)
+{
+	logf_("symlink %s %s", target, linkpath);
+	if (check_fail("symlink", linkpath, NULL, NULL) < 0)
+		return -1;
+	char *p = op_path(linkpath);
+	int r = symlink(target, p);
+	free(p);
+	return r;
+}
+
+static int op_unlink(const char *path)
+{
+	logf_("unlink %s", path);
+	if (check_fail("unlink", path, NULL, NULL) < 0)
+		return -1;
+	char *p = op_path(path);
+	int r = unlink(p);
+	free(p);
+	return r;
+}
+
+static int op_open(const char *path, int flags, mode_t mode)
+{
+	logf_("open %s", path);
+	if (check_fail("open", path, NULL, NULL) < 0)
+		return -1;
+	char *p = op_path(path);
+	int r = open(p, flags, mode);
+	free(p);
+	return r;
+}
+
+/* The module's name from the file behind fd, as modprobe spells it. */
+static char *fd_module_name(int fd)
+{
+	char link[64], target[4096];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return xstrdup("?");
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	char *name = xstrndup(base, strcspn(base, "."));
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return name;
+}
+
+static int op_finit_module(int fd, const char *params, int flags)
+{
+	(void)flags;
+	char *name = fd_module_name(fd);
+	logf_("finit_module %s params='%s'", name, s_or_dash(params));
+	int r = check_fail("finit_module", name, NULL, NULL);
+	free(name);
+	return r;
+}
+
+static int op_chdir(const char *path)
+{
+	logf_("chdir %s", path);
+	return check_fail("chdir", path, NULL, NULL);
+}
+
+static int op_chroot(const char *path)
+{
+	logf_("chroot %s", path);
+	return check_fail("chroot", path, NULL, NULL);
+}
+
+static int op_execve(const char *path, char *const argv[], char *const envp[])
+{
+	struct buf b = { 0 };
+	(void)envp;
+	buf_printf(&b, "execve %s", path);
+	for (size_t i = 1; argv && argv[0] && argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	strv_push_owned(&cur->log, b.p);
+	return check_fail("execve", path, NULL, NULL);
+}
+
+static int op_access(const char *path, int mode)
+{
+	logf_("access %s %d", path, mode);
+	if (check_fail("access", path, NULL, NULL) < 0)
+		return -1;
+	char *p = op_path(path);
+	int r = access(p, mode);
+	free(p);
+	return r;
+}
+
+struct fake_ops *fake_ops_new(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct fake_ops *f = xcalloc(1, sizeof(*f));
+	char *tmpl = xasprintf("%s/uniramfs-fake.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	if (!mkdtemp(tmpl)) {
+		perror("mkdtemp");
+		abort();
+	}
+	f->root = tmpl;
+	f->ops = (struct sysops){
+		.mount = op_mount,
+		.umount = op_umount,
+		.mkdir = op_mkdir,
+		.symlink = op_symlink,
+		.unlink = op_unlink,
+		.open = op_open,
+		.finit_module = op_finit_module,
+		.chdir = op_chdir,
+		.chroot = op_chroot,
+		.execve = op_execve,
+		.access = op_access,
+		.path = op_path,
+		.data = f,
+	};
+	cur = f;
+	return f;
+}
+
+static int rm_one(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+void fake_ops_free(struct fake_ops *f)
+{
+	if (!f)
+		return;
+	nftw(f->root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+	for (size_t i = 0; i < f->nfails; i++) {
+		free(f->fails[i].call);
+		free(f->fails[i].name);
+	}
+	free(f->fails);
+	strv_free(&f->log);
+	free(f->root);
+	if (cur == f)
+		cur = NULL;
+	free(f);
+}
+
+void fake_fail(struct fake_ops *f, const char *call, const char *name, int err)
+{
+	f->fails = xrealloc(f->fails, (f->nfails + 1) * sizeof(*f->fails));
+	f->fails[f->nfails++] = (struct fake_fail_rule){ xstrdup(call), xstrdup(name), err };
+}
+
+static void mkparents(const char *real)
+{
+	char *dir = xstrdup(real);
+	char *slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		mkdir_p(dir, 0755);
+	}
+	free(dir);
+}
+
+void fake_write(struct fake_ops *f, const char *p, const char *content)
+{
+	char *real = fake_path(f, p);
+	mkparents(real);
+	int fd = open(real, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_all(fd, content, strlen(content)) < 0) {
+		perror(real);
+		abort();
+	}
+	close(fd);
+	free(real);
+}
+
+void fake_mkdir(struct fake_ops *f, const char *p)
+{
+	char *real = fake_path(f, p);
+	mkdir_p(real, 0755);
+	free(real);
+}
+
+void fake_symlink(struct fake_ops *f, const char *target, const char *p)
+{
+	char *real = fake_path(f, p);
+	mkparents(real);
+	unlink(real);
+	if (symlink(target, real) < 0) {
+		perror(real);
+		abort();
+	}
+	free(real);
+}
+
+char *fake_readlink(struct fake_ops *f, const char *p)
+{
+	char buf[4096];
+	char *real = fake_path(f, p);
+	ssize_t n = readlink(real, buf, sizeof(buf) - 1);
+	free(real);
+	if (n < 0)
+		return NULL;
+	return xstrndup(buf, (size_t)n);
+}
+
+int fake_log_find(const struct fake_ops *f, const char *line)
+{
+	for (size_t i = 0; i < f->log.n; i++)
+		if (strcmp(f->log.v[i], line) == 0)
+			return (int)i;
+	return -1;
+}
+
+int fake_log_find_prefix(const struct fake_ops *f, const char *prefix, int from)
+{
+	for (size_t i = from < 0 ? 0 : (size_t)from; i < f->log.n; i++)
+		if (str_has_prefix(f->log.v[i], prefix))
+			return (int)i;
+	return -1;
+}
+
+int fake_log_count(const struct fake_ops *f, const char *prefix)
+{
+	int n = 0;
+	for (size_t i = 0; i < f->log.n; i++)
+		n += str_has_prefix(f->log.v[i], prefix);
+	return n;
+}
+
+void fake_log_dump(const struct fake_ops *f)
+{
+	for (size_t i = 0; i < f->log.n; i++)
+		printf("#   [%zu] %s\n", i, f->log.v[i]);
+}
+
+void fake_log_clear(struct fake_ops *f)
+{
+	strv_free(&f->log);
+}

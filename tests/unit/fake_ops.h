@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A struct sysops for unit tests of the init: every path lives under a
+ * fresh temporary directory, and every call is recorded as one line in
+ * f->log so a test can assert what the init asked the system to do.
+ *
+ * Recorded lines (NULL strings print as "-"):
+ *   mount SRC TARGET FSTYPE 0xFLAGS DATA
+ *   umount TARGET 0xFLAGS
+ *   mkdir PATH 0MODE          (done inside the tree)
+ *   symlink TARGET LINKPATH   (done inside the tree; TARGET kept as given)
+ *   unlink PATH               (done inside the tree)
+ *   open PATH                 (done inside the tree)
+ *   finit_module NAME params='PARAMS'   (NAME: the .ko's basename, '-' -> '_')
+ *   chdir PATH / chroot PATH  (recorded only)
+ *   execve PATH ARG1 ARG2 ... (recorded only)
+ *   access PATH MODE          (done inside the tree)
+ * mount, umount, chdir, chroot and execve succeed (return 0) unless made
+ * to fail with fake_fail. path() is not recorded. */
+#ifndef UNIRAMFS_FAKE_OPS_H
+#define UNIRAMFS_FAKE_OPS_H
+
+#include <stdbool.h>
+
+#include "ops.h"
+#include "util.h"
+
+struct fake_fail_rule {
+	char *call, *name;
+	int err;
+};
+
+struct fake_ops {
+	struct sysops ops; /* hand &f->ops to the code under test */
+	char *root;        /* the temporary tree, no trailing slash */
+	struct strv log;   /* one line per call, in order */
+	struct fake_fail_rule *fails;
+	size_t nfails;
+};
+
+/* A new tree under $TMPDIR (or /tmp). Aborts if it cannot be made. */
+struct fake_ops *fake_ops_new(void);
+/* Remove the tree and free everything. */
+void fake_ops_free(struct fake_ops *f);
+
+/* Make CALL ("mount", "umount", "finit_module", "open", "mkdir",
+ * "symlink", "unlink", "chdir", "chroot", "execve", "access") fail with
+ * errno err when NAME is involved: for mount the source, target or
+ * fstype; for finit_module the module name; else the path (for symlink
+ * the link path). NAME "*" matches any. */
+void fake_fail(struct fake_ops *f, const char *call, const char *name, int err);
+
+/* The real path of p inside the tree (caller frees). */
+char *fake_path(struct fake_ops *f, const char *p);
+/* Create a file (and its parent directories) with the given content. */
+void fake_write(struct fake_ops *f, const char *p, const char *content);
+/* Create a directory and its parents. */
+void fake_mkdir(struct fake_ops *f, const char *p);
+/* Create a symlink (and the link's parent directories). */
+void fake_symlink(struct fake_ops *f, const char *target, const char *p);
+/* Read a symlink in the tree; NULL if absent (caller frees). */
+char *fake_readlink(struct fake_ops *f, const char *p);
+
+/* Index of the first log line equal to line, or -1. */
+int fake_log_find(const struct fake_ops *f, const char *line);
+/* Index of the first log line starting with prefix at or after from, or -1. */
+int fake_log_find_prefix(const struct fake_ops *f, const char *prefix, int from);
+/* Number of log lines starting with prefix. */
+int fake_log_count(const struct fake_ops *f, const char *prefix);
+/* Print the log as TAP comments (for a failing test). */
+void fake_log_dump(const struct fake_ops *f);
+void fake_log_clear(struct fake_ops *f);
+
+#endif
