@@ -47,9 +47,12 @@ END_RE = re.compile(r"^UNIRAMFS-TEST-END pid=\d+$", re.M)
 MISSING_ROOT_MSG = None
 
 # A hostonly image cannot be made from this host's own mounts (the guest is
-# not this machine): describe the guest with a fake sysroot.
+# not this machine): describe the guest with a fake sysroot (its
+# /proc/self/mountinfo and /sys), but take the modules from the installed
+# kernel; the fixture has no /proc/cpuinfo, so no microcode.
 HOSTONLY_SYSROOT = os.path.join(SRCDIR, "tests/unit/fixtures/hostonly/virtio")
-HOSTONLY_ARGS = ["--hostonly", "--sysroot", HOSTONLY_SYSROOT]
+HOSTONLY_ARGS = ["--hostonly", "--sysroot", HOSTONLY_SYSROOT,
+                 "--kmoddir", "/lib/modules/{kver}", "--microcode", "none"]
 
 # ---------------------------------------------------------------- disks
 EXT4 = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
@@ -176,8 +179,11 @@ class Images:
         self.locks, self.done, self.guard = {}, {}, threading.Lock()
 
     def get(self, extra):
-        name = "img-generic" + "".join(
-            "-" + re.sub(r"[^A-Za-z0-9]+", "", os.path.basename(a)) for a in extra)
+        extra = [a.replace("{kver}", self.kver) for a in extra]
+        name = "img-generic"
+        if extra:
+            name = "img-" + "-".join(re.sub(r"[^A-Za-z0-9]+", "", os.path.basename(a))
+                                     for a in extra)[:48]
         with self.guard:
             lock = self.locks.setdefault(name, threading.Lock())
         with lock:
@@ -246,8 +252,13 @@ def check(sc, text, timed_out):
             return "expected message not printed: %r" % sc.fail_msg
         return None
     if not markers:
-        return "no marker from the root's init" + (" (timed out after %d s)" % BOOT_TIMEOUT
-                                                    if timed_out else "")
+        why = ""
+        panic = re.search(r"Kernel panic - not syncing: (.*)", text)
+        if panic:
+            why = " (kernel panic: %s)" % panic.group(1).strip()
+        elif timed_out:
+            why = " (timed out after %d s)" % BOOT_TIMEOUT
+        return "no marker from the root's init" + why
     pid, _, argv = markers[0]
     if pid != "1":
         return "the root's init ran as pid %s, not 1" % pid
