@@ -22,12 +22,14 @@
  * In RPATH/RUNPATH, $ORIGIN is the directory of the object's real path
  * (symlinks resolved), $PLATFORM the AT_PLATFORM the kernel would pass
  * (x86_64, i686, aarch64...), and $LIB what this sysroot's ld.so uses:
- * "lib/TUPLE" when sysroot/lib/TUPLE exists (Debian multiarch), else
- * "lib64" for 64-bit objects and "lib" for 32-bit ones (Fedora, Arch). */
+ * the directory its real file is in, relative to / or /usr (Debian
+ * lib/x86_64-linux-gnu, Fedora lib64, Arch lib); for a program without
+ * interpreter "lib/TUPLE" when sysroot/lib/TUPLE exists, else lib64 or lib. */
 #include "elf.h"
 
 /* Not <elf.h>: our own elf.h shadows it on the include path. */
 #include <linux/elf.h>
+#include <ctype.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdio.h>
@@ -71,6 +73,7 @@ struct walk {
 	} *nodes;
 	size_t n, cap;
 	struct strv loaded; /* names (as needed, and sonames) already satisfied */
+	char *lib;          /* what $LIB expands to */
 };
 
 static size_t hash(const char *s)
@@ -316,9 +319,23 @@ static const char *platform(const struct elf_file *e)
 	return "unknown";
 }
 
-static char *lib_dir(const struct elf_resolver *r, const struct elf_file *e)
+/* $LIB is the directory ld.so itself was built for, relative to / or
+ * /usr: where the interpreter's real file lives says it (Debian
+ * lib/x86_64-linux-gnu, Fedora lib64, Arch lib). */
+static char *lib_dir(const struct elf_resolver *r, const struct elf_file *e, const char *interp)
 {
 	const char *tuple = multiarch_tuple(e);
+
+	if (interp) {
+		const char *d = interp;
+		size_t n = (size_t)(strrchr(interp, '/') - interp);
+		if (n >= 5 && strncmp(d, "/usr/", 5) == 0) {
+			d += 4;
+			n -= 4;
+		}
+		if (n > 1)
+			return xstrndup(d + 1, n - 1);
+	}
 	if (tuple) {
 		char *rel = xasprintf("/lib/%s", tuple), *host = path_join(r->sysroot, rel);
 		struct stat st;
@@ -345,10 +362,11 @@ static char *expand_dst(const struct walk *w, const struct obj *o, const char *s
 			for (k = 0; k < ARRAY_SIZE(names); k++) {
 				len = strlen(names[k]);
 				const char *n = s + 1 + brace;
-				if (strncmp(n, names[k], len) == 0 &&
-				    (brace ? n[len] == '}' : !(n[len] == '_' || (n[len] >= 'A' && n[len] <= 'Z') ||
-							     (n[len] >= 'a' && n[len] <= 'z') ||
-							     (n[len] >= '0' && n[len] <= '9'))))
+				if (strncmp(n, names[k], len) != 0)
+					continue;
+				/* $ORIGINX is not $ORIGIN: the name must end. */
+				if (brace ? n[len] == '}'
+					  : !(isalnum((unsigned char)n[len]) || n[len] == '_'))
 					break;
 			}
 		}
@@ -360,9 +378,7 @@ static char *expand_dst(const struct walk *w, const struct obj *o, const char *s
 			const char *slash = strrchr(o->path, '/');
 			buf_append(&b, o->path, (size_t)(slash - o->path));
 		} else if (k == 1) {
-			char *l = lib_dir(w->r, w->exe);
-			buf_printf(&b, "/%s", l);
-			free(l);
+			buf_append(&b, w->lib, strlen(w->lib));
 		} else {
 			buf_append(&b, platform(w->exe), strlen(platform(w->exe)));
 		}
@@ -463,7 +479,8 @@ static char *find_library(struct walk *w, size_t i, const char *name, char **fou
 
 /* Add a library found for node i under the path it was found as, and
  * queue it for its own dependencies unless this walk already has it. */
-static int add_library(struct walk *w, size_t i, const char *name, const char *found, const char *real)
+static int add_library(struct walk *w, size_t i, const char *name, const char *found,
+		       const char *real)
 {
 	struct obj *o;
 
@@ -545,7 +562,8 @@ static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 	if (exe->elf.interp) {
 		char *real = real_path(r, exe->elf.interp);
 		if (!real)
-			return err_set("%s: interpreter '%s' not found", exe->path, exe->elf.interp);
+			return err_set("%s: interpreter '%s' not found", exe->path,
+				       exe->elf.interp);
 		if (image_add_host_path(img, r->sysroot, exe->elf.interp, NULL) < 0) {
 			free(real);
 			return err_wrap("interpreter of %s", exe->path);
@@ -555,7 +573,10 @@ static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 		struct obj *io = obj_get(r, real);
 		if (io->kind == 1 && io->elf.soname)
 			strv_push(&w.loaded, io->elf.soname);
+		w.lib = lib_dir(r, &exe->elf, real);
 		free(real);
+	} else {
+		w.lib = lib_dir(r, &exe->elf, NULL);
 	}
 	w.cap = 32;
 	w.nodes = xmalloc(w.cap * sizeof(*w.nodes));
@@ -567,6 +588,7 @@ static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 	for (size_t i = 0; i < w.n && rc == 0; i++)
 		rc = resolve_needed(&w, i);
 	free(w.nodes);
+	free(w.lib);
 	strv_free(&w.loaded);
 	return rc;
 }

@@ -313,7 +313,8 @@ static void make_sysroot(const char *root)
 	CHECK(sh("set -e; mkdir -p %s; cd %s; mkdir -p usr/bin usr/lib64 usr/lib/x86_64-linux-gnu usr/lib/bar "
 		 "opt/foo/lib etc/ld.so.conf.d src; ln -s usr/bin bin; ln -s usr/lib lib; "
 		 "ln -s usr/lib64 lib64; cp %s usr/lib/x86_64-linux-gnu/libc.so.6; "
-		 "cp %s usr/lib64/ld-linux-x86-64.so.2; "
+		 "cp %s usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2; "
+		 "ln -s ../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 usr/lib64/; "
 		 "echo 'include ld.so.conf.d/*.conf' > etc/ld.so.conf; "
 		 "echo '/opt/foo/lib # i386 only' > etc/ld.so.conf.d/foo.conf; "
 		 "cd src; echo 'int foo(void) { return 42; }' > foo.c; "
@@ -342,8 +343,13 @@ static void make_sysroot(const char *root)
 		 "cc -shared -fPIC -Wl,-soname,libquux.so.1 -o ../opt/x86_64/libquux.so.1 baz.c; "
 		 "cc -o ../usr/bin/withdst main.c -Wl,--no-as-needed "
 		 "../opt/lib/x86_64-linux-gnu/libqux.so.1 ../opt/x86_64/libquux.so.1 "
-		 "-Wl,-rpath,'/opt/$LIB:/opt/${PLATFORM}'",
-		 root, root, libc, ldso) == 0);
+		 "-Wl,-rpath,'/opt/$LIB:/opt/${PLATFORM}'; "
+		 /* an ld.so living in /usr/lib64 (Fedora): $LIB is lib64 */
+		 "cp %s ../usr/lib64/ld-fedora.so.2; mkdir -p ../opt/lib64; "
+		 "cp ../opt/lib/x86_64-linux-gnu/libqux.so.1 ../opt/lib64/; "
+		 "cc -o ../usr/bin/withlib64 main.c ../opt/lib64/libqux.so.1 "
+		 "-Wl,--dynamic-linker=/usr/lib64/ld-fedora.so.2,-rpath,'/opt/$LIB'",
+		 root, root, libc, ldso, ldso) == 0);
 }
 
 static void test_sysroot(void)
@@ -362,24 +368,26 @@ static void test_sysroot(void)
 	img = image_new();
 
 	CHECK(elf_add_binary(r, img, "prog") == 0);
-	/* /usr/bin/prog; /lib64 link + ld.so; /lib link, libfoo.so.1 link,
-	 * libfoo.so.1.0; libc.so.6 (which needs ld.so: already loaded). */
+	/* /usr/bin/prog; /lib64 link, ld.so link and file; /lib link,
+	 * libfoo.so.1 link, libfoo.so.1.0; libc.so.6 (which needs ld.so:
+	 * already loaded). */
 	CHECK(image_has(img, "/usr/bin/prog"));
 	CHECK(image_has(img, "/lib64"));
 	CHECK(image_has(img, "/usr/lib64/ld-linux-x86-64.so.2"));
+	CHECK(image_has(img, "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"));
 	CHECK(image_has(img, "/lib"));
 	CHECK(image_has(img, "/usr/lib/x86_64-linux-gnu/libfoo.so.1"));
 	CHECK(image_has(img, "/usr/lib/x86_64-linux-gnu/libfoo.so.1.0"));
 	CHECK(image_has(img, "/usr/lib/x86_64-linux-gnu/libc.so.6"));
 	CHECK(!image_has(img, "/opt/foo/lib/libfoo.so.1"));
-	CHECK(image_count(img) == 7);
+	CHECK(image_count(img) == 8);
 	/* A second program needing the same libraries adds only itself. */
 	CHECK(elf_add_binary(r, img, "/bin/prog2") == 0);
 	CHECK(image_has(img, "/bin"));
 	CHECK(image_has(img, "/usr/bin/prog2"));
-	CHECK(image_count(img) == 9);
+	CHECK(image_count(img) == 10);
 	CHECK(elf_add_binary(r, img, "prog2") == 0);
-	CHECK(image_count(img) == 9);
+	CHECK(image_count(img) == 10);
 
 	/* libbar needs libbaz and says nothing of where: the executable's
 	 * RPATH covers it, a RUNPATH (by ld.so's rules) does not. */
@@ -392,6 +400,9 @@ static void test_sysroot(void)
 	CHECK(elf_add_binary(r, img, "withdst") == 0);
 	CHECK(image_has(img, "/opt/lib/x86_64-linux-gnu/libqux.so.1"));
 	CHECK(image_has(img, "/opt/x86_64/libquux.so.1"));
+	CHECK(elf_add_binary(r, img, "withlib64") == 0);
+	CHECK(image_has(img, "/usr/lib64/ld-fedora.so.2"));
+	CHECK(image_has(img, "/opt/lib64/libqux.so.1"));
 
 	/* With the i386 copy gone too, nothing is left to satisfy libfoo. */
 	CHECK(sh("rm %s/usr/lib/x86_64-linux-gnu/libfoo.so.1", root) == 0);
