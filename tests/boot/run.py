@@ -39,12 +39,16 @@ BASE_CMDLINE = "console=ttyS0 panic=-1"
 MARKER_RE = re.compile(r"^UNIRAMFS-TEST-MARKER pid=(\d+) argc=(\d+) argv=\[(.*)\]$", re.M)
 END_RE = re.compile(r"^UNIRAMFS-TEST-END pid=\d+$", re.M)
 
-# The message uniramfs-init prints when the root never shows up (it names
-# what was looked for, then lists every block device it saw).
-# TO FILL once src/init lands: the exact text from src/init/*.c / docs/.
-# Until then the missing-root scenario fails saying so.  "{root}" is
-# replaced with the root= value the scenario asked for.
+# The message uniramfs-init prints when the root never shows up: what was
+# looked for, then every block device it saw (src/init/failure.c).
+# TO FILL once src/init's root wait lands: the exact first line (from
+# src/init/*.c or docs/messages.md); until then the missing-root scenario
+# fails saying so.  "{root}" stands for the scenario's root= value.
 MISSING_ROOT_MSG = None
+MISSING_ROOT_LINES = ("{MISSING_ROOT_MSG}",
+                      "uniramfs: block devices seen:",
+                      "uniramfs:   /dev/vda TYPE=ext4 UUID=%s LABEL=%s" % (
+                          "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"))
 
 # A hostonly image cannot be made from this host's own mounts (the guest is
 # not this machine): describe the guest with a fake sysroot (its
@@ -90,7 +94,7 @@ class Scenario:
     build: tuple = ()               # more `uniramfs build` arguments
     expect: tuple = ()              # regexes some TESTINIT: line must match
     argv: str = "/sbin/init"        # the real init's argv, as testinit prints it
-    fail_msg: str = ""              # failure test: this exact text, and no marker
+    fail_msgs: tuple = ()           # failure test: these exact texts, and no marker
     ours_only: bool = False         # meaningless with another generator's image
 
 
@@ -125,7 +129,7 @@ SCENARIOS = [
 ] + [
     Scenario("missing-root", "a root that never appears ends in the documented message",
              EXT4, "UUID=0badc0de-dead-4bad-8bad-00000000dead", cmdline="rd.timeout=5",
-             fail_msg="(MISSING_ROOT_MSG)", ours_only=True),
+             fail_msgs=MISSING_ROOT_LINES, ours_only=True),
     Scenario("hostonly", "a --hostonly image for the guest's virtio-blk + ext4 stack",
              EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
 ]
@@ -207,7 +211,8 @@ class Images:
 
 
 def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
-    """Boot once; return (serial text, seconds, timed_out)."""
+    """Boot once; return (serial text, seconds, timed_out).  stop_on: texts
+    after which the boot is over (a failure test's messages)."""
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
            "-serial", "file:" + log, "-snapshot",
@@ -223,8 +228,9 @@ def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
         now = time.monotonic()
         if stop_on and seen_at is None and os.path.exists(log):
             with open(log, errors="replace") as f:
-                if stop_on in f.read():
-                    seen_at = now
+                seen = f.read()
+            if all(m in seen for m in stop_on):
+                seen_at = now
         # A failure test is over once its message is out: give the guest a
         # moment to show anything else, then stop it rather than wait for
         # the init's own reboot delay.
@@ -245,11 +251,12 @@ def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
 def check(sc, text, timed_out):
     """None if the scenario's expectation holds, else the reason."""
     markers = MARKER_RE.findall(text)
-    if sc.fail_msg:
+    if sc.fail_msgs:
         if markers:
             return "the real init ran, but this boot had to fail"
-        if sc.fail_msg not in text:
-            return "expected message not printed: %r" % sc.fail_msg
+        for m in sc.fail_msgs:
+            if m not in text:
+                return "expected message not printed: %r" % m
         return None
     if not markers:
         why = ""
@@ -285,6 +292,7 @@ def report_lines(text):
 
 # ---------------------------------------------------------------- main
 def main():
+    global BOOT_TIMEOUT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("builddir", nargs="?",
                     default=os.environ.get("UNIRAMFS_BUILDDIR", os.path.join(SRCDIR, "build")))
@@ -296,10 +304,13 @@ def main():
     ap.add_argument("--initrd", help="boot with this image instead of building ours")
     ap.add_argument("--kver", help="kernel version (default: newest installed)")
     ap.add_argument("--jobs", type=int, default=2, help="boots at a time (default 2)")
+    ap.add_argument("--timeout", type=int, default=BOOT_TIMEOUT,
+                    help="seconds per boot (default %d)" % BOOT_TIMEOUT)
     ap.add_argument("--workdir", default=os.path.join(HERE, "work"))
     ap.add_argument("--show", action="store_true",
                     help="print the init's log lines and testinit's report of each boot")
     a = ap.parse_args()
+    BOOT_TIMEOUT = a.timeout
 
     if a.list:
         for sc in SCENARIOS:
@@ -353,15 +364,17 @@ def main():
                 return sc, err, 0.0, None, ""
         cmdline = " ".join(x for x in (BASE_CMDLINE, "root=" + sc.root, sc.cmdline) if x)
         log = os.path.join(logs, sc.name + suffix + ".log")
-        fail_msg = sc.fail_msg
-        if fail_msg == "(MISSING_ROOT_MSG)":
-            if MISSING_ROOT_MSG is None:
-                return (sc, "MISSING_ROOT_MSG in tests/boot/run.py is not filled in yet",
-                        0.0, None, "")
-            fail_msg = MISSING_ROOT_MSG.replace("{root}", sc.root)
-        sc = dataclasses.replace(sc, fail_msg=fail_msg)
+        msgs = []
+        for m in sc.fail_msgs:
+            if m == "{MISSING_ROOT_MSG}":
+                if MISSING_ROOT_MSG is None:
+                    return (sc, "MISSING_ROOT_MSG in tests/boot/run.py is not filled in yet",
+                            0.0, None, "")
+                m = MISSING_ROOT_MSG
+            msgs.append(m.replace("{root}", sc.root))
+        sc = dataclasses.replace(sc, fail_msgs=tuple(msgs))
         text, dt, timed_out = boot(vmlinuz, img, dpath, sc.bus, cmdline, log,
-                                   stop_on=sc.fail_msg or None)
+                                   stop_on=sc.fail_msgs)
         up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
         return sc, check(sc, text, timed_out), dt, float(up.group(1)) if up else None, text
 
