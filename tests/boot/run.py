@@ -296,6 +296,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("builddir", nargs="?",
                     default=os.environ.get("UNIRAMFS_BUILDDIR", os.path.join(SRCDIR, "build")))
+    ap.add_argument("--builddir", dest="builddir_opt", metavar="BUILDDIR",
+                    help="same as the BUILDDIR argument")
     ap.add_argument("--only", help="comma-separated scenario names")
     ap.add_argument("--list", action="store_true", help="list scenarios and exit")
     ap.add_argument("--keep", action="store_true", help="keep the images built for this run")
@@ -321,7 +323,7 @@ def main():
     work = os.path.abspath(a.workdir)
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
-    builddir = os.path.abspath(a.builddir)
+    builddir = os.path.abspath(a.builddir_opt or a.builddir)
 
     foreign = None
     if a.with_initramfs_tools:
