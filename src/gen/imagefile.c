@@ -257,7 +257,8 @@ int image_ls(const char *path, FILE *out)
 struct extract {
 	const char *image;
 	int root;
-	struct strv dirs; /* "MODE MTIME path" of directories, fixed up at the end */
+	struct strv dirs; /* "MODE MTIME UID GID path" of directories, fixed up at the end */
+	struct strv links; /* "SEGMENT INO MODE path" of the first name of a hard link */
 };
 
 /* Split a member name into components inside the target: leading "/" and
@@ -368,10 +369,47 @@ static int clear_path(const char *name, const struct strv *comps,
 	return 0;
 }
 
-static int write_file(const struct cpio_entry *e, const uint8_t *data,
-		      int dirfd, const char *last)
+/* The first name of a hard-linked file seen in this segment, if any.
+ * newc repeats the header for every name and carries the data once
+ * (with the last); the kernel links later names to the first. */
+static const char *first_link(const struct extract *x, unsigned segment,
+			      const struct cpio_entry *e)
 {
-	int fd = openat(dirfd, last, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	char *key = xasprintf("%u %u %o ", segment, e->ino, e->mode);
+	const char *found = NULL;
+	for (size_t i = 0; i < x->links.n && !found; i++)
+		if (str_has_prefix(x->links.v[i], key))
+			found = x->links.v[i] + strlen(key);
+	free(key);
+	return found;
+}
+
+static int link_to_first(const struct extract *x, const struct cpio_entry *e, const char *old,
+			 int dirfd, const char *last)
+{
+	struct strv comps = { 0 };
+	int olddir, r;
+
+	strv_split(&comps, old, "/");
+	olddir = open_dirs(x, e->name, &comps, comps.n - 1);
+	if (olddir < 0) {
+		strv_free(&comps);
+		return -1;
+	}
+	/* linkat without AT_SYMLINK_FOLLOW links the name itself */
+	r = linkat(olddir, comps.v[comps.n - 1], dirfd, last, 0);
+	close(olddir);
+	strv_free(&comps);
+	if (r < 0)
+		return err_errno(errno, "entry \"%s\": linking to \"%s\"", e->name, old);
+	return 0;
+}
+
+static int write_file(const struct cpio_entry *e, const uint8_t *data, int dirfd,
+		      const char *last, bool linked)
+{
+	int flags = O_WRONLY | O_NOFOLLOW | O_CLOEXEC | (linked ? 0 : O_CREAT | O_EXCL);
+	int fd = openat(dirfd, last, flags, 0600);
 	int r;
 
 	if (fd < 0)
@@ -395,7 +433,6 @@ static int extract_entry(unsigned segment, enum compression c, const struct cpio
 	const char *last;
 	bool is_dir = S_ISDIR(e->mode), exists_dir;
 	int dirfd = -1, r = -1;
-	(void)segment;
 	(void)c;
 
 	if (split_name(e->name, &comps) < 0)
@@ -438,10 +475,20 @@ static int extract_entry(unsigned segment, enum compression c, const struct cpio
 		}
 		r = 0;
 		goto out;
-	case S_IFREG:
-		if (write_file(e, data, dirfd, last) < 0)
+	case S_IFREG: {
+		const char *old = e->nlink > 1 ? first_link(x, segment, e) : NULL;
+		if (old && link_to_first(x, e, old, dirfd, last) < 0)
 			goto out;
+		if (write_file(e, data, dirfd, last, old != NULL) < 0)
+			goto out;
+		if (e->nlink > 1 && !old) {
+			char *p = join(&comps, comps.n);
+			strv_push_owned(&x->links, xasprintf("%u %u %o %s", segment, e->ino,
+							     e->mode, p));
+			free(p);
+		}
 		break;
+	}
 	case S_IFLNK: {
 		char *target = xstrndup((const char *)data, (size_t)e->size);
 		if (S_ISLNK(e->mode) && unlinkat(dirfd, last, 0) < 0 && errno != ENOENT) {
@@ -546,5 +593,6 @@ int image_extract(const char *path, const char *dir)
 		r = fix_dirs(&x);
 	close(x.root);
 	strv_free(&x.dirs);
+	strv_free(&x.links);
 	return r;
 }

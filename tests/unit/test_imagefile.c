@@ -18,6 +18,7 @@ struct ent {
 	uint32_t mode;
 	const char *data; /* file content or symlink target */
 	unsigned major, minor;
+	unsigned nlink, ino; /* 0: 1 and the entry's index */
 };
 
 /* One cpio archive (with trailer) of ents, appended to img compressed
@@ -32,8 +33,9 @@ static void add_archive(struct buf *img, enum compression c, const struct ent *e
 
 	for (size_t i = 0; i < n; i++) {
 		struct cpio_entry e = {
-			.name = ents[i].name, .mode = ents[i].mode, .nlink = 1, .mtime = 1000,
-			.size = ents[i].data ? strlen(ents[i].data) : 0, .ino = (uint32_t)i + 1,
+			.name = ents[i].name, .mode = ents[i].mode, .mtime = 1000,
+			.nlink = ents[i].nlink ? ents[i].nlink : 1,
+			.size = ents[i].data ? strlen(ents[i].data) : 0, .ino = ents[i].ino ? ents[i].ino : (uint32_t)i + 1,
 			.rdev_major = ents[i].major, .rdev_minor = ents[i].minor,
 		};
 		CHECK(cpio_write(w, &e, ents[i].data) == 0);
@@ -79,16 +81,16 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 }
 
 static const struct ent early[] = {
-	{ "kernel", S_IFDIR | 0755, NULL, 0, 0 },
-	{ "kernel/x86/microcode/GenuineIntel.bin", S_IFREG | 0644, "ucode", 0, 0 },
+	{ "kernel", S_IFDIR | 0755, NULL, 0, 0, 0, 0 },
+	{ "kernel/x86/microcode/GenuineIntel.bin", S_IFREG | 0644, "ucode", 0, 0, 0, 0 },
 };
 static const struct ent mainz[] = {
-	{ "init", S_IFREG | 0755, "#!/bin/sh\n", 0, 0 },
-	{ "dev/console", S_IFCHR | 0600, NULL, 5, 1 },
-	{ "bin", S_IFLNK | 0777, "usr/bin", 0, 0 },
+	{ "init", S_IFREG | 0755, "#!/bin/sh\n", 0, 0, 0, 0 },
+	{ "dev/console", S_IFCHR | 0600, NULL, 5, 1, 0, 0 },
+	{ "bin", S_IFLNK | 0777, "usr/bin", 0, 0, 0, 0 },
 };
-static const struct ent extra1[] = { { "etc/extra1", S_IFREG | 0644, "1", 0, 0 } };
-static const struct ent extra2[] = { { "etc/extra2", S_IFREG | 0600, "22", 0, 0 } };
+static const struct ent extra1[] = { { "etc/extra1", S_IFREG | 0644, "1", 0, 0, 0, 0 } };
+static const struct ent extra2[] = { { "etc/extra2", S_IFREG | 0600, "22", 0, 0, 0, 0 } };
 
 /* Early microcode (plain) + padding + zstd main + gzip segment holding
  * two archives with padding between: what initramfs-tools, dracut and
@@ -270,18 +272,22 @@ static void test_ls_dracut_image(void)
 static void test_extract_reproduces_tree(void)
 {
 	static const struct ent ents[] = {
-		{ ".", S_IFDIR | 0755, NULL, 0, 0 },
-		{ "etc", S_IFDIR | 0750, NULL, 0, 0 },
-		{ "etc/hello", S_IFREG | 0640, "hello\n", 0, 0 },
-		{ "etc/link", S_IFLNK | 0777, "hello", 0, 0 },
-		{ "./usr/bin/tool", S_IFREG | 04755, "#!", 0, 0 },
-		{ "/abs/file", S_IFREG | 0600, "abs", 0, 0 },
-		{ "ro", S_IFDIR | 0555, NULL, 0, 0 },
-		{ "ro/inside", S_IFREG | 0444, "x", 0, 0 },
-		{ "run/fifo", S_IFIFO | 0600, NULL, 0, 0 },
-		{ "dev/null", S_IFCHR | 0666, NULL, 1, 3 },
-		{ "etc/hello", S_IFREG | 0644, "replaced", 0, 0 },
+		{ ".", S_IFDIR | 0755, NULL, 0, 0, 0, 0 },
+		{ "etc", S_IFDIR | 0750, NULL, 0, 0, 0, 0 },
+		{ "etc/hello", S_IFREG | 0640, "hello\n", 0, 0, 0, 0 },
+		{ "etc/link", S_IFLNK | 0777, "hello", 0, 0, 0, 0 },
+		{ "./usr/bin/tool", S_IFREG | 04755, "#!", 0, 0, 0, 0 },
+		{ "/abs/file", S_IFREG | 0600, "abs", 0, 0, 0, 0 },
+		{ "ro", S_IFDIR | 0555, NULL, 0, 0, 0, 0 },
+		{ "ro/inside", S_IFREG | 0444, "x", 0, 0, 0, 0 },
+		{ "run/fifo", S_IFIFO | 0600, NULL, 0, 0, 0, 0 },
+		{ "dev/null", S_IFCHR | 0666, NULL, 1, 3, 0, 0 },
+		{ "etc/hello", S_IFREG | 0644, "replaced", 0, 0, 0, 0 },
+		/* a hard link pair as GNU cpio writes it: data with the last name */
+		{ "bin/busybox", S_IFREG | 0755, NULL, 0, 0, 2, 100 },
+		{ "bin/sh", S_IFREG | 0755, "BB", 0, 0, 2, 100 },
 	};
+	struct stat st2;
 	struct buf img = { 0 }, data = { 0 };
 	char *dir = tmpdir(), *path, *out = path_join(dir, "out"), *p;
 	struct stat st;
@@ -309,6 +315,8 @@ static void test_extract_reproduces_tree(void)
 	CHECK(lstat(AT("ro"), &st) == 0 && (st.st_mode & 07777) == 0555);
 	CHECK(lstat(AT("ro/inside"), &st) == 0 && st.st_size == 1);
 	CHECK(lstat(AT("run/fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
+	CHECK(lstat(AT("bin/sh"), &st) == 0 && st.st_nlink == 2 && st.st_size == 2);
+	CHECK(lstat(AT("bin/busybox"), &st2) == 0 && st2.st_ino == st.st_ino);
 	if (geteuid() == 0)
 		CHECK(lstat(AT("dev/null"), &st) == 0 && S_ISCHR(st.st_mode) &&
 		      major(st.st_rdev) == 1 && minor(st.st_rdev) == 3);
@@ -330,21 +338,21 @@ static void test_extract_refuses_escapes(void)
 	char *outside = path_join(dir, "outside");
 	char *victim = path_join(dir, "victim");
 	struct ent evil_dir[] = {
-		{ "evil", S_IFLNK | 0777, outside, 0, 0 },
-		{ "evil/passwd", S_IFREG | 0644, "pwned", 0, 0 },
+		{ "evil", S_IFLNK | 0777, outside, 0, 0, 0, 0 },
+		{ "evil/passwd", S_IFREG | 0644, "pwned", 0, 0, 0, 0 },
 	};
 	struct ent evil_file[] = {
-		{ "f", S_IFLNK | 0777, victim, 0, 0 },
-		{ "f", S_IFREG | 0644, "pwned", 0, 0 },
+		{ "f", S_IFLNK | 0777, victim, 0, 0, 0, 0 },
+		{ "f", S_IFREG | 0644, "pwned", 0, 0, 0, 0 },
 	};
 	struct ent evil_mkdir[] = {
-		{ "d", S_IFLNK | 0777, outside, 0, 0 },
-		{ "d", S_IFDIR | 0755, NULL, 0, 0 },
+		{ "d", S_IFLNK | 0777, outside, 0, 0, 0, 0 },
+		{ "d", S_IFDIR | 0755, NULL, 0, 0, 0, 0 },
 	};
-	static const struct ent dotdot1[] = { { "../x", S_IFREG | 0644, "pwned", 0, 0 } };
-	static const struct ent dotdot2[] = { { "a/../../x", S_IFREG | 0644, "pwned", 0, 0 } };
-	static const struct ent dotdot3[] = { { "/../x", S_IFREG | 0644, "pwned", 0, 0 } };
-	static const struct ent dotdot4[] = { { "ok/..", S_IFDIR | 0755, NULL, 0, 0 } };
+	static const struct ent dotdot1[] = { { "../x", S_IFREG | 0644, "pwned", 0, 0, 0, 0 } };
+	static const struct ent dotdot2[] = { { "a/../../x", S_IFREG | 0644, "pwned", 0, 0, 0, 0 } };
+	static const struct ent dotdot3[] = { { "/../x", S_IFREG | 0644, "pwned", 0, 0, 0, 0 } };
+	static const struct ent dotdot4[] = { { "ok/..", S_IFDIR | 0755, NULL, 0, 0, 0, 0 } };
 	const struct {
 		const struct ent *ents;
 		size_t n;
