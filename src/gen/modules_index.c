@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <libkmod.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,10 +167,133 @@ static struct mod *by_path(const struct modules *m, const char *path, size_t len
 	return d;
 }
 
+static int cmp_order(const void *a, const void *b)
+{
+	const struct mod *x = *(struct mod *const *)a, *y = *(struct mod *const *)b;
+	return x->order_idx < y->order_idx ? -1 : x->order_idx > y->order_idx;
+}
+
+static int cmp_dep_sort(const void *a, const void *b)
+{
+	const struct mod *x = *(struct mod *const *)a, *y = *(struct mod *const *)b;
+	return x->dep_sort < y->dep_sort ? -1 : x->dep_sort > y->dep_sort;
+}
+
+struct modvec {
+	struct mod **v;
+	size_t n, cap;
+};
+
+static void modvec_push_unique(struct modvec *mv, struct mod *d)
+{
+	for (size_t i = 0; i < mv->n; i++)
+		if (mv->v[i] == d)
+			return;
+	if (mv->n == mv->cap) {
+		mv->cap = mv->cap ? mv->cap * 2 : 8;
+		mv->v = xrealloc(mv->v, mv->cap * sizeof(*mv->v));
+	}
+	mv->v[mv->n++] = d;
+}
+
+/* depmod lists a module's dependencies in a topological order of the
+ * whole set it indexes, so the subset's order can differ from the
+ * host's. Redo depmod's computation for the subset: modules in
+ * modules.order order, each one's direct dependencies in the order of
+ * the symbols it imports (their owners from modules.symbols), then
+ * Kahn's algorithm with a stack, modules nobody uses first. */
+static int compute_dep_sort(struct modules *m, const char *order, size_t order_len,
+			    const char *symbols, size_t symbols_len)
+{
+	struct nameset owner = { 0 };
+	struct modvec *direct;
+	struct mod **byidx;
+	size_t *users, *stack, nstack = 0, nsorted = 0;
+	const char *line, *next;
+	size_t pos = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n; i++)
+		m->mods[i]->order_idx = SIZE_MAX / 2 + i; /* not listed: last */
+	for (line = order; order && line < order + order_len; line = next, pos++) {
+		const char *nl = memchr(line, '\n', (size_t)(order + order_len - line));
+		next = nl ? nl + 1 : order + order_len;
+		struct mod *d = by_path(m, line, (size_t)((nl ? nl : next) - line));
+		if (d && d->order_idx >= SIZE_MAX / 2)
+			d->order_idx = pos;
+	}
+	byidx = xmalloc((m->n ? m->n : 1) * sizeof(*byidx));
+	memcpy(byidx, m->mods, m->n * sizeof(*byidx));
+	qsort(byidx, m->n, sizeof(*byidx), cmp_order);
+	for (size_t i = 0; i < m->n; i++)
+		byidx[i]->order_idx = i;
+
+	/* "alias symbol:NAME MODULE": only owners in the subset matter. */
+	for (line = symbols; symbols && line < symbols + symbols_len; line = next) {
+		const char *nl = memchr(line, '\n', (size_t)(symbols + symbols_len - line));
+		next = nl ? nl + 1 : symbols + symbols_len;
+		char *l = xstrndup(line, (size_t)((nl ? nl : next) - line));
+		char *sym = strstr(l, " symbol:"), *mod = sym ? strchr(sym + 8, ' ') : NULL;
+		if (mod) {
+			*mod++ = '\0';
+			struct mod *d = modules_find(m, mod);
+			if (d)
+				nameset_put(&owner, sym + 8, d);
+		}
+		free(l);
+	}
+
+	direct = xcalloc(m->n ? m->n : 1, sizeof(*direct));
+	users = xcalloc(m->n ? m->n : 1, sizeof(*users));
+	stack = xcalloc(m->n ? m->n : 1, sizeof(*stack));
+	for (size_t i = 0; i < m->n && r == 0; i++) {
+		struct kmod_list *syms = NULL, *it;
+		int e = kmod_module_get_dependency_symbols(byidx[i]->km, &syms);
+
+		if (e == -ENODATA || e == -ENOENT)
+			continue; /* imports nothing */
+		if (e < 0) {
+			r = err_errno(e, "%s: cannot read its symbols", byidx[i]->path);
+			break;
+		}
+		kmod_list_foreach(it, syms) {
+			struct mod *d = nameset_get(&owner, kmod_module_dependency_symbol_get_symbol(it));
+			if (d && d != byidx[i])
+				modvec_push_unique(&direct[i], d);
+		}
+		kmod_module_dependency_symbols_free_list(syms);
+		for (size_t k = 0; k < direct[i].n; k++)
+			users[direct[i].v[k]->order_idx]++;
+	}
+	for (size_t i = 0; i < m->n && r == 0; i++)
+		if (users[i] == 0)
+			stack[nstack++] = i;
+	while (nstack > 0 && r == 0) {
+		size_t i = stack[--nstack];
+		byidx[i]->dep_sort = nsorted++;
+		for (size_t k = 0; k < direct[i].n; k++) {
+			size_t j = direct[i].v[k]->order_idx;
+			if (--users[j] == 0)
+				stack[nstack++] = j;
+		}
+	}
+	if (r == 0 && nsorted < m->n)
+		r = err_set("%s: the chosen modules depend on each other in a cycle", m->kmoddir);
+	for (size_t i = 0; i < m->n; i++)
+		free(direct[i].v);
+	free(direct);
+	free(users);
+	free(stack);
+	free(byidx);
+	nameset_free(&owner);
+	return r;
+}
+
 static void filter_dep(const struct modules *m, char *line, struct buf *out)
 {
 	char *colon = strchr(line, ':');
 	char *save, *tok;
+	struct modvec deps = { 0 };
 	struct mod *d;
 
 	if (!colon)
@@ -177,14 +301,19 @@ static void filter_dep(const struct modules *m, char *line, struct buf *out)
 	d = by_path(m, line, (size_t)(colon - line));
 	if (!d)
 		return;
-	buf_printf(out, "%s:", d->relpath);
 	for (tok = strtok_r(colon + 1, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		struct mod *dep = by_path(m, tok, strlen(tok));
 		/* Only a dependency the user omitted can be missing. */
 		if (dep)
-			buf_printf(out, " %s", dep->relpath);
+			modvec_push_unique(&deps, dep);
 	}
+	if (deps.n > 1)
+		qsort(deps.v, deps.n, sizeof(*deps.v), cmp_dep_sort);
+	buf_printf(out, "%s:", d->relpath);
+	for (size_t i = 0; i < deps.n; i++)
+		buf_printf(out, " %s", deps.v[i]->relpath);
 	buf_append(out, "\n", 1);
+	free(deps.v);
 }
 
 static void filter_order(const struct modules *m, char *line, struct buf *out)
@@ -217,15 +346,16 @@ static void filter_field(const struct modules *m, char *line, struct buf *out, i
 }
 
 enum kind { F_DEP, F_ORDER, F_FIELD0, F_FIELD1, F_FIELD2, F_COPY };
+enum { I_DEP, I_ORDER, I_SYMBOLS };
 
 static const struct {
 	const char *name;
 	enum kind kind;
 } indexes[] = {
-	{ "modules.dep", F_DEP },
-	{ "modules.order", F_ORDER },
+	[I_DEP] = { "modules.dep", F_DEP },
+	[I_ORDER] = { "modules.order", F_ORDER },
+	[I_SYMBOLS] = { "modules.symbols", F_FIELD2 }, /* alias symbol:NAME MODULE */
 	{ "modules.alias", F_FIELD2 },   /* alias PATTERN MODULE */
-	{ "modules.symbols", F_FIELD2 }, /* alias symbol:NAME MODULE */
 	{ "modules.softdep", F_FIELD1 }, /* softdep MODULE ... */
 	{ "modules.devname", F_FIELD0 }, /* MODULE DEVNAME TYPEMAJ:MIN */
 	{ "modules.builtin", F_COPY },
@@ -234,31 +364,41 @@ static const struct {
 
 static int add_indexes(struct modules *m, struct image *img)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
-		char *src = xasprintf("%s/%s", m->kmoddir, indexes[i].name);
-		char *dst = xasprintf("/lib/modules/%s/%s", m->kver, indexes[i].name);
-		char *data = NULL, *line, *next;
-		struct buf out = { 0 };
-		size_t len;
-		int r = read_file(src, &data, &len);
+	char *data[ARRAY_SIZE(indexes)] = { 0 };
+	size_t len[ARRAY_SIZE(indexes)] = { 0 };
+	int r = 0;
 
-		if (r == -ENOENT && indexes[i].kind != F_DEP) {
+	for (size_t i = 0; i < ARRAY_SIZE(indexes) && r == 0; i++) {
+		char *src = xasprintf("%s/%s", m->kmoddir, indexes[i].name);
+		int e = read_file(src, &data[i], &len[i]);
+
+		if (e == -ENOENT && indexes[i].kind != F_DEP) {
 			/* An older depmod did not write it: nor do we. */
 			log_debug("%s: not found, not packed", src);
-			r = 0;
-			goto next;
+			data[i] = NULL;
+		} else if (e < 0) {
+			r = err_errno(e, "%s", src);
 		}
-		if (r < 0) {
-			r = err_errno(r, "%s", src);
-			goto next;
-		}
+		free(src);
+	}
+	if (r == 0)
+		r = compute_dep_sort(m, data[I_ORDER], len[I_ORDER], data[I_SYMBOLS], len[I_SYMBOLS]);
+
+	for (size_t i = 0; i < ARRAY_SIZE(indexes) && r == 0; i++) {
+		char *dst, *line, *next;
+		struct buf out = { 0 };
+
+		if (!data[i])
+			continue;
+		dst = xasprintf("/lib/modules/%s/%s", m->kver, indexes[i].name);
 		if (indexes[i].kind == F_COPY) {
-			r = image_add_data(img, dst, data, len, 0644);
-			goto next;
+			r = image_add_data(img, dst, data[i], len[i], 0644);
+			free(dst);
+			continue;
 		}
-		for (line = data; line < data + len; line = next) {
-			char *nl = memchr(line, '\n', (size_t)(data + len - line));
-			next = nl ? nl + 1 : data + len;
+		for (line = data[i]; line < data[i] + len[i]; line = next) {
+			char *nl = memchr(line, '\n', (size_t)(data[i] + len[i] - line));
+			next = nl ? nl + 1 : data[i] + len[i];
 			if (nl)
 				*nl = '\0';
 			switch (indexes[i].kind) {
@@ -278,15 +418,12 @@ static int add_indexes(struct modules *m, struct image *img)
 			}
 		}
 		r = image_add_data(img, dst, out.p ? out.p : "", out.len, 0644);
-next:
 		buf_free(&out);
-		free(data);
-		free(src);
 		free(dst);
-		if (r < 0)
-			return -1;
 	}
-	return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++)
+		free(data[i]);
+	return r;
 }
 
 /* ---- modprobe.d ---- */

@@ -30,6 +30,10 @@ struct mod {
 	char *relpath; /* relative to kmoddir, compression suffix removed */
 	bool compressed;
 	struct kmod_module *km;
+	/* Filled by modules_emit: position in modules.order, and in
+	 * depmod's topological order of the subset (modules.dep's lists
+	 * are sorted by it). */
+	size_t order_idx, dep_sort;
 };
 
 struct modules {

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Module selection against the installed Debian kernel's real modules,
+ * and against small fixture trees built with the real depmod. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "err.h"
+#include "image.h"
+#include "log.h"
+#include "modules.h"
+#include "modules_priv.h"
+#include "util.h"
+#include "test.h"
+
+static char kver[256];
+static char kmoddir[512];
+
+static bool find_kernel(void)
+{
+	DIR *d = opendir("/lib/modules");
+	struct dirent *de;
+	bool ok = false;
+
+	while (d && !ok && (de = readdir(d))) {
+		char p[600];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "/lib/modules/%s/modules.dep", de->d_name);
+		if (access(p, R_OK) == 0) {
+			snprintf(kver, sizeof(kver), "%s", de->d_name);
+			snprintf(kmoddir, sizeof(kmoddir), "/lib/modules/%s", kver);
+			ok = true;
+		}
+	}
+	if (d)
+		closedir(d);
+	return ok;
+}
+
+/* Warnings land here so tests can assert them. */
+static struct strv warnings;
+
+static void capture(int level, const char *msg, void *data)
+{
+	(void)data;
+	if (level <= LOG_WARNING)
+		strv_push(&warnings, msg);
+}
+
+static int run(const char *cmd)
+{
+	int r = system(cmd);
+	if (r != 0)
+		printf("# command failed (%d): %s\n", r, cmd);
+	return r;
+}
+
+static char *mktmp(void)
+{
+	char *t = xstrdup("/tmp/test_modules.XXXXXX");
+	if (!mkdtemp(t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void rmtree(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	run(cmd);
+	free(cmd);
+}
+
+/* The line of modules.dep (host) for relpath, NULL if none. */
+static char *dep_line(const char *dir, const char *relpath)
+{
+	char *path = xasprintf("%s/modules.dep", dir), *data, *r = NULL;
+	size_t len, rl = strlen(relpath);
+
+	if (read_file(path, &data, &len) == 0) {
+		for (char *l = data; l && *l;) {
+			char *nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			if (strncmp(l, relpath, rl) == 0 && l[rl] == ':') {
+				r = xstrdup(l + rl + 1);
+				break;
+			}
+			l = nl ? nl + 1 : NULL;
+		}
+		free(data);
+	}
+	free(path);
+	return r;
+}
+
+/* Write the image as cpio into memory (caller frees the sink). */
+static struct sink *image_cpio(struct image *img)
+{
+	struct sink *s = sink_mem_new();
+	struct cpio_writer *w = cpio_writer_new(s);
+	int r = image_write_cpio(img, w, 0);
+	if (r == 0)
+		r = cpio_write_trailer(w);
+	if (r < 0)
+		printf("# image_write_cpio: %s\n", err_msg());
+	cpio_writer_free(w);
+	return s;
+}
+
+/* The contents of one file in the written image, NULL if absent. */
+static char *cpio_file(struct sink *s, const char *name, size_t *len)
+{
+	size_t n;
+	const void *buf = sink_mem_data(s, &n);
+	struct cpio_reader rd;
+	struct cpio_entry e;
+	const uint8_t *data;
+	char *r = NULL;
+
+	cpio_reader_init(&rd, buf, n);
+	while (cpio_read_next(&rd, &e, &data) == 1) {
+		if (strcmp(e.name, name) == 0 && S_ISREG(e.mode)) {
+			r = xmalloc(e.size + 1);
+			memcpy(r, data, e.size);
+			r[e.size] = '\0';
+			*len = e.size;
+			break;
+		}
+	}
+	cpio_reader_free(&rd);
+	return r;
+}
+
+static int unpack(struct sink *s, const char *dir)
+{
+	size_t n;
+	const void *buf = sink_mem_data(s, &n);
+	struct cpio_reader rd;
+	struct cpio_entry e;
+	const uint8_t *data;
+	int r, bad = 0;
+
+	cpio_reader_init(&rd, buf, n);
+	while ((r = cpio_read_next(&rd, &e, &data)) == 1) {
+		char *p = xasprintf("%s/%s", dir, e.name);
+		if (S_ISDIR(e.mode)) {
+			bad |= mkdir_p(p, 0755) < 0;
+		} else if (S_ISREG(e.mode)) {
+			int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			bad |= fd < 0 || write_all(fd, data, e.size) < 0;
+			if (fd >= 0)
+				close(fd);
+		}
+		free(p);
+	}
+	cpio_reader_free(&rd);
+	return r < 0 || bad ? -1 : 0;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *da = NULL, *db = NULL;
+	size_t la = 0, lb = 0;
+	bool r = read_file(a, &da, &la) == 0 && read_file(b, &db, &lb) == 0 && la == lb &&
+		 memcmp(da, db, la) == 0;
+	if (!r)
+		printf("# %s and %s differ\n", a, b);
+	free(da);
+	free(db);
+	return r;
+}
+
+static struct modules *open_host(void)
+{
+	struct modules *m = NULL;
+	if (modules_open(&m, kmoddir, kver, "") < 0)
+		printf("# modules_open: %s\n", err_msg());
+	return m;
+}
+
+static void test_ext4_brings_deps(void)
+{
+	struct modules *m;
+	struct image *img;
+	char *deps, *save, *tok;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	CHECK(modules_add(m, "ext4", true) == 0);
+	struct mod *ext4 = modules_find(m, "ext4");
+	CHECK(ext4 != NULL);
+	if (!ext4)
+		goto out;
+	img = image_new();
+	CHECK(modules_emit(m, img, NULL) == 0);
+	char *dst = xasprintf("/lib/modules/%s/%s", kver, ext4->relpath);
+	CHECK(image_has(img, dst));
+	free(dst);
+	deps = dep_line(kmoddir, ext4->relpath);
+	CHECK(deps != NULL && *deps);
+	for (tok = strtok_r(deps, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *rel = xstrndup(tok, ko_strip_len(tok));
+		char *p = xasprintf("/lib/modules/%s/%s", kver, rel);
+		char *name = modname_from_path(tok);
+		if (!image_has(img, p))
+			printf("# missing %s\n", p);
+		CHECK(image_has(img, p));
+		CHECK(modules_find(m, name) != NULL);
+		free(rel);
+		free(p);
+		free(name);
+	}
+	CHECK(modules_find(m, "jbd2") != NULL);
+	/* Dependencies come before what needs them. */
+	CHECK(m->mods[m->n - 1] == ext4 || modules_find(m, "crc32c_generic"));
+	free(deps);
+	image_free(img);
+out:
+	modules_free(m);
+}
+
+static void test_alias_resolves(void)
+{
+	struct modules *m;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	CHECK(modules_add(m, "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01", true) == 0);
+	CHECK(modules_find(m, "ahci") != NULL);
+	CHECK(modules_add(m, "fs-vfat", true) == 0);
+	CHECK(modules_find(m, "vfat") != NULL);
+	CHECK(modules_find(m, "fat") != NULL);
+	/* "-" and "_" are one. */
+	CHECK(modules_add(m, "dm-crypt", true) == 0);
+	CHECK(modules_find(m, "dm_crypt") != NULL);
+	CHECK(modules_find(m, "dm_mod") != NULL);
+	/* A modalias no driver claims is no error unless required. */
+	CHECK(modules_add(m, "pci:v0000FFFFd0000FFFFsv00000000sd00000000bc00sc00i00", false) == 0);
+	modules_free(m);
+}
+
+static void test_builtin_skipped(void)
+{
+	char *path, *data, *name = NULL;
+	size_t len;
+	struct modules *m;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	path = xasprintf("%s/modules.builtin", kmoddir);
+	if (read_file(path, &data, &len) < 0 || !len) {
+		free(path);
+		SKIP("no modules.builtin");
+	}
+	*strchrnul(data, '\n') = '\0';
+	name = modname_from_path(data);
+	free(data);
+	free(path);
+	m = open_host();
+	if (m) {
+		printf("# builtin: %s\n", name);
+		err_clear();
+		CHECK(modules_add(m, name, true) == 0);
+		CHECK(modules_count(m) == 0);
+		modules_free(m);
+	}
+	free(name);
+}
+
+static void test_softdep_followed(void)
+{
+	char *path, *data, *save, *line;
+	char mod[128] = "", target[128] = "";
+	size_t len;
+	struct modules *m;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	path = xasprintf("%s/modules.softdep", kmoddir);
+	if (read_file(path, &data, &len) < 0) {
+		free(path);
+		SKIP("no modules.softdep");
+	}
+	free(path);
+	m = open_host();
+	if (!m) {
+		free(data);
+		return;
+	}
+	/* The first "softdep M pre: T" whose T is a real module. */
+	for (line = strtok_r(data, "\n", &save); line && !target[0]; line = strtok_r(NULL, "\n", &save)) {
+		struct kmod_list *l = NULL, *it;
+		if (sscanf(line, "softdep %127s pre: %127s", mod, target) != 2) {
+			target[0] = '\0';
+			continue;
+		}
+		kmod_module_new_from_lookup(m->ctx, target, &l);
+		target[0] = '\0';
+		kmod_list_foreach(it, l) {
+			struct kmod_module *km = kmod_module_get_module(it);
+			if (!target[0] && kmod_module_get_path(km))
+				snprintf(target, sizeof(target), "%s", kmod_module_get_name(km));
+			kmod_module_unref(km);
+		}
+		kmod_module_unref_list(l);
+	}
+	free(data);
+	if (!target[0]) {
+		modules_free(m);
+		SKIP("no softdep with a loadable target");
+	}
+	printf("# softdep %s pre: %s\n", mod, target);
+	CHECK(modules_add(m, mod, true) == 0);
+	CHECK(modules_find(m, mod) != NULL);
+	CHECK(modules_find(m, target) != NULL);
+	modules_free(m);
+}
+
+static void test_missing_required(void)
+{
+	struct modules *m;
+	char *want;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	CHECK(modules_add(m, "no_such_module_xyz", false) == 0);
+	CHECK(modules_add(m, "no-such-module-xyz", true) == -1);
+	want = xasprintf("module 'no-such-module-xyz' not found for kernel %s", kver);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	CHECK(modules_count(m) == 0);
+	modules_free(m);
+}
+
+static void test_omit(void)
+{
+	struct modules *m;
+	struct strv omit = { 0 };
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	strv_push(&omit, "jbd2");
+	strv_push(&omit, "fs-vfat");     /* an alias omits its module */
+	strv_push(&omit, "dm-crypt");    /* either spelling */
+	modules_omit(m, &omit);
+	strv_free(&omit);
+	strv_free(&warnings);
+	CHECK(modules_add(m, "ext4", true) == 0);
+	CHECK(modules_find(m, "ext4") != NULL);
+	CHECK(modules_find(m, "mbcache") != NULL);
+	CHECK(modules_find(m, "jbd2") == NULL);
+	CHECK(warnings.n == 1);
+	if (warnings.n)
+		CHECK_STR(warnings.v[0], "module ext4 needs jbd2, which is omitted");
+	CHECK(modules_add(m, "vfat", true) == 0);
+	CHECK(modules_find(m, "vfat") == NULL);
+	CHECK(modules_add(m, "dm_crypt", true) == 0);
+	CHECK(modules_find(m, "dm_crypt") == NULL);
+	strv_free(&warnings);
+	modules_free(m);
+}
+
+/* A kmoddir holding ext4 and its dependencies compressed three ways,
+ * indexed by the real depmod. */
+static char *make_compressed_fixture(const char *tmp, struct strv *rels)
+{
+	char *dir = xasprintf("%s/lib/modules/%s", tmp, kver);
+	char *deps = dep_line(kmoddir, "kernel/fs/ext4/ext4.ko");
+	/* Debian's kmod is built without zlib: its depmod cannot read a
+	 * .ko.gz, so gzip joins only where kmod can. */
+	static const char *const tools[] = { "xz", "zstd -q --rm", "gzip" };
+	size_t ntools = system("kmod --version | grep -q +ZLIB") == 0 ? 3 : 2;
+	char *save, *tok;
+	size_t i = 0;
+	bool ok = deps != NULL;
+
+	strv_push(rels, "kernel/fs/ext4/ext4.ko");
+	for (tok = deps ? strtok_r(deps, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
+		strv_push(rels, tok);
+	free(deps);
+	for (size_t k = 0; ok && k < rels->n; k++) {
+		char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\" && cp '%s/%s' '%s/%s' && %s '%s/%s'",
+				      dir, rels->v[k], kmoddir, rels->v[k], dir, rels->v[k],
+				      tools[i++ % ntools], dir, rels->v[k]);
+		ok = run(cmd) == 0;
+		free(cmd);
+	}
+	if (ok) {
+		char *cmd = xasprintf("cp '%s/modules.order' '%s/modules.builtin' '%s/modules.builtin.modinfo' '%s/' && "
+				      "depmod -b '%s' '%s'", kmoddir, kmoddir, kmoddir, dir, tmp, kver);
+		ok = run(cmd) == 0;
+		free(cmd);
+	}
+	if (!ok) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static void test_compressed_decompressed(void)
+{
+	struct strv rels = { 0 };
+	struct modules *m = NULL;
+	struct image *img;
+	struct sink *s;
+	char *tmp, *dir;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	tmp = dep_line(kmoddir, "kernel/fs/ext4/ext4.ko");
+	if (!tmp)
+		SKIP("this kernel has no loadable kernel/fs/ext4/ext4.ko");
+	free(tmp);
+	tmp = mktmp();
+	dir = make_compressed_fixture(tmp, &rels);
+	CHECK(dir != NULL);
+	if (!dir)
+		goto out;
+	CHECK(modules_open(&m, dir, kver, "") == 0);
+	if (!m)
+		goto out;
+	CHECK(modules_add(m, "ext4", true) == 0);
+	CHECK(modules_count(m) == rels.n);
+	img = image_new();
+	CHECK(modules_emit(m, img, NULL) == 0);
+	s = image_cpio(img);
+	for (size_t k = 0; k < rels.n; k++) {
+		char *name = xasprintf("lib/modules/%s/%s", kver, rels.v[k]);
+		char *orig = xasprintf("%s/%s", kmoddir, rels.v[k]), *want = NULL, *got;
+		size_t gl = 0, wl = 0;
+
+		got = cpio_file(s, name, &gl);
+		CHECK(got != NULL);
+		CHECK(read_file(orig, &want, &wl) == 0);
+		CHECK(got && want && gl == wl && memcmp(got, want, gl) == 0);
+		free(got);
+		free(want);
+		free(name);
+		free(orig);
+	}
+	/* modules.dep speaks of .ko, as the files are now. */
+	{
+		char *name = xasprintf("lib/modules/%s/modules.dep", kver), *dep;
+		size_t len;
+		dep = cpio_file(s, name, &len);
+		CHECK(dep != NULL);
+		CHECK(dep && strstr(dep, "kernel/fs/ext4/ext4.ko:") != NULL);
+		CHECK(dep && strstr(dep, ".ko.") == NULL);
+		free(dep);
+		free(name);
+	}
+	sink_free(s);
+	image_free(img);
+	modules_free(m);
+out:
+	strv_free(&rels);
+	if (tmp)
+		rmtree(tmp);
+	free(tmp);
+	free(dir);
+}
+
+/* Our filtered indexes must be what depmod writes for the same subset. */
+static void test_index_matches_depmod(void)
+{
+	static const char *const subset[] = { "ext4", "ahci", "dm-crypt", "usb-storage", "vfat",
+					      "nvme", "btrfs", "sr_mod", "raid456", "fuse" };
+	static const char *const files[] = { "modules.dep", "modules.alias", "modules.softdep",
+					     "modules.order", "modules.symbols", "modules.devname" };
+	struct modules *m;
+	struct image *img;
+	struct sink *s;
+	char *tmp;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(subset); i++)
+		CHECK(modules_add(m, subset[i], false) == 0);
+	CHECK(modules_count(m) > 10);
+	img = image_new();
+	CHECK(modules_emit(m, img, NULL) == 0);
+	s = image_cpio(img);
+	tmp = mktmp();
+	char *a = xasprintf("%s/ours", tmp), *b = xasprintf("%s/depmod", tmp);
+	CHECK(unpack(s, a) == 0);
+	CHECK(unpack(s, b) == 0);
+	char *cmd = xasprintf("depmod -b '%s' '%s'", b, kver);
+	CHECK(run(cmd) == 0);
+	free(cmd);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *pa = xasprintf("%s/lib/modules/%s/%s", a, kver, files[i]);
+		char *pb = xasprintf("%s/lib/modules/%s/%s", b, kver, files[i]);
+		CHECK(same_file(pa, pb));
+		free(pa);
+		free(pb);
+	}
+	if (!test_cur_failed)
+		rmtree(tmp);
+	free(tmp);
+	free(a);
+	free(b);
+	sink_free(s);
+	image_free(img);
+	modules_free(m);
+}
+
+static int write_text(const char *path, const char *text)
+{
+	char *dir = xstrdup(path);
+	int fd, r;
+
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir, 0755);
+	free(dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	r = write_all(fd, text, strlen(text));
+	close(fd);
+	return r;
+}
+
+static void test_firmware(void)
+{
+	struct modules *m = NULL;
+	struct image *img;
+	struct sink *s;
+	char *tmp, *fw, *got;
+	size_t len;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	tmp = mktmp();
+	/* e100 names e100/d102e_ucode.bin, d101s_ucode.bin, d101m_ucode.bin */
+	char *d1 = xasprintf("%s/fw1", tmp), *d2 = xasprintf("%s/fw2", tmp);
+	char *p1 = xasprintf("%s/e100/d102e_ucode.bin", d1);
+	char *p2 = xasprintf("%s/e100/d101s_ucode.bin.xz", d2);
+	char *shadow = xasprintf("%s/e100/d102e_ucode.bin", d2);
+	CHECK(write_text(p1, "first dir wins") == 0);
+	CHECK(write_text(shadow, "hidden") == 0);
+	CHECK(write_text(p2, "pretend xz") == 0);
+	fw = xasprintf("%s:%s", d1, d2);
+	CHECK(modules_open(&m, kmoddir, kver, fw) == 0);
+	if (!m || modules_add(m, "e100", false) < 0 || !modules_find(m, "e100")) {
+		modules_free(m);
+		rmtree(tmp);
+		free(tmp), free(d1), free(d2), free(p1), free(p2), free(shadow), free(fw);
+		SKIP("this kernel has no e100 module");
+	}
+	img = image_new();
+	strv_free(&warnings);
+	CHECK(modules_emit(m, img, NULL) == 0);
+	CHECK(warnings.n == 1);
+	if (warnings.n)
+		CHECK_STR(warnings.v[0], "firmware e100/d101m_ucode.bin for module e100 not found");
+	CHECK(image_has(img, "/lib/firmware/e100/d102e_ucode.bin"));
+	CHECK(image_has(img, "/lib/firmware/e100/d101s_ucode.bin.xz"));
+	s = image_cpio(img);
+	got = cpio_file(s, "lib/firmware/e100/d102e_ucode.bin", &len);
+	CHECK_STR(got, "first dir wins");
+	free(got);
+	sink_free(s);
+	strv_free(&warnings);
+	image_free(img);
+	modules_free(m);
+	rmtree(tmp);
+	free(tmp), free(d1), free(d2), free(p1), free(p2), free(shadow), free(fw);
+}
+
+static void test_modprobe_d(void)
+{
+	struct modules *m;
+	struct image *img;
+	struct sink *s;
+	char *tmp, *got;
+	size_t len;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	CHECK(modules_add(m, "ext4", true) == 0);
+	tmp = mktmp();
+	char *etc = xasprintf("%s/etc", tmp), *lib = xasprintf("%s/lib", tmp);
+	char *p = xasprintf("%s/a.conf", etc);
+	CHECK(write_text(p, "# comment about ext4\n"
+			    "options ext4 foo=1\n"
+			    "options btrfs bar=2\n"
+			    "blacklist ext4\n"
+			    "blacklist nouveau\n"
+			    "alias fs-myext ext4\n"
+			    "alias fs-other btrfs\n"
+			    "install ext4 /bin/true\n"
+			    "softdep jbd2 pre: crc32c\n"
+			    "  options \\\n  mbcache x=1\n") == 0);
+	free(p);
+	p = xasprintf("%s/a.conf", lib); /* hidden by etc/a.conf */
+	CHECK(write_text(p, "options ext4 hidden=1\n") == 0);
+	free(p);
+	p = xasprintf("%s/b.conf", lib);
+	CHECK(write_text(p, "options jbd2 z=3\n") == 0);
+	free(p);
+	p = xasprintf("%s/c.conf", lib); /* nothing for us: not written */
+	CHECK(write_text(p, "options btrfs y=1\n") == 0);
+	free(p);
+	p = xasprintf("%s/ignored.txt", lib);
+	CHECK(write_text(p, "options ext4 no=1\n") == 0);
+	free(p);
+	p = xasprintf("%s:%s:%s/nonexistent", etc, lib, tmp);
+	img = image_new();
+	CHECK(modules_emit(m, img, p) == 0);
+	free(p);
+	CHECK(!image_has(img, "/etc/modprobe.d/c.conf"));
+	CHECK(!image_has(img, "/etc/modprobe.d/ignored.txt"));
+	s = image_cpio(img);
+	got = cpio_file(s, "etc/modprobe.d/a.conf", &len);
+	CHECK_STR(got, "options ext4 foo=1\n"
+		       "blacklist ext4\n"
+		       "alias fs-myext ext4\n"
+		       "softdep jbd2 pre: crc32c\n"
+		       "options   mbcache x=1\n");
+	free(got);
+	got = cpio_file(s, "etc/modprobe.d/b.conf", &len);
+	CHECK_STR(got, "options jbd2 z=3\n");
+	free(got);
+	sink_free(s);
+	image_free(img);
+	modules_free(m);
+	rmtree(tmp);
+	free(tmp);
+	free(etc);
+	free(lib);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_generic(void)
+{
+	static const char *const must[] = { "ahci", "ata_piix", "nvme", "virtio_blk", "virtio_scsi",
+					    "virtio_pci", "sd_mod", "usb_storage", "uas", "xhci_pci",
+					    "dm_crypt", "dm_mod", "raid1", "raid456", "ext4", "xfs",
+					    "btrfs", "vfat", "megaraid_sas", "mpt3sas", "usbhid",
+					    "hid_generic", "mmc_block", "sdhci_pci" };
+	struct modules *m;
+	struct image *img;
+	unsigned long long bytes = 0;
+	double t0, t1, t2;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	t0 = now();
+	m = open_host();
+	if (!m)
+		return;
+	t1 = now();
+	CHECK(modules_add_generic(m) == 0);
+	img = image_new();
+	CHECK(modules_emit(m, img, "/etc/modprobe.d:/lib/modprobe.d:/usr/lib/modprobe.d") == 0);
+	t2 = now();
+	for (size_t i = 0; i < m->n; i++) {
+		struct stat st;
+		if (stat(m->mods[i]->path, &st) == 0)
+			bytes += (unsigned long long)st.st_size;
+	}
+	if (getenv("TEST_MODULES_LIST"))
+		for (size_t i = 0; i < m->n; i++)
+			printf("# mod %s\n", m->mods[i]->path);
+	printf("# generic: %zu modules, %llu bytes (on disk), open %.3f s, add_generic+emit %.3f s\n",
+	       m->n, bytes, t1 - t0, t2 - t1);
+	for (size_t i = 0; i < ARRAY_SIZE(must); i++) {
+		if (!modules_find(m, must[i]))
+			printf("# generic set lacks %s\n", must[i]);
+		CHECK(modules_find(m, must[i]) != NULL);
+	}
+	/* Things no boot needs stay out. */
+	CHECK(modules_find(m, "scsi_debug") == NULL);
+	CHECK(modules_find(m, "lpfc") == NULL);
+	CHECK(t2 - t1 < 1.0);
+	image_free(img);
+	modules_free(m);
+}
+
+int main(void)
+{
+	log_set_sink(capture, NULL);
+	if (!find_kernel())
+		printf("# no kernel with modules.dep under /lib/modules\n");
+	RUN(test_ext4_brings_deps);
+	RUN(test_alias_resolves);
+	RUN(test_builtin_skipped);
+	RUN(test_softdep_followed);
+	RUN(test_missing_required);
+	RUN(test_omit);
+	RUN(test_compressed_decompressed);
+	RUN(test_index_matches_depmod);
+	RUN(test_firmware);
+	RUN(test_modprobe_d);
+	RUN(test_generic);
+	strv_free(&warnings);
+	return test_done();
+}
