@@ -670,6 +670,9 @@ static int unlz4(const uint8_t *in, size_t len, struct buf *out, size_t *consume
 		if (n == 0)
 			break;
 		pos += 4;
+		if (n > (uint32_t)LZ4_compressBound(LZ4_LEGACY_BLOCK))
+			return err_set("lz4: block size %u at offset %zu is more than 8 MiB can "
+				       "compress to", n, pos - 4);
 		if (n > len - pos)
 			return err_set("lz4: block of %u bytes at offset %zu runs past the end",
 				       n, pos - 4);

@@ -261,9 +261,17 @@ static void test_truncated_and_corrupt(void)
 		buf_free(&out);
 		sink_free(m);
 	}
-	CHECK(decompress_buf(COMP_BZIP2, (const uint8_t *)"BZh9", 4, &(struct buf){ 0 }, &(size_t){ 0 }) == -1);
+	size_t used;
+	struct buf none = { 0 };
+	CHECK(decompress_buf(COMP_BZIP2, (const uint8_t *)"BZh9", 4, &none, &used) == -1);
 	CHECK_STR(err_msg(), "bzip2 compression is not supported (uniramfs reads zstd, xz, lz4, "
 			     "gzip and plain cpio)");
+	/* a size no 8 MiB block compresses to */
+	CHECK(decompress_buf(COMP_LZ4, (const uint8_t *)"\x02\x21\x4c\x18\xff\xff\xff\x7f....",
+			     12, &none, &used) == -1);
+	CHECK_STR(err_msg(), "lz4: block size 2147483647 at offset 4 is more than 8 MiB can "
+			     "compress to");
+	CHECK(none.len == 0);
 	free(a);
 }
 

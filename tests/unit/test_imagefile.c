@@ -35,7 +35,8 @@ static void add_archive(struct buf *img, enum compression c, const struct ent *e
 		struct cpio_entry e = {
 			.name = ents[i].name, .mode = ents[i].mode, .mtime = 1000,
 			.nlink = ents[i].nlink ? ents[i].nlink : 1,
-			.size = ents[i].data ? strlen(ents[i].data) : 0, .ino = ents[i].ino ? ents[i].ino : (uint32_t)i + 1,
+			.size = ents[i].data ? strlen(ents[i].data) : 0,
+			.ino = ents[i].ino ? ents[i].ino : (uint32_t)i + 1,
 			.rdev_major = ents[i].major, .rdev_minor = ents[i].minor,
 		};
 		CHECK(cpio_write(w, &e, ents[i].data) == 0);
