@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The kernel command line as the kernel splits it, and every spelling
+ * the init accepts folded into struct options. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "log.h"
+#include "options.h"
+#include "test.h"
+
+static struct buf warnings;
+
+static void sink(int level, const char *msg, void *userdata)
+{
+	(void)userdata;
+	if (level <= LOG_WARNING)
+		buf_printf(&warnings, "%s\n", msg);
+}
+
+static const char *val(const struct cmdline *c, const char *key)
+{
+	const struct cmdline_param *p = cmdline_last(c, key);
+	return p ? (p->val ? p->val : "(none)") : "(absent)";
+}
+
+static void test_tokenise(void)
+{
+	struct cmdline c = { 0 };
+
+	cmdline_parse(&c, "  BOOT_IMAGE=/vmlinuz root=UUID=1234  ro quiet\tsplash\n");
+	CHECK(c.n == 5);
+	CHECK_STR(c.p[0].key, "BOOT_IMAGE");
+	CHECK_STR(c.p[0].val, "/vmlinuz");
+	CHECK_STR(val(&c, "root"), "UUID=1234");
+	CHECK_STR(val(&c, "ro"), "(none)");
+	CHECK_STR(val(&c, "splash"), "(none)");
+	CHECK_STR(val(&c, "nothere"), "(absent)");
+	CHECK(c.init_args.n == 0);
+	cmdline_free(&c);
+}
+
+static void test_quotes(void)
+{
+	struct cmdline c = { 0 };
+
+	/* A quoted value, a quoted whole word, quotes inside a value. */
+	cmdline_parse(&c, "rootflags=\"subvol=@ root,noatime\" \"foo=bar baz\" "
+			  "a=\"x\"y init=\"/sbin/my init\" \"bare word\"");
+	CHECK_STR(val(&c, "rootflags"), "subvol=@ root,noatime");
+	CHECK_STR(val(&c, "foo"), "bar baz");
+	CHECK_STR(val(&c, "a"), "x\"y");
+	CHECK_STR(val(&c, "init"), "/sbin/my init");
+	CHECK_STR(val(&c, "bare word"), "(none)");
+	cmdline_free(&c);
+}
+
+static void test_dashdash(void)
+{
+	struct cmdline c = { 0 };
+
+	cmdline_parse(&c, "root=/dev/vda1 -- single rd.debug x=1");
+	CHECK(c.n == 1);
+	CHECK(!cmdline_has(&c, "rd.debug"));
+	CHECK(c.init_args.n == 3);
+	CHECK_STR(c.init_args.v[0], "single");
+	CHECK_STR(c.init_args.v[1], "rd.debug");
+	CHECK_STR(c.init_args.v[2], "x=1");
+	CHECK(c.init_args.v[3] == NULL);
+	cmdline_free(&c);
+
+	/* "--=x" is a parameter, not the end. */
+	cmdline_parse(&c, "--=x quiet");
+	CHECK(c.n == 2);
+	CHECK(c.init_args.n == 0);
+	cmdline_free(&c);
+}
+
+static void test_layers_last_wins(void)
+{
+	struct cmdline c = { 0 };
+
+	cmdline_parse_layers(&c, "root=LABEL=baked rd.timeout=5 quiet", "root=/dev/sda2 root=/dev/sda3");
+	CHECK_STR(val(&c, "root"), "/dev/sda3");
+	CHECK_STR(val(&c, "rd.timeout"), "5");
+	CHECK(cmdline_has(&c, "quiet"));
+	cmdline_free(&c);
+	cmdline_parse_layers(&c, NULL, NULL);
+	CHECK(c.n == 0);
+	cmdline_free(&c);
+}
+
+static void test_values(void)
+{
+	bool b = false;
+	long v = 7;
+
+	CHECK(cmdline_parse_bool("1", &b) == 0 && b);
+	CHECK(cmdline_parse_bool("off", &b) == 0 && !b);
+	CHECK(cmdline_parse_bool("Yes", &b) == 0 && b);
+	CHECK(cmdline_parse_bool("maybe", &b) < 0);
+	CHECK(cmdline_parse_int("30", 0, 100, &v) == 0 && v == 30);
+	CHECK(cmdline_parse_int("abc", 0, 100, &v) < 0 && v == 30);
+	CHECK(cmdline_parse_int("5s", 0, 100, &v) < 0);
+	CHECK(cmdline_parse_int("101", 0, 100, &v) < 0);
+	CHECK(cmdline_parse_int("", 0, 100, &v) < 0);
+}
+
+static void parse(struct options *o, const char *text)
+{
+	struct cmdline c = { 0 };
+	cmdline_parse(&c, text);
+	options_parse(o, &c);
+	cmdline_free(&c);
+}
+
+static void test_options_defaults(void)
+{
+	struct options o;
+
+	parse(&o, "");
+	CHECK(o.root == NULL);
+	CHECK(!o.rw);
+	CHECK(o.timeout == DEFAULT_ROOT_TIMEOUT);
+	CHECK(o.shell);
+	CHECK(o.panic == DEFAULT_PANIC_WAIT);
+	CHECK(o.loglevel == -1);
+	CHECK(o.breaks == 0);
+	CHECK(o.fstab);
+	options_free(&o);
+}
+
+static void test_options_root(void)
+{
+	struct options o;
+
+	parse(&o, "root=/dev/sda1 rootfstype=ext4 rootflags=noatime,subvol=@ rw "
+		  "init=/lib/systemd/systemd resume=UUID=abc resume_offset=1234 noresume");
+	CHECK_STR(o.root, "/dev/sda1");
+	CHECK_STR(o.rootfstype, "ext4");
+	CHECK_STR(o.rootflags, "noatime,subvol=@");
+	CHECK(o.rw);
+	CHECK_STR(o.init, "/lib/systemd/systemd");
+	CHECK_STR(o.resume, "UUID=abc");
+	CHECK(o.resume_offset == 1234);
+	CHECK(o.noresume);
+	options_free(&o);
+
+	parse(&o, "rw ro");
+	CHECK(!o.rw);
+	options_free(&o);
+}
+
+static void test_options_timeouts(void)
+{
+	struct options o;
+
+	parse(&o, "rootwait rd.timeout=5");
+	CHECK(o.timeout == -1);
+	options_free(&o);
+	parse(&o, "rd.timeout=7 rootdelay=90");
+	CHECK(o.timeout == 7);
+	options_free(&o);
+	parse(&o, "rootdelay=90");
+	CHECK(o.timeout == 90);
+	options_free(&o);
+	parse(&o, "rd.retry=12");
+	CHECK(o.timeout == 12);
+	options_free(&o);
+	parse(&o, "rd.timeout=0");
+	CHECK(o.timeout == -1);
+	options_free(&o);
+}
+
+static void test_options_bad_values_warn(void)
+{
+	struct options o;
+
+	buf_free(&warnings);
+	parse(&o, "rd.timeout=abc loglevel=9 rd.shell=perhaps panic=x rd.break=nowhere");
+	CHECK(o.timeout == DEFAULT_ROOT_TIMEOUT);
+	CHECK(o.loglevel == -1);
+	CHECK(o.shell);
+	CHECK(o.panic == DEFAULT_PANIC_WAIT);
+	CHECK(o.breaks == 0);
+	CHECK_STR(warnings.p,
+		  "ignoring rd.timeout=abc: not a number of seconds\n"
+		  "ignoring loglevel=9: not a log level 0-7\n"
+		  "ignoring rd.shell=perhaps: not a boolean (use 1 or 0)\n"
+		  "ignoring panic=x: not a number of seconds\n"
+		  "ignoring rd.break=nowhere: unknown break point 'nowhere'\n");
+	options_free(&o);
+	buf_free(&warnings);
+}
+
+static void test_options_logging(void)
+{
+	struct options o;
+
+	parse(&o, "quiet loglevel=3 rd.debug");
+	CHECK(o.quiet && o.debug && o.loglevel == 3);
+	options_free(&o);
+	parse(&o, "debug");
+	CHECK(o.debug);
+	options_free(&o);
+}
+
+static void test_options_breaks(void)
+{
+	struct options o;
+
+	parse(&o, "rd.break");
+	CHECK(o.breaks == BRK_PRE_PIVOT);
+	options_free(&o);
+	parse(&o, "break");
+	CHECK(o.breaks == BRK_PRE_MOUNT);
+	options_free(&o);
+	parse(&o, "rd.break=cmdline rd.break=pre-udev break=premount,bottom");
+	CHECK(o.breaks == (BRK_CMDLINE | BRK_PRE_UDEV | BRK_PRE_MOUNT | BRK_PRE_PIVOT));
+	options_free(&o);
+	parse(&o, "break=postmount");
+	CHECK(o.breaks == BRK_PRE_PIVOT);
+	options_free(&o);
+	parse(&o, "break=y");
+	CHECK(o.breaks == BRK_PRE_MOUNT);
+	options_free(&o);
+	parse(&o, "rd.break=pre-mount rd.break=mount break=top");
+	CHECK(o.breaks == (BRK_PRE_MOUNT | BRK_CMDLINE));
+	options_free(&o);
+}
+
+static void test_options_shell_panic(void)
+{
+	struct options o;
+
+	parse(&o, "rd.shell=0 panic=-1");
+	CHECK(!o.shell);
+	CHECK(o.panic == -1);
+	options_free(&o);
+	parse(&o, "rd.shell=0 rd.shell");
+	CHECK(o.shell);
+	options_free(&o);
+}
+
+static void test_options_modules(void)
+{
+	struct options o;
+
+	parse(&o, "rd.driver.pre=virtio_pci,virtio_blk earlymodules=nvme "
+		  "rd.driver.blacklist=floppy modprobe.blacklist=nouveau,radeon blacklist=pcspkr "
+		  "i915.modeset=0 snd-hda-intel.power_save=1 usbcore.autosuspend "
+		  "rd.luks.uuid=1 fsck.mode=skip systemd.unit=rescue.target net.ifnames=0 "
+		  "rd.md=0 .bad=1 x.=2");
+	CHECK(o.driver_pre.n == 3);
+	CHECK_STR(o.driver_pre.v[0], "virtio_pci");
+	CHECK_STR(o.driver_pre.v[1], "virtio_blk");
+	CHECK_STR(o.driver_pre.v[2], "nvme");
+	CHECK(o.blacklist.n == 4);
+	CHECK_STR(o.blacklist.v[0], "floppy");
+	CHECK_STR(o.blacklist.v[1], "nouveau");
+	CHECK_STR(o.blacklist.v[2], "radeon");
+	CHECK_STR(o.blacklist.v[3], "pcspkr");
+	CHECK(o.modparam_mod.n == 3 && o.modparam_arg.n == 3);
+	CHECK_STR(o.modparam_mod.v[0], "i915");
+	CHECK_STR(o.modparam_arg.v[0], "modeset=0");
+	CHECK_STR(o.modparam_mod.v[1], "snd_hda_intel");
+	CHECK_STR(o.modparam_arg.v[1], "power_save=1");
+	CHECK_STR(o.modparam_mod.v[2], "usbcore");
+	CHECK_STR(o.modparam_arg.v[2], "autosuspend");
+	CHECK_STR(o.fsck_mode, "skip");
+	options_free(&o);
+}
+
+static void test_options_kept_for_later(void)
+{
+	struct options o;
+
+	parse(&o, "rd.luks.uuid=abcd rd.luks.uuid=ef01 rd.lvm.vg=vg0 rd.md.uuid=1:2 rd.md=0 "
+		  "rd.iscsi.initiator=iqn ip=dhcp nfsroot=10.0.0.1:/srv netroot=iscsi:x rd.neednet "
+		  "rd.fstab=0 rd.skipfsck fsck.repair=yes cryptdevice=UUID=1:root "
+		  "cryptkey=rootfs:/key disablehooks=lvm2,mdadm -- single");
+	CHECK(o.luks.n == 2);
+	CHECK_STR(o.luks.v[1], "rd.luks.uuid=ef01");
+	CHECK(o.lvm.n == 1 && o.md.n == 2 && o.iscsi.n == 1 && o.ip.n == 1);
+	CHECK_STR(o.md.v[1], "rd.md=0");
+	CHECK_STR(o.ip.v[0], "ip=dhcp");
+	CHECK_STR(o.nfsroot, "10.0.0.1:/srv");
+	CHECK_STR(o.netroot, "iscsi:x");
+	CHECK(o.neednet && !o.fstab && o.skipfsck);
+	CHECK_STR(o.fsck_repair, "yes");
+	CHECK_STR(o.cryptdevice, "UUID=1:root");
+	CHECK_STR(o.cryptkey, "rootfs:/key");
+	CHECK(o.disablehooks.n == 2);
+	CHECK(o.init_args.n == 1);
+	CHECK_STR(o.init_args.v[0], "single");
+	options_free(&o);
+}
+
+static void test_options_unknown_ignored(void)
+{
+	struct options o;
+
+	buf_free(&warnings);
+	parse(&o, "splash vt.handoff=7 whatever=1 = ==");
+	CHECK(warnings.len == 0);
+	CHECK(o.root == NULL);
+	options_free(&o);
+}
+
+int main(void)
+{
+	log_init("test", LOG_DEBUG);
+	log_set_sink(sink, NULL);
+	RUN(test_tokenise);
+	RUN(test_quotes);
+	RUN(test_dashdash);
+	RUN(test_layers_last_wins);
+	RUN(test_values);
+	RUN(test_options_defaults);
+	RUN(test_options_root);
+	RUN(test_options_timeouts);
+	RUN(test_options_bad_values_warn);
+	RUN(test_options_logging);
+	RUN(test_options_breaks);
+	RUN(test_options_shell_panic);
+	RUN(test_options_modules);
+	RUN(test_options_kept_for_later);
+	RUN(test_options_unknown_ignored);
+	buf_free(&warnings);
+	return test_done();
+}
