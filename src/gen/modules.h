@@ -14,7 +14,8 @@ struct modules;
  * firmware_dirs: colon-separated host firmware directories. */
 int modules_open(struct modules **m, const char *kmoddir, const char *kver, const char *firmware_dirs);
 void modules_free(struct modules *m);
-/* Names or aliases never to include (nor pull in as dependencies). */
+/* Names or aliases never to include (nor pull in as dependencies).
+ * Call before modules_add: modules already chosen stay. */
 void modules_omit(struct modules *m, const struct strv *names);
 /* Resolve a module name or alias (modalias strings included), with its
  * dependencies and softdeps. Builtin modules are recognised and skipped.

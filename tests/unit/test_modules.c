@@ -189,6 +189,21 @@ static struct modules *open_host(void)
 	return m;
 }
 
+static void test_open_without_indexes(void)
+{
+	struct modules *m = NULL;
+	char *tmp = mktmp(), *want;
+
+	CHECK(modules_open(&m, tmp, "1.2.3", "") == -1);
+	CHECK(m == NULL);
+	want = xasprintf("%s: cannot load the module indexes (was depmod run?): %s", tmp,
+			 strerror(ENOENT));
+	CHECK_STR(err_msg(), want);
+	free(want);
+	rmtree(tmp);
+	free(tmp);
+}
+
 static void test_ext4_brings_deps(void)
 {
 	struct modules *m;
@@ -485,34 +500,24 @@ out:
 	free(dir);
 }
 
-/* Our filtered indexes must be what depmod writes for the same subset. */
-static void test_index_matches_depmod(void)
+/* Our filtered indexes must be what depmod writes for the same subset:
+ * unpack the image twice, run depmod on one copy, compare. */
+static void check_against_depmod(struct modules *m)
 {
-	static const char *const subset[] = { "ext4", "ahci", "dm-crypt", "usb-storage", "vfat",
-					      "nvme", "btrfs", "sr_mod", "raid456", "fuse" };
 	static const char *const files[] = { "modules.dep", "modules.alias", "modules.softdep",
 					     "modules.order", "modules.symbols", "modules.devname" };
-	struct modules *m;
-	struct image *img;
+	struct image *img = image_new();
 	struct sink *s;
-	char *tmp;
+	char *tmp, *a, *b, *cmd;
 
-	if (!kver[0])
-		SKIP("no kernel installed under /lib/modules");
-	m = open_host();
-	if (!m)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(subset); i++)
-		CHECK(modules_add(m, subset[i], false) == 0);
-	CHECK(modules_count(m) > 10);
-	img = image_new();
 	CHECK(modules_emit(m, img, NULL) == 0);
 	s = image_cpio(img);
 	tmp = mktmp();
-	char *a = xasprintf("%s/ours", tmp), *b = xasprintf("%s/depmod", tmp);
+	a = xasprintf("%s/ours", tmp);
+	b = xasprintf("%s/depmod", tmp);
 	CHECK(unpack(s, a) == 0);
 	CHECK(unpack(s, b) == 0);
-	char *cmd = xasprintf("depmod -b '%s' '%s'", b, kver);
+	cmd = xasprintf("depmod -b '%s' '%s'", b, kver);
 	CHECK(run(cmd) == 0);
 	free(cmd);
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
@@ -529,6 +534,37 @@ static void test_index_matches_depmod(void)
 	free(b);
 	sink_free(s);
 	image_free(img);
+}
+
+static void test_index_matches_depmod(void)
+{
+	static const char *const subset[] = { "ext4", "ahci", "dm-crypt", "usb-storage", "vfat",
+					      "nvme", "btrfs", "sr_mod", "raid456", "fuse" };
+	struct modules *m;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(subset); i++)
+		CHECK(modules_add(m, subset[i], false) == 0);
+	CHECK(modules_count(m) > 10);
+	check_against_depmod(m);
+	modules_free(m);
+}
+
+static void test_generic_index_matches_depmod(void)
+{
+	struct modules *m;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	m = open_host();
+	if (!m)
+		return;
+	CHECK(modules_add_generic(m) == 0);
+	check_against_depmod(m);
 	modules_free(m);
 }
 
@@ -593,6 +629,46 @@ static void test_firmware(void)
 	modules_free(m);
 	rmtree(tmp);
 	free(tmp), free(d1), free(d2), free(p1), free(p2), free(shadow), free(fw);
+}
+
+/* MODULE_FIRMWARE("brcm/brcmfmac*-sdio.*.bin"): every match is taken. */
+static void test_firmware_wildcard(void)
+{
+	struct modules *m = NULL;
+	struct image *img;
+	char *tmp, *fw, *p;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	tmp = mktmp();
+	fw = xasprintf("%s/fw", tmp);
+	p = xasprintf("%s/brcm/brcmfmac4330-sdio.Acme,board.bin", fw);
+	CHECK(write_text(p, "bin") == 0);
+	free(p);
+	p = xasprintf("%s/brcm/brcmfmac4330-sdio.Acme,board.txt.xz", fw);
+	CHECK(write_text(p, "txt") == 0);
+	free(p);
+	p = xasprintf("%s/brcm/unrelated.bin", fw);
+	CHECK(write_text(p, "no") == 0);
+	free(p);
+	CHECK(modules_open(&m, kmoddir, kver, fw) == 0);
+	if (!m || modules_add(m, "brcmfmac", false) < 0 || !modules_find(m, "brcmfmac")) {
+		modules_free(m);
+		rmtree(tmp);
+		free(tmp), free(fw);
+		SKIP("this kernel has no brcmfmac module");
+	}
+	img = image_new();
+	CHECK(modules_emit(m, img, NULL) == 0);
+	CHECK(image_has(img, "/lib/firmware/brcm/brcmfmac4330-sdio.Acme,board.bin"));
+	CHECK(image_has(img, "/lib/firmware/brcm/brcmfmac4330-sdio.Acme,board.txt.xz"));
+	CHECK(!image_has(img, "/lib/firmware/brcm/unrelated.bin"));
+	strv_free(&warnings);
+	image_free(img);
+	modules_free(m);
+	rmtree(tmp);
+	free(tmp);
+	free(fw);
 }
 
 static void test_modprobe_d(void)
@@ -691,6 +767,11 @@ static void test_generic(void)
 	img = image_new();
 	CHECK(modules_emit(m, img, "/etc/modprobe.d:/lib/modprobe.d:/usr/lib/modprobe.d") == 0);
 	t2 = now();
+	struct sink *s = image_cpio(img);
+	size_t cpio_len;
+	sink_mem_data(s, &cpio_len);
+	printf("# generic: cpio %zu bytes written in %.3f s\n", cpio_len, now() - t2);
+	sink_free(s);
 	for (size_t i = 0; i < m->n; i++) {
 		struct stat st;
 		if (stat(m->mods[i]->path, &st) == 0)
@@ -719,6 +800,7 @@ int main(void)
 	log_set_sink(capture, NULL);
 	if (!find_kernel())
 		printf("# no kernel with modules.dep under /lib/modules\n");
+	RUN(test_open_without_indexes);
 	RUN(test_ext4_brings_deps);
 	RUN(test_alias_resolves);
 	RUN(test_builtin_skipped);
@@ -727,7 +809,9 @@ int main(void)
 	RUN(test_omit);
 	RUN(test_compressed_decompressed);
 	RUN(test_index_matches_depmod);
+	RUN(test_generic_index_matches_depmod);
 	RUN(test_firmware);
+	RUN(test_firmware_wildcard);
 	RUN(test_modprobe_d);
 	RUN(test_generic);
 	strv_free(&warnings);
