@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "blockdev.h"
+#include "err.h"
+#include "fake_ops.h"
+#include "test.h"
+
+#define UUID "0b3c2d4e-5f60-4172-8394-a5b6c7d8e9f0"
+#define LABEL "my root/x y"
+#define LABEL_ENC "my\\x20root\\x2fx\\x20y"
+#define PARTUUID "6a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9"
+#define PARTLABEL "root part"
+
+static bool have_tools(void)
+{
+	return system("command -v mkfs.ext4 >/dev/null && command -v sfdisk >/dev/null") == 0;
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	va_start(ap, fmt);
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	int r = system(cmd);
+	if (r != 0)
+		printf("# failed (%d): %s\n", r, cmd);
+	free(cmd);
+	return r;
+}
+
+static void make_sized(const char *path, off_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || ftruncate(fd, size) < 0)
+		abort();
+	close(fd);
+}
+
+/* /dev/vda: a GPT disk whose partition 1 ("root part") holds the ext4
+ * that is also /dev/vda1, and the sysfs entries that tie them. */
+static struct fake_ops *make_disk(void)
+{
+	struct fake_ops *f = fake_ops_new();
+	fake_mkdir(f, "/dev");
+	char *disk = fake_path(f, "/dev/vda"), *part = fake_path(f, "/dev/vda1");
+	char *data = NULL;
+	size_t len = 0;
+
+	make_sized(part, 8 << 20);
+	make_sized(disk, 10 << 20);
+	CHECK(sh("mkfs.ext4 -q -F -L '%s' -U %s %s", LABEL, UUID, part) == 0);
+	CHECK(sh("printf 'label: gpt\\nstart=2048, size=16384, uuid=%s, name=\"%s\"\\n' | "
+		 "sfdisk -q --no-reread --no-tell-kernel %s", PARTUUID, PARTLABEL, disk) == 0);
+	CHECK(read_file(part, &data, &len) == 0);
+	int fd = open(disk, O_WRONLY | O_CLOEXEC);
+	CHECK(fd >= 0 && pwrite(fd, data, len, 1 << 20) == (ssize_t)len);
+	close(fd);
+	free(data);
+	free(disk);
+	free(part);
+	fake_write(f, "/sys/devices/virtual/block/vda/vda1/partition", "1\n");
+	fake_symlink(f, "../../devices/virtual/block/vda/vda1", "/sys/class/block/vda1");
+	fake_symlink(f, "../../devices/virtual/block/vda", "/sys/class/block/vda");
+	return f;
+}
+
+static struct blockdev bd_new(const char *name, unsigned maj, unsigned min)
+{
+	struct blockdev bd = { .name = xstrdup(name), .major = maj, .minor = min };
+	bd.devnode = xasprintf("/dev/%s", name);
+	return bd;
+}
+
+static void test_probe_ext4_partition(void)
+{
+	if (!have_tools())
+		SKIP("mkfs.ext4 or sfdisk missing");
+	struct fake_ops *f = make_disk();
+	struct blockdev bd = bd_new("vda1", 254, 1);
+
+	CHECK(blockdev_probe(&f->ops, &bd) == 0);
+	CHECK_STR(bd.type, "ext4");
+	CHECK_STR(bd.uuid, UUID);
+	CHECK_STR(bd.label, LABEL);
+	/* the entry comes from the parent disk's GPT */
+	CHECK_STR(bd.partuuid, PARTUUID);
+	CHECK_STR(bd.partlabel, PARTLABEL);
+	blockdev_clear(&bd);
+	CHECK(bd.name == NULL && bd.type == NULL);
+	fake_ops_free(f);
+}
+
+static void test_probe_disk_and_empty(void)
+{
+	if (!have_tools())
+		SKIP("mkfs.ext4 or sfdisk missing");
+	struct fake_ops *f = make_disk();
+	struct blockdev bd = bd_new("vda", 254, 0);
+
+	/* a partitioned disk: no filesystem, still a success */
+	CHECK(blockdev_probe(&f->ops, &bd) == 0);
+	CHECK(bd.type == NULL && bd.uuid == NULL && bd.label == NULL);
+	CHECK(bd.partuuid == NULL && bd.partlabel == NULL);
+	blockdev_clear(&bd);
+
+	char *p = fake_path(f, "/dev/vdb");
+	make_sized(p, 1 << 20);
+	free(p);
+	bd = bd_new("vdb", 254, 16);
+	CHECK(blockdev_probe(&f->ops, &bd) == 0);
+	CHECK(bd.type == NULL && bd.uuid == NULL);
+	blockdev_clear(&bd);
+
+	bd = bd_new("nope", 8, 0);
+	CHECK(blockdev_probe(&f->ops, &bd) == -1);
+	CHECK_STR(err_msg(), "cannot open /dev/nope for probing: No such file or directory");
+	blockdev_clear(&bd);
+	fake_ops_free(f);
+}
+
+static void check_link(struct fake_ops *f, const char *link, const char *target)
+{
+	char *got = fake_readlink(f, link);
+	if (!got || strcmp(got, target) != 0)
+		printf("# %s -> %s, expected %s\n", link, got ? got : "(none)", target);
+	CHECK(got && strcmp(got, target) == 0);
+	free(got);
+}
+
+static void test_links(void)
+{
+	if (!have_tools())
+		SKIP("mkfs.ext4 or sfdisk missing");
+	struct fake_ops *f = make_disk();
+	struct blockdev bd = bd_new("vda1", 254, 1);
+
+	/* an older device had the same UUID: the link moves to ours */
+	fake_symlink(f, "../../sdz1", "/dev/disk/by-uuid/" UUID);
+	CHECK(blockdev_probe(&f->ops, &bd) == 0);
+	CHECK(blockdev_make_links(&f->ops, &bd) == 0);
+	check_link(f, "/dev/disk/by-uuid/" UUID, "../../vda1");
+	check_link(f, "/dev/disk/by-label/" LABEL_ENC, "../../vda1");
+	check_link(f, "/dev/disk/by-partuuid/" PARTUUID, "../../vda1");
+	check_link(f, "/dev/disk/by-partlabel/root\\x20part", "../../vda1");
+	CHECK(fake_log_find(f, "symlink ../../vda1 /dev/disk/by-label/" LABEL_ENC) >= 0);
+	CHECK(fake_log_find(f, "unlink /dev/disk/by-uuid/" UUID) >= 0);
+
+	/* the names are udev's: blkid's ID_FS_LABEL_ENC for the same image */
+	char *part = fake_path(f, "/dev/vda1"), *out = fake_path(f, "/udev.txt"), *txt = NULL;
+	CHECK(sh("blkid -p -o udev %s > %s", part, out) == 0);
+	CHECK(read_file(out, &txt, NULL) == 0);
+	CHECK(txt && strstr(txt, "ID_FS_LABEL_ENC=" LABEL_ENC "\n"));
+	free(txt);
+	free(part);
+	free(out);
+
+	/* a device with nothing to link makes nothing */
+	fake_log_clear(f);
+	struct blockdev empty = bd_new("vdb", 254, 16);
+	CHECK(blockdev_make_links(&f->ops, &empty) == 0);
+	CHECK(f->log.n == 0);
+	blockdev_clear(&empty);
+
+	/* a failing symlink is reported */
+	fake_fail(f, "symlink", "/dev/disk/by-partuuid/" PARTUUID, EROFS);
+	CHECK(blockdev_make_links(&f->ops, &bd) == -1);
+	CHECK_STR(err_msg(), "cannot link /dev/disk/by-partuuid/" PARTUUID
+			     " to ../../vda1: Read-only file system");
+	blockdev_clear(&bd);
+	fake_ops_free(f);
+}
+
+static const char *const valid_no_match[] = {
+	"/dev/vda", "/dev/vda10", "/dev/mapper/vg-root", "UUID=0b3c2d4e-0000-0000-0000-000000000000",
+	"LABEL=My root/x y", "LABEL=my", "PARTLABEL=root", "PARTLABEL=ROOT PART",
+	"PARTUUID=6a1b2c3d-4e5f-4061-8273-94a5b6c7d8e0", "254:0", "255:1", "8:1", "fe00",
+	"0801", "/dev/disk/by-label/my root", "/dev/disk/by-uuid/" PARTUUID,
+};
+
+static const char *const invalid[] = {
+	"", "UUID=", "LABEL=", "sda1", "vda1", "PARTUUID=" PARTUUID "/PARTNROFF=1",
+	"/dev/disk/by-id/virtio-abc", "/dev/disk/by-path/pci-0000:00:04.0", "/dev/",
+	"/dev/disk/by-label/my root/x y", "8:", ":1", "zz", "4096:1", "8:1048576", "-1",
+	"254:1:0",
+};
+
+static const char *const matching[] = {
+	"/dev/vda1", "block:/dev/vda1", "UUID=" UUID, "UUID=0B3C2D4E-5F60-4172-8394-A5B6C7D8E9F0",
+	"LABEL=" LABEL, "LABEL=" LABEL_ENC, "PARTUUID=" PARTUUID,
+	"PARTUUID=6A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9", "PARTLABEL=" PARTLABEL,
+	"PARTLABEL=root\\x20part", "254:1", "fe01", "FE01", "/dev/disk/by-uuid/" UUID,
+	"/dev/disk/by-label/" LABEL_ENC, "/dev/disk/by-partuuid/" PARTUUID,
+	"/dev/disk/by-partlabel/root\\x20part",
+};
+
+static void test_matches_every_form(void)
+{
+	struct blockdev bd = bd_new("vda1", 254, 1);
+	bd.type = xstrdup("ext4");
+	bd.uuid = xstrdup(UUID);
+	bd.label = xstrdup(LABEL);
+	bd.partuuid = xstrdup(PARTUUID);
+	bd.partlabel = xstrdup(PARTLABEL);
+
+	for (size_t i = 0; i < ARRAY_SIZE(matching); i++) {
+		bool ok = blockdev_spec_valid(matching[i]) && blockdev_matches(&bd, matching[i]);
+		if (!ok)
+			printf("# should match: '%s'\n", matching[i]);
+		CHECK(ok);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(valid_no_match); i++) {
+		bool ok = blockdev_spec_valid(valid_no_match[i]) &&
+			  !blockdev_matches(&bd, valid_no_match[i]);
+		if (!ok)
+			printf("# should be valid and not match: '%s'\n", valid_no_match[i]);
+		CHECK(ok);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(invalid); i++) {
+		bool ok = !blockdev_spec_valid(invalid[i]) && !blockdev_matches(&bd, invalid[i]);
+		if (!ok)
+			printf("# should be invalid: '%s'\n", invalid[i]);
+		CHECK(ok);
+	}
+	CHECK(!blockdev_spec_valid(NULL));
+	blockdev_clear(&bd);
+
+	/* the kernel's old hex form decodes as new_decode_dev does */
+	struct blockdev sda = bd_new("sda1", 8, 1), nvme = bd_new("nvme0n1", 259, 0);
+	CHECK(blockdev_matches(&sda, "0801"));
+	CHECK(blockdev_matches(&sda, "801"));
+	CHECK(blockdev_matches(&sda, "0x801")); /* simple_strtoul takes 0x too */
+	CHECK(blockdev_matches(&sda, "8:1"));
+	CHECK(!blockdev_matches(&sda, "UUID=" UUID)); /* no UUID at all */
+	CHECK(blockdev_matches(&nvme, "10300"));
+	CHECK(blockdev_matches(&nvme, "259:0"));
+	CHECK(!blockdev_matches(&nvme, "0300"));
+	blockdev_clear(&sda);
+	blockdev_clear(&nvme);
+}
+
+int main(void)
+{
+	RUN(test_probe_ext4_partition);
+	RUN(test_probe_disk_and_empty);
+	RUN(test_links);
+	RUN(test_matches_every_form);
+	return test_done();
+}
