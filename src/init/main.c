@@ -1,5 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-int main(void)
+/* uniramfs-init: /init in the image, PID 1 until it execs the real init. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "init.h"
+
+int main(int argc, char **argv, char **envp)
 {
-	return 0;
+	struct init in = { .ops = &real_ops, .xops = &real_initops };
+
+	/* It mounts, deletes and reboots: never on a running system. */
+	if (getpid() != 1) {
+		fprintf(stderr, "uniramfs-init: runs only as PID 1 in the initramfs\n");
+		return 1;
+	}
+	init_run(&in, argc, argv, envp);
+	/* PID 1 must not exit: the kernel's panic would say nothing useful,
+	 * and the messages above are on the console. */
+	for (;;)
+		pause();
 }

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Each device the kernel reports, at coldplug or later, moves the boot
+ * forward: a modalias loads its driver, a block device is probed, gets
+ * its /dev/disk links and may be the root. */
+#include <string.h>
+
+#include "err.h"
+#include "init.h"
+#include "log.h"
+
+static void remember_nodriver(struct init *in, const struct uevent *ev)
+{
+	for (size_t i = 0; i < in->nnodrv; i++)
+		if (strcmp(in->nodrv[i].modalias, ev->modalias) == 0)
+			return;
+	if (in->nnodrv == in->capnodrv) {
+		in->capnodrv = in->capnodrv ? 2 * in->capnodrv : 16;
+		in->nodrv = xrealloc(in->nodrv, in->capnodrv * sizeof(*in->nodrv));
+	}
+	in->nodrv[in->nnodrv].modalias = xstrdup(ev->modalias);
+	in->nodrv[in->nnodrv].devpath = xstrdup(ev->devpath ? ev->devpath : "?");
+	in->nnodrv++;
+}
+
+static void handle_modalias(struct init *in, const struct uevent *ev)
+{
+	int n;
+
+	if (!in->ml)
+		return;
+	n = modload_alias(in->ml, ev->modalias);
+	if (n < 0)
+		log_warn("%s", err_msg());
+	else if (n == 0)
+		remember_nodriver(in, ev);
+	else
+		log_debug("%s: %d module(s) for %s", ev->devpath, n, ev->modalias);
+}
+
+static void handle_block(struct init *in, const struct uevent *ev)
+{
+	struct blockdev bd = { 0 };
+	size_t i;
+
+	bd.name = xstrdup(ev->devname);
+	bd.devnode = xasprintf("/dev/%s", ev->devname);
+	bd.major = ev->major;
+	bd.minor = ev->minor;
+	if (blockdev_probe(in->ops, &bd) < 0)
+		log_debug("%s: %s", bd.devnode, err_msg());
+	if (blockdev_make_links(in->ops, &bd) < 0)
+		log_warn("%s", err_msg());
+	log_debug("block device %s (%u:%u) TYPE=%s UUID=%s LABEL=%s PARTUUID=%s", bd.devnode,
+		  bd.major, bd.minor, bd.type ? bd.type : "", bd.uuid ? bd.uuid : "",
+		  bd.label ? bd.label : "", bd.partuuid ? bd.partuuid : "");
+
+	/* Seen before (coldplug and netlink both report it, or a change
+	 * after a new filesystem): the newest probe wins. */
+	for (i = 0; i < in->ndevs; i++)
+		if (strcmp(in->devs[i].name, bd.name) == 0)
+			break;
+	if (i < in->ndevs) {
+		blockdev_clear(&in->devs[i]);
+	} else {
+		if (in->ndevs == in->capdevs) {
+			in->capdevs = in->capdevs ? 2 * in->capdevs : 16;
+			in->devs = xrealloc(in->devs, in->capdevs * sizeof(*in->devs));
+		}
+		in->ndevs++;
+	}
+	in->devs[i] = bd;
+	if (in->root < 0 && in->opt.root && blockdev_matches(&in->devs[i], in->opt.root)) {
+		in->root = (long)i;
+		log_info("root=%s is %s", in->opt.root, bd.devnode);
+	}
+}
+
+void handle_uevent(const struct uevent *ev, void *userdata)
+{
+	struct init *in = userdata;
+
+	if (!ev->action || (strcmp(ev->action, "add") && strcmp(ev->action, "change")))
+		return;
+	if (ev->modalias && !strcmp(ev->action, "add"))
+		handle_modalias(in, ev);
+	if (ev->subsystem && !strcmp(ev->subsystem, "block") && ev->devname)
+		handle_block(in, ev);
+}

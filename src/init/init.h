@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_INIT_H
+#define UNIRAMFS_INIT_INIT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "blockdev.h"
+#include "modload.h"
+#include "ops.h"
+#include "options.h"
+#include "timing.h"
+#include "uevent.h"
+#include "util.h"
+
+/* The effects of the init that struct sysops does not cover: process
+ * control and the end of the initramfs. A unit test passes a fake that
+ * records; nothing here may touch the host from a test. */
+struct initops {
+	/* uname(2)'s release into buf. 0 or -1. */
+	int (*uname_release)(char *buf, size_t len);
+	/* Delete the initramfs's files, never crossing into another mount
+	 * and never touching newroot. Only ever acts as PID 1 on a
+	 * ramfs/tmpfs root. 0 or -1. */
+	int (*free_initramfs)(const char *newroot);
+	/* reboot(2); returns only if that failed (or in a test). */
+	int (*reboot)(int how);
+	/* Start path on the console in its own session; the child's pid
+	 * or -1. */
+	pid_t (*spawn)(const char *path, char *const argv[], char *const envp[]);
+};
+extern const struct initops real_initops;
+
+/* A device whose modalias matched no module in the image. */
+struct nodriver {
+	char *modalias, *devpath;
+};
+
+struct init {
+	const struct sysops *ops;
+	const struct initops *xops;
+	struct options opt;
+	struct timing timing;
+	struct modload *ml;
+	int uevent_fd; /* -1 until stage 2 */
+	char kver[256];
+
+	struct blockdev *devs;
+	size_t ndevs, capdevs;
+	struct nodriver *nodrv;
+	size_t nnodrv, capnodrv;
+	long root; /* index into devs, -1 until found */
+
+	char **init_argv; /* args for the real init (not argv[0]) */
+	char **envp;
+};
+
+enum wait_end { WAIT_ROOT, WAIT_TIMEOUT, WAIT_CHILD, WAIT_ERROR };
+
+/* The whole boot. Returns only when it did not hand over: after the
+ * failure path gave up (the reboot returned: a test), or 0 if execve
+ * "succeeded" in a test. argv/envp are those the kernel gave /init. */
+int init_run(struct init *in, int argc, char **argv, char **envp);
+void init_free(struct init *in);
+
+/* stage_mounts.c */
+int stage_mounts(struct init *in);
+void stage_console(struct init *in);
+/* devices.c: one uevent (coldplug or netlink) moves the boot forward. */
+void handle_uevent(const struct uevent *ev, void *userdata);
+/* wait.c: the one poll() loop. deadline_ms is CLOCK_MONOTONIC in ms,
+ * -1 for none. child > 0: also end when it exits. */
+enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child,
+			  bool until_root);
+long long now_ms(void);
+/* rootmount.c */
+int mount_root(struct init *in);
+/* switchroot.c: returns only on failure (or in a test, 0 after the fake
+ * execve). */
+int switch_root(struct init *in);
+int write_state(struct init *in);
+/* failure.c */
+void report_devices(struct init *in);
+/* Run a shell if allowed and present: 0 when it ran and exited, -1 if
+ * there was none. */
+int run_shell(struct init *in, const char *why);
+/* Shell, then retry (returns 0), or wait and reboot (returns -1 only
+ * when the reboot returned). */
+int failure(struct init *in, bool can_retry);
+void run_break(struct init *in, unsigned brk, const char *name);
+
+#endif

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The boot, stage by stage (DESIGN.md "The init"). Everything it does
+ * to the system goes through in->ops and in->xops. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buildconf.h"
+#include "err.h"
+#include "init.h"
+#include "kmsg.h"
+#include "log.h"
+
+static char *read_text(struct init *in, const char *path)
+{
+	char *p = in->ops->path(path), *data = NULL;
+	size_t len;
+	int r = read_file(p, &data, &len);
+
+	free(p);
+	if (r < 0) {
+		if (r != -ENOENT)
+			log_warn("cannot read %s: %s", path, strerror(-r));
+		return NULL;
+	}
+	/* The kernel's cmdline may hold a NUL or end in a newline. */
+	for (size_t i = 0; i < len; i++)
+		if (data[i] == '\0' || data[i] == '\n')
+			data[i] = ' ';
+	return data;
+}
+
+static void set_log_level(struct init *in)
+{
+	const struct options *o = &in->opt;
+
+	if (o->debug) {
+		log_set_level(LOG_DEBUG);
+		kmsg_set_timestamps(in->timing.start_monotonic_us);
+	} else if (o->loglevel >= 0) {
+		/* As the kernel's console: levels below N. Errors always. */
+		log_set_level(o->loglevel - 1 < LOG_ERR ? LOG_ERR : (int)o->loglevel - 1);
+	} else if (o->quiet) {
+		log_set_level(LOG_WARNING);
+	} else {
+		log_set_level(LOG_INFO);
+	}
+}
+
+static void read_cmdline(struct init *in, int argc, char **argv)
+{
+	struct cmdline c = { 0 };
+	char *defaults = read_text(in, "/etc/uniramfs/cmdline");
+	char *real = read_text(in, "/proc/cmdline");
+
+	cmdline_parse_layers(&c, defaults, real);
+	options_parse(&in->opt, &c);
+	set_log_level(in);
+	log_info("uniramfs " UNIRAMFS_VERSION " starting");
+	if (defaults)
+		log_debug("defaults from the image: %s", defaults);
+	log_debug("kernel command line: %s", real ? real : "(none)");
+	/* The kernel already gave /init what follows "--" (and words it
+	 * did not know); use its list, or ours if it gave none. */
+	if (argc > 1)
+		in->init_argv = argv + 1;
+	else
+		in->init_argv = in->opt.init_args.v;
+	cmdline_free(&c);
+	free(defaults);
+	free(real);
+}
+
+/* The kernel gives init HOME and TERM; a shell also wants PATH. */
+static void make_env(struct init *in, char **envp)
+{
+	struct strv env = { 0 };
+	bool path = false;
+
+	for (char **e = envp; e && *e; e++) {
+		strv_push(&env, *e);
+		path |= str_has_prefix(*e, "PATH=");
+	}
+	if (!path)
+		strv_push(&env, "PATH=/usr/sbin:/usr/bin:/sbin:/bin");
+	if (!env.v)
+		strv_push(&env, "TERM=linux");
+	in->envp = env.v;
+}
+
+static int check_kver(struct init *in)
+{
+	char running[256];
+	char *p = in->ops->path("/etc/uniramfs/kver"), *built = NULL;
+	int r = read_line(p, &built);
+
+	free(p);
+	if (in->xops->uname_release(running, sizeof(running)) < 0) {
+		free(built);
+		return -1;
+	}
+	snprintf(in->kver, sizeof(in->kver), "%s", running);
+	if (r < 0) {
+		log_warn("/etc/uniramfs/kver: %s; not checking the kernel version", strerror(-r));
+		return 0;
+	}
+	if (strcmp(str_trim(built), running) != 0) {
+		err_set("this image was built for kernel %s but the running kernel is %s",
+			str_trim(built), running);
+		free(built);
+		return -1;
+	}
+	free(built);
+	return 0;
+}
+
+static void stage_modules(struct init *in)
+{
+	char *moddir = xasprintf("/lib/modules/%s", in->kver);
+	const struct options *o = &in->opt;
+
+	/* The socket first: nothing a module load announces is missed. */
+	in->uevent_fd = uevent_open();
+	if (in->uevent_fd < 0)
+		log_err("cannot listen for device events: %s", err_msg());
+	in->ml = modload_new(in->ops, moddir);
+	if (!in->ml)
+		log_err("cannot read the modules in %s: %s", moddir, err_msg());
+	free(moddir);
+	if (in->ml) {
+		for (size_t i = 0; i < o->blacklist.n; i++)
+			modload_blacklist(in->ml, o->blacklist.v[i]);
+		for (size_t i = 0; i < o->modparam_mod.n; i++)
+			modload_add_param(in->ml, o->modparam_mod.v[i], o->modparam_arg.v[i]);
+	}
+	run_break(in, BRK_PRE_UDEV, "pre-udev");
+	for (size_t i = 0; in->ml && i < o->driver_pre.n; i++)
+		if (modload_name(in->ml, o->driver_pre.v[i]) < 0)
+			log_warn("rd.driver.pre=%s: %s", o->driver_pre.v[i], err_msg());
+	if (uevent_coldplug(in->ops, handle_uevent, in) < 0)
+		log_err("coldplug: %s", err_msg());
+	timing_mark(&in->timing, "coldplug");
+}
+
+static bool wait_root(struct init *in)
+{
+	long long deadline = in->opt.timeout < 0 ? -1 : now_ms() + in->opt.timeout * 1000;
+
+	if (in->root < 0) {
+		if (in->opt.timeout < 0)
+			log_info("waiting for root=%s", in->opt.root);
+		else
+			log_info("waiting up to %ld seconds for root=%s", in->opt.timeout,
+				 in->opt.root);
+		wait_events(in, deadline, 0, true);
+	}
+	if (in->ml)
+		modload_settle(in->ml);
+	if (in->root >= 0)
+		return true;
+	log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
+		in->opt.timeout);
+	return false;
+}
+
+int init_run(struct init *in, int argc, char **argv, char **envp)
+{
+	in->root = -1;
+	in->uevent_fd = -1;
+	timing_start(&in->timing);
+	kmsg_setup();
+	make_env(in, envp);
+
+	if (stage_mounts(in) < 0) {
+		log_err("%s", err_msg());
+		return failure(in, false);
+	}
+	kmsg_attach(in->ops->open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC, 0));
+	stage_console(in);
+	read_cmdline(in, argc, argv);
+	timing_mark(&in->timing, "setup");
+
+	if (check_kver(in) < 0) {
+		log_err("%s", err_msg());
+		return failure(in, false);
+	}
+	run_break(in, BRK_CMDLINE, "cmdline");
+	if (!in->opt.root) {
+		log_err("no root= on the kernel command line: nothing to mount");
+		return failure(in, false);
+	}
+	if (!blockdev_spec_valid(in->opt.root)) {
+		log_err("root=%s is not a device uniramfs understands "
+			"(use /dev/NAME, UUID=, LABEL=, PARTUUID=, PARTLABEL= or MAJ:MIN)",
+			in->opt.root);
+		return failure(in, false);
+	}
+
+	stage_modules(in);
+	for (;;) {
+		if (!wait_root(in)) {
+			report_devices(in);
+			if (failure(in, true) == 0)
+				continue;
+			return -1;
+		}
+		timing_mark(&in->timing, "devices");
+		run_break(in, BRK_PRE_MOUNT, "pre-mount");
+		if (mount_root(in) == 0)
+			break;
+		log_err("%s", err_msg());
+		if (failure(in, true) < 0)
+			return -1;
+	}
+	timing_mark(&in->timing, "mount");
+	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
+	if (switch_root(in) == 0)
+		return 0;
+	log_err("%s", err_msg());
+	return failure(in, false);
+}
+
+void init_free(struct init *in)
+{
+	options_free(&in->opt);
+	timing_free(&in->timing);
+	if (in->ml)
+		modload_free(in->ml);
+	if (in->uevent_fd >= 0)
+		close(in->uevent_fd);
+	for (size_t i = 0; i < in->ndevs; i++)
+		blockdev_clear(&in->devs[i]);
+	free(in->devs);
+	for (size_t i = 0; i < in->nnodrv; i++) {
+		free(in->nodrv[i].modalias);
+		free(in->nodrv[i].devpath);
+	}
+	free(in->nodrv);
+	for (char **e = in->envp; e && *e; e++)
+		free(*e);
+	free(in->envp);
+	kmsg_free();
+	memset(in, 0, sizeof(*in));
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The one place the init waits: kernel uevents, a deadline and, while a
+ * shell runs, that child. Nothing sleeps; everything is an event. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init.h"
+#include "log.h"
+
+long long now_ms(void)
+{
+	return (long long)(timing_now_us(CLOCK_MONOTONIC) / 1000);
+}
+
+static void drain_uevents(struct init *in)
+{
+	static char buf[16384];
+
+	for (;;) {
+		struct uevent ev;
+		ssize_t n = recv(in->uevent_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == ENOBUFS) {
+				/* Events were lost; a later coldplug pass
+				 * would be the cure, the log says why. */
+				log_warn("uevent buffer overrun, some device events were lost");
+				continue;
+			}
+			return;
+		}
+		if (n == 0)
+			return;
+		buf[n] = '\0';
+		if (uevent_parse(buf, (size_t)n, &ev) < 0)
+			continue;
+		handle_uevent(&ev, in);
+	}
+}
+
+enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, bool until_root)
+{
+	sigset_t chld, old;
+	int sfd = -1;
+	enum wait_end end = WAIT_ERROR;
+
+	if (child > 0) {
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, &old);
+		sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+		if (sfd < 0) {
+			err_errno(errno, "signalfd");
+			goto out;
+		}
+	}
+	for (;;) {
+		struct pollfd pfd[2];
+		nfds_t n = 0;
+		int timeout = -1, r;
+
+		if (until_root && in->root >= 0) {
+			end = WAIT_ROOT;
+			break;
+		}
+		if (child > 0) {
+			int st;
+			if (waitpid(child, &st, WNOHANG) == child) {
+				end = WAIT_CHILD;
+				break;
+			}
+		}
+		if (deadline_ms >= 0) {
+			long long left = deadline_ms - now_ms();
+			if (left <= 0) {
+				end = WAIT_TIMEOUT;
+				break;
+			}
+			timeout = left > 60000 ? 60000 : (int)left;
+		}
+		if (in->uevent_fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = in->uevent_fd, .events = POLLIN };
+		if (sfd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		r = poll(pfd, n, timeout);
+		if (r < 0 && errno != EINTR) {
+			err_errno(errno, "poll");
+			break;
+		}
+		for (nfds_t i = 0; r > 0 && i < n; i++) {
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			if (pfd[i].fd == in->uevent_fd) {
+				drain_uevents(in);
+			} else {
+				struct signalfd_siginfo si;
+				while (read(sfd, &si, sizeof(si)) == sizeof(si))
+					;
+			}
+		}
+	}
+out:
+	if (sfd >= 0)
+		close(sfd);
+	if (child > 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	return end;
+}

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The whole boot of uniramfs-init against fake_ops: a fake tree with a
+ * sysfs, a module directory and a real ext4 image as /dev/vda1. The
+ * asserts are on what the init asked the system to do, in order, and on
+ * the exact messages of the failure paths. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fake_ops.h"
+#include "init.h"
+#include "kmsg.h"
+#include "test.h"
+
+#define KVER "6.1.0-test"
+#define MODDIR "/lib/modules/" KVER
+#define UUID "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
+#define VIRTIO "/sys/devices/pci0000:00/0000:00:04.0"
+
+static struct fake_ops *cur;
+static const char *running_kver = KVER;
+static char *ext4_image; /* made once with mkfs.ext4 */
+
+static int x_uname(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", running_kver);
+	return 0;
+}
+
+static int x_free_initramfs(const char *newroot)
+{
+	strv_push_owned(&cur->log, xasprintf("free_initramfs %s", newroot));
+	return 0;
+}
+
+static int x_reboot(int how)
+{
+	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
+	return -1;
+}
+
+static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
+{
+	(void)argv;
+	(void)envp;
+	strv_push_owned(&cur->log, xasprintf("spawn %s", path));
+	errno = ENOSYS;
+	return -1;
+}
+
+static const struct initops fake_initops = {
+	.uname_release = x_uname,
+	.free_initramfs = x_free_initramfs,
+	.reboot = x_reboot,
+	.spawn = x_spawn,
+};
+
+static bool make_ext4(void)
+{
+	char cmd[512];
+
+	if (ext4_image)
+		return true;
+	ext4_image = xasprintf("%s/uniramfs-test-ext4-%d.img", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+			       (int)getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "mkfs.ext4 -q -F -U " UUID " -L rootfs %s 8M >/dev/null 2>&1", ext4_image);
+	if (system(cmd) != 0) {
+		free(ext4_image);
+		ext4_image = NULL;
+		return false;
+	}
+	return true;
+}
+
+static void copy_into(struct fake_ops *f, const char *src, const char *dst)
+{
+	char *real = fake_path(f, dst), *cmd;
+	fake_write(f, dst, "");
+	cmd = xasprintf("cp %s %s", src, real);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	free(real);
+}
+
+/* A machine with a virtio disk whose driver is in the image, one PCI
+ * device with no driver, and the root on vda1. */
+static struct fake_ops *setup(const char *cmdline)
+{
+	struct fake_ops *f = fake_ops_new();
+	char *p;
+
+	cur = f;
+	running_kver = KVER;
+	fake_write(f, "/proc/cmdline", cmdline);
+	fake_write(f, "/etc/uniramfs/kver", KVER "\n");
+	fake_write(f, "/dev/kmsg", "");
+	fake_mkdir(f, "/run");
+	fake_write(f, MODDIR "/kernel/drivers/block/virtio_blk.ko", "");
+	fake_write(f, MODDIR "/kernel/fs/ext4/ext4.ko", "");
+	fake_write(f, MODDIR "/kernel/lib/crc16.ko", "");
+	fake_write(f, MODDIR "/modules.dep",
+		   "kernel/drivers/block/virtio_blk.ko:\n"
+		   "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\n"
+		   "kernel/lib/crc16.ko:\n");
+	fake_write(f, MODDIR "/modules.alias",
+		   "alias virtio:d00000002v* virtio_blk\n"
+		   "alias fs-ext4 ext4\n");
+	fake_write(f, MODDIR "/modules.softdep", "");
+	fake_write(f, MODDIR "/modules.builtin", "");
+
+	fake_write(f, VIRTIO "/modalias", "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n");
+	fake_symlink(f, "../../../bus/pci", VIRTIO "/subsystem");
+	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
+	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
+	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
+		     "/sys/class/block/vda");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
+		     "/sys/class/block/vda1");
+	fake_write(f, "/dev/vda", "");
+	copy_into(f, ext4_image, "/dev/vda1");
+
+	fake_mkdir(f, "/sysroot");
+	fake_write(f, "/sysroot/sbin/init", "#!/bin/true\n");
+	p = fake_path(f, "/sysroot/sbin/init");
+	chmod(p, 0755);
+	free(p);
+	return f;
+}
+
+static int run(struct fake_ops *f, struct init *in)
+{
+	char *envp[] = { "HOME=/", "TERM=linux", NULL };
+	char *argv[] = { "/init", NULL };
+
+	memset(in, 0, sizeof(*in));
+	in->ops = &f->ops;
+	in->xops = &fake_initops;
+	return init_run(in, 1, argv, envp);
+}
+
+/* Lines must appear in this order (other lines may come between). */
+static void check_order(struct fake_ops *f, const char *const *lines, size_t n)
+{
+	int at = 0;
+	for (size_t i = 0; i < n; i++) {
+		int found = fake_log_find_prefix(f, lines[i], at);
+		if (found < 0) {
+			printf("# missing (in order): %s\n", lines[i]);
+			fake_log_dump(f);
+			test_cur_failed++;
+			return;
+		}
+		at = found + 1;
+	}
+}
+
+static bool logged(const char *text)
+{
+	const struct buf *b = kmsg_kept();
+	return b->p && strstr(b->p, text);
+}
+
+static char *read_tree(struct fake_ops *f, const char *p)
+{
+	char *real = fake_path(f, p), *data = NULL;
+	size_t len;
+	if (read_file(real, &data, &len) < 0)
+		data = NULL;
+	free(real);
+	return data;
+}
+
+static void test_boot(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+	char flags[128];
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=UUID=" UUID " rootflags=noatime,errors=remount-ro rd.timeout=5 "
+		  "virtio_blk.queue_depth=64 -- single");
+	snprintf(flags, sizeof(flags), "mount tmpfs /run tmpfs 0x%x mode=0755",
+		 MS_NOSUID | MS_NODEV | MS_STRICTATIME);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"mount devtmpfs /dev devtmpfs 0x2 mode=0755",
+		"mount proc /proc proc 0xe -",
+		"mount sysfs /sys sysfs 0xe -",
+		flags,
+		"open /dev/kmsg",
+		"finit_module virtio_blk params='queue_depth=64'",
+		"finit_module crc16",
+		"finit_module ext4",
+		"mount /dev/vda1 /sysroot ext4 0x401 errors=remount-ro",
+		"mount /dev /sysroot/dev - 0x2000 -",
+		"mount /proc /sysroot/proc - 0x2000 -",
+		"mount /sys /sysroot/sys - 0x2000 -",
+		"mount /run /sysroot/run - 0x2000 -",
+		"chdir /sysroot",
+		"free_initramfs /sysroot",
+		"mount /sysroot / - 0x2000 -",
+		"chroot .",
+		"chdir /",
+		"execve /sbin/init single",
+	};
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
+	CHECK(fake_log_count(f, "reboot") == 0);
+	CHECK(in.root >= 0);
+	CHECK(logged("root=UUID=" UUID " is /dev/vda1"));
+	/* by-uuid link for the root, made by blockdev_make_links */
+	t = fake_readlink(f, "/dev/disk/by-uuid/" UUID);
+	CHECK_STR(t, "../../vda1");
+	free(t);
+	t = read_tree(f, "/run/uniramfs/timings");
+	CHECK(t && strstr(t, "setup ") && strstr(t, "coldplug ") && strstr(t, "devices ") &&
+	      strstr(t, "mount ") && strstr(t, "switch ") && strstr(t, "\ntotal "));
+	free(t);
+	t = read_tree(f, "/run/uniramfs/log");
+	CHECK(t && strstr(t, "starting"));
+	free(t);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_rw_and_rootfstype(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/vda1 rw rootfstype=ext2,ext4 init=/sbin/init");
+	fake_fail(f, "mount", "ext2", EINVAL);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"mount /dev/vda1 /sysroot ext2 0x0 -",
+		"mount /dev/vda1 /sysroot ext4 0x0 -",
+		"execve /sbin/init",
+	};
+	check_order(f, order, ARRAY_SIZE(order));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_init_symlink_in_new_root(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=LABEL=rootfs");
+	p = fake_path(f, "/sysroot/sbin/init");
+	unlink(p);
+	free(p);
+	/* Absolute: must resolve inside /sysroot, not in the initramfs. */
+	fake_symlink(f, "/lib/systemd/systemd", "/sysroot/sbin/init");
+	fake_write(f, "/sysroot/lib/systemd/systemd", "");
+	p = fake_path(f, "/sysroot/lib/systemd/systemd");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_find(f, "execve /sbin/init") >= 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_no_init(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/vda1 panic=-1");
+	p = fake_path(f, "/sysroot/sbin/init");
+	unlink(p);
+	free(p);
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh"));
+	CHECK(fake_log_count(f, "execve") == 0);
+	CHECK(fake_log_count(f, "free_initramfs") == 0);
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+
+	f = setup("root=/dev/vda1 panic=-1 init=/bin/myinit");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("init=/bin/myinit not found on the root filesystem (or not executable)"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_root_missing(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	long long t0;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	t0 = now_ms();
+	CHECK(run(f, &in) == -1);
+	CHECK(now_ms() - t0 >= 1000);
+	CHECK(logged("<3>root device root=UUID=0000-1111 did not appear within 1 seconds\n"
+		     "<3>block devices seen:\n"));
+	CHECK(logged("<3>  /dev/vda1 TYPE=ext4 UUID=" UUID " LABEL=rootfs\n"));
+	CHECK(logged("<3>  /dev/vda (no signature)\n"));
+	CHECK(logged("<3>devices with no driver in this image:\n"
+		     "<3>  pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00 "
+		     "(/devices/pci0000:00/0000:00:04.0)\n"));
+	CHECK(logged("<3>no shell in this image (add one with --add-binaries busybox)\n"
+		     "<3>rebooting now\n"));
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
+	/* the same lines reached /dev/kmsg, with the prefix */
+	char *k = read_tree(f, "/dev/kmsg");
+	CHECK(k && strstr(k, "<3>uniramfs: root device root=UUID=0000-1111 did not appear within 1 seconds\n"));
+	free(k);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_shell_offered(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
+	fake_write(f, "/bin/sh", "");
+	p = fake_path(f, "/bin/sh");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == -1);
+	const char *order[] = { "spawn /bin/sh", "reboot 0x1234567" };
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(logged("<3>starting /bin/sh (emergency shell); exit it to continue\n"));
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* rd.shell=0: no shell even though there is one */
+	f = setup("root=/dev/sdz9 rd.timeout=1 panic=-1 rd.shell=0");
+	fake_write(f, "/bin/sh", "");
+	p = fake_path(f, "/bin/sh");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == -1);
+	CHECK(fake_log_count(f, "spawn") == 0);
+	CHECK(logged("<3>not starting a shell: rd.shell=0\n"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_no_root_option(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("quiet panic=-1");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>no root= on the kernel command line: nothing to mount\n"));
+	CHECK(fake_log_count(f, "finit_module") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+
+	f = setup("root=bogus panic=-1");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>root=bogus is not a device uniramfs understands (use /dev/NAME, "
+		     "UUID=, LABEL=, PARTUUID=, PARTLABEL= or MAJ:MIN)\n"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_baked_defaults(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	/* the image says root=/dev/sdz1, the boot loader says otherwise */
+	f = setup("root=/dev/vda1");
+	fake_write(f, "/etc/uniramfs/cmdline", "root=/dev/sdz1 rw\n");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_find(f, "mount /dev/vda1 /sysroot ext4 0x0 -") >= 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_kver_mismatch(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/vda1 panic=-1");
+	running_kver = "6.9.9-other";
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>this image was built for kernel " KVER
+		     " but the running kernel is 6.9.9-other\n"));
+	CHECK(fake_log_count(f, "finit_module") == 0);
+	CHECK(fake_log_count(f, "reboot") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_mount_fails(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/vda1 panic=-1");
+	fake_fail(f, "mount", "/sysroot", EINVAL);
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>cannot mount /dev/vda1 (TYPE ext4) on /sysroot: Invalid argument\n"));
+	CHECK(fake_log_count(f, "execve") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+int main(void)
+{
+	RUN(test_boot);
+	RUN(test_rw_and_rootfstype);
+	RUN(test_init_symlink_in_new_root);
+	RUN(test_no_init);
+	RUN(test_root_missing);
+	RUN(test_shell_offered);
+	RUN(test_no_root_option);
+	RUN(test_baked_defaults);
+	RUN(test_kver_mismatch);
+	RUN(test_mount_fails);
+	if (ext4_image) {
+		unlink(ext4_image);
+		free(ext4_image);
+	}
+	return test_done();
+}
