@@ -114,7 +114,7 @@ static int cmp_name(const void *a, const void *b)
 
 /* Names of a directory's entries, sorted, so devices come in a stable
  * order; dirs_only keeps real directories (not symlinks). */
-static int list_dir(int dfd, bool dirs_only, struct strv *out, bool *has_modalias)
+static int list_dir(int dfd, bool dirs_only, struct strv *out)
 {
 	int fd = dup(dfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -135,8 +135,6 @@ static int list_dir(int dfd, bool dirs_only, struct strv *out, bool *has_modalia
 				continue;
 			t = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
 		}
-		if (has_modalias && t == DT_REG && strcmp(de->d_name, "modalias") == 0)
-			*has_modalias = true;
 		if (!dirs_only || t == DT_DIR)
 			strv_push(out, de->d_name);
 	}
@@ -157,37 +155,37 @@ static char *subsystem_of(int dfd)
 	return xstrdup(base ? base + 1 : link);
 }
 
+/* The device's own modalias first, its children after: a driver loaded
+ * by fn may add children (virtio_pci adds virtio1), and listing the
+ * directory only now lets this same walk find them. */
 static void walk(int dfd, struct buf *devpath, int depth, uevent_fn fn, void *userdata,
 		 unsigned *count)
 {
 	struct strv subdirs = { 0 };
-	bool has_modalias = false;
+	char *modalias;
+	size_t len;
 
-	if (depth > 64 || list_dir(dfd, true, &subdirs, &has_modalias) < 0) {
-		strv_free(&subdirs);
+	if (depth > 64)
 		return;
-	}
-	if (has_modalias) {
-		char *modalias;
-		size_t len;
-		if (read_file_at(dfd, "modalias", &modalias, &len) == 0) {
-			while (len && (modalias[len - 1] == '\n' || modalias[len - 1] == ' '))
-				modalias[--len] = '\0';
-			char *subsys = subsystem_of(dfd);
-			struct uevent ev = {
-				.action = "add",
-				.devpath = devpath->p,
-				.subsystem = subsys,
-				.modalias = modalias,
-			};
-			if (len) {
-				fn(&ev, userdata);
-				(*count)++;
-			}
-			free(subsys);
-			free(modalias);
+	if (read_file_at(dfd, "modalias", &modalias, &len) == 0) {
+		while (len && (modalias[len - 1] == '\n' || modalias[len - 1] == ' '))
+			modalias[--len] = '\0';
+		char *subsys = subsystem_of(dfd);
+		struct uevent ev = {
+			.action = "add",
+			.devpath = devpath->p,
+			.subsystem = subsys,
+			.modalias = modalias,
+		};
+		if (len) {
+			fn(&ev, userdata);
+			(*count)++;
 		}
+		free(subsys);
+		free(modalias);
 	}
+	if (list_dir(dfd, true, &subdirs) < 0)
+		return;
 	size_t keep = devpath->len;
 	for (size_t i = 0; i < subdirs.n; i++) {
 		int sub = openat(dfd, subdirs.v[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -281,7 +279,7 @@ int uevent_coldplug(const struct sysops *ops, uevent_fn fn, void *userdata)
 	if (cfd < 0)
 		return 0; /* no block device at all is not an error here */
 	struct strv names = { 0 };
-	list_dir(cfd, false, &names, NULL);
+	list_dir(cfd, false, &names);
 	count = 0;
 	for (size_t i = 0; i < names.n; i++)
 		block_one(cfd, names.v[i], fn, userdata, &count);

@@ -177,6 +177,35 @@ static void test_coldplug_fake_sysfs(void)
 	fake_ops_free(f);
 }
 
+static struct fake_ops *adding;
+
+/* Like a driver: loading for the PCI device makes its virtio child. */
+static void add_child(const struct uevent *ev, void *userdata)
+{
+	if (strcmp(ev->subsystem, "pci") == 0) {
+		fake_write(adding, PCI "/virtio2/modalias", "virtio:d00000001v00001AF4\n");
+		fake_symlink(adding, "../../../../bus/virtio", PCI "/virtio2/subsystem");
+	}
+	record(ev, userdata);
+}
+
+static void test_coldplug_sees_children_added_by_driver(void)
+{
+	struct fake_ops *f = fake_ops_new();
+	int n = 0;
+
+	adding = f;
+	fake_write(f, PCI "/modalias", "pci:v00001AF4d00001000sv00001AF4sd00000001bc02sc00i00\n");
+	fake_symlink(f, "../../../bus/pci", PCI "/subsystem");
+	strv_free(&events);
+	CHECK(uevent_coldplug(&f->ops, add_child, &n) == 0);
+	CHECK(n == 2);
+	CHECK(events.n == 2 && strcmp(events.v[1], "add /devices/pci0000:00/0000:00:04.0/virtio2 "
+						   "virtio virtio:d00000001v00001AF4") == 0);
+	strv_free(&events);
+	fake_ops_free(f);
+}
+
 static char *real_path(const char *p)
 {
 	return xstrdup(p);
@@ -228,6 +257,7 @@ int main(void)
 	RUN(test_parse_kernel_message);
 	RUN(test_parse_garbage);
 	RUN(test_coldplug_fake_sysfs);
+	RUN(test_coldplug_sees_children_added_by_driver);
 	RUN(test_coldplug_real_sys);
 	RUN(test_open_socket);
 	return test_done();
