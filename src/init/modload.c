@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Module loading the way modprobe does it, from depmod's text files.
  *
- * Order, checked against `modprobe --show-depends` (kmod 30): a line of
- * modules.dep lists every transitive dependency with the deepest one
- * last, and kmod loads the list from its end. For each dependency its
- * softdeps "pre:" come first and "post:" after; then the module's own
- * pre softdeps, the module, its post softdeps. Softdep names go through
- * the normal lookup, so "pre: crypto-crc32c" loads every module whose
- * alias matches.
+ * Order, checked against libkmod's dry run (kmod 30) in the tests: a
+ * line of modules.dep lists every transitive dependency with the deepest
+ * one last, and kmod loads the list from its end. For each dependency
+ * its softdeps "pre:" come first and "post:" after; then the module's
+ * own pre softdeps, the module, its post softdeps. Softdep names go
+ * through the normal lookup, so "pre: crypto-crc32c" loads every module
+ * whose alias matches.
  *
  * Lookup of a name or modalias (kmod_module_new_from_lookup's order):
  * modprobe.d "alias" lines, then a module of that name, then
@@ -20,11 +20,18 @@
  * stops an explicit modload_name: the user said not to load it. A
  * blacklisted module may still load as another module's dependency.
  *
- * Loading is sequential on purpose: finit_module takes the kernel's
- * module_mutex for most of the load and many drivers probe
- * asynchronously anyway, so threads buy little in a small initramfs and
- * cost determinism; modload_settle is there for a parallel loader if a
- * boot measurement ever shows it is worth it. */
+ * One deliberate difference from kmod 30: it takes only the first
+ * "softdep M" line of modules.softdep, we merge them all (depmod writes
+ * btrfs's four pre: softdeps as four lines). The image has no modprobe
+ * for the kernel's request_module, so a crypto module not loaded now
+ * (xxhash64 for a btrfs root) cannot be loaded later. A modprobe.d
+ * softdep still replaces modules.softdep's, as in kmod.
+ *
+ * Loading is sequential for now: simple and deterministic, and the few
+ * modules a root needs spend little time in finit_module (each load's
+ * time is logged under rd.debug, to measure exactly that). The kernel
+ * does run module inits concurrently, so a dependency-ordered pool could
+ * overlap slow probes; modload_settle is the hook it would need. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -626,7 +633,7 @@ static double now_ms(void)
 
 static int insmod(struct modload *m, struct mod *mod)
 {
-	char *p = path_join(m->moddir, mod->path);
+	char *p = mod->path[0] == '/' ? xstrdup(mod->path) : path_join(m->moddir, mod->path);
 	int fd = m->ops->open(p, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		int e = errno;
