@@ -50,9 +50,7 @@ static void handle_block(struct init *in, const struct uevent *ev)
 		log_debug("%s: %s", bd.devnode, err_msg());
 	if (blockdev_make_links(in->ops, &bd) < 0)
 		log_warn("%s", err_msg());
-	log_debug("block device %s (%u:%u) TYPE=%s UUID=%s LABEL=%s PARTUUID=%s", bd.devnode,
-		  bd.major, bd.minor, bd.type ? bd.type : "", bd.uuid ? bd.uuid : "",
-		  bd.label ? bd.label : "", bd.partuuid ? bd.partuuid : "");
+	log_debug("block device %s (%u:%u)", bd.devnode, bd.major, bd.minor);
 
 	/* Seen before (coldplug and netlink both report it, or a change
 	 * after a new filesystem): the newest probe wins. */

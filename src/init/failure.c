@@ -13,6 +13,60 @@
 
 #define MAX_NODRIVER_LINES 64
 
+/* Could this device lead to a disk? A generic image on a VM has dozens
+ * of ACPI, platform and bridge devices without a driver; the failure
+ * report shows the ones that can explain a missing root. */
+static bool storage_like(const char *a)
+{
+	static const char *const names[] = { "ahci", "sata", "sdhci", "mmc", "nvme", "ufs",
+					     "xhci", "ehci", "ohci", "dwc", "scsi", "ide" };
+
+	if (str_has_prefix(a, "pci:")) {
+		const char *bc = strstr(a, "bc");
+		return bc && (str_has_prefix(bc, "bc01") || str_has_prefix(bc, "bc0Csc03") ||
+			      str_has_prefix(bc, "bc0Csc04") || str_has_prefix(bc, "bc08sc05"));
+	}
+	if (str_has_prefix(a, "virtio:") || str_has_prefix(a, "scsi:") ||
+	    str_has_prefix(a, "mmc:") || str_has_prefix(a, "vmbus:") ||
+	    str_has_prefix(a, "xen:vbd") || str_has_prefix(a, "ccw:"))
+		return true;
+	if (str_has_prefix(a, "usb:"))
+		return strstr(a, "ic08") != NULL;
+	if (str_has_prefix(a, "platform:") || str_has_prefix(a, "of:") ||
+	    str_has_prefix(a, "acpi:")) {
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			if (strcasestr(a, names[i]))
+				return true;
+	}
+	return false;
+}
+
+static void report_nodriver(struct init *in)
+{
+	size_t shown = 0, other = 0;
+
+	for (size_t i = 0; i < in->nnodrv; i++) {
+		const struct nodriver *d = &in->nodrv[i];
+		if (!storage_like(d->modalias)) {
+			other++;
+			continue;
+		}
+		if (!shown)
+			log_err("devices with no driver in this image:");
+		if (++shown <= MAX_NODRIVER_LINES)
+			log_err("  %s (%s)", d->modalias, d->devpath);
+	}
+	if (shown > MAX_NODRIVER_LINES)
+		log_err("  ... and %zu more", shown - MAX_NODRIVER_LINES);
+	if (!other)
+		return;
+	log_notice("%zu other devices have no driver in this image (not storage; rd.debug lists them)",
+		   other);
+	for (size_t i = 0; i < in->nnodrv; i++)
+		if (!storage_like(in->nodrv[i].modalias))
+			log_debug("  %s (%s)", in->nodrv[i].modalias, in->nodrv[i].devpath);
+}
+
 void report_devices(struct init *in)
 {
 	if (!in->ndevs) {
@@ -39,13 +93,7 @@ void report_devices(struct init *in)
 			buf_free(&b);
 		}
 	}
-	if (!in->nnodrv)
-		return;
-	log_err("devices with no driver in this image:");
-	for (size_t i = 0; i < in->nnodrv && i < MAX_NODRIVER_LINES; i++)
-		log_err("  %s (%s)", in->nodrv[i].modalias, in->nodrv[i].devpath);
-	if (in->nnodrv > MAX_NODRIVER_LINES)
-		log_err("  ... and %zu more", in->nnodrv - MAX_NODRIVER_LINES);
+	report_nodriver(in);
 }
 
 static const char *find_shell(struct init *in)

@@ -23,6 +23,10 @@ static void emit(int level, const char *line)
 	int n;
 
 	if (kmsg_fd >= 0) {
+		/* rd.debug asked to see these: at <7> the console's default
+		 * level would hide them, so they go out as <6>. */
+		if (level > LOG_INFO)
+			level = LOG_INFO;
 		n = snprintf(out, sizeof(out), "<%d>uniramfs: %s\n", level, line);
 		if (n > 0 && write(kmsg_fd, out, (size_t)n < sizeof(out) ? (size_t)n : sizeof(out) - 1) >= 0)
 			return;

@@ -125,6 +125,7 @@ static struct fake_ops *setup(const char *cmdline)
 		     "/sys/class/block/vda");
 	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
 		     "/sys/class/block/vda1");
+	fake_write(f, "/sys/devices/platform/pcspkr/modalias", "platform:pcspkr\n");
 	fake_write(f, "/dev/vda", "");
 	copy_into(f, ext4_image, "/dev/vda1");
 
@@ -323,7 +324,10 @@ static void test_root_missing(void)
 	CHECK(logged("<3>  /dev/vda (no signature)\n"));
 	CHECK(logged("<3>devices with no driver in this image:\n"
 		     "<3>  pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00 "
-		     "(/devices/pci0000:00/0000:00:04.0)\n"));
+		     "(/devices/pci0000:00/0000:00:04.0)\n"
+		     "<5>1 other devices have no driver in this image (not storage; "
+		     "rd.debug lists them)\n"
+		     "<7>  platform:pcspkr (/devices/platform/pcspkr)\n"));
 	CHECK(logged("<3>no shell in this image (add one with --add-binaries busybox)\n"
 		     "<3>rebooting now\n"));
 	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
