@@ -1,0 +1,297 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Benchmarks side by side: uniramfs against mkinitramfs (initramfs-tools)
+and dracut, for the same installed kernel and the same root disk (ext4 on
+virtio-blk, root=UUID=), in one run on one machine.
+
+  bench/run.py [--builddir DIR] [--runs N] [--boots N] [--only a,b]
+               [--no-boot] [--out DIR] [--workdir DIR] [--no-install]
+
+For each generator: build wall time (hyperfine, median/min/max of --runs),
+image size, entries and regular files in the image (`uniramfs ls`), and
+over --boots TCG boots of the last image built: the kernel's timestamp of
+"Run /init as init process", the init's time from there to the real init
+(the root's /sbin/init prints /proc/uptime), and PASS/FAIL as the boot
+tests judge it.  Also the peak RSS of `uniramfs build --generic`.
+
+Writes OUT/results.md, OUT/results.json and OUT/chart.png (gnuplot).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SRCDIR, "tests/boot"))
+import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), disks
+import disks  # noqa: E402
+
+RUN_INIT_RE = re.compile(r"^\[\s*([\d.]+)\] Run /init as init process", re.M)
+UPTIME_RE = re.compile(r"^TESTINIT: uptime: ([\d.]+)", re.M)
+SEGMENT_SUM_RE = re.compile(r"^\d+ segments?, (\d+) entries", re.M)
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+class Gen:
+    """One generator configuration: how to build an image, what it is for."""
+
+    def __init__(self, key, label, cmd, cls, img, boot=True):
+        self.key, self.label, self.cmd, self.cls, self.boot = key, label, cmd, cls, boot
+        self.img = img
+        self.res = {"key": key, "label": label, "class": cls}
+
+
+def generators(uniramfs, kver, work):
+    """(key, label, class, command with {out} for the image, boots?)"""
+    virtio = shlex.quote(os.path.join(SRCDIR, "tests/unit/fixtures/hostonly/virtio"))
+    u = "%s build -k %s -o {out} --config /dev/null " % (shlex.quote(uniramfs), kver)
+    itools = "mkinitramfs -d " + os.path.join(work, "itools-%s") + " -o {out} " + kver
+    table = [
+        ("uniramfs-generic", "uniramfs --generic", "generic", u + "--generic", True),
+        ("uniramfs-hostonly", "uniramfs --hostonly (guest sysroot)", "hostonly",
+         u + "--hostonly --sysroot %s --kmoddir /lib/modules/%s --microcode none"
+         % (virtio, kver), True),
+        ("uniramfs-hostonly-host", "uniramfs --hostonly (this host)", "hostonly",
+         u + "--hostonly", False),
+        ("mkinitramfs-most", "mkinitramfs MODULES=most", "generic", itools % "most", True),
+        ("mkinitramfs-dep", "mkinitramfs MODULES=dep", "hostonly", itools % "dep", True),
+        ("dracut-generic", "dracut --no-hostonly", "generic",
+         "dracut --no-hostonly --force --kver %s {out}" % kver, True),
+        ("dracut-hostonly", "dracut --hostonly", "hostonly",
+         "dracut --hostonly --force --kver %s {out}" % kver, True),
+    ]
+    gens = []
+    for key, label, cls, cmd, boot in table:
+        img = os.path.join(work, "img", key + ".img")
+        gens.append(Gen(key, label, cmd.replace("{out}", img), cls, img, boot))
+    return gens
+
+
+def itools_confdirs(work):
+    """Copies of /etc/initramfs-tools differing only in MODULES=."""
+    for m in ("most", "dep"):
+        d = os.path.join(work, "itools-" + m)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree("/etc/initramfs-tools", d, symlinks=True)
+        p = os.path.join(d, "initramfs.conf")
+        with open(p) as f:
+            text = f.read()
+        text, n = re.subn(r"^MODULES=.*$", "MODULES=" + m, text, flags=re.M)
+        if n == 0:
+            text += "MODULES=%s\n" % m
+        with open(p, "w") as f:
+            f.write(text)
+
+
+def measure_build(g, runs, work):
+    """hyperfine over g.cmd; the image of the last run stays for the rest."""
+    js = os.path.join(work, "hf-%s.json" % g.key)
+    outlog = os.path.join(work, "build-%s.log" % g.key)
+    # A failing command would stop hyperfine: try once first, keep its output.
+    with open(outlog, "w") as f:
+        r = subprocess.run(g.cmd, shell=True, stdout=f, stderr=subprocess.STDOUT)
+    g.res["build_log"] = outlog
+    if r.returncode != 0 or not os.path.isfile(g.img):
+        with open(outlog) as f:
+            tail = f.read()[-2000:]
+        g.res["build_error"] = "exit %d: %s" % (r.returncode, tail.strip().splitlines()[-1]
+                                                if tail.strip() else "")
+        log("  %s: build FAILED (%s)" % (g.label, g.res["build_error"]))
+        return
+    # The run above is the warm-up (page cache); hyperfine measures the rest.
+    run(["hyperfine", "--runs", str(runs), "--style", "basic", "--export-json", js,
+         "--command-name", g.key, g.cmd],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(js) as f:
+        t = json.load(f)["results"][0]["times"]
+    g.res["build"] = {"median": statistics.median(t), "min": min(t), "max": max(t),
+                      "runs": len(t), "times": t}
+    log("  %-45s build %8.3f s (min %.3f, max %.3f, %d runs)"
+        % (g.label, g.res["build"]["median"], min(t), max(t), len(t)))
+
+
+def measure_image(g, uniramfs):
+    img = g.img
+    if not os.path.isfile(img):
+        return
+    g.res["size"] = os.path.getsize(img)
+    out = subprocess.run([uniramfs, "ls", img], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    m = SEGMENT_SUM_RE.search(out.stdout)
+    if out.returncode != 0 or not m:
+        g.res["ls_error"] = out.stdout.strip().splitlines()[-1:] or ["?"]
+        return
+    g.res["entries"] = int(m.group(1))
+    g.res["files"] = sum(1 for ln in out.stdout.splitlines() if ln.startswith("-"))
+    g.res["segments"] = [ln for ln in out.stdout.splitlines() if ln.startswith("segment ")]
+
+
+def measure_rss(uniramfs, kver, work, n=3):
+    out = os.path.join(work, "img", "rss.img")
+    vals = []
+    for _ in range(n):
+        r = subprocess.run(["/usr/bin/time", "-f", "RSS %M", uniramfs, "build", "-k", kver,
+                            "-o", out, "--generic", "--config", "/dev/null"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        m = re.search(r"^RSS (\d+)$", r.stderr, re.M)
+        if r.returncode == 0 and m:
+            vals.append(int(m.group(1)))
+    os.unlink(out) if os.path.exists(out) else None
+    return vals
+
+
+def measure_boots(g, vmlinuz, disk, nboots, work):
+    img = g.img
+    sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
+    cmdline = "%s printk.time=1 root=%s" % (boottest.BASE_CMDLINE, sc.root)
+    boots = []
+    for i in range(nboots):
+        logf = os.path.join(work, "logs", "%s-%d.log" % (g.key, i))
+        text, dt, timed_out = boottest.boot(vmlinuz, img, disk, sc.bus, cmdline, logf)
+        err = boottest.check(sc, text, timed_out)
+        ri = RUN_INIT_RE.search(text)
+        up = UPTIME_RE.search(text)
+        b = {"pass": err is None, "reason": err, "wall": round(dt, 2), "log": logf,
+             "run_init": float(ri.group(1)) if ri else None,
+             "uptime": float(up.group(1)) if up else None}
+        if b["run_init"] is not None and b["uptime"] is not None:
+            b["init"] = round(b["uptime"] - b["run_init"], 3)
+        boots.append(b)
+        log("  %-45s boot %d: %s%s" % (g.label, i + 1, "PASS" if err is None else "FAIL",
+            "" if err is None else " (%s)" % err) +
+            ("  Run /init %.3f s, real init at %.2f s" % (b["run_init"], b["uptime"])
+             if "init" in b else ""))
+        if err is not None and i == 0 and b["run_init"] is None:
+            break  # no point booting a broken image again
+    g.res["boots"] = boots
+    g.res["boot_pass"] = all(b["pass"] for b in boots) and len(boots) == nboots
+    ok = [b for b in boots if b["pass"] and "init" in b]
+    ris = [b["run_init"] for b in boots if b["run_init"] is not None]
+    if ris:
+        g.res["run_init"] = statistics.median(ris)
+    if ok:
+        g.res["init"] = statistics.median(b["init"] for b in ok)
+        g.res["init_min"] = min(b["init"] for b in ok)
+        g.res["init_max"] = max(b["init"] for b in ok)
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
+        if m:
+            cpu = m.group(1).strip()
+    with open("/proc/meminfo") as f:
+        mem = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1)) // 1024
+    virt = subprocess.run(["systemd-detect-virt"], stdout=subprocess.PIPE, text=True,
+                          stderr=subprocess.DEVNULL).stdout.strip() \
+        if shutil.which("systemd-detect-virt") else "?"
+    return {"nproc": os.cpu_count(), "cpu": cpu, "mem_mb": mem, "virt": virt or "none",
+            "host_kernel": platform.release()}
+
+
+def versions():
+    def q(p):
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", p], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        return r.stdout.strip() or "?"
+    return {p: q(p) for p in ("initramfs-tools", "dracut-core", "qemu-system-x86",
+                              "hyperfine", "zstd")}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--builddir", default=os.environ.get("UNIRAMFS_BUILDDIR",
+                                                         os.path.join(SRCDIR, "build")))
+    ap.add_argument("--runs", type=int, default=5, help="timed builds per generator (5)")
+    ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
+    ap.add_argument("--only", help="comma-separated generator keys (see --list)")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--no-boot", action="store_true", help="builds only")
+    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
+    ap.add_argument("--kver", help="kernel version (default: newest installed)")
+    ap.add_argument("--workdir", default=os.path.join(HERE, "work"))
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    a = ap.parse_args()
+
+    if not a.no_install:
+        run([os.path.join(SRCDIR, "tools/install-deps.sh")])
+    builddir = os.path.abspath(a.builddir)
+    if not os.path.isfile(os.path.join(builddir, "build.ninja")):
+        run(["meson", "setup", builddir, SRCDIR], stdout=subprocess.DEVNULL)
+    run(["ninja", "-C", builddir], stdout=subprocess.DEVNULL)
+    uniramfs = os.path.join(builddir, "uniramfs")
+
+    kver, vmlinuz = boottest.find_kernel(a.kver)
+    work = os.path.abspath(a.workdir)
+    for d in ("img", "logs"):
+        os.makedirs(os.path.join(work, d), exist_ok=True)
+    gens = generators(uniramfs, kver, work)
+    if a.list:
+        for g in gens:
+            print("%-24s %s" % (g.key, g.cmd))
+        return 0
+    if a.only:
+        keep = a.only.split(",")
+        bad = set(keep) - {g.key for g in gens}
+        if bad:
+            sys.exit("bench: unknown generator(s): " + ", ".join(sorted(bad)))
+        gens = [g for g in gens if g.key in keep]
+    itools_confdirs(work)
+
+    started = datetime.datetime.now(datetime.timezone.utc)
+    t0 = time.monotonic()
+    log("bench: kernel %s, %d build runs, %d boots per image, %d generators"
+        % (kver, a.runs, 0 if a.no_boot else a.boots, len(gens)))
+    log("builds:")
+    for g in gens:
+        measure_build(g, a.runs, work)
+        measure_image(g, uniramfs)
+    rss = measure_rss(uniramfs, kver, work)
+    log("  peak RSS of uniramfs build --generic: %s KiB" % rss)
+
+    if not a.no_boot:
+        log("boots:")
+        testinit = boottest.find_testinit(builddir, work)
+        disk = disks.ensure(boottest.EXT4, testinit, work)
+        for g in gens:
+            if g.boot and "build" in g.res:
+                measure_boots(g, vmlinuz, disk, a.boots, work)
+
+    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
+           "machine": machine(), "versions": versions(), "runs": a.runs,
+           "boots": 0 if a.no_boot else a.boots,
+           "uniramfs_commit": subprocess.run(["git", "-C", SRCDIR, "rev-parse", "--short",
+                                              "HEAD"], stdout=subprocess.PIPE,
+                                             text=True).stdout.strip(),
+           "peak_rss_kib": rss, "wall_seconds": round(time.monotonic() - t0),
+           "generators": [g.res for g in gens]}
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    sys.path.insert(0, HERE)
+    import report
+    report.write(res, a.out, work)
+    log("bench: done in %d s; %s" % (res["wall_seconds"], os.path.join(a.out, "results.md")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
