@@ -96,19 +96,24 @@ void report_devices(struct init *in)
 	report_nodriver(in);
 }
 
-static const char *find_shell(struct init *in)
+/* A shell, or a busybox that is one when called "sh". */
+static const char *find_shell(struct init *in, const char **argv0)
 {
-	static const char *const shells[] = { "/bin/sh", "/usr/bin/sh" };
+	static const char *const shells[] = { "/bin/sh", "/usr/bin/sh", "/bin/busybox",
+					      "/usr/bin/busybox", "/sbin/busybox" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(shells); i++)
-		if (in->ops->access(shells[i], X_OK) == 0)
+	for (size_t i = 0; i < ARRAY_SIZE(shells); i++) {
+		if (in->ops->access(shells[i], X_OK) == 0) {
+			*argv0 = str_has_suffix(shells[i], "/busybox") ? "sh" : shells[i];
 			return shells[i];
+		}
+	}
 	return NULL;
 }
 
 int run_shell(struct init *in, const char *why)
 {
-	const char *sh;
+	const char *sh, *argv0 = NULL;
 	char *argv[2];
 	pid_t pid;
 
@@ -116,13 +121,13 @@ int run_shell(struct init *in, const char *why)
 		log_err("not starting a shell: rd.shell=0");
 		return -1;
 	}
-	sh = find_shell(in);
+	sh = find_shell(in, &argv0);
 	if (!sh) {
 		log_err("no shell in this image (add one with --add-binaries busybox)");
 		return -1;
 	}
 	log_err("starting %s (%s); exit it to continue", sh, why);
-	argv[0] = (char *)sh;
+	argv[0] = (char *)argv0;
 	argv[1] = NULL;
 	pid = in->xops->spawn(sh, argv, in->envp);
 	if (pid < 0) {
