@@ -43,13 +43,23 @@ static int x_reboot(int how)
 	return -1;
 }
 
+static int spawn_ok; /* spawns that start a real child (which exits at once) */
+
 static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 {
-	(void)argv;
+	pid_t pid;
+
 	(void)envp;
-	strv_push_owned(&cur->log, xasprintf("spawn %s", path));
-	errno = ENOSYS;
-	return -1;
+	strv_push_owned(&cur->log, xasprintf("spawn %s %s", path, argv[0]));
+	if (spawn_ok <= 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	spawn_ok--;
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	return pid;
 }
 
 static const struct initops fake_initops = {
@@ -96,6 +106,7 @@ static struct fake_ops *setup(const char *cmdline)
 
 	cur = f;
 	running_kver = KVER;
+	spawn_ok = 0;
 	fake_write(f, "/proc/cmdline", cmdline);
 	fake_write(f, "/etc/uniramfs/kver", KVER "\n");
 	fake_write(f, "/dev/kmsg", "");
@@ -354,7 +365,7 @@ static void test_shell_offered(void)
 	chmod(p, 0755);
 	free(p);
 	CHECK(run(f, &in) == -1);
-	const char *order[] = { "spawn /bin/sh", "reboot 0x1234567" };
+	const char *order[] = { "spawn /bin/sh /bin/sh", "reboot 0x1234567" };
 	check_order(f, order, ARRAY_SIZE(order));
 	CHECK(logged("<3>starting /bin/sh (emergency shell); exit it to continue\n"));
 	init_free(&in);
@@ -445,6 +456,91 @@ static void test_mount_fails(void)
 	fake_ops_free(f);
 }
 
+static void make_exec(struct fake_ops *f, const char *p)
+{
+	char *real;
+	fake_write(f, p, "");
+	real = fake_path(f, p);
+	chmod(real, 0755);
+	free(real);
+}
+
+/* The shell exits, the init looks again, then gives up. */
+static void test_shell_then_retry(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
+	make_exec(f, "/usr/bin/busybox");
+	spawn_ok = 1;
+	CHECK(run(f, &in) == -1);
+	const char *order[] = { "spawn /usr/bin/busybox sh", "spawn /usr/bin/busybox sh",
+				"reboot 0x1234567" };
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(logged("<5>shell exited, trying again\n<6>waiting up to 1 seconds for root=/dev/sdz9\n"
+		     "<3>root device root=/dev/sdz9 did not appear within 1 seconds\n"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_break_points(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/vda1 rd.break=cmdline,pre-mount rd.break");
+	make_exec(f, "/bin/sh");
+	spawn_ok = 3;
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"mount tmpfs /run",
+		"spawn /bin/sh /bin/sh",
+		"finit_module virtio_blk",
+		"spawn /bin/sh /bin/sh",
+		"mount /dev/vda1 /sysroot",
+		"spawn /bin/sh /bin/sh",
+		"mount /dev /sysroot/dev",
+		"execve /sbin/init",
+	};
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_count(f, "spawn") == 3);
+	CHECK(logged("<3>starting /bin/sh (pre-mount); exit it to continue\n"));
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* no shell: say so and go on */
+	f = setup("root=/dev/vda1 break=premount");
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<4>break point pre-mount: no shell, going on\n"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_quiet(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *k;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=/dev/vda1 quiet rd.timeout=zz");
+	CHECK(run(f, &in) == 0);
+	k = read_tree(f, "/dev/kmsg");
+	CHECK_STR(k, "<4>uniramfs: ignoring rd.timeout=zz: not a number of seconds\n");
+	free(k);
+	/* the log for the booted system keeps everything */
+	CHECK(logged("<6>switching to the root filesystem, starting /sbin/init\n"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 int main(void)
 {
 	RUN(test_boot);
@@ -457,6 +553,9 @@ int main(void)
 	RUN(test_baked_defaults);
 	RUN(test_kver_mismatch);
 	RUN(test_mount_fails);
+	RUN(test_shell_then_retry);
+	RUN(test_break_points);
+	RUN(test_quiet);
 	if (ext4_image) {
 		unlink(ext4_image);
 		free(ext4_image);
