@@ -39,16 +39,19 @@ BASE_CMDLINE = "console=ttyS0 panic=-1"
 MARKER_RE = re.compile(r"^UNIRAMFS-TEST-MARKER pid=(\d+) argc=(\d+) argv=\[(.*)\]$", re.M)
 END_RE = re.compile(r"^UNIRAMFS-TEST-END pid=\d+$", re.M)
 
-# The message uniramfs-init prints when the root never shows up: what was
-# looked for, then every block device it saw (src/init/failure.c).
-# TO FILL once src/init's root wait lands: the exact first line (from
-# src/init/*.c or docs/messages.md); until then the missing-root scenario
-# fails saying so.  "{root}" stands for the scenario's root= value.
-MISSING_ROOT_MSG = None
-MISSING_ROOT_LINES = ("{MISSING_ROOT_MSG}",
-                      "uniramfs: block devices seen:",
-                      "uniramfs:   /dev/vda TYPE=ext4 UUID=%s LABEL=%s" % (
-                          "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"))
+# What uniramfs-init prints when the root never shows up (docs/messages.md,
+# "Failures"): what was looked for, every block device it saw, then with
+# rd.shell=0 and panic=-1 no shell and an immediate reboot.  "{root}" stands
+# for the scenario's root= value.
+MISSING_ROOT_TIMEOUT = 5
+MISSING_ROOT_LINES = (
+    "uniramfs: root device root={root} did not appear within %d seconds" % MISSING_ROOT_TIMEOUT,
+    "uniramfs: block devices seen:",
+    "uniramfs:   /dev/vda TYPE=ext4 UUID=%s LABEL=%s" % (
+        "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"),
+    "uniramfs: not starting a shell: rd.shell=0",
+    "uniramfs: rebooting now",
+)
 
 # A hostonly image cannot be made from this host's own mounts (the guest is
 # not this machine): describe the guest with a fake sysroot (its
@@ -128,7 +131,8 @@ SCENARIOS = [
     for c in ("zstd", "xz", "lz4", "gzip", "none")
 ] + [
     Scenario("missing-root", "a root that never appears ends in the documented message",
-             EXT4, "UUID=0badc0de-dead-4bad-8bad-00000000dead", cmdline="rd.timeout=5",
+             EXT4, "UUID=0badc0de-dead-4bad-8bad-00000000dead",
+             cmdline="rd.timeout=%d rd.shell=0" % MISSING_ROOT_TIMEOUT,
              fail_msgs=MISSING_ROOT_LINES, ours_only=True),
     Scenario("hostonly", "a --hostonly image for the guest's virtio-blk + ext4 stack",
              EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
@@ -366,14 +370,7 @@ def main():
                 return sc, err, 0.0, None, ""
         cmdline = " ".join(x for x in (BASE_CMDLINE, "root=" + sc.root, sc.cmdline) if x)
         log = os.path.join(logs, sc.name + suffix + ".log")
-        msgs = []
-        for m in sc.fail_msgs:
-            if m == "{MISSING_ROOT_MSG}":
-                if MISSING_ROOT_MSG is None:
-                    return (sc, "MISSING_ROOT_MSG in tests/boot/run.py is not filled in yet",
-                            0.0, None, "")
-                m = MISSING_ROOT_MSG
-            msgs.append(m.replace("{root}", sc.root))
+        msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
         sc = dataclasses.replace(sc, fail_msgs=tuple(msgs))
         text, dt, timed_out = boot(vmlinuz, img, dpath, sc.bus, cmdline, log,
                                    stop_on=sc.fail_msgs)
