@@ -32,6 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
@@ -60,6 +61,17 @@ MISSING_ROOT_LINES = (
 HOSTONLY_SYSROOT = os.path.join(SRCDIR, "tests/unit/fixtures/hostonly/virtio")
 HOSTONLY_ARGS = ["--hostonly", "--sysroot", HOSTONLY_SYSROOT,
                  "--kmoddir", "/lib/modules/{kver}", "--microcode", "none"]
+
+# What every successful boot hands the real init, whichever image booted
+# it: the API filesystems moved into the new root.
+HANDOVER = (r"mounts: \S+ /dev devtmpfs ", r"mounts: \S+ /proc proc ",
+            r"mounts: \S+ /sys sysfs ", r"mounts: \S+ /run tmpfs ")
+# And what uniramfs-init promises on top (docs/cmdline.md, "Handing over"):
+# /run as INITRD_INTERFACE asks, RD_TIMESTAMP, the stage timings.
+HANDOVER_OURS = (r"mounts: \S+ /run tmpfs rw,nosuid,nodev,(\S+,)?mode=755[, ]",
+                 r"RD_TIMESTAMP=\d+ \d+$",
+                 r"env: PATH=",
+                 r"timings: total \d+$")
 
 # ---------------------------------------------------------------- disks
 EXT4 = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
@@ -252,8 +264,9 @@ def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
     return text, dt, timed_out
 
 
-def check(sc, text, timed_out):
-    """None if the scenario's expectation holds, else the reason."""
+def check(sc, text, timed_out, ours=True):
+    """None if the scenario's expectation holds, else the reason.  ours:
+    the image was made by uniramfs, so its own promises are checked too."""
     markers = MARKER_RE.findall(text)
     if sc.fail_msgs:
         if markers:
@@ -282,7 +295,7 @@ def check(sc, text, timed_out):
         return "no root mount reported"
     if m.group(2) != sc.disk.fs:
         return "/ is %s (%s), expected the %s root disk" % (m.group(2), m.group(1), sc.disk.fs)
-    for e in sc.expect:
+    for e in sc.expect + HANDOVER + (HANDOVER_OURS if ours else ()):
         if not re.search(r"^TESTINIT: .*" + e, text, re.M):
             return "expected %r" % e
     return None
@@ -292,6 +305,9 @@ def report_lines(text):
     """The init's own log lines and testinit's report, for --show."""
     keep = re.compile(r"uniramfs|UNIRAMFS-TEST|^TESTINIT: (cmdline|root-|uptime|RD_)")
     return [ln for ln in text.splitlines() if keep.search(ln)]
+
+
+NOTIMES = {"guest_uptime": None, "init_ms": None}
 
 
 # ---------------------------------------------------------------- main
@@ -361,13 +377,13 @@ def main():
         try:
             dpath = disks.ensure(sc.disk, testinit, work)
         except Exception as e:  # a disk we cannot make is this scenario's failure
-            return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, None, ""
+            return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, NOTIMES, ""
         if foreign:
             img = foreign
         else:
             img, err = images.get(sc.build)
             if err:
-                return sc, err, 0.0, None, ""
+                return sc, err, 0.0, NOTIMES, ""
         cmdline = " ".join(x for x in (BASE_CMDLINE, "root=" + sc.root, sc.cmdline) if x)
         log = os.path.join(logs, sc.name + suffix + ".log")
         msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
@@ -375,12 +391,19 @@ def main():
         text, dt, timed_out = boot(vmlinuz, img, dpath, sc.bus, cmdline, log,
                                    stop_on=sc.fail_msgs)
         up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
-        return sc, check(sc, text, timed_out), dt, float(up.group(1)) if up else None, text
+        tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
+        times = {"guest_uptime": float(up.group(1)) if up else None,
+                 "init_ms": int(tot.group(1)) if tot else None}
+        return sc, check(sc, text, timed_out, ours=not foreign), dt, times, text
 
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         for sc, err, dt, up, text in ex.map(one, scenarios):
-            guest = ", guest uptime %.1f s" % up if up is not None else ""
+            guest = ""
+            if up["guest_uptime"] is not None:
+                guest = ", guest uptime %.1f s" % up["guest_uptime"]
+            if up["init_ms"] is not None:
+                guest += ", init %.2f s" % (up["init_ms"] / 1000)
             if err is None:
                 say("PASS %s (%.1f s%s)" % (sc.name, dt, guest))
             else:
@@ -391,7 +414,7 @@ def main():
             if a.show and text:
                 say("\n".join("    " + ln for ln in report_lines(text)))
             results.append({"name": sc.name, "pass": err is None, "reason": err,
-                            "seconds": round(dt, 2), "guest_uptime": up})
+                            "seconds": round(dt, 2), **up})
     wall = time.monotonic() - t0
 
     npass = sum(r["pass"] for r in results)

@@ -137,6 +137,9 @@ int main(int argc, char **argv, char **envp)
 	dump("partitions", "/proc/partitions");
 	dump("uptime", "/proc/uptime");
 	report_writable();
+	/* uniramfs-init leaves its per-stage timings here; other
+	 * initramfs generators do not (a "cannot open" line then). */
+	dump("timings", "/run/uniramfs/timings");
 	ts = getenv("RD_TIMESTAMP");
 	say("RD_TIMESTAMP=%s", ts ? ts : "(unset)");
 	for (char **e = envp; *e; e++)
