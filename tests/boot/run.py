@@ -146,6 +146,14 @@ SCENARIOS = [
              EXT4, "UUID=0badc0de-dead-4bad-8bad-00000000dead",
              cmdline="rd.timeout=%d rd.shell=0" % MISSING_ROOT_TIMEOUT,
              fail_msgs=MISSING_ROOT_LINES, ours_only=True),
+    Scenario("btrfs-no-subvol", "without rootflags=subvol= the btrfs top level has no init",
+             BTRFS, _u(BTRFS), cmdline="rd.shell=0", ours_only=True,
+             fail_msgs=("uniramfs: no init on the root filesystem: tried /sbin/init, "
+                        "/etc/init, /bin/init, /bin/sh", "uniramfs: rebooting now")),
+    Scenario("init-missing", "an init= that is not on the root is an error",
+             EXT4, _u(EXT4), cmdline="rd.shell=0 init=/sbin/nonexistent", ours_only=True,
+             fail_msgs=("uniramfs: init=/sbin/nonexistent not found on the root filesystem "
+                        "(or not executable)", "uniramfs: rebooting now")),
     Scenario("hostonly", "a --hostonly image for the guest's virtio-blk + ext4 stack",
              EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
 ]
