@@ -77,6 +77,22 @@ out:
 	free(num);
 }
 
+/* lvm and cryptsetup name their mappings; the kernel calls them dm-N. */
+static void read_dm_name(const struct sysops *ops, struct blockdev *bd)
+{
+	char *p = xasprintf("/sys/class/block/%s/dm/name", bd->name), *real = ops->path(p);
+	char *name = NULL;
+
+	free(bd->dmname);
+	bd->dmname = NULL;
+	if (read_line(real, &name) == 0 && *name)
+		bd->dmname = name;
+	else
+		free(name);
+	free(p);
+	free(real);
+}
+
 int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 {
 	char *real = ops->path(bd->devnode);
@@ -84,6 +100,8 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 	int r;
 
 	free(real);
+	if (bd->name && str_has_prefix(bd->name, "dm-"))
+		read_dm_name(ops, bd);
 	if (!pr)
 		return err_errno(errno, "cannot open %s for probing", bd->devnode);
 	blkid_probe_enable_superblocks(pr, 1);
@@ -175,12 +193,34 @@ out:
 	return r;
 }
 
+/* libdevmapper makes the node itself when udev is not running; when it
+ * is already there (a node or our link) it is left alone. */
+static int make_mapper_link(const struct sysops *ops, const struct blockdev *bd)
+{
+	char *link, *target;
+	int r = 0;
+
+	if (strchr(bd->dmname, '/') || !strcmp(bd->dmname, ".") || !strcmp(bd->dmname, ".."))
+		return 0;
+	if (mkdir_ok(ops, "/dev/mapper") < 0)
+		return -1;
+	link = xasprintf("/dev/mapper/%s", bd->dmname);
+	target = xasprintf("../%s", bd->name);
+	if (ops->symlink(target, link) < 0 && errno != EEXIST)
+		r = err_errno(errno, "cannot link %s to %s", link, target);
+	free(link);
+	free(target);
+	return r;
+}
+
 int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd)
 {
 	int r = 0;
 
+	if (bd->dmname && bd->name)
+		r = make_mapper_link(ops, bd);
 	if (!bd->uuid && !bd->label && !bd->partuuid && !bd->partlabel)
-		return 0;
+		return r;
 	if (mkdir_ok(ops, "/dev/disk") < 0)
 		return -1;
 	if (bd->uuid)
@@ -287,6 +327,28 @@ bool blockdev_spec_valid(const char *spec)
 	return parse_devnum(spec, &maj, &min);
 }
 
+/* lvm names the mapping of VG/LV "VG-LV", doubling each '-' in either
+ * part so the one single '-' is the separator. */
+static bool matches_vg_lv(const char *dmname, const char *vglv)
+{
+	const char *slash = strchr(vglv, '/'), *d = dmname;
+
+	if (!slash || slash == vglv || !slash[1] || strchr(slash + 1, '/'))
+		return false;
+	for (const char *c = vglv; *c; c++) {
+		if (*c == '/') {
+			if (*d++ != '-')
+				return false;
+			continue;
+		}
+		if (*d++ != *c)
+			return false;
+		if (*c == '-' && *d++ != '-')
+			return false;
+	}
+	return *d == '\0';
+}
+
 bool blockdev_matches(const struct blockdev *bd, const char *spec)
 {
 	unsigned maj, min;
@@ -305,6 +367,10 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 	if (str_has_prefix(spec, "/dev/")) {
 		if (bd->devnode && strcmp(bd->devnode, spec) == 0)
 			return true;
+		if (bd->dmname && str_has_prefix(spec, "/dev/mapper/"))
+			return strcmp(bd->dmname, spec + 12) == 0;
+		if (bd->dmname && matches_vg_lv(bd->dmname, spec + 5))
+			return true;
 		return bd->name && strcmp(bd->name, spec + 5) == 0;
 	}
 	return parse_devnum(spec, &maj, &min) && maj == bd->major && min == bd->minor;
@@ -319,5 +385,6 @@ void blockdev_clear(struct blockdev *bd)
 	free(bd->label);
 	free(bd->partuuid);
 	free(bd->partlabel);
+	free(bd->dmname);
 	memset(bd, 0, sizeof(*bd));
 }

@@ -71,6 +71,7 @@ static void handle_block(struct init *in, const struct uevent *ev)
 		in->root = (long)i;
 		log_info("root=%s is %s", in->opt.root, bd.devnode);
 	}
+	stack_block(in, &in->devs[i]);
 }
 
 void handle_uevent(const struct uevent *ev, void *userdata)

@@ -28,6 +28,15 @@ struct initops {
 	/* Start path on the console in its own session; the child's pid
 	 * or -1. */
 	pid_t (*spawn)(const char *path, char *const argv[], char *const envp[]);
+	/* Run path to its end (cryptsetup, lvm, mdadm) with len bytes of
+	 * input on its stdin (nothing: /dev/null) and the console as its
+	 * stdout and stderr. Its exit status 0-255, or -1 (err set) when it
+	 * could not run or died of a signal. */
+	int (*run)(const char *path, char *const argv[], char *const envp[],
+		   const void *input, size_t len);
+	/* Print prompt on the console and read one line there with echo
+	 * off into buf (NUL-terminated, no newline). Its length or -1. */
+	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size);
 };
 extern const struct initops real_initops;
 
@@ -50,6 +59,10 @@ struct init {
 	struct nodriver *nodrv;
 	size_t nnodrv, capnodrv;
 	long root; /* index into devs, -1 until found */
+	struct stack *stack; /* LUKS, LVM, md: stack.c; NULL until stage 2 */
+	/* ms spent waiting for a person (passphrase prompts): a deadline
+	 * set before them moves on by as much. */
+	long long stall_ms;
 
 	char **init_argv; /* args for the real init (not argv[0]) */
 	char **envp;
@@ -68,6 +81,15 @@ int stage_mounts(struct init *in);
 void stage_console(struct init *in);
 /* devices.c: one uevent (coldplug or netlink) moves the boot forward. */
 void handle_uevent(const struct uevent *ev, void *userdata);
+/* stack.c: unlock, activate, assemble what a probed device holds. */
+void stack_setup(struct init *in);
+void stack_block(struct init *in, const struct blockdev *bd);
+/* Wait for the root until deadline_ms; half way, start RAID arrays
+ * still missing members (degraded). */
+void stack_wait_root(struct init *in, long long deadline_ms);
+/* After a timeout: name each rd.luks.uuid / rd.md.uuid never seen. */
+void stack_report_missing(struct init *in);
+void stack_free(struct init *in);
 /* wait.c: the one poll() loop. deadline_ms is CLOCK_MONOTONIC in ms,
  * -1 for none. child > 0: also end when it exits. */
 enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child,

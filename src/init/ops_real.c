@@ -19,6 +19,7 @@
 #include "err.h"
 #include "init.h"
 #include "log.h"
+#include "stack.h"
 
 static int r_finit_module(int fd, const char *params, int flags)
 {
@@ -155,4 +156,6 @@ const struct initops real_initops = {
 	.free_initramfs = r_free_initramfs,
 	.reboot = r_reboot,
 	.spawn = r_spawn,
+	.run = real_run,
+	.read_secret = real_read_secret,
 };

@@ -155,7 +155,7 @@ static bool wait_root(struct init *in)
 		else
 			log_info("waiting up to %ld seconds for root=%s", in->opt.timeout,
 				 in->opt.root);
-		wait_events(in, deadline, 0, true);
+		stack_wait_root(in, deadline);
 	}
 	if (in->ml)
 		modload_settle(in->ml);
@@ -163,6 +163,7 @@ static bool wait_root(struct init *in)
 		return true;
 	log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
 		in->opt.timeout);
+	stack_report_missing(in);
 	return false;
 }
 
@@ -199,6 +200,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		return failure(in, false);
 	}
 
+	stack_setup(in);
 	stage_modules(in);
 	for (;;) {
 		if (!wait_root(in)) {
@@ -225,6 +227,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 
 void init_free(struct init *in)
 {
+	stack_free(in);
 	options_free(&in->opt);
 	timing_free(&in->timing);
 	if (in->ml)

@@ -50,6 +50,7 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 	sigset_t chld, old;
 	int sfd = -1;
 	enum wait_end end = WAIT_ERROR;
+	long long stall0 = in->stall_ms;
 
 	if (child > 0) {
 		sigemptyset(&chld);
@@ -78,7 +79,7 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 			}
 		}
 		if (deadline_ms >= 0) {
-			long long left = deadline_ms - now_ms();
+			long long left = deadline_ms + (in->stall_ms - stall0) - now_ms();
 			if (left <= 0) {
 				end = WAIT_TIMEOUT;
 				break;

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Encrypted, logical and RAID layers. Each probed block device may hold
+ * one: a LUKS header is unlocked, an LVM PV activates its VG, an md
+ * member joins its array. What that makes appears as a new block uevent
+ * and goes through the same path, so stacks in any order just work. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "log.h"
+#include "stack.h"
+
+void stack_setup(struct init *in)
+{
+	struct stack *s = xcalloc(1, sizeof(*s));
+	const struct options *o = &in->opt;
+
+	s->tries = 3;
+	for (size_t i = 0; i < o->luks.n; i++)
+		luks_parse_option(s, o->luks.v[i]);
+	for (size_t i = 0; i < o->lvm.n; i++)
+		lvm_parse_option(s, o->lvm.v[i]);
+	for (size_t i = 0; i < o->md.n; i++)
+		md_parse_option(s, o->md.v[i]);
+	in->stack = s;
+	luks_load_crypttab(in, s);
+}
+
+void stack_free(struct init *in)
+{
+	struct stack *s = in->stack;
+
+	if (!s)
+		return;
+	strv_free(&s->luks_uuids);
+	strv_free(&s->name_uuids);
+	strv_free(&s->name_names);
+	strv_free(&s->key_paths);
+	strv_free(&s->key_uuids);
+	for (size_t i = 0; i < s->ncrypttab; i++) {
+		free(s->crypttab[i].name);
+		free(s->crypttab[i].device);
+		free(s->crypttab[i].keyfile);
+		free(s->crypttab[i].options);
+	}
+	free(s->crypttab);
+	strv_free(&s->vgs);
+	strv_free(&s->lvs);
+	strv_free(&s->md_uuids);
+	strv_free(&s->done);
+	free(s);
+	in->stack = NULL;
+}
+
+void stack_block(struct init *in, const struct blockdev *bd)
+{
+	if (!in->stack || !bd->type)
+		return;
+	if (!strcmp(bd->type, "crypto_LUKS"))
+		luks_block(in, bd);
+	else if (!strcmp(bd->type, "LVM2_member"))
+		lvm_block(in, bd);
+	else if (!strcmp(bd->type, "linux_raid_member"))
+		md_block(in, bd);
+}
+
+bool stack_once(struct stack *s, const char *kind, const char *key)
+{
+	char *k = xasprintf("%s:%s", kind, key);
+
+	if (strv_contains(&s->done, k)) {
+		free(k);
+		return true;
+	}
+	strv_push_owned(&s->done, k);
+	return false;
+}
+
+static void hex_only(const char *u, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *u && n + 1 < size; u++)
+		if (isxdigit((unsigned char)*u))
+			out[n++] = (char)tolower((unsigned char)*u);
+	out[n] = '\0';
+}
+
+bool stack_uuid_eq(const char *a, const char *b)
+{
+	char x[128], y[128];
+
+	if (!a || !b)
+		return false;
+	hex_only(a, x, sizeof(x));
+	hex_only(b, y, sizeof(y));
+	return *x && strcmp(x, y) == 0;
+}
+
+char *stack_find_tool(struct init *in, const char *name)
+{
+	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name);
+		if (in->ops->access(p, X_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+int stack_run(struct init *in, const char *name, char *const argv[], const void *input,
+	      size_t len)
+{
+	char *path = stack_find_tool(in, name);
+	struct buf cmd = { 0 };
+	int st;
+
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&cmd, "%s%s", i ? " " : "", argv[i]);
+	if (!path) {
+		log_err("cannot run %s: %s is not in this image", cmd.p, name);
+		buf_free(&cmd);
+		return -1;
+	}
+	log_debug("running %s", cmd.p);
+	st = in->xops->run ? in->xops->run(path, argv, in->envp, input, len)
+			   : err_set("no way to run programs");
+	if (st < 0)
+		log_err("cannot run %s: %s", cmd.p, err_msg());
+	free(path);
+	buf_free(&cmd);
+	return st;
+}
+
+/* Half the root timeout (15 s when it is forever) gives every member
+ * of an array its chance; then arrays still short of members are
+ * started degraded, as dracut does after rd.retry. */
+void stack_wait_root(struct init *in, long long deadline_ms)
+{
+	struct stack *s = in->stack;
+	long timeout = in->opt.timeout < 0 ? DEFAULT_ROOT_TIMEOUT : in->opt.timeout;
+	long long half = now_ms() + timeout * 1000 / 2;
+
+	if (s && !s->md_off && !s->degraded_tried) {
+		if (deadline_ms >= 0 && half > deadline_ms)
+			half = deadline_ms;
+		wait_events(in, half, 0, true);
+		if (in->root >= 0)
+			return;
+		if (s->md_member_seen && md_any_inactive(in)) {
+			s->degraded_tried = true;
+			md_start_degraded(in);
+		}
+	}
+	wait_events(in, deadline_ms, 0, true);
+}
+
+static bool seen_uuid(struct init *in, const char *type, const char *uuid)
+{
+	for (size_t i = 0; i < in->ndevs; i++) {
+		const struct blockdev *bd = &in->devs[i];
+		if (bd->type && !strcmp(bd->type, type) && stack_uuid_eq(bd->uuid, uuid))
+			return true;
+	}
+	return false;
+}
+
+void stack_report_missing(struct init *in)
+{
+	struct stack *s = in->stack;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->luks_uuids.n; i++)
+		if (!seen_uuid(in, "crypto_LUKS", s->luks_uuids.v[i]))
+			log_err("waited for LUKS device UUID=%s (rd.luks.uuid) which never appeared",
+				s->luks_uuids.v[i]);
+	for (size_t i = 0; i < s->name_uuids.n; i++)
+		if (!strv_contains(&s->luks_uuids, s->name_uuids.v[i]) &&
+		    !seen_uuid(in, "crypto_LUKS", s->name_uuids.v[i]))
+			log_err("waited for LUKS device UUID=%s (rd.luks.name) which never appeared",
+				s->name_uuids.v[i]);
+	for (size_t i = 0; i < s->md_uuids.n; i++)
+		if (!seen_uuid(in, "linux_raid_member", s->md_uuids.v[i]))
+			log_err("waited for RAID array UUID=%s (rd.md.uuid) which never appeared",
+				s->md_uuids.v[i]);
+}
