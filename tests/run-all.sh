@@ -46,12 +46,17 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 
 if [ -x tests/fuzz/run.sh ]; then
 	note "fuzz targets (brief)"
-	if tests/fuzz/run.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	tests/fuzz/run.sh 2>&1 | tee build/fuzz.log
+	p=$(grep -cE '^fuzz: [a-z_]+ ok$' build/fuzz.log || true)
+	f=$(grep -cE '^fuzz: [a-z_]+ FAILED' build/fuzz.log || true)
+	[ "$p" -gt 0 ] || f=$((f + 1)) # a build failure runs no target
+	passed=$((passed + p))
+	failed=$((failed + f))
 fi
 
 if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
 	note "boot tests (QEMU, real kernel)"
-	python3 tests/boot/run.py --builddir build | tee build/boot.log
+	python3 tests/boot/run.py --builddir build --workdir build/boot-work | tee build/boot.log
 	line=$(tail -1 build/boot.log)
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
 		passed=$((passed + BASH_REMATCH[1]))

@@ -175,20 +175,13 @@ static char *unquote(char *v)
 	return v;
 }
 
-int config_load_file(struct build_opts *o, const char *path, bool must_exist)
+int config_parse(struct build_opts *o, const char *name, char *data)
 {
-	char *data, *line;
 	unsigned lineno = 0;
-	int r;
+	int r = 0;
 
-	r = read_file(path, &data, NULL);
-	if (r == -ENOENT && !must_exist)
-		return 0;
-	if (r < 0)
-		return err_errno(r, "config %s", path);
 	/* strtok_r would skip empty lines and break line numbers */
-	line = data;
-	for (char *next; line; line = next) {
+	for (char *line = data, *next; line && r == 0; line = next) {
 		char *eq, *key, *value, where[PATH_MAX + 32];
 		next = strchr(line, '\n');
 		if (next)
@@ -197,30 +190,33 @@ int config_load_file(struct build_opts *o, const char *path, bool must_exist)
 		char *t = str_trim(line);
 		if (!*t || *t == '#')
 			continue;
-		snprintf(where, sizeof(where), "%s:%u", path, lineno);
+		snprintf(where, sizeof(where), "%s:%u", name, lineno);
 		eq = strchr(t, '=');
-		if (!eq) {
-			r = err_set("%s: expected 'key = value', got '%s'", where, t);
-			break;
-		}
+		if (!eq)
+			return err_set("%s: expected 'key = value', got '%s'", where, t);
 		*eq = '\0';
 		key = str_trim(t);
 		value = unquote(str_trim(eq + 1));
-		if (!*key) {
-			r = err_set("%s: missing key before '=' in '%s'", where, value);
-			break;
-		}
+		if (!*key)
+			return err_set("%s: missing key before '=' in '%s'", where, value);
 		for (const char *c = key; *c; c++)
-			if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') {
-				r = err_set("%s: bad key '%s'", where, key);
-				goto out;
-			}
-		if (config_set(o, key, value, where) < 0) {
-			r = -1;
-			break;
-		}
+			if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
+				return err_set("%s: bad key '%s'", where, key);
+		r = config_set(o, key, value, where);
 	}
-out:
+	return r;
+}
+
+int config_load_file(struct build_opts *o, const char *path, bool must_exist)
+{
+	char *data;
+	int r = read_file(path, &data, NULL);
+
+	if (r == -ENOENT && !must_exist)
+		return 0;
+	if (r < 0)
+		return err_errno(r, "config %s", path);
+	r = config_parse(o, path, data);
 	free(data);
 	return r;
 }

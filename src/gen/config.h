@@ -38,6 +38,9 @@ void build_opts_free(struct build_opts *o);
  * "--flag"). A list key appends. -1 + err_set on an unknown key or a bad
  * value, naming where, the key and the text. */
 int config_set(struct build_opts *o, const char *key, const char *value, const char *where);
+/* Parse "key = value" lines from data (modified in place); name is
+ * used in messages as NAME:LINE. */
+int config_parse(struct build_opts *o, const char *name, char *data);
 /* Parse one "key = value" file. A missing file is an error only when
  * must_exist. */
 int config_load_file(struct build_opts *o, const char *path, bool must_exist);

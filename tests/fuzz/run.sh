@@ -6,7 +6,7 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-seconds=${FUZZ_SECONDS:-20}
+seconds=${FUZZ_SECONDS:-15}
 out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
@@ -22,6 +22,12 @@ $cc $flags -o "$out/fuzz_cpio" "$src/tests/fuzz/fuzz_cpio.c" $common
 # shellcheck disable=SC2086
 $cc $flags -o "$out/fuzz_image" "$src/tests/fuzz/fuzz_image.c" $common \
 	"$src/src/gen/compress.c" "$src/src/gen/imagefile.c" -lzstd -llzma -llz4 -lz -lpthread
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_config" "$src/tests/fuzz/fuzz_config.c" $common \
+	"$src/src/gen/config.c" "$src/src/gen/compress.c" -lzstd -llzma -llz4 -lz -lpthread
+# shellcheck disable=SC2086
+$cc $flags -I"$src/src/init" -o "$out/fuzz_cmdline" "$src/tests/fuzz/fuzz_cmdline.c" $common \
+	"$src/src/common/cmdline.c" "$src/src/init/options.c" "$src/src/init/mountopts.c"
 
 # Seeds: a small tree as cpio, plain and in every compression the reader
 # knows, and a multi-segment image.
@@ -39,7 +45,7 @@ if command -v lz4 > /dev/null; then lz4 -q -l -c "$seeds/plain.cpio" > "$seeds/i
 	> "$seeds/multi.img"
 
 status=0
-for t in fuzz_cpio fuzz_image; do
+for t in fuzz_cpio fuzz_image fuzz_config fuzz_cmdline; do
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"
 	if ! "$out/$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
