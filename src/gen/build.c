@@ -286,6 +286,24 @@ static uint32_t source_date_epoch(void)
 	return (uint32_t)v;
 }
 
+/* "auto" means: when it can be had. A hostonly build for a sysroot that
+ * says nothing of its CPU (a fixture, a chroot without /proc) cannot pick
+ * a vendor, so it goes without. */
+static bool want_microcode(const struct plan *p)
+{
+	char *cpuinfo;
+	bool ok;
+
+	if (p->o->mode != MODE_HOSTONLY)
+		return true;
+	cpuinfo = host_path(p, "/proc/cpuinfo");
+	ok = access(cpuinfo, R_OK) == 0;
+	if (!ok)
+		log_info("no %s: no early microcode", cpuinfo);
+	free(cpuinfo);
+	return ok;
+}
+
 static int write_image(struct plan *p, uint64_t *size)
 {
 	struct output out;
@@ -298,7 +316,7 @@ static int write_image(struct plan *p, uint64_t *size)
 		return -1;
 	file = sink_fd_new(out.fd);
 	r = 0;
-	if (p->o->microcode == MICROCODE_AUTO)
+	if (p->o->microcode == MICROCODE_AUTO && want_microcode(p))
 		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
 	if (r == 0) {
 		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);

@@ -239,6 +239,43 @@ static void test_bad_config_line(void)
 	free(c), free(conf), free(out), free(want);
 }
 
+struct names {
+	struct strv v;
+};
+
+static int collect_names(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data,
+			 void *u)
+{
+	(void)seg, (void)c, (void)data;
+	const char *slash = strrchr(e->name, '/');
+	strv_push(&((struct names *)u)->v, slash ? slash + 1 : e->name);
+	return 0;
+}
+
+/* A fixture sysroot describes a virtio guest: the image must hold its
+ * drivers and filesystem and nothing for other buses; with no
+ * /proc/cpuinfo there, microcode=auto quietly goes without. */
+static void test_hostonly_fixture(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	char *img = path_join(tmpdir, "hostonly.img");
+	char *c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s --hostonly "
+			    "--sysroot %s/tests/unit/fixtures/hostonly/virtio --kmoddir /lib/modules/%s 2>&1",
+			    uniramfs, kver, init_bin, img, src, kver);
+	struct names n = { 0 };
+	CHECK(run(c, NULL) == 0);
+	CHECK(image_foreach(img, collect_names, &n) == 0);
+	CHECK(strv_contains(&n.v, "virtio_blk.ko"));
+	CHECK(strv_contains(&n.v, "virtio_pci.ko"));
+	CHECK(strv_contains(&n.v, "ext4.ko"));
+	CHECK(strv_contains(&n.v, "jbd2.ko"));
+	CHECK(!strv_contains(&n.v, "nvme.ko"));
+	CHECK(!strv_contains(&n.v, "ahci.ko"));
+	CHECK(!strv_contains(&n.v, "GenuineIntel.bin"));
+	strv_free(&n.v);
+	free(c), free(img);
+}
+
 int main(void)
 {
 	const char *bd = getenv("UNIRAMFS_BUILDDIR");
@@ -271,6 +308,7 @@ int main(void)
 	RUN(test_missing_binary);
 	RUN(test_flags_win_over_config);
 	RUN(test_bad_config_line);
+	RUN(test_hostonly_fixture);
 	char *rm = xasprintf("rm -rf %s", tmpdir);
 	if (system(rm) != 0)
 		printf("# could not remove %s\n", tmpdir);
