@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* LUKS, LVM and md in the init against fake ops: which tool runs with
+ * which argv, what reaches its stdin, the exact messages of the prompt's
+ * tries and failures, and dm names matching root=. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "fake_ops.h"
+#include "init.h"
+#include "log.h"
+#include "stack.h"
+#include "test.h"
+
+#define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
+#define U2 "a1b2c3d4-e5f6-4711-8899-aabbccddeeff"
+
+static struct fake_ops *cur;
+static struct buf msgs;         /* every log message, one per line */
+static int statuses[8]; /* exit statuses the fake tools return, in turn; then 0 */
+static const char *answers[8];
+static int nanswer;
+
+static void record_run(const char *path, char *const argv[], const void *input, size_t len)
+{
+	struct buf b = { 0 };
+
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	if (input)
+		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
+	strv_push_owned(&cur->log, b.p);
+}
+
+/* statuses are handed out front to back */
+static int next_status(void)
+{
+	int st = statuses[0];
+	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
+	return st;
+}
+
+static int x_run_seq(const char *path, char *const argv[], char *const envp[],
+		     const void *input, size_t len)
+{
+	(void)envp;
+	record_run(path, argv, input, len);
+	return next_status();
+}
+
+static ssize_t x_read_secret(const char *prompt, char *buf, size_t size)
+{
+	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
+	if (nanswer == 0 || !answers[0])
+		return err_set("end of input on /dev/console");
+	snprintf(buf, size, "%s", answers[0]);
+	memmove(answers, answers + 1, sizeof(answers) - sizeof(answers[0]));
+	nanswer--;
+	return (ssize_t)strlen(buf);
+}
+
+static int x_reboot(int how)
+{
+	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
+	return -1;
+}
+
+static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
+{
+	(void)argv;
+	(void)envp;
+	strv_push_owned(&cur->log, xasprintf("spawn %s", path));
+	return -1;
+}
+
+static const struct initops fake_initops = {
+	.reboot = x_reboot,
+	.spawn = x_spawn,
+	.run = x_run_seq,
+	.read_secret = x_read_secret,
+};
+
+static void sink(int level, const char *msg, void *userdata)
+{
+	(void)userdata;
+	if (level > LOG_INFO)
+		return;
+	buf_printf(&msgs, "<%d>%s\n", level, msg);
+}
+
+static void tool(struct fake_ops *f, const char *path)
+{
+	char *p;
+	fake_write(f, path, "#!/bin/false\n");
+	p = fake_path(f, path);
+	chmod(p, 0755);
+	free(p);
+}
+
+static struct fake_ops *setup(struct init *in, const char *cmdline)
+{
+	struct fake_ops *f = fake_ops_new();
+	struct cmdline c = { 0 };
+
+	cur = f;
+	buf_free(&msgs);
+	buf_printf(&msgs, "%s", "");
+	memset(statuses, 0, sizeof(statuses));
+	memset(answers, 0, sizeof(answers));
+	nanswer = 0;
+	tool(f, "/usr/sbin/cryptsetup");
+	tool(f, "/usr/sbin/lvm");
+	tool(f, "/sbin/mdadm");
+	memset(in, 0, sizeof(*in));
+	in->ops = &f->ops;
+	in->xops = &fake_initops;
+	in->root = -1;
+	in->uevent_fd = -1;
+	cmdline_parse_layers(&c, NULL, cmdline);
+	options_parse(&in->opt, &c);
+	cmdline_free(&c);
+	log_set_sink(sink, NULL);
+	log_set_level(LOG_INFO);
+	return f;
+}
+
+static void finish(struct fake_ops *f, struct init *in)
+{
+	if (test_cur_failed) {
+		fake_log_dump(f);
+		printf("# messages:\n%s", msgs.p);
+	}
+	stack_free(in);
+	options_free(&in->opt);
+	fake_ops_free(f);
+	cur = NULL;
+}
+
+static void dev(struct blockdev *bd, const char *name, const char *type, const char *uuid)
+{
+	memset(bd, 0, sizeof(*bd));
+	bd->name = (char *)name;
+	bd->devnode = xasprintf("/dev/%s", name);
+	bd->type = (char *)type;
+	bd->uuid = (char *)uuid;
+}
+
+static void event(struct init *in, const char *name, const char *type, const char *uuid)
+{
+	struct blockdev bd;
+	dev(&bd, name, type, uuid);
+	stack_block(in, &bd);
+	free(bd.devnode);
+}
+
+static bool said(const char *line)
+{
+	return msgs.p && strstr(msgs.p, line);
+}
+
+static int count_said(const char *line)
+{
+	int n = 0;
+	for (const char *p = msgs.p; p && (p = strstr(p, line)); p += strlen(line))
+		n++;
+	return n;
+}
+
+static void test_generic_luks_asks_and_pipes_passphrase(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1);
+
+	stack_setup(&in);
+	answers[0] = "correct horse";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <correct horse>") >= 0);
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	/* a change event for the same header: not asked again */
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	CHECK(fake_log_count(f, "run") == 1);
+	finish(f, &in);
+}
+
+static void test_wrong_passphrase_three_times_then_failure(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.shell=0 panic=-1");
+
+	stack_setup(&in);
+	answers[0] = "a";
+	answers[1] = "b";
+	answers[2] = "c";
+	nanswer = 3;
+	statuses[0] = statuses[1] = statuses[2] = 2;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_count(f, "prompt Passphrase for /dev/vda2") == 3);
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 3);
+	CHECK(count_said("<3>wrong passphrase for /dev/vda2\n") == 3);
+	CHECK(said("<3>wrong passphrase for /dev/vda2\n"
+		   "<3>wrong passphrase for /dev/vda2\n"
+		   "<3>wrong passphrase for /dev/vda2\n"
+		   "<3>giving up on /dev/vda2 after 3 wrong passphrases\n"
+		   "<3>not starting a shell: rd.shell=0\n"
+		   "<3>rebooting now\n"));
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	CHECK(!said("unlocked"));
+	finish(f, &in);
+}
+
+static void test_wrong_then_right_and_tries_option(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.tries=2");
+
+	stack_setup(&in);
+	answers[0] = "wrong";
+	answers[1] = "right";
+	nanswer = 2;
+	statuses[0] = 2;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(count_said("wrong passphrase for /dev/vda2") == 1);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup", 0) >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <right>") >= 0);
+	CHECK(said("unlocked /dev/vda2"));
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/mapper/x rd.luks.tries=2 rd.shell=0 panic=-1");
+	stack_setup(&in);
+	answers[0] = "a";
+	answers[1] = "b";
+	nanswer = 2;
+	statuses[0] = statuses[1] = 2;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<3>giving up on /dev/vda2 after 2 wrong passphrases\n"));
+	finish(f, &in);
+}
+
+static void test_no_console_and_other_cryptsetup_error(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
+
+	stack_setup(&in);
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<3>cannot read a passphrase for /dev/vda2: end of input on /dev/console\n"));
+	CHECK(fake_log_count(f, "run") == 0);
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/mapper/x");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	statuses[0] = 5;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<3>cryptsetup could not open /dev/vda2 (exit status 5)\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+}
+
+static void test_rd_luks_0_skips(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/vda1 rd.luks=0");
+
+	stack_setup(&in);
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_count(f, "run") == 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	finish(f, &in);
+}
+
+static void test_rd_luks_uuid_restricts(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=luks-" U1);
+
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vdb1", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(said("<6>/dev/vdb1: LUKS UUID=" U2 " not asked for, left locked\n"));
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_count(f, "prompt Passphrase for /dev/vda2") == 1);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1, 0) >= 0);
+	finish(f, &in);
+
+	/* upper case, no prefix */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=0F5C1E3A-7B2D-4C8E-9A6F-1D2E3F4A5B6C");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
+	finish(f, &in);
+}
+
+static void test_rd_luks_name_names_mapping(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/cryptroot rd.luks.name=" U1 "=cryptroot "
+					"rd.luks.options=discard");
+
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vdb1", "crypto_LUKS", U2); /* named ones only */
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_count(f, "run") == 1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
+			       "/dev/vda2 cryptroot --key-file=- <p>") >= 0);
+	finish(f, &in);
+}
+
+static void test_keyfile_from_cmdline(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/etc/keys/root.key:" U1);
+
+	fake_write(f, "/etc/keys/root.key", "sekrit");
+	stack_setup(&in);
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=/etc/keys/root.key") >= 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	finish(f, &in);
+
+	/* a key that does not open it: the passphrase is asked */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.key=" U1 "=/etc/keys/root.key");
+	fake_write(f, "/etc/keys/root.key", "sekrit");
+	stack_setup(&in);
+	statuses[0] = 2;
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<4>key file /etc/keys/root.key does not unlock /dev/vda2; asking for the passphrase\n"));
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 2);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* a key for another device is not used; a missing one says so */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/k:" U2 " rd.luks.key=/missing.key");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<4>key file /missing.key for /dev/vda2 is not in this image; asking for the passphrase\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+}
+
+static void test_crypttab_in_image(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
+
+	fake_write(f, "/etc/crypttab", "# hostonly\n"
+				       "cryptroot UUID=" U1 " /etc/keys/k luks,discard\n"
+				       "cryptswap /dev/vdc1 none luks\n");
+	fake_write(f, "/etc/keys/k", "key");
+	stack_setup(&in);
+	event(&in, "vdb1", "crypto_LUKS", U2); /* not in crypttab */
+	CHECK(fake_log_count(f, "run") == 0);
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
+			       "/dev/vda2 cryptroot --key-file=/etc/keys/k") >= 0);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vdc1", "crypto_LUKS", U2 "0");
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdc1 "
+			       "cryptswap --key-file=- <p>") >= 0);
+	finish(f, &in);
+
+	/* rd.luks.crypttab=0: crypttab ignored, every LUKS device wanted */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.crypttab=0");
+	fake_write(f, "/etc/crypttab", "cryptroot UUID=" U1 " none\n");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vdb1", "crypto_LUKS", U2);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdb1 luks-" U2, 0) >= 0);
+	finish(f, &in);
+}
+
+static void test_missing_tool(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
+	char *p = fake_path(f, "/usr/sbin/cryptsetup");
+
+	unlink(p);
+	free(p);
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<3>cannot run cryptsetup open --type luks /dev/vda2 luks-" U1
+		   " --key-file=-: cryptsetup is not in this image\n"));
+	finish(f, &in);
+}
+
+static void test_lvm_activation(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
+
+	stack_setup(&in);
+	event(&in, "dm-0", "LVM2_member", "pv-uuid-1");
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit") >= 0);
+	event(&in, "dm-0", "LVM2_member", "pv-uuid-1"); /* change event: once per PV */
+	CHECK(fake_log_count(f, "run") == 1);
+	event(&in, "vdb", "LVM2_member", "pv-uuid-2"); /* another PV: again */
+	CHECK(fake_log_count(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit") == 2);
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=vg0 rd.lvm.lv=vg1/usr,vg1/var");
+	stack_setup(&in);
+	event(&in, "vda3", "LVM2_member", "x");
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit vg0") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit vg1/usr vg1/var") >= 0);
+	CHECK(fake_log_count(f, "run") == 2);
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/vda1 rd.lvm=0");
+	stack_setup(&in);
+	event(&in, "vda3", "LVM2_member", "x");
+	CHECK(fake_log_count(f, "run") == 0);
+	finish(f, &in);
+}
+
+static void test_md_incremental(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/md0");
+
+	stack_setup(&in);
+	event(&in, "sda1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
+	event(&in, "sdb1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
+	event(&in, "sdb1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sda1") >= 0);
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sdb1") >= 0);
+	CHECK(fake_log_count(f, "run") == 2);
+	finish(f, &in);
+
+	/* mdadm's spelling of the UUID restricts blkid's */
+	f = setup(&in, "root=/dev/md0 rd.md.uuid=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718");
+	stack_setup(&in);
+	event(&in, "sdc1", "linux_raid_member", "11111111-2222-3333-4444-555555555555");
+	event(&in, "sda1", "linux_raid_member", "3F1A7C2E-9B8D-4E5F-A1B2-C3D4E5F60718");
+	CHECK(fake_log_count(f, "run") == 1);
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sda1") >= 0);
+	CHECK(said("<6>/dev/sdc1: RAID member of UUID=11111111-2222-3333-4444-555555555555, not in rd.md.uuid, left alone\n"));
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/md0 rd.md=0");
+	stack_setup(&in);
+	event(&in, "sda1", "linux_raid_member", "x");
+	CHECK(fake_log_count(f, "run") == 0);
+	finish(f, &in);
+}
+
+static void test_md_degraded_after_half_timeout(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/md0 rd.timeout=1");
+	long long t0;
+
+	fake_write(f, "/proc/mdstat", "Personalities : [raid1]\n"
+				      "md127 : inactive sda1[0](S)\n      1047552 blocks super 1.2\n\n"
+				      "unused devices: <none>\n");
+	stack_setup(&in);
+	event(&in, "sda1", "linux_raid_member", "x");
+	t0 = now_ms();
+	stack_wait_root(&in, t0 + 1000);
+	CHECK(now_ms() - t0 >= 1000);
+	CHECK(said("<4>starting RAID array(s) degraded: some members did not appear\n"));
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -IRs") >= 0);
+	finish(f, &in);
+
+	/* every array complete: nothing started, no warning */
+	f = setup(&in, "root=/dev/md0 rd.timeout=1");
+	fake_write(f, "/proc/mdstat", "Personalities : [raid1]\n"
+				      "md127 : active raid1 sdb1[1] sda1[0]\n\nunused devices: <none>\n");
+	stack_setup(&in);
+	event(&in, "sda1", "linux_raid_member", "x");
+	stack_wait_root(&in, now_ms() + 600);
+	CHECK(!said("degraded"));
+	CHECK(fake_log_count(f, "run /sbin/mdadm mdadm -IRs") == 0);
+	finish(f, &in);
+}
+
+static void test_timeout_names_awaited_uuid(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=luks-" U1
+					" rd.md.uuid=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718 rd.luks.uuid=" U2);
+	struct blockdev bd;
+
+	stack_setup(&in);
+	dev(&bd, "vdb1", "crypto_LUKS", U2);
+	in.devs = &bd;
+	in.ndevs = 1;
+	stack_report_missing(&in);
+	CHECK(said("<3>waited for LUKS device UUID=" U1 " (rd.luks.uuid) which never appeared\n"));
+	CHECK(!said("UUID=" U2 " (rd.luks.uuid)"));
+	CHECK(said("<3>waited for RAID array UUID=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718 (rd.md.uuid) "
+		   "which never appeared\n"));
+	in.devs = NULL;
+	in.ndevs = 0;
+	free(bd.devnode);
+	finish(f, &in);
+}
+
+static void test_dm_names_match_root(void)
+{
+	struct blockdev bd = { 0 };
+	struct fake_ops *f = fake_ops_new();
+	char *t;
+
+	bd.name = xstrdup("dm-1");
+	bd.devnode = xstrdup("/dev/dm-1");
+	fake_write(f, "/sys/class/block/dm-1/dm/name", "my--vg-root\n");
+	fake_write(f, "/dev/dm-1", "");
+	blockdev_probe(&f->ops, &bd);
+	CHECK_STR(bd.dmname, "my--vg-root");
+	CHECK(blockdev_matches(&bd, "/dev/mapper/my--vg-root"));
+	CHECK(blockdev_matches(&bd, "/dev/my-vg/root"));
+	CHECK(blockdev_matches(&bd, "/dev/dm-1"));
+	CHECK(!blockdev_matches(&bd, "/dev/my--vg/root"));
+	CHECK(!blockdev_matches(&bd, "/dev/my-vg/roo"));
+	CHECK(!blockdev_matches(&bd, "/dev/my-vg/root/x"));
+	CHECK(!blockdev_matches(&bd, "/dev/mapper/my-vg-root"));
+	CHECK(blockdev_make_links(&f->ops, &bd) == 0);
+	t = fake_readlink(f, "/dev/mapper/my--vg-root");
+	CHECK_STR(t, "../dm-1");
+	free(t);
+	/* lvm made the node already: left alone, no error */
+	CHECK(blockdev_make_links(&f->ops, &bd) == 0);
+	free(bd.dmname);
+	bd.dmname = xstrdup("vg0-lv--with--dashes");
+	CHECK(blockdev_matches(&bd, "/dev/vg0/lv-with-dashes"));
+	CHECK(!blockdev_matches(&bd, "/dev/vg0-lv/with-dashes"));
+	free(bd.dmname);
+	bd.dmname = xstrdup("luks-" U1);
+	CHECK(blockdev_matches(&bd, "/dev/mapper/luks-" U1));
+	blockdev_clear(&bd);
+
+	/* not dm: no name read, /dev/VG/LV never matches */
+	bd.name = xstrdup("vda1");
+	bd.devnode = xstrdup("/dev/vda1");
+	fake_write(f, "/dev/vda1", "");
+	blockdev_probe(&f->ops, &bd);
+	CHECK(bd.dmname == NULL);
+	CHECK(!blockdev_matches(&bd, "/dev/mapper/vda1"));
+	blockdev_clear(&bd);
+	fake_ops_free(f);
+}
+
+/* The whole path: a uevent for a device holding a LUKS1 header is
+ * probed by libblkid and unlocked. */
+static void test_uevent_to_unlock(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1);
+	struct uevent ev = { .action = "add", .subsystem = "block", .devname = "vda2",
+			     .major = 254, .minor = 2 };
+	char hdr[65536] = { 0 }, *p;
+	int fd;
+
+	memcpy(hdr, "LUKS\xba\xbe\0\x01", 8);
+	memcpy(hdr + 8, "aes", 3);
+	memcpy(hdr + 40, "xts-plain64", 11);
+	memcpy(hdr + 72, "sha256", 6);
+	memcpy(hdr + 168, U1, strlen(U1));
+	fake_write(f, "/dev/vda2", "");
+	p = fake_path(f, "/dev/vda2");
+	fd = open(p, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0 && write(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr));
+	close(fd);
+	free(p);
+	stack_setup(&in);
+	answers[0] = "pw";
+	nanswer = 1;
+	handle_uevent(&ev, &in);
+	CHECK(in.ndevs == 1 && in.devs[0].type && !strcmp(in.devs[0].type, "crypto_LUKS"));
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <pw>") >= 0);
+	for (size_t i = 0; i < in.ndevs; i++)
+		blockdev_clear(&in.devs[i]);
+	free(in.devs);
+	finish(f, &in);
+}
+
+int main(void)
+{
+	log_init("uniramfs", LOG_DEBUG);
+	RUN(test_generic_luks_asks_and_pipes_passphrase);
+	RUN(test_wrong_passphrase_three_times_then_failure);
+	RUN(test_wrong_then_right_and_tries_option);
+	RUN(test_no_console_and_other_cryptsetup_error);
+	RUN(test_rd_luks_0_skips);
+	RUN(test_rd_luks_uuid_restricts);
+	RUN(test_rd_luks_name_names_mapping);
+	RUN(test_keyfile_from_cmdline);
+	RUN(test_crypttab_in_image);
+	RUN(test_missing_tool);
+	RUN(test_lvm_activation);
+	RUN(test_md_incremental);
+	RUN(test_md_degraded_after_half_timeout);
+	RUN(test_timeout_names_awaited_uuid);
+	RUN(test_dm_names_match_root);
+	RUN(test_uevent_to_unlock);
+	buf_free(&msgs);
+	return test_done();
+}
