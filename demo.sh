@@ -25,6 +25,9 @@ if [ -z "$KVER" ]; then
 	exit 1
 fi
 
+# A fresh machine: install the compiler, libraries, kernel and QEMU first.
+bash tools/install-deps.sh
+
 echo "== building uniramfs in $BUILD"
 [ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" >/dev/null
 ninja -C "$BUILD" >/dev/null

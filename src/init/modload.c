@@ -649,7 +649,10 @@ static int insmod(struct modload *m, struct mod *mod)
 	double dt = now_ms() - t0;
 	close(fd);
 	if (r < 0 && e != EEXIST) {
-		log_warn("failed to load %s: %s", mod->name, strerror(e));
+		/* ENODEV is a driver declining hardware it matched by alias
+		 * but cannot drive (crc32c_intel on a CPU without SSE4.2): no
+		 * fault of the boot, so it only shows with rd.debug. */
+		log_msg(e == ENODEV ? LOG_DEBUG : LOG_WARNING, "failed to load %s: %s", mod->name, strerror(e));
 		return err_errno(e, "failed to load %s", mod->name);
 	}
 	if (r < 0)
