@@ -100,8 +100,19 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 	if (strcmp(e->name, "etc/uniramfs/kver") == 0 && e->size == strlen(kver) + 1 &&
 	    memcmp(data, kver, strlen(kver)) == 0)
 		s->kver++;
-	if (strstr(e->name, "/ext4.ko"))
-		s->ext4++;
+	if (strstr(e->name, "/ext4.ko")) {
+		/* Secure Boot checks the appended signature: the module must
+		 * be the host's file byte for byte. */
+		char *host = xasprintf("/lib/modules/%s/kernel/fs/ext4/ext4.ko", kver), *d = NULL;
+		size_t len = 0;
+		static const char sig[] = "~Module signature appended~\n";
+		if (read_file(host, &d, &len) == 0 && len == e->size && memcmp(d, data, len) == 0 &&
+		    (len < sizeof(sig) || memcmp(d + len - (sizeof(sig) - 1), sig, sizeof(sig) - 1) != 0 ||
+		     memcmp(data + len - (sizeof(sig) - 1), sig, sizeof(sig) - 1) == 0))
+			s->ext4++;
+		free(d);
+		free(host);
+	}
 	if (strcmp(s->last, e->name) >= 0)
 		s->sorted++;
 	if (e->uid || e->gid)
