@@ -291,6 +291,7 @@ void luks_block(struct init *in, const struct blockdev *bd)
 	if (!u.key && e)
 		u.key = e->keyfile;
 	u.discard = s->discard || (e && has_word(e->options, "discard"));
+	stack_load_modules(in, "luks");
 	unlock(in, &u);
 	free(defname);
 }

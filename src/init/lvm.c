@@ -54,6 +54,7 @@ void lvm_block(struct init *in, const struct blockdev *bd)
 	if (s->lvm_off || stack_once(s, "lvm", bd->devnode))
 		return;
 	log_info("%s is an LVM physical volume: activating", bd->devnode);
+	stack_load_modules(in, "lvm");
 	if (!s->vgs.n && !s->lvs.n) {
 		activate(in, "vgchange", NULL);
 		return;

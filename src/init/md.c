@@ -49,6 +49,7 @@ void md_block(struct init *in, const struct blockdev *bd)
 	s->md_member_seen = true;
 	if (stack_once(s, "md", bd->devnode))
 		return;
+	stack_load_modules(in, "md");
 	st = stack_run(in, "mdadm", argv, NULL, 0);
 	if (st > 0)
 		log_warn("mdadm -I %s exited with status %d", bd->devnode, st);

@@ -99,6 +99,35 @@ bool stack_uuid_eq(const char *a, const char *b)
 	return *x && strcmp(x, y) == 0;
 }
 
+/*
+ * No modprobe in the image: the kernel's request_module() for a dm
+ * target, an md personality or a cipher template finds nothing. Load
+ * what the layer may need before its tool runs; the ones not in the
+ * image are simply not wanted there (hostonly picked its set).
+ */
+void stack_load_modules(struct init *in, const char *layer)
+{
+	static const struct {
+		const char *layer, *mods[8];
+	} sets[] = {
+		{ "luks", { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc" } },
+		{ "lvm", { "dm_mod", "dm_snapshot", "dm_thin_pool", "dm_mirror", "dm_raid",
+			   "dm_cache", "dm_cache_smq" } },
+		{ "md", { "md_mod", "raid1", "raid0", "raid10", "raid456", "linear" } },
+	};
+
+	if (!in->ml || stack_once(in->stack, "modules", layer))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
+		if (strcmp(sets[i].layer, layer))
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(sets[i].mods) && sets[i].mods[k]; k++)
+			if (modload_name(in->ml, sets[i].mods[k]) < 0)
+				log_debug("%s: %s", sets[i].mods[k], err_msg());
+	}
+	modload_settle(in->ml);
+}
+
 char *stack_find_tool(struct init *in, const char *name)
 {
 	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
@@ -117,6 +146,7 @@ int stack_run(struct init *in, const char *name, char *const argv[], const void 
 {
 	char *path = stack_find_tool(in, name);
 	struct buf cmd = { 0 };
+	struct strv env = { 0 };
 	int st;
 
 	for (size_t i = 0; argv[i]; i++)
@@ -127,8 +157,13 @@ int stack_run(struct init *in, const char *name, char *const argv[], const void 
 		return -1;
 	}
 	log_debug("running %s", cmd.p);
-	st = in->xops->run ? in->xops->run(path, argv, in->envp, input, len)
+	for (char **e = in->envp; e && *e; e++)
+		strv_push(&env, *e);
+	/* lvm names every inherited fd it did not expect: noise on the console */
+	strv_push(&env, "LVM_SUPPRESS_FD_WARNINGS=1");
+	st = in->xops->run ? in->xops->run(path, argv, env.v, input, len)
 			   : err_set("no way to run programs");
+	strv_free(&env);
 	if (st < 0)
 		log_err("cannot run %s: %s", cmd.p, err_msg());
 	free(path);
