@@ -41,6 +41,7 @@
 #include "elf_parse.h"
 #include "err.h"
 #include "log.h"
+#include "sysroot.h"
 #include "util.h"
 
 #define SEARCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -114,53 +115,18 @@ void elf_resolver_free(struct elf_resolver *r)
 	free(r);
 }
 
-/* Resolve every symlink in path as if sysroot were /, so an absolute
- * link inside a sysroot stays inside it. Returns the real path (without
- * sysroot) of an existing regular file, or NULL. */
+/* The real path (inside the sysroot) of an existing regular file, or
+ * NULL: a library search tries many paths that do not exist. */
 static char *real_path(const struct elf_resolver *r, const char *path)
 {
-	char *cur = path_normalize(path);
-	int hops = 0;
+	struct stat st;
+	char *real;
 
-restart:
-	for (char *slash = cur + 1;; slash++) {
-		if (*slash && *slash != '/')
-			continue;
-		char c = *slash;
-		struct stat st;
-		*slash = '\0';
-		char *host = path_join(r->sysroot, cur);
-		int rc = lstat(host, &st);
-		free(host);
-		if (rc < 0)
-			break;
-		if (S_ISLNK(st.st_mode)) {
-			char target[4096], *next;
-			host = path_join(r->sysroot, cur);
-			ssize_t n = readlink(host, target, sizeof(target) - 1);
-			free(host);
-			if (n <= 0 || ++hops > 40)
-				break;
-			target[n] = '\0';
-			*strrchr(cur, '/') = '\0';
-			const char *rest = c ? slash + 1 : "";
-			next = target[0] == '/' ? xasprintf("%s/%s", target, rest)
-						: xasprintf("%s/%s/%s", cur, target, rest);
-			free(cur);
-			cur = path_normalize(next);
-			free(next);
-			goto restart;
-		}
-		if (!c) {
-			if (S_ISREG(st.st_mode))
-				return cur;
-			break;
-		}
-		if (!S_ISDIR(st.st_mode))
-			break;
-		*slash = c;
-	}
-	free(cur);
+	if (sysroot_resolve(r->sysroot, path, NULL, NULL, &real, &st) < 0)
+		return NULL;
+	if (S_ISREG(st.st_mode))
+		return real;
+	free(real);
 	return NULL;
 }
 

@@ -10,6 +10,7 @@
 
 #include "compress.h"
 #include "err.h"
+#include "sysroot.h"
 #include "util.h"
 
 enum kind { K_DIR, K_FILE, K_DATA, K_SYMLINK, K_NODE };
@@ -217,71 +218,33 @@ size_t image_count(const struct image *img)
 	return img->count;
 }
 
+static int add_link(void *img, const char *link, const char *target)
+{
+	return image_add_symlink(img, link, target);
+}
+
 int image_add_host_path(struct image *img, const char *sysroot, const char *path, char **resolved)
 {
-	char *cur = path_normalize(path);
-	int hops = 0, r = -1;
+	struct stat st;
+	char *real, *host;
+	int r;
 
-	/* Walk component by component; on a symlink, record it and restart
-	 * from its target, so /lib/x.so behind /lib -> usr/lib lands as the
-	 * link plus /usr/lib/x.so. */
-restart:
-	for (char *slash = cur + 1;; slash++) {
-		if (*slash && *slash != '/')
-			continue;
-		char c = *slash;
-		struct stat st;
-		*slash = '\0';
-		char *host = path_join(sysroot, cur);
-		if (lstat(host, &st) < 0) {
-			r = err_errno(errno, "%s", host);
-			free(host);
-			goto out;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			char target[4096];
-			ssize_t n = readlink(host, target, sizeof(target) - 1);
-			free(host);
-			if (n < 0) {
-				r = err_errno(errno, "readlink %s", cur);
-				goto out;
-			}
-			target[n] = '\0';
-			if (image_add_symlink(img, cur, target) < 0)
-				goto out;
-			if (++hops > 40) {
-				r = err_set("%s: too many levels of symbolic links", path);
-				goto out;
-			}
-			char *dir = cur;
-			char *last = strrchr(dir, '/');
-			*last = '\0';
-			char *rest = c ? slash + 1 : "";
-			char *next = target[0] == '/' ? xasprintf("%s/%s", target, rest)
-						      : xasprintf("%s/%s/%s", dir, target, rest);
-			free(cur);
-			cur = path_normalize(next);
-			free(next);
-			goto restart;
-		}
-		if (!c) {
-			if (S_ISDIR(st.st_mode))
-				r = image_add_dir(img, cur, st.st_mode);
-			else if (S_ISREG(st.st_mode))
-				r = image_add_file(img, cur, host, st.st_mode & 07777, 0);
-			else
-				r = err_set("%s: not a file, directory or symlink", host);
-			free(host);
-			break;
-		}
-		free(host);
-		*slash = c;
-	}
-out:
-	if (r == 0 && resolved)
-		*resolved = cur;
+	/* every link on the way goes in as a link, so /lib/x.so behind
+	 * /lib -> usr/lib lands as the link plus /usr/lib/x.so */
+	if (sysroot_resolve(sysroot, path, add_link, img, &real, &st) < 0)
+		return -1;
+	host = path_join(sysroot, real);
+	if (S_ISDIR(st.st_mode))
+		r = image_add_dir(img, real, st.st_mode);
+	else if (S_ISREG(st.st_mode))
+		r = image_add_file(img, real, host, st.st_mode & 07777, 0);
 	else
-		free(cur);
+		r = err_set("%s: not a file, directory or symlink", host);
+	free(host);
+	if (r == 0 && resolved)
+		*resolved = real;
+	else
+		free(real);
 	return r;
 }
 

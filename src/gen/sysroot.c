@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "sysroot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "util.h"
+
+int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_link, void *userdata, char **real,
+		    struct stat *st)
+{
+	char *cur = path_normalize(path);
+	int hops = 0;
+
+restart:
+	for (char *slash = cur + 1;; slash++) {
+		if (*slash && *slash != '/')
+			continue;
+		char c = *slash, target[4096], *next, *host;
+		ssize_t n;
+
+		*slash = '\0';
+		host = path_join(sysroot, cur);
+		if (lstat(host, st) < 0) {
+			err_errno(errno, "%s", host);
+			free(host);
+			break;
+		}
+		if (!S_ISLNK(st->st_mode)) {
+			free(host);
+			if (!c) {
+				*real = cur;
+				return 0;
+			}
+			*slash = c;
+			continue;
+		}
+		n = readlink(host, target, sizeof(target) - 1);
+		if (n < 0) {
+			err_errno(errno, "readlink %s", host);
+			free(host);
+			break;
+		}
+		free(host);
+		target[n] = '\0';
+		if (on_link && on_link(userdata, cur, target) < 0)
+			break;
+		if (++hops > 40) {
+			err_set("%s: too many levels of symbolic links", path);
+			break;
+		}
+		*strrchr(cur, '/') = '\0';
+		next = target[0] == '/' ? xasprintf("%s/%s", target, c ? slash + 1 : "")
+					: xasprintf("%s/%s/%s", cur, target, c ? slash + 1 : "");
+		free(cur);
+		cur = path_normalize(next);
+		free(next);
+		goto restart;
+	}
+	free(cur);
+	return -1;
+}

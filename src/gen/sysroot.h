@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_SYSROOT_H
+#define UNIRAMFS_SYSROOT_H
+
+#include <sys/stat.h>
+
+/* Called for each symlink met on the way: its path and its target, both
+ * as seen inside the sysroot. Return <0 to stop (with err_set). */
+typedef int (*sysroot_link_fn)(void *userdata, const char *link, const char *target);
+
+/* Resolve path component by component as if sysroot were "/", following
+ * every symlink (an absolute link stays inside the sysroot), as usrmerge
+ * makes /lib a link to usr/lib. On success *real is the final path
+ * inside the sysroot and *st its lstat. -1 + err_set when a component is
+ * missing, a loop, or on_link fails. */
+int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_link, void *userdata, char **real,
+		    struct stat *st);
+
+#endif
