@@ -27,6 +27,7 @@
 #include "microcode.h"
 #include "modules.h"
 #include "output.h"
+#include "stack.h"
 
 struct plan {
 	const struct build_opts *o;
@@ -36,6 +37,7 @@ struct plan {
 	char *output;
 	struct image *img;
 	size_t nmodules;
+	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
 };
 
 static char *host_path(const struct plan *p, const char *path)
@@ -161,6 +163,14 @@ static int add_hostonly(struct plan *p, struct modules *m)
 			r = modules_add(m, "dm_mod", false);
 		else if (strcmp(h.stack.v[i], "md") == 0)
 			r = modules_add(m, "md_mod", false);
+	}
+	if (r == 0) {
+		struct strv extra = { 0 };
+		stack_plan_hostonly(&p->stack, p->sysroot, &h);
+		stack_plan_modules(&p->stack, &extra);
+		for (size_t i = 0; r == 0 && i < extra.n; i++)
+			r = modules_add(m, extra.v[i], false);
+		strv_free(&extra);
 	}
 	log_info("hostonly: root %s (%s), %zu drivers, %zu device aliases%s%s", h.root_dev ? h.root_dev : "?",
 		 h.fstypes.n ? h.fstypes.v[0] : "?", h.modules.n, h.modaliases.n,
@@ -366,6 +376,8 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = add_binaries(&p);
 	if (r == 0)
+		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
+	if (r == 0)
 		r = add_files(&p);
 	if (r == 0)
 		r = write_image(&p, &size);
@@ -377,6 +389,7 @@ int build_image(const struct build_opts *o)
 			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	image_free(p.img);
+	stack_plan_free(&p.stack);
 	free(p.kver);
 	free(p.kmoddir);
 	free(p.output);

@@ -292,6 +292,8 @@ void luks_block(struct init *in, const struct blockdev *bd)
 		u.key = e->keyfile;
 	u.discard = s->discard || (e && has_word(e->options, "discard"));
 	stack_load_modules(in, "luks");
+	/* cryptsetup's lock directory; it warns on every open without it */
+	in->ops->mkdir("/run/cryptsetup", 0700);
 	unlock(in, &u);
 	free(defname);
 }

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What the init needs to open LUKS, LVM and md layers: cryptsetup, lvm,
+ * mdadm (and thin_check) with their libraries, configs that work with
+ * no udev in the image, the host's crypttab lines for the root's stack
+ * and the key files they or --add-keys name. */
+#include "stack.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf.h"
+#include "err.h"
+#include "log.h"
+
+#define MAX_DEPTH 16
+
+static const struct tool {
+	const char *layer, *name, *what, *package;
+} tools[] = {
+	{ "dm-crypt", "cryptsetup", "LUKS", "cryptsetup-bin" },
+	{ "lvm", "lvm", "LVM", "lvm2" },
+	{ "md", "mdadm", "md RAID", "mdadm" },
+	{ "thin", "thin_check", "an LVM thin pool", "thin-provisioning-tools" },
+};
+
+/* lvm without udev: it scans /dev itself, makes its /dev/mapper nodes
+ * and /dev/VG/LV links, waits for no udev cookie, and starts no
+ * monitoring daemon. Only activation runs here: no metadata backups. */
+static const char lvm_conf[] =
+	"# uniramfs: lvm in the initramfs, where no udev runs\n"
+	"devices {\n"
+	"\tobtain_device_list_from_udev = 0\n"
+	"\texternal_device_info_source = \"none\"\n"
+	"\tuse_devicesfile = 0\n"
+	"}\n"
+	"activation {\n"
+	"\tudev_sync = 0\n"
+	"\tudev_rules = 0\n"
+	"\tmonitoring = 0\n"
+	"}\n"
+	"global {\n"
+	"\tuse_lvmlockd = 0\n"
+	"\tevent_activation = 0\n"
+	"}\n"
+	"backup {\n"
+	"\tbackup = 0\n"
+	"\tarchive = 0\n"
+	"}\n";
+
+/* No ARRAY lines: mdadm -I takes every array it finds. */
+static const char mdadm_conf_generic[] =
+	"# uniramfs: assemble every array found\n"
+	"AUTO +all\n";
+
+static char *read_attr(const char *dir, const char *attr)
+{
+	char *path = xasprintf("%s/%s", dir, attr), *line = NULL;
+	if (read_line(path, &line) < 0)
+		line = NULL;
+	free(path);
+	return line;
+}
+
+/* Down the slaves from one sysfs block directory, noting dm-crypt names. */
+static void walk_crypt(struct stack_plan *sp, const char *dir, int depth)
+{
+	char *uuid = read_attr(dir, "dm/uuid"), *slaves;
+	DIR *d;
+	struct dirent *e;
+
+	if (uuid && str_has_prefix(uuid, "CRYPT-") && !str_has_prefix(uuid, "CRYPT-VERITY-") &&
+	    !str_has_prefix(uuid, "CRYPT-INTEGRITY-") && !str_has_prefix(uuid, "CRYPT-SUBDEV-")) {
+		char *name = read_attr(dir, "dm/name");
+		if (name && !strv_contains(&sp->crypt_names, name))
+			strv_push(&sp->crypt_names, name);
+		free(name);
+	}
+	free(uuid);
+	if (depth >= MAX_DEPTH)
+		return;
+	slaves = xasprintf("%s/slaves", dir);
+	d = opendir(slaves);
+	while (d && (e = readdir(d))) {
+		char *link, real[PATH_MAX];
+		if (e->d_name[0] == '.')
+			continue;
+		link = xasprintf("%s/%s", slaves, e->d_name);
+		if (realpath(link, real))
+			walk_crypt(sp, real, depth + 1);
+		free(link);
+	}
+	if (d)
+		closedir(d);
+	free(slaves);
+}
+
+static void walk_majmin(struct stack_plan *sp, const char *sysroot, const char *majmin)
+{
+	char *link = xasprintf("%s/sys/dev/block/%s", sysroot, majmin), real[PATH_MAX];
+
+	if (realpath(link, real))
+		walk_crypt(sp, real, 0);
+	free(link);
+}
+
+void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struct hostonly *h)
+{
+	sp->hostonly = true;
+	for (size_t i = 0; i < h->stack.n; i++)
+		strv_push(&sp->layers, h->stack.v[i]);
+	sp->thin = strv_contains(&h->modules, "dm_thin_pool");
+	if (h->root_dev)
+		walk_majmin(sp, sysroot, h->root_dev);
+	if (h->resume_dev)
+		walk_majmin(sp, sysroot, h->resume_dev);
+}
+
+void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
+{
+	/* cryptsetup's defaults (aes-xts-plain64; LUKS1's aes-cbc-essiv)
+	 * need these templates; the table that names the real cipher is
+	 * not in sysfs. aes and sha256 are built in on most kernels. */
+	static const char *const cipher[] = { "crypto-xts", "crypto-ecb", "crypto-essiv",
+					      "crypto-cbc" };
+
+	if (!strv_contains(&sp->layers, "dm-crypt"))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(cipher); i++)
+		strv_push(out, cipher[i]);
+}
+
+/* The tool's path on the host as elf_add_binary finds it, or NULL. */
+static char *find_tool(const char *sysroot, const char *name)
+{
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					    "/usr/bin", "/sbin", "/bin" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
+		struct stat st;
+		bool ok = stat(host, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+		free(host);
+		if (ok)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static bool needed(const struct stack_plan *sp, const struct tool *t)
+{
+	if (!strcmp(t->layer, "thin"))
+		return sp->thin;
+	return strv_contains(&sp->layers, t->layer);
+}
+
+static int add_tools(struct stack_plan *sp, struct image *img, const char *sysroot,
+		     bool *have)
+{
+	struct elf_resolver *er = elf_resolver_new(sysroot);
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(tools); i++) {
+		const struct tool *t = &tools[i];
+		char *path;
+
+		have[i] = false;
+		if (sp->hostonly && !needed(sp, t))
+			continue;
+		path = find_tool(sysroot, t->name);
+		if (!path) {
+			if (sp->hostonly)
+				r = err_set("the root is on %s but %s is not installed (apt install %s)",
+					    t->what, t->name, t->package);
+			continue;
+		}
+		r = elf_add_binary(er, img, path);
+		if (r < 0)
+			err_wrap("%s", t->name);
+		have[i] = r == 0;
+		free(path);
+	}
+	elf_resolver_free(er);
+	return r;
+}
+
+static int add_key(struct stack_plan *sp, struct image *img, const char *src, const char *dst)
+{
+	if (access(src, R_OK) < 0)
+		return err_errno(errno, "key file %s", src);
+	if (image_add_file(img, dst, src, 0600, 0) < 0)
+		return -1;
+	if (!strv_contains(&sp->keys, dst))
+		strv_push(&sp->keys, dst);
+	return 0;
+}
+
+static int add_keys(struct stack_plan *sp, struct image *img, const struct strv *keys)
+{
+	for (size_t i = 0; keys && i < keys->n; i++) {
+		char *spec = xstrdup(keys->v[i]), *colon = strchr(spec, ':');
+		const char *dst = spec;
+		int r;
+
+		if (colon) {
+			*colon = '\0';
+			dst = colon + 1;
+		}
+		if (!*spec || !*dst || *dst != '/')
+			r = err_set("--add-keys: bad entry '%s' (expected SRC[:/DST])", keys->v[i]);
+		else
+			r = add_key(sp, img, spec, dst);
+		free(spec);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The host's crypttab lines for the dm-crypt layers of the root (and
+ * resume) stack, and their key files. */
+static int add_crypttab(struct stack_plan *sp, struct image *img, const char *sysroot)
+{
+	char *path = path_join(sysroot, "/etc/crypttab"), *data = NULL, *save = NULL;
+	struct buf out = { 0 };
+	size_t len;
+	int r = read_file(path, &data, &len);
+
+	if (r < 0) {
+		free(path);
+		return 0; /* opened by hand or by another tool: the init asks */
+	}
+	r = 0;
+	for (char *line = strtok_r(data, "\n", &save); r == 0 && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *copy = xstrdup(line), *fs = NULL, *f[4] = { 0 };
+		size_t n = 0;
+		for (char *w = strtok_r(copy, " \t", &fs); w && n < 4; w = strtok_r(NULL, " \t", &fs))
+			f[n++] = w;
+		if (n >= 2 && f[0][0] != '#' && strv_contains(&sp->crypt_names, f[0])) {
+			buf_printf(&out, "%s\n", line);
+			if (f[3] && strstr(f[3], "keyscript="))
+				log_warn("/etc/crypttab: %s: keyscript= is not supported; the init asks for the passphrase",
+					 f[0]);
+			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/")) {
+				char *src = path_join(sysroot, f[2]);
+				r = add_key(sp, img, src, f[2]);
+				free(src);
+			}
+		}
+		free(copy);
+	}
+	if (r == 0 && out.len)
+		r = image_add_data(img, "/etc/crypttab", out.p, out.len, 0600);
+	buf_free(&out);
+	free(data);
+	free(path);
+	return r;
+}
+
+static int add_mdadm_conf(struct stack_plan *sp, struct image *img, const char *sysroot)
+{
+	static const char *const confs[] = { "/etc/mdadm/mdadm.conf", "/etc/mdadm.conf" };
+
+	for (size_t i = 0; sp->hostonly && i < ARRAY_SIZE(confs); i++) {
+		char *p = path_join(sysroot, confs[i]);
+		bool ok = access(p, R_OK) == 0;
+		int r = ok ? image_add_file(img, "/etc/mdadm/mdadm.conf", p, 0644, 0) : 0;
+		free(p);
+		if (ok)
+			return r;
+	}
+	return image_add_data(img, "/etc/mdadm/mdadm.conf", mdadm_conf_generic,
+			      strlen(mdadm_conf_generic), 0644);
+}
+
+int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot,
+		   const struct strv *keys)
+{
+	bool have[ARRAY_SIZE(tools)];
+	int r = add_tools(sp, img, sysroot, have);
+
+	if (r == 0 && have[1])
+		r = image_add_data(img, "/etc/lvm/lvm.conf", lvm_conf, strlen(lvm_conf), 0644);
+	if (r == 0 && have[2])
+		r = add_mdadm_conf(sp, img, sysroot);
+	if (r == 0 && sp->hostonly && have[0])
+		r = add_crypttab(sp, img, sysroot);
+	if (r == 0)
+		r = add_keys(sp, img, keys);
+	if (r == 0 && sp->keys.n) {
+		struct buf b = { 0 };
+		for (size_t i = 0; i < sp->keys.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", sp->keys.v[i]);
+		log_notice("this image holds key material (%s): keep it private", b.p);
+		buf_free(&b);
+	}
+	return r;
+}
+
+void stack_plan_free(struct stack_plan *sp)
+{
+	strv_free(&sp->layers);
+	strv_free(&sp->crypt_names);
+	strv_free(&sp->keys);
+	memset(sp, 0, sizeof(*sp));
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_STACK_H
+#define UNIRAMFS_STACK_H
+
+#include <stdbool.h>
+
+#include "hostonly.h"
+#include "image.h"
+#include "util.h"
+
+/* The LUKS, LVM and md layers an image must open: the tools, their
+ * udev-less configs and the keys (DESIGN.md, stage 3). */
+struct stack_plan {
+	bool hostonly;
+	struct strv layers;      /* hostonly's stack: "dm-crypt", "lvm", "md", ... */
+	struct strv crypt_names; /* dm names of the dm-crypt layers under root and resume */
+	bool thin;               /* an LVM thin pool is on the way */
+	struct strv keys;        /* key files in the image, for the notice */
+};
+
+/* Remember what hostonly found (call before hostonly_free). */
+void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struct hostonly *h);
+/* Module names or aliases the layers need beyond what sysfs shows
+ * (the cipher templates dm-crypt asks the kernel for at open time). */
+void stack_plan_modules(const struct stack_plan *sp, struct strv *out);
+/* Add the tools with their libraries, /etc/lvm/lvm.conf,
+ * /etc/mdadm/mdadm.conf, /etc/crypttab and the key files (add_keys:
+ * SRC[:DST], mode 0600). Generic: every tool the host has. Hostonly:
+ * exactly the layers' tools; a missing one fails naming its package. */
+int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot,
+		   const struct strv *add_keys);
+void stack_plan_free(struct stack_plan *sp);
+
+#endif
