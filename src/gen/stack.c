@@ -223,44 +223,54 @@ static int add_keys(struct stack_plan *sp, struct image *img, const struct strv 
 	return 0;
 }
 
-/* The host's crypttab lines for the dm-crypt layers of the root (and
- * resume) stack, and their key files. */
-static int add_crypttab(struct stack_plan *sp, struct image *img, const char *sysroot)
+int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
+			struct strv *keyfiles)
 {
 	char *path = path_join(sysroot, "/etc/crypttab"), *data = NULL, *save = NULL;
-	struct buf out = { 0 };
 	size_t len;
 	int r = read_file(path, &data, &len);
 
-	if (r < 0) {
-		free(path);
-		return 0; /* opened by hand or by another tool: the init asks */
-	}
-	r = 0;
-	for (char *line = strtok_r(data, "\n", &save); r == 0 && line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	free(path);
+	if (r < 0)
+		return r == -ENOENT ? 0 : err_errno(-r, "%s/etc/crypttab", sysroot);
+	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *copy = xstrdup(line), *fs = NULL, *f[4] = { 0 };
 		size_t n = 0;
 		for (char *w = strtok_r(copy, " \t", &fs); w && n < 4; w = strtok_r(NULL, " \t", &fs))
 			f[n++] = w;
 		if (n >= 2 && f[0][0] != '#' && strv_contains(&sp->crypt_names, f[0])) {
-			buf_printf(&out, "%s\n", line);
+			buf_printf(out, "%s\n", line);
 			if (f[3] && strstr(f[3], "keyscript="))
 				log_warn("/etc/crypttab: %s: keyscript= is not supported; the init asks for the passphrase",
 					 f[0]);
-			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/")) {
-				char *src = path_join(sysroot, f[2]);
-				r = add_key(sp, img, src, f[2]);
-				free(src);
-			}
+			/* a path in the root; not a key device, not "none" or "-" */
+			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/"))
+				strv_push(keyfiles, f[2]);
 		}
 		free(copy);
+	}
+	free(data);
+	return 0;
+}
+
+/* The host's crypttab lines for the dm-crypt layers of the root (and
+ * resume) stack, and their key files. None: the init asks for every
+ * LUKS device it finds. */
+static int add_crypttab(struct stack_plan *sp, struct image *img, const char *sysroot)
+{
+	struct buf out = { 0 };
+	struct strv keyfiles = { 0 };
+	int r = stack_plan_crypttab(sp, sysroot, &out, &keyfiles);
+
+	for (size_t i = 0; r == 0 && i < keyfiles.n; i++) {
+		char *src = path_join(sysroot, keyfiles.v[i]);
+		r = add_key(sp, img, src, keyfiles.v[i]);
+		free(src);
 	}
 	if (r == 0 && out.len)
 		r = image_add_data(img, "/etc/crypttab", out.p, out.len, 0600);
 	buf_free(&out);
-	free(data);
-	free(path);
+	strv_free(&keyfiles);
 	return r;
 }
 

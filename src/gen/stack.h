@@ -29,6 +29,11 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out);
  * exactly the layers' tools; a missing one fails naming its package. */
 int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot,
 		   const struct strv *add_keys);
+/* The lines of SYSROOT/etc/crypttab that name the stack's dm-crypt
+ * layers, appended to out, and the key files they name. 0 (also when
+ * there is no crypttab) or -1. */
+int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
+			struct strv *keyfiles);
 void stack_plan_free(struct stack_plan *sp);
 
 #endif

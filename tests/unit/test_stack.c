@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The generator's side of LUKS, LVM and md: for each stack a hostonly
+ * fixture (tests/unit/fixtures/hostonly) copied into a sysroot with
+ * stand-in tools (a static busybox named cryptsetup, lvm, mdadm) and a
+ * crypttab; the image gets exactly the stack's tools and configs, and a
+ * missing tool fails the build naming its package. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "hostonly.h"
+#include "image.h"
+#include "log.h"
+#include "stack.h"
+#include "test.h"
+#include "util.h"
+
+#define STATIC_ELF "/bin/busybox"
+
+static char *fixture(const char *name)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	char *p = xasprintf("%s/tests/unit/fixtures/hostonly/%s", src ? src : ".", name);
+	char *real = realpath(p, NULL);
+	free(p);
+	return real ? real : xstrdup("(missing fixture)");
+}
+
+static void put(const char *root, const char *path, const char *text, mode_t mode)
+{
+	char *p = path_join(root, path), *dir = xstrdup(p);
+	FILE *f;
+
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir, 0755);
+	f = fopen(p, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	chmod(p, mode);
+	free(p);
+	free(dir);
+}
+
+/* A sysroot: the fixture's /proc and /sys, plus the named tools. */
+static char *sysroot(const char *fix, const char *tools)
+{
+	char tmpl[] = "/tmp/uniramfs-test-stack-XXXXXX";
+	char *dir = xstrdup(mkdtemp(tmpl)), *src = fixture(fix);
+	char *cmd = xasprintf("cp -a %s/. %s/", src, dir);
+	struct strv t = { 0 };
+
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	strv_split(&t, tools, ",");
+	for (size_t i = 0; i < t.n; i++) {
+		char *dst = xasprintf("%s/usr/sbin/%s", dir, t.v[i]);
+		cmd = xasprintf("mkdir -p %s/usr/sbin && cp " STATIC_ELF " %s", dir, dst);
+		CHECK(system(cmd) == 0);
+		free(cmd);
+		free(dst);
+	}
+	strv_free(&t);
+	free(src);
+	return dir;
+}
+
+static void rm_tree(char *dir)
+{
+	char *cmd = xasprintf("rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	free(dir);
+}
+
+static int plan(const char *root, struct stack_plan *sp, struct image *img,
+		const struct strv *keys)
+{
+	struct hostonly h;
+	int r = hostonly_detect(root, &h);
+
+	CHECK(r == 0);
+	memset(sp, 0, sizeof(*sp));
+	if (r == 0) {
+		stack_plan_hostonly(sp, root, &h);
+		r = stack_plan_add(sp, img, root, keys);
+	}
+	hostonly_free(&h);
+	return r;
+}
+
+static struct buf notices;
+static void sink(int level, const char *msg, void *userdata)
+{
+	(void)userdata;
+	buf_printf(&notices, "<%d>%s\n", level, msg);
+}
+
+static void test_lvm_on_luks(void)
+{
+	char *root;
+	struct stack_plan sp;
+	struct image *img = image_new();
+	struct buf ct = { 0 };
+	struct strv keys = { 0 }, mods = { 0 };
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("luks", "cryptsetup,lvm,mdadm");
+	put(root, "/etc/crypttab", "# <target> <source> <key> <options>\n"
+				   "luks-3f1a7c2e UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 /etc/keys/root.key luks,discard\n"
+				   "backup UUID=11111111-2222-3333-4444-555555555555 /etc/keys/backup.key luks\n"
+				   "swap /dev/vdc1 /dev/urandom swap\n", 0644);
+	put(root, "/etc/keys/root.key", "root key", 0600);
+	put(root, "/etc/keys/backup.key", "backup key", 0600);
+	buf_free(&notices);
+	log_set_sink(sink, NULL);
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	log_set_sink(NULL, NULL);
+	CHECK(strv_contains(&sp.crypt_names, "luks-3f1a7c2e") && sp.crypt_names.n == 1);
+	CHECK(image_has(img, "/usr/sbin/cryptsetup"));
+	CHECK(image_has(img, "/usr/sbin/lvm"));
+	CHECK(image_has(img, "/etc/lvm/lvm.conf"));
+	CHECK(!image_has(img, "/usr/sbin/mdadm"));
+	CHECK(!image_has(img, "/etc/mdadm/mdadm.conf"));
+	CHECK(!image_has(img, "/usr/sbin/thin_check"));
+	CHECK(image_has(img, "/etc/crypttab"));
+	CHECK(image_has(img, "/etc/keys/root.key"));
+	CHECK(!image_has(img, "/etc/keys/backup.key"));
+	CHECK(notices.p && strstr(notices.p, "<5>this image holds key material (/etc/keys/root.key): keep it private\n"));
+	CHECK(stack_plan_crypttab(&sp, root, &ct, &keys) == 0);
+	CHECK_STR(ct.p, "luks-3f1a7c2e UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 /etc/keys/root.key luks,discard\n");
+	CHECK(keys.n == 1 && !strcmp(keys.v[0], "/etc/keys/root.key"));
+	stack_plan_modules(&sp, &mods);
+	CHECK(strv_contains(&mods, "crypto-xts") && strv_contains(&mods, "crypto-essiv"));
+	strv_free(&mods);
+	strv_free(&keys);
+	buf_free(&ct);
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
+static void test_md_raid1(void)
+{
+	char *root;
+	struct stack_plan sp;
+	struct image *img = image_new();
+	struct strv mods = { 0 };
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("md", "cryptsetup,lvm,mdadm");
+	put(root, "/etc/mdadm/mdadm.conf", "ARRAY /dev/md0 metadata=1.2 UUID=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718\n", 0644);
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	CHECK(image_has(img, "/usr/sbin/mdadm"));
+	CHECK(image_has(img, "/etc/mdadm/mdadm.conf"));
+	CHECK(!image_has(img, "/usr/sbin/cryptsetup"));
+	CHECK(!image_has(img, "/usr/sbin/lvm"));
+	CHECK(!image_has(img, "/etc/lvm/lvm.conf"));
+	CHECK(!image_has(img, "/etc/crypttab"));
+	stack_plan_modules(&sp, &mods);
+	CHECK(mods.n == 0);
+	strv_free(&mods);
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
+static void test_luks_on_md(void)
+{
+	char *root;
+	struct stack_plan sp;
+	struct image *img = image_new();
+	struct buf ct = { 0 };
+	struct strv keys = { 0 };
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("stack-luks-on-md", "cryptsetup,lvm,mdadm");
+	put(root, "/etc/crypttab", "cryptroot UUID=5d2c0e4b-8a7f-4e11-b3c2-d1e0f9a8b7c6 none luks\n", 0644);
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	CHECK(image_has(img, "/usr/sbin/cryptsetup"));
+	CHECK(image_has(img, "/usr/sbin/mdadm"));
+	CHECK(image_has(img, "/etc/mdadm/mdadm.conf")); /* the generic one: host has none */
+	CHECK(!image_has(img, "/usr/sbin/lvm"));
+	CHECK(image_has(img, "/etc/crypttab"));
+	CHECK(sp.keys.n == 0);
+	CHECK(stack_plan_crypttab(&sp, root, &ct, &keys) == 0);
+	CHECK_STR(ct.p, "cryptroot UUID=5d2c0e4b-8a7f-4e11-b3c2-d1e0f9a8b7c6 none luks\n");
+	CHECK(keys.n == 0);
+	strv_free(&keys);
+	buf_free(&ct);
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
+static void test_lvm_on_md(void)
+{
+	char *root;
+	struct stack_plan sp;
+	struct image *img = image_new();
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("stack-lvm-on-md", "cryptsetup,lvm,mdadm");
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	CHECK(image_has(img, "/usr/sbin/lvm"));
+	CHECK(image_has(img, "/etc/lvm/lvm.conf"));
+	CHECK(image_has(img, "/usr/sbin/mdadm"));
+	CHECK(!image_has(img, "/usr/sbin/cryptsetup"));
+	CHECK(!image_has(img, "/etc/crypttab"));
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
+static void test_missing_tool_names_package(void)
+{
+	static const struct {
+		const char *fixture, *tools, *msg;
+	} cases[] = {
+		{ "luks", "lvm,mdadm",
+		  "the root is on LUKS but cryptsetup is not installed (apt install cryptsetup-bin)" },
+		{ "luks", "cryptsetup",
+		  "the root is on LVM but lvm is not installed (apt install lvm2)" },
+		{ "md", "cryptsetup,lvm",
+		  "the root is on md RAID but mdadm is not installed (apt install mdadm)" },
+		{ "stack-lvm-on-md", "lvm",
+		  "the root is on md RAID but mdadm is not installed (apt install mdadm)" },
+	};
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *root = sysroot(cases[i].fixture, cases[i].tools);
+		struct stack_plan sp;
+		struct image *img = image_new();
+		CHECK(plan(root, &sp, img, NULL) < 0);
+		CHECK_STR(err_msg(), cases[i].msg);
+		stack_plan_free(&sp);
+		image_free(img);
+		rm_tree(root);
+	}
+}
+
+static void test_generic_packs_what_host_has(void)
+{
+	char *root;
+	struct stack_plan sp = { 0 };
+	struct image *img = image_new();
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("virtio", "mdadm,thin_check");
+	put(root, "/etc/mdadm/mdadm.conf", "ARRAY /dev/md0 UUID=x\n", 0644);
+	put(root, "/etc/crypttab", "x /dev/vda2 none\n", 0644);
+	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
+	CHECK(image_has(img, "/usr/sbin/mdadm"));
+	CHECK(image_has(img, "/usr/sbin/thin_check"));
+	CHECK(image_has(img, "/etc/mdadm/mdadm.conf"));
+	CHECK(!image_has(img, "/usr/sbin/cryptsetup"));
+	CHECK(!image_has(img, "/usr/sbin/lvm"));
+	CHECK(!image_has(img, "/etc/lvm/lvm.conf"));
+	CHECK(!image_has(img, "/etc/crypttab")); /* generic: no host crypttab */
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
+static void test_add_keys(void)
+{
+	char *root = sysroot("virtio", "");
+	struct stack_plan sp = { 0 };
+	struct image *img = image_new();
+	struct strv keys = { 0 };
+	char *a = path_join(root, "/a.key"), *b = path_join(root, "/b.key");
+	char *spec = xasprintf("%s:/etc/keys/a.key,%s", a, b);
+
+	put(root, "/a.key", "A", 0600);
+	put(root, "/b.key", "B", 0600);
+	strv_split(&keys, spec, ",");
+	buf_free(&notices);
+	log_set_sink(sink, NULL);
+	CHECK(stack_plan_add(&sp, img, root, &keys) == 0);
+	log_set_sink(NULL, NULL);
+	CHECK(image_has(img, "/etc/keys/a.key"));
+	CHECK(image_has(img, b));
+	{
+		char *want = xasprintf("<5>this image holds key material (/etc/keys/a.key, %s): keep it private\n", b);
+		CHECK(notices.p && strstr(notices.p, want));
+		free(want);
+	}
+	stack_plan_free(&sp);
+	image_free(img);
+	strv_free(&keys);
+
+	/* a missing key and a relative destination fail, named */
+	img = image_new();
+	strv_push(&keys, "/nonexistent/k.key");
+	CHECK(stack_plan_add(&sp, img, root, &keys) < 0);
+	CHECK_STR(err_msg(), "key file /nonexistent/k.key: No such file or directory");
+	strv_free(&keys);
+	stack_plan_free(&sp);
+	image_free(img);
+	img = image_new();
+	strv_push_owned(&keys, xasprintf("%s:etc/k", a));
+	CHECK(stack_plan_add(&sp, img, root, &keys) < 0);
+	CHECK(err_msg() && strstr(err_msg(), "--add-keys: bad entry"));
+	strv_free(&keys);
+	stack_plan_free(&sp);
+	image_free(img);
+	free(spec);
+	free(a);
+	free(b);
+	rm_tree(root);
+}
+
+int main(void)
+{
+	log_init("uniramfs", LOG_WARNING);
+	RUN(test_lvm_on_luks);
+	RUN(test_md_raid1);
+	RUN(test_luks_on_md);
+	RUN(test_lvm_on_md);
+	RUN(test_missing_tool_names_package);
+	RUN(test_generic_packs_what_host_has);
+	RUN(test_add_keys);
+	buf_free(&notices);
+	return test_done();
+}
