@@ -112,7 +112,7 @@ def targets(res):
     return "\n".join(["| target | result | measured |", "|---|---|---|"] + out)
 
 
-def markdown(res):
+def markdown(res, outdir):
     m, v = res["machine"], res["versions"]
     lines = [
         "# uniramfs benchmarks side by side",
@@ -151,6 +151,10 @@ def markdown(res):
     notes = notes_for(res)
     if notes:
         lines += ["## What happened", ""] + notes + [""]
+    extra = os.path.join(outdir, "notes.md")
+    if os.path.isfile(extra):
+        with open(extra) as f:
+            lines += ["## Notes on this run", "", f.read().strip(), ""]
     return "\n".join(lines)
 
 
@@ -219,7 +223,7 @@ unset multiplot
 
 def write(res, outdir, work):
     with open(os.path.join(outdir, "results.md"), "w") as f:
-        f.write(markdown(res))
+        f.write(markdown(res, outdir))
     chart(res, outdir, work)
 
 

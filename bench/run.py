@@ -178,8 +178,8 @@ def measure_boots(g, vmlinuz, disk, nboots, work):
             "" if err is None else " (%s)" % err) +
             ("  Run /init %.3f s, real init at %.2f s" % (b["run_init"], b["uptime"])
              if "init" in b else ""))
-        if err is not None and i == 0 and b["run_init"] is None:
-            break  # no point booting a broken image again
+        if err is not None and (timed_out or b["run_init"] is None):
+            break  # a hang or an image the kernel refused: once is enough
     g.res["boots"] = boots
     g.res["boot_pass"] = all(b["pass"] for b in boots) and len(boots) == nboots
     ok = [b for b in boots if b["pass"] and "init" in b]

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Profile `uniramfs build --generic` for the installed kernel and print the
+# functions that cost the most, to decide what to optimise.
+#
+#   bench/profile.sh [BUILDDIR] [MORE BUILD ARGS...]
+#
+# Uses `perf record` when the CPU's counters are readable here (perf stat -e
+# instructions works), else valgrind's callgrind (instruction counts, all
+# threads summed; time spent waiting on I/O does not show).  The raw profile
+# stays in bench/work/profile/ (callgrind.out: open with kcachegrind or
+# callgrind_annotate; perf.data: perf report -i).
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+builddir=${1:-${UNIRAMFS_BUILDDIR:-$src/build}}
+shift || true
+[ -f "$builddir/build.ninja" ] || meson setup "$builddir" "$src" >/dev/null
+ninja -C "$builddir" >/dev/null
+uniramfs=$(cd "$builddir" && pwd)/uniramfs
+
+kver=
+for v in /boot/vmlinuz-*; do
+	k=${v#/boot/vmlinuz-}
+	[ -d "/lib/modules/$k" ] && kver=$(printf '%s\n%s\n' "$kver" "$k" | sort -V | tail -1)
+done
+[ -n "$kver" ] || { echo "profile.sh: no installed kernel under /boot" >&2; exit 1; }
+
+out=$src/bench/work/profile
+mkdir -p "$out"
+cmd=("$uniramfs" build -k "$kver" -o "$out/generic.img" --generic --config /dev/null "$@")
+echo "profile.sh: ${cmd[*]}"
+
+if perf stat -e instructions -x, true 2>&1 | grep -q '^[0-9]'; then
+	perf record -g -o "$out/perf.data" -- "${cmd[@]}" >/dev/null 2>&1
+	echo "== perf: top functions, self time"
+	perf report -i "$out/perf.data" --no-children --stdio --percent-limit 1 \
+		--sort dso,symbol 2>/dev/null | grep -v '^$' | grep -v '^#' | grep '%' | head -40
+	echo "== perf: top functions, with callees"
+	perf report -i "$out/perf.data" --children --stdio --percent-limit 3 \
+		--sort symbol -g none 2>/dev/null | grep '%' | head -30
+	echo "raw profile: $out/perf.data"
+	exit 0
+fi
+
+command -v valgrind >/dev/null || { echo "profile.sh: no usable perf and no valgrind" >&2; exit 1; }
+echo "(perf has no instruction counter here: using callgrind, instruction counts)"
+valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" \
+	--separate-threads=no "${cmd[@]}" 2>"$out/valgrind.log" >/dev/null || {
+	tail -5 "$out/valgrind.log" >&2; exit 1; }
+echo "== top functions, own instructions (Ir), all threads"
+callgrind_annotate --inclusive=no "$out/callgrind.out" 2>/dev/null |
+	sed -n '/^-\+$/,$p' | grep -E '^ *[0-9,]+ ' | head -30
+echo "== top functions with everything they call (inclusive Ir)"
+callgrind_annotate --inclusive=yes "$out/callgrind.out" 2>/dev/null |
+	sed -n '/^-\+$/,$p' | grep -E '^ *[0-9,]+ ' | head -30
+echo "raw profile: $out/callgrind.out"
