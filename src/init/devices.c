@@ -4,6 +4,7 @@
  * its /dev/disk links and may be the root. */
 #include <string.h>
 
+#include "early.h"
 #include "err.h"
 #include "init.h"
 #include "log.h"
@@ -71,6 +72,7 @@ static void handle_block(struct init *in, const struct uevent *ev)
 		in->root = (long)i;
 		log_info("root=%s is %s", in->opt.root, bd.devnode);
 	}
+	resume_block(in, &in->devs[i]);
 	stack_block(in, &in->devs[i]);
 }
 

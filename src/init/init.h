@@ -63,6 +63,11 @@ struct init {
 	/* ms spent waiting for a person (passphrase prompts): a deadline
 	 * set before them moves on by as much. */
 	long long stall_ms;
+	/* Resume, fsck, /usr, hooks: early.h. */
+	bool fs_mounted;      /* a filesystem is on /sysroot: never resume after */
+	bool resume_done;     /* resume= was dealt with (or cannot be any more) */
+	bool resume_waiting;  /* wait_events(until_root) also waits for resume= */
+	const char *want_usr; /* the /usr device being waited for, or NULL */
 
 	char **init_argv; /* args for the real init (not argv[0]) */
 	char **envp;

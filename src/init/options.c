@@ -53,7 +53,7 @@ static const struct {
 	{ "pre-trigger", BRK_PRE_UDEV },
 	{ "initqueue", BRK_PRE_MOUNT },
 	{ "pre-mount", BRK_PRE_MOUNT },
-	{ "mount", BRK_PRE_MOUNT },
+	{ "mount", BRK_MOUNT },
 	{ "pre-pivot", BRK_PRE_PIVOT },
 	{ "cleanup", BRK_PRE_PIVOT },
 	/* initramfs-tools */
@@ -65,7 +65,7 @@ static const struct {
 	{ "init", BRK_PRE_PIVOT },
 	/* mkinitcpio */
 	{ "y", BRK_PRE_MOUNT },
-	{ "postmount", BRK_PRE_PIVOT },
+	{ "postmount", BRK_MOUNT },
 };
 
 /* rd.break alone means "just before switch_root" (dracut); break alone

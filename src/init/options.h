@@ -13,7 +13,8 @@ enum brk {
 	BRK_CMDLINE = 1 << 0,   /* after the API filesystems, before anything else */
 	BRK_PRE_UDEV = 1 << 1,  /* before modules and devices */
 	BRK_PRE_MOUNT = 1 << 2, /* root found, not mounted yet */
-	BRK_PRE_PIVOT = 1 << 3, /* root mounted, before switch_root */
+	BRK_PRE_PIVOT = 1 << 3, /* root and /usr mounted, before switch_root */
+	BRK_MOUNT = 1 << 4,     /* root mounted, /usr not yet */
 };
 
 #define DEFAULT_ROOT_TIMEOUT 30 /* seconds, see docs/cmdline.md */

@@ -57,6 +57,7 @@ int mount_root(struct init *in)
 		if (in->ops->mount(bd->devnode, "/sysroot", types.v[i], flags, data) == 0) {
 			log_info("mounted %s (%s, %s) on /sysroot", bd->devnode, types.v[i],
 				 flags & MS_RDONLY ? "ro" : "rw");
+			in->fs_mounted = true;
 			ret = 0;
 			goto out;
 		}

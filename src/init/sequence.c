@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buildconf.h"
+#include "early.h"
 #include "err.h"
 #include "init.h"
 #include "kmsg.h"
@@ -137,6 +138,7 @@ static void stage_modules(struct init *in)
 			modload_add_param(in->ml, o->modparam_mod.v[i], o->modparam_arg.v[i]);
 	}
 	run_break(in, BRK_PRE_UDEV, "pre-udev");
+	run_hooks(in, "pre-udev");
 	for (size_t i = 0; in->ml && i < o->driver_pre.n; i++)
 		if (modload_name(in->ml, o->driver_pre.v[i]) < 0)
 			log_warn("rd.driver.pre=%s: %s", o->driver_pre.v[i], err_msg());
@@ -157,6 +159,8 @@ static bool wait_root(struct init *in)
 				 in->opt.root);
 		stack_wait_root(in, deadline);
 	}
+	if (in->root >= 0)
+		resume_wait(in, deadline);
 	if (in->ml)
 		modload_settle(in->ml);
 	if (in->root >= 0)
@@ -189,6 +193,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		return failure(in, false);
 	}
 	run_break(in, BRK_CMDLINE, "cmdline");
+	run_hooks(in, "cmdline");
 	if (!in->opt.root) {
 		log_err("no root= on the kernel command line: nothing to mount");
 		return failure(in, false);
@@ -211,14 +216,23 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		}
 		timing_mark(&in->timing, "devices");
 		run_break(in, BRK_PRE_MOUNT, "pre-mount");
-		if (mount_root(in) == 0)
+		run_hooks(in, "pre-mount");
+		if (fsck_root(in) == 0 && mount_root(in) == 0)
 			break;
+		log_err("%s", err_msg());
+		if (failure(in, true) < 0)
+			return -1;
+	}
+	run_break(in, BRK_MOUNT, "mount");
+	run_hooks(in, "mount");
+	while (mount_usr(in) < 0) {
 		log_err("%s", err_msg());
 		if (failure(in, true) < 0)
 			return -1;
 	}
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
+	run_hooks(in, "pre-pivot");
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "early.h"
 #include "err.h"
 #include "init.h"
 #include "log.h"
@@ -67,7 +68,7 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 		nfds_t n = 0;
 		int timeout = -1, r;
 
-		if (until_root && in->root >= 0) {
+		if (until_root && in->root >= 0 && !early_waiting(in)) {
 			end = WAIT_ROOT;
 			break;
 		}
