@@ -253,6 +253,23 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp((*(struct entry *const *)a)->path, (*(struct entry *const *)b)->path);
 }
 
+/* Does path lie below a symlink of the image ("lib/modules/x" with
+ * lib -> usr/lib)? */
+static bool below_symlink(const struct image *img, const char *path)
+{
+	char *p = xstrdup(path);
+	bool r = false;
+
+	for (char *s = strrchr(p, '/'); s && s != p && !r; s = strrchr(p, '/')) {
+		const struct entry *e;
+		*s = '\0';
+		e = lookup(img, p);
+		r = e && e->kind == K_SYMLINK;
+	}
+	free(p);
+	return r;
+}
+
 static int write_file(struct cpio_writer *w, struct cpio_entry *ce, const struct entry *e)
 {
 	char chunk[1 << 16];
@@ -322,6 +339,21 @@ int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mt
 		for (struct entry *e = img->table[i]; e; e = e->next)
 			v[n++] = e;
 	qsort(v, n, sizeof(*v), cmp_entry);
+	/* The kernel unpacks in order and follows a symlink met in a path:
+	 * what lies below one ("lib/modules/..." with lib -> usr/lib) goes
+	 * last, once the link's target ("usr/lib") exists. */
+	{
+		struct entry **later = xmalloc((n ? n : 1) * sizeof(*later));
+		size_t k = 0, nl = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (below_symlink(img, v[i]->path))
+				later[nl++] = v[i];
+			else
+				v[k++] = v[i];
+		}
+		memcpy(v + k, later, nl * sizeof(*later));
+		free(later);
+	}
 
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct entry *e = v[i];
