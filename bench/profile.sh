@@ -16,7 +16,10 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${1:-${UNIRAMFS_BUILDDIR:-$src/build}}
 shift || true
 [ -f "$builddir/build.ninja" ] || meson setup "$builddir" "$src" >/dev/null
-ninja -C "$builddir" >/dev/null
+# The generator alone: a half-edited init elsewhere in the tree must not stop
+# a profile of the generator.
+ninja -C "$builddir" uniramfs >"$builddir/profile-ninja.log" 2>&1 || {
+	tail -20 "$builddir/profile-ninja.log" >&2; exit 1; }
 uniramfs=$(cd "$builddir" && pwd)/uniramfs
 
 kver=
@@ -28,7 +31,16 @@ done
 
 out=$src/bench/work/profile
 mkdir -p "$out"
-cmd=("$uniramfs" build -k "$kver" -o "$out/generic.img" --generic --config /dev/null "$@")
+# Under valgrind /proc/self/exe is valgrind, so name the init uniramfs would
+# find beside itself.
+init=
+for f in "$builddir/uniramfs-init" "$builddir/src/init/uniramfs-init"; do
+	[ -x "$f" ] && { init=$(cd "$(dirname "$f")" && pwd)/uniramfs-init; break; }
+done
+[ -n "$init" ] || { echo "profile.sh: no uniramfs-init in $builddir" >&2; exit 1; }
+rm -f "$out/generic.img"
+cmd=("$uniramfs" build -k "$kver" -o "$out/generic.img" --generic --config /dev/null
+	--init "$init" "$@")
 echo "profile.sh: ${cmd[*]}"
 
 if perf stat -e instructions -x, true 2>&1 | grep -q '^[0-9]'; then
@@ -48,10 +60,20 @@ echo "(perf has no instruction counter here: using callgrind, instruction counts
 valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" \
 	--separate-threads=no "${cmd[@]}" 2>"$out/valgrind.log" >/dev/null || {
 	tail -5 "$out/valgrind.log" >&2; exit 1; }
+[ -f "$out/generic.img" ] || { grep -v '^==' "$out/valgrind.log" >&2; exit 1; }
+# head closes the pipes early: no pipefail from here on.
+set +o pipefail
+echo "== instructions by object (own cost of every function, summed)"
+callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out/callgrind.out" 2>/dev/null |
+	awk '/^ *[0-9,]+ \(.*\]$/ && !/=>/ {
+		n = $1; gsub(",", "", n); o = $NF; gsub(/[][]/, "", o); sub(".*/", "", o)
+		sum[o] += n; tot += n }
+	END { for (o in sum) printf "%6.2f%%  %s\n", 100 * sum[o] / tot, o }' |
+	sort -rn | head -8
 echo "== top functions, own instructions (Ir), all threads"
-callgrind_annotate --inclusive=no "$out/callgrind.out" 2>/dev/null |
+callgrind_annotate --inclusive=no --auto=no "$out/callgrind.out" 2>/dev/null |
 	sed -n '/^-\+$/,$p' | grep -E '^ *[0-9,]+ ' | head -30
 echo "== top functions with everything they call (inclusive Ir)"
-callgrind_annotate --inclusive=yes "$out/callgrind.out" 2>/dev/null |
+callgrind_annotate --inclusive=yes --auto=no "$out/callgrind.out" 2>/dev/null |
 	sed -n '/^-\+$/,$p' | grep -E '^ *[0-9,]+ ' | head -30
 echo "raw profile: $out/callgrind.out"
