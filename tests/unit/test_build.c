@@ -83,9 +83,21 @@ static void test_deterministic(void)
 
 struct seen {
 	int init, console, null, kver, ext4;
-	char last[4096];
+	char last[4096], last_below[4096];
+	char links[16][256]; /* symlinks met: entries below them come last, sorted too */
+	int nlinks;
 	int sorted, uid_nonzero, mtime_wrong;
 };
+
+static bool below_link(const struct seen *s, const char *name)
+{
+	for (int i = 0; i < s->nlinks; i++) {
+		size_t n = strlen(s->links[i]);
+		if (!strncmp(name, s->links[i], n) && name[n] == '/')
+			return true;
+	}
+	return false;
+}
 
 static int collect(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data, void *u)
 {
@@ -113,13 +125,21 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 		free(d);
 		free(host);
 	}
-	if (strcmp(s->last, e->name) >= 0)
-		s->sorted++;
+	if (below_link(s, e->name)) {
+		if (strcmp(s->last_below, e->name) >= 0)
+			s->sorted++;
+		snprintf(s->last_below, sizeof(s->last_below), "%s", e->name);
+	} else {
+		if (S_ISLNK(e->mode) && s->nlinks < 16)
+			snprintf(s->links[s->nlinks++], sizeof(s->links[0]), "%s", e->name);
+		if (strcmp(s->last, e->name) >= 0)
+			s->sorted++;
+		snprintf(s->last, sizeof(s->last), "%s", e->name);
+	}
 	if (e->uid || e->gid)
 		s->uid_nonzero++;
 	if (e->mtime != 1234567)
 		s->mtime_wrong++;
-	snprintf(s->last, sizeof(s->last), "%s", e->name);
 	return 0;
 }
 
