@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "cpio.h"
+#include "early_gen.h"
 #include "elf.h"
 #include "err.h"
 #include "hostonly.h"
@@ -38,6 +39,7 @@ struct plan {
 	struct image *img;
 	size_t nmodules;
 	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
+	struct early_plan early; /* fsck, hooks, resume=: early_gen.c */
 };
 
 static char *host_path(const struct plan *p, const char *path)
@@ -128,11 +130,6 @@ static int add_skeleton(struct plan *p)
 		r = image_add_node(p->img, "/dev/null", S_IFCHR | 0666, 1, 3);
 	if (r == 0)
 		r = image_add_data(p->img, "/etc/uniramfs/kver", kver, strlen(kver), 0644);
-	if (r == 0 && p->o->cmdline) {
-		char *c = xasprintf("%s\n", p->o->cmdline);
-		r = image_add_data(p->img, "/etc/uniramfs/cmdline", c, strlen(c), 0644);
-		free(c);
-	}
 	free(kver);
 	return r;
 }
@@ -167,6 +164,7 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	if (r == 0) {
 		struct strv extra = { 0 };
 		stack_plan_hostonly(&p->stack, p->sysroot, &h);
+		early_plan_hostonly(&p->early, &h);
 		stack_plan_modules(&p->stack, &extra);
 		for (size_t i = 0; r == 0 && i < extra.n; i++)
 			r = modules_add(m, extra.v[i], false);
@@ -378,6 +376,8 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	if (r == 0)
+		r = early_plan_add(&p.early, p.img, p.sysroot, o);
+	if (r == 0)
 		r = add_files(&p);
 	if (r == 0)
 		r = write_image(&p, &size);
@@ -390,6 +390,7 @@ int build_image(const struct build_opts *o)
 	}
 	image_free(p.img);
 	stack_plan_free(&p.stack);
+	early_plan_free(&p.early);
 	free(p.kver);
 	free(p.kmoddir);
 	free(p.output);

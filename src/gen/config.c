@@ -38,6 +38,7 @@ static const struct key keys[] = {
 	{ "omit-modules", T_LIST, F(omit_modules), "modules never to include, comma-separated", 0 },
 	{ "add-files", T_LIST, F(add_files), "host files to add, SRC[:DST], comma-separated", 0 },
 	{ "add-binaries", T_LIST, F(add_binaries), "programs to add with their libraries, comma-separated", 0 },
+	{ "add-hook", T_LIST, F(add_hooks), "hooks to add, STAGE:FILE (STAGE: cmdline, pre-udev, pre-mount, mount, pre-pivot), comma-separated", 0 },
 	{ "add-keys", T_LIST, F(add_keys), "LUKS key files to add (mode 0600), SRC[:DST], comma-separated", 0 },
 	{ "kmoddir", T_STR, F(kmoddir), "module directory (default: SYSROOT/lib/modules/KVER)", 0 },
 	{ "sysroot", T_STR, F(sysroot), "root of the host to inspect (default: /)", 0 },

@@ -22,6 +22,7 @@ struct build_opts {
 	struct strv omit_modules;
 	struct strv add_files; /* SRC[:DST] */
 	struct strv add_binaries;
+	struct strv add_hooks; /* STAGE:FILE, hooks run by the init at STAGE */
 	struct strv add_keys; /* SRC[:DST], LUKS key files, mode 0600 */
 	char *kmoddir;
 	char *sysroot;

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The image's part of resume, fsck and hooks: the checkers the init
+ * runs before mounting, the hooks the user adds, and for a hostonly
+ * image the resume device, baked into /etc/uniramfs/cmdline as UUID= so
+ * it survives a change of device numbers. */
+#include "early_gen.h"
+
+#include <blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf.h"
+#include "err.h"
+#include "log.h"
+
+static const char *const hook_stages[] = { "cmdline", "pre-udev", "pre-mount", "mount",
+					   "pre-pivot" };
+static const char *const bin_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
+
+void early_plan_hostonly(struct early_plan *ep, const struct hostonly *h)
+{
+	ep->hostonly = true;
+	for (size_t i = 0; i < h->fstypes.n; i++)
+		strv_push(&ep->fstypes, h->fstypes.v[i]);
+	free(ep->resume_dev);
+	ep->resume_dev = h->resume_dev ? xstrdup(h->resume_dev) : NULL;
+}
+
+void early_plan_free(struct early_plan *ep)
+{
+	strv_free(&ep->fstypes);
+	free(ep->resume_dev);
+	memset(ep, 0, sizeof(*ep));
+}
+
+/* "/usr/sbin/e2fsck" if SYSROOT has it in a bin dir, else NULL. */
+static char *find_tool(const char *sysroot, const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bin_dirs); i++) {
+		char *p = xasprintf("%s/%s", bin_dirs[i], name), *host = path_join(sysroot, p);
+		bool ok = access(host, X_OK) == 0;
+		free(host);
+		if (ok)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/* The directory the tool really lives in, as the image will have it
+ * (/sbin may be a link to usr/sbin). */
+static char *real_dir(const char *sysroot, const char *path)
+{
+	char *host = path_join(sysroot, path), *real = realpath(host, NULL), *root, *dir;
+	size_t n;
+
+	free(host);
+	if (!real)
+		return NULL;
+	root = realpath(sysroot, NULL);
+	n = root && strcmp(root, "/") ? strlen(root) : 0;
+	if (root && n && strncmp(real, root, n)) {
+		free(real);
+		free(root);
+		return NULL;
+	}
+	dir = xstrdup(real + n);
+	*strrchr(dir, '/') = '\0';
+	free(real);
+	free(root);
+	return dir;
+}
+
+static int add_checker(struct elf_resolver *er, struct image *img, const char *sysroot,
+		       const char *tool, bool must)
+{
+	char *path = find_tool(sysroot, tool), *dir;
+	int r;
+
+	if (!path) {
+		if (must)
+			log_warn("no %s on %s: the image cannot check the root before mounting it",
+				 tool, sysroot);
+		return 0;
+	}
+	r = elf_add_binary(er, img, path);
+	if (r == 0 && !strcmp(tool, "e2fsck") && (dir = real_dir(sysroot, path))) {
+		static const char *const names[] = { "fsck.ext2", "fsck.ext3", "fsck.ext4" };
+		for (size_t i = 0; r == 0 && i < ARRAY_SIZE(names); i++) {
+			char *link = xasprintf("%s/%s", dir, names[i]);
+			if (!image_has(img, link))
+				r = image_add_symlink(img, link, "e2fsck");
+			free(link);
+		}
+		free(dir);
+	}
+	free(path);
+	return r;
+}
+
+static const char *checker_for(const char *fstype)
+{
+	if (!strcmp(fstype, "ext2") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext4"))
+		return "e2fsck";
+	if (!strcmp(fstype, "vfat") || !strcmp(fstype, "msdos"))
+		return "fsck.vfat";
+	return NULL; /* xfs, btrfs: checked by the kernel at mount */
+}
+
+int early_add_fsck(struct image *img, const char *sysroot, const struct strv *fstypes)
+{
+	struct elf_resolver *er = elf_resolver_new(sysroot);
+	struct strv tools = { 0 };
+	int r = 0;
+
+	if (!fstypes) {
+		strv_push(&tools, "e2fsck");
+		strv_push(&tools, "fsck.vfat");
+	} else {
+		for (size_t i = 0; i < fstypes->n; i++) {
+			const char *t = checker_for(fstypes->v[i]);
+			if (t && !strv_contains(&tools, t))
+				strv_push(&tools, t);
+		}
+	}
+	for (size_t i = 0; r == 0 && i < tools.n; i++)
+		r = add_checker(er, img, sysroot, tools.v[i], fstypes != NULL);
+	strv_free(&tools);
+	elf_resolver_free(er);
+	return r;
+}
+
+int early_add_hook(struct image *img, const char *spec)
+{
+	const char *colon = strchr(spec, ':'), *file, *base;
+	char *stage, *dst;
+	struct stat st;
+	size_t i;
+	int r;
+
+	if (!colon || colon == spec || !colon[1])
+		return err_set("--add-hook %s: expected STAGE:FILE", spec);
+	stage = xstrndup(spec, (size_t)(colon - spec));
+	file = colon + 1;
+	for (i = 0; i < ARRAY_SIZE(hook_stages); i++)
+		if (!strcmp(stage, hook_stages[i]))
+			break;
+	if (i == ARRAY_SIZE(hook_stages)) {
+		err_set("--add-hook %s: unknown stage '%s' (use cmdline, pre-udev, pre-mount, "
+			"mount or pre-pivot)", spec, stage);
+		free(stage);
+		return -1;
+	}
+	if (stat(file, &st) < 0) {
+		free(stage);
+		return err_errno(errno, "--add-hook %s: %s", spec, file);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		free(stage);
+		return err_set("--add-hook %s: %s is not a file", spec, file);
+	}
+	base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	dst = xasprintf(HOOKS_DIR "/%s/%s", stage, base);
+	r = image_add_file(img, dst, file, 0755, 0);
+	free(dst);
+	free(stage);
+	return r;
+}
+
+char *early_device_uuid(const char *sysroot, const char *majmin)
+{
+	char *p = xasprintf("%s/sys/dev/block/%s/uevent", sysroot, majmin), *data = NULL;
+	char *name = NULL, *dev, *uuid = NULL;
+	blkid_probe pr;
+	const char *v;
+
+	if (read_file(p, &data, NULL) < 0) {
+		err_set("no block device %s in %s/sys", majmin, sysroot);
+		free(p);
+		return NULL;
+	}
+	free(p);
+	for (char *line = strtok(data, "\n"); line; line = strtok(NULL, "\n"))
+		if (str_has_prefix(line, "DEVNAME="))
+			name = line + strlen("DEVNAME=");
+	if (!name) {
+		err_set("block device %s has no DEVNAME in its uevent", majmin);
+		free(data);
+		return NULL;
+	}
+	dev = xasprintf("%s/dev/%s", sysroot, name);
+	free(data);
+	pr = blkid_new_probe_from_filename(dev);
+	if (!pr) {
+		err_errno(errno, "cannot probe %s", dev);
+		free(dev);
+		return NULL;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_UUID | BLKID_SUBLKS_TYPE);
+	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, "UUID", &v, NULL) == 0)
+		uuid = xasprintf("UUID=%s", v);
+	else
+		err_set("%s (%s) has no UUID that blkid can see", dev, majmin);
+	blkid_free_probe(pr);
+	free(dev);
+	return uuid;
+}
+
+/* Shell-style VAR=value or VAR="value" at the start of a line. */
+static char *shell_value(const char *line, const char *var, bool *append)
+{
+	size_t n = strlen(var);
+	const char *v;
+	char *out;
+	size_t len;
+
+	line += strspn(line, " \t");
+	if (strncmp(line, var, n))
+		return NULL;
+	v = line + n;
+	*append = v[0] == '+' && v[1] == '=';
+	if (*append)
+		v++;
+	if (*v != '=')
+		return NULL;
+	v++;
+	len = strcspn(v, "\n");
+	while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+		len--;
+	if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0]) {
+		v++;
+		len -= 2;
+	}
+	out = xstrndup(v, len);
+	return out;
+}
+
+/* initramfs-tools: RESUME= in initramfs.conf, then conf.d/resume. */
+static char *itools_resume(const char *sysroot, bool *found)
+{
+	static const char *const files[] = { "/etc/initramfs-tools/initramfs.conf",
+					     "/etc/initramfs-tools/conf.d/resume" };
+	char *spec = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *p = path_join(sysroot, files[i]), *data;
+		if (read_file(p, &data, NULL) == 0) {
+			for (char *line = data; line && *line;) {
+				char *next = strchr(line, '\n'), *v;
+				bool app;
+				if (next)
+					*next++ = '\0';
+				v = shell_value(line, "RESUME", &app);
+				if (v) {
+					free(spec);
+					spec = v;
+					*found = true;
+				}
+				line = next;
+			}
+			free(data);
+		}
+		free(p);
+	}
+	return spec;
+}
+
+static int conf_filter(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && str_has_suffix(d->d_name, ".conf");
+}
+
+/* dracut: a resume= word in kernel_cmdline of dracut.conf(.d). */
+static char *dracut_resume(const char *sysroot)
+{
+	char *dir = path_join(sysroot, "/etc/dracut.conf.d");
+	struct dirent **ents = NULL;
+	int n = scandir(dir, &ents, conf_filter, alphasort);
+	struct strv files = { 0 };
+	char *spec = NULL;
+
+	strv_push_owned(&files, path_join(sysroot, "/etc/dracut.conf"));
+	for (int i = 0; i < n; i++) {
+		strv_push_owned(&files, xasprintf("%s/%s", dir, ents[i]->d_name));
+		free(ents[i]);
+	}
+	free(ents);
+	free(dir);
+	for (size_t i = 0; i < files.n; i++) {
+		char *data;
+		if (read_file(files.v[i], &data, NULL) < 0)
+			continue;
+		for (char *line = data; line && *line;) {
+			char *next = strchr(line, '\n'), *v;
+			bool app;
+			if (next)
+				*next++ = '\0';
+			v = shell_value(line, "kernel_cmdline", &app);
+			for (char *w = v ? strtok(v, " \t") : NULL; w; w = strtok(NULL, " \t")) {
+				if (str_has_prefix(w, "resume=")) {
+					free(spec);
+					spec = xstrdup(w + strlen("resume="));
+				}
+			}
+			free(v);
+			line = next;
+		}
+		free(data);
+	}
+	strv_free(&files);
+	return spec;
+}
+
+char *early_resume_spec(const char *sysroot, const char *resume_dev)
+{
+	bool found = false;
+	char *spec = itools_resume(sysroot, &found);
+
+	if (found) {
+		if (spec && *spec && strcmp(spec, "none") && strcmp(spec, "auto"))
+			return spec;
+		if (!spec || !*spec || !strcmp(spec, "none")) {
+			free(spec);
+			return NULL;
+		}
+		free(spec); /* "auto": detect it */
+	}
+	spec = dracut_resume(sysroot);
+	if (spec)
+		return spec;
+	if (!resume_dev)
+		return NULL;
+	spec = early_device_uuid(sysroot, resume_dev);
+	if (!spec)
+		log_warn("not baking the resume device into the image: %s", err_msg());
+	return spec;
+}
+
+/* Does the command line already say something about resuming? */
+static bool has_resume(const char *cmdline)
+{
+	char *c = xstrdup(cmdline);
+	bool found = false;
+
+	for (char *w = strtok(c, " \t"); w && !found; w = strtok(NULL, " \t"))
+		found = str_has_prefix(w, "resume=") || !strcmp(w, "noresume");
+	free(c);
+	return found;
+}
+
+int early_plan_add(struct early_plan *ep, struct image *img, const char *sysroot,
+		   const struct build_opts *o)
+{
+	const char *user = o->cmdline ? o->cmdline : "";
+	char *cmdline = xstrdup(user), *spec;
+	int r = early_add_fsck(img, sysroot, ep->hostonly ? &ep->fstypes : NULL);
+
+	for (size_t i = 0; r == 0 && i < o->add_hooks.n; i++)
+		r = early_add_hook(img, o->add_hooks.v[i]);
+	if (r == 0 && ep->hostonly && !has_resume(user) &&
+	    (spec = early_resume_spec(sysroot, ep->resume_dev))) {
+		free(cmdline);
+		/* First: the user's line may end in "-- init args". */
+		cmdline = xasprintf("resume=%s%s%s", spec, *user ? " " : "", user);
+		log_info("hostonly: resume=%s", spec);
+		free(spec);
+	}
+	if (r == 0 && *cmdline) {
+		char *c = xasprintf("%s\n", cmdline);
+		r = image_add_data(img, "/etc/uniramfs/cmdline", c, strlen(c), 0644);
+		free(c);
+	}
+	free(cmdline);
+	return r;
+}
