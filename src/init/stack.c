@@ -130,7 +130,9 @@ void stack_load_modules(struct init *in, const char *layer)
 
 char *stack_find_tool(struct init *in, const char *name)
 {
-	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
+	/* where the generator finds them on the host, so the same path */
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					    "/usr/bin", "/sbin", "/bin" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name);
