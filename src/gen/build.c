@@ -364,7 +364,9 @@ int build_image(const struct build_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	p.sysroot = o->sysroot ? o->sysroot : "/";
 	p.img = image_new();
-	r = resolve_kver(&p);
+	r = early_check(o);
+	if (r == 0)
+		r = resolve_kver(&p);
 	if (r == 0) {
 		resolve_output(&p);
 		r = add_skeleton(&p);
@@ -376,9 +378,9 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	if (r == 0)
-		r = early_plan_add(&p.early, p.img, p.sysroot, o);
-	if (r == 0)
 		r = add_files(&p);
+	if (r == 0)
+		r = early_plan_add(&p.early, p.img, p.sysroot, o);
 	if (r == 0)
 		r = write_image(&p, &size);
 	if (r == 0) {

@@ -136,6 +136,18 @@ int early_add_fsck(struct image *img, const char *sysroot, const struct strv *fs
 	return r;
 }
 
+int early_check(const struct build_opts *o)
+{
+	struct image *img = image_new();
+	int r = 0;
+
+	/* The same checks as the real additions, before any work is done. */
+	for (size_t i = 0; r == 0 && i < o->add_hooks.n; i++)
+		r = early_add_hook(img, o->add_hooks.v[i]);
+	image_free(img);
+	return r;
+}
+
 int early_add_hook(struct image *img, const char *spec)
 {
 	const char *colon = strchr(spec, ':'), *file, *base;
@@ -344,6 +356,21 @@ char *early_resume_spec(const char *sysroot, const char *resume_dev)
 	return spec;
 }
 
+/* Hook scripts start with #!/bin/sh: a busybox in the image is that
+ * shell too, as it is the init's rescue shell. */
+static int add_sh(struct image *img)
+{
+	static const char *const bb[] = { "/usr/bin/busybox", "/bin/busybox", "/sbin/busybox",
+					  "/usr/sbin/busybox" };
+
+	if (image_has(img, "/bin/sh") || image_has(img, "/usr/bin/sh") || image_has(img, "/bin"))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(bb); i++)
+		if (image_has(img, bb[i]))
+			return image_add_symlink(img, "/bin/sh", bb[i]);
+	return 0;
+}
+
 /* Does the command line already say something about resuming? */
 static bool has_resume(const char *cmdline)
 {
@@ -365,6 +392,8 @@ int early_plan_add(struct early_plan *ep, struct image *img, const char *sysroot
 
 	for (size_t i = 0; r == 0 && i < o->add_hooks.n; i++)
 		r = early_add_hook(img, o->add_hooks.v[i]);
+	if (r == 0)
+		r = add_sh(img);
 	if (r == 0 && ep->hostonly && !has_resume(user) &&
 	    (spec = early_resume_spec(sysroot, ep->resume_dev))) {
 		free(cmdline);

@@ -27,6 +27,9 @@ int early_plan_add(struct early_plan *ep, struct image *img, const char *sysroot
 		   const struct build_opts *o);
 void early_plan_free(struct early_plan *ep);
 
+/* Fail early on a bad --add-hook (unknown stage, missing file). */
+int early_check(const struct build_opts *o);
+
 /* Each piece on its own, for tests. */
 /* Add the checkers for fstypes (NULL: every one the host has) found in
  * SYSROOT's bin dirs, with the fsck.ext2/3/4 names e2fsck answers to. */
