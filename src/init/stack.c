@@ -180,7 +180,7 @@ void stack_wait_root(struct init *in, long long deadline_ms)
 {
 	struct stack *s = in->stack;
 	long timeout = in->opt.timeout < 0 ? DEFAULT_ROOT_TIMEOUT : in->opt.timeout;
-	long long half = now_ms() + timeout * 1000 / 2;
+	long long half = now_ms() + timeout * 1000 / 2, stall0 = in->stall_ms;
 
 	if (s && !s->md_off && !s->degraded_tried) {
 		if (deadline_ms >= 0 && half > deadline_ms)
@@ -192,6 +192,9 @@ void stack_wait_root(struct init *in, long long deadline_ms)
 			s->degraded_tried = true;
 			md_start_degraded(in);
 		}
+		/* a prompt answered meanwhile moves the whole wait on */
+		if (deadline_ms >= 0)
+			deadline_ms += in->stall_ms - stall0;
 	}
 	wait_events(in, deadline_ms, 0, true);
 }
