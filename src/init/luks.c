@@ -272,7 +272,12 @@ void luks_block(struct init *in, const struct blockdev *bd)
 	else if (s->ncrypttab && !s->crypttab_off)
 		wanted = e != NULL;
 	else
-		wanted = true;
+		wanted = in->root < 0; /* generic: only while the root is still to come */
+	if (!wanted && in->root >= 0 && !s->luks_uuids.n && !s->name_uuids.n && !e) {
+		log_info("%s: LUKS UUID=%s left locked: the root is already there", bd->devnode,
+			 bd->uuid);
+		return;
+	}
 	if (!wanted) {
 		log_info("%s: LUKS UUID=%s not asked for, left locked", bd->devnode, bd->uuid);
 		return;

@@ -268,6 +268,29 @@ static void test_no_console_and_other_cryptsetup_error(void)
 	finish(f, &in);
 }
 
+static void test_generic_leaves_luks_locked_once_root_is_there(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/vda1");
+
+	stack_setup(&in);
+	in.root = 0;
+	event(&in, "vdb1", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(said("<6>/dev/vdb1: LUKS UUID=" U2 " left locked: the root is already there\n"));
+	finish(f, &in);
+
+	/* named on the command line: unlocked anyway (a /usr, a swap) */
+	f = setup(&in, "root=/dev/vda1 rd.luks.uuid=" U2);
+	stack_setup(&in);
+	in.root = 0;
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vdb1", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
+	finish(f, &in);
+}
+
 static void test_rd_luks_0_skips(void)
 {
 	struct init in;
@@ -609,6 +632,7 @@ int main(void)
 	RUN(test_wrong_passphrase_three_times_then_failure);
 	RUN(test_wrong_then_right_and_tries_option);
 	RUN(test_no_console_and_other_cryptsetup_error);
+	RUN(test_generic_leaves_luks_locked_once_root_is_there);
 	RUN(test_rd_luks_0_skips);
 	RUN(test_rd_luks_uuid_restricts);
 	RUN(test_rd_luks_name_names_mapping);
