@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Stacked root disks (LUKS, LVM, md) for the boot tests, made in a builder VM.
+
+The host kernel has no device-mapper and no md, so these disks are laid out
+inside a short-lived QEMU VM running the same distribution kernel.  Its
+initramfs is made by our own generator: `uniramfs build --init
+builder/init.sh` with cryptsetup, lvm, mdadm, mkfs and busybox added.  The
+VM gets the blank raw disk files plus a small ext4 "source" disk (made on
+the host with mkfs.ext4 -d) holding the layout script (builder/common.sh +
+builder/LAYOUT.sh), its parameters and the test root (the same tree as
+disks.py's roots, testinit as /sbin/init).  The script prints what it made
+(luksDump, lvs, /proc/mdstat) and "BUILDER-OK"; its console log is kept as
+WORK/logs/builder-NAME.log.
+
+Built disks are cached under WORK/disks/ by a hash of the scripts, the
+parameters and testinit, so only the first run pays (~10-20 s per layout).
+"""
+
+import dataclasses
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import time
+
+import disks
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "builder")
+BUILDER_TIMEOUT = 240   # seconds; a layout takes 10-30 s under TCG
+
+# What the builder's initramfs holds (besides busybox's sh as /init's
+# interpreter): the tools every layout uses, and the modules they need.
+BUILDER_BINARIES = ("busybox", "cryptsetup", "lvm", "mdadm", "mkfs.ext4", "mkfs.btrfs",
+                    "sfdisk", "blkid")
+BUILDER_MODULES = ("virtio_pci", "virtio_blk", "crc32c_generic", "ext4",
+                   "btrfs", "dm_mod", "dm_crypt",
+                   "raid1", "raid456", "xts", "ecb", "af_alg", "algif_skcipher",
+                   "algif_hash")
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """A stacked root: builder/SCRIPT.sh run on NDISKS blank disks.  Used
+    as a run.py Scenario's disk: fs and name as disks.Disk has them."""
+    name: str
+    script: str             # builder/SCRIPT.sh
+    fs: str                 # the root filesystem inside: ext4 | btrfs
+    uuid: str               # its UUID
+    label: str
+    ndisks: int = 1
+    size_mb: int = 64       # each disk
+    params: tuple = ()      # (KEY, VALUE) pairs for the script
+    files: tuple = ()       # (SRC under builder/, name on the source disk)
+
+    def recipe(self):
+        h = hashlib.sha256()
+        h.update(json.dumps(dataclasses.asdict(self), sort_keys=True).encode())
+        for f in ("init.sh", "common.sh", self.script + ".sh") + tuple(s for s, _ in self.files):
+            with open(os.path.join(SCRIPTS, f), "rb") as fp:
+                h.update(f.encode() + b"\0" + fp.read())
+        return h
+
+    def build(self, testinit, work, env):
+        """run.py's hook: the disk files, in the order to attach them."""
+        return ensure(self, testinit, work, env)
+
+
+_locks = {}
+_failed = {}    # a layout that failed once in this run is not tried again
+_guard = threading.Lock()
+
+
+def _lock(key):
+    with _guard:
+        return _locks.setdefault(key, threading.Lock())
+
+
+def builder_image(work, env):
+    """WORK/builder.img, made once per run by our generator (0.3 s)."""
+    out = os.path.join(work, "builder.img")
+    with _lock(out):
+        stamp = out + ".made"
+        if os.path.exists(out) and os.path.exists(stamp) and \
+                os.path.getmtime(stamp) >= os.path.getmtime(env["uniramfs"]):
+            return out
+        cmd = [env["uniramfs"], "build", "-k", env["kver"], "--generic",
+               "--init", os.path.join(SCRIPTS, "init.sh"),
+               "--add-binaries", ",".join(BUILDER_BINARIES),
+               "--add-modules", ",".join(BUILDER_MODULES),
+               "--microcode", "none", "--compress", "none", "-o"]
+        disks._run(cmd + [out + ".main"])
+        # The image lists the usrmerge link "lib -> usr/lib" before
+        # lib/modules/... and usr/lib (sorted by path), and the kernel's
+        # unpacker cannot make lib/modules through a link to a directory
+        # that does not exist yet: every module would be lost.  A tiny
+        # archive in front that makes usr/lib first works around it.
+        with open(out, "wb") as o:
+            o.write(_cpio_dirs(("usr", "usr/lib")))
+            with open(out + ".main", "rb") as i:
+                o.write(i.read())
+        os.unlink(out + ".main")
+        open(stamp, "w").close()
+        return out
+
+
+def _cpio_dirs(names):
+    """A newc archive holding just these directories (mode 755)."""
+    def entry(name, mode, ino):
+        name = name.encode() + b"\0"
+        hdr = b"070701" + b"".join(b"%08X" % v for v in (
+            ino, mode, 0, 0, 2 if mode else 1, 0, 0, 0, 0, 0, 0, len(name), 0))
+        data = hdr + name
+        return data + b"\0" * (-len(data) % 4)
+    out = b"".join(entry(n, 0o40755, i + 1) for i, n in enumerate(names))
+    out += entry("TRAILER!!!", 0, 0)
+    return out + b"\0" * (-len(out) % 512)
+
+
+def _source_disk(layout, testinit, tmp):
+    """The ext4 the builder reads: root/ (the test root), layout.sh, params."""
+    top = os.path.join(tmp, "src")
+    disks._populate(os.path.join(top, "root"), testinit)
+    with open(os.path.join(top, "layout.sh"), "w") as out:
+        for f in ("common.sh", layout.script + ".sh"):
+            with open(os.path.join(SCRIPTS, f)) as fp:
+                out.write(fp.read())
+    params = [("LAYOUT", layout.name), ("FS_UUID", layout.uuid), ("FS_LABEL", layout.label)]
+    for src, dst in layout.files:
+        with open(os.path.join(SCRIPTS, src), "rb") as fp, \
+                open(os.path.join(top, dst), "wb") as o:
+            o.write(fp.read())
+    with open(os.path.join(top, "params"), "w") as f:
+        for k, v in params + list(layout.params):
+            f.write("%s='%s'\n" % (k, v))
+    img = os.path.join(tmp, "src.img")
+    with open(img, "wb") as f:
+        f.truncate(32 * 1024 * 1024)
+    disks._run(["mkfs.ext4", "-q", "-F", "-d", top, "-L", "ubsrc", "-E", "root_owner=0:0", img])
+    return img
+
+
+def ensure(layout, testinit, work, env):
+    """The paths of layout's disks, running the builder VM unless cached."""
+    h = layout.recipe()
+    with open(testinit, "rb") as f:
+        h.update(f.read())
+    ddir = os.path.join(work, "disks")
+    os.makedirs(ddir, exist_ok=True)
+    stem = os.path.join(ddir, "%s-%s" % (layout.name, h.hexdigest()[:12]))
+    paths = ["%s.%d.img" % (stem, i) for i in range(layout.ndisks)]
+    with _lock(stem):
+        if all(os.path.exists(p) for p in paths):
+            return paths
+        if stem in _failed:
+            raise RuntimeError(_failed[stem])
+        try:
+            return _build(layout, testinit, work, env, stem, paths, ddir)
+        except Exception as e:
+            _failed[stem] = str(e)
+            raise
+
+
+def _build(layout, testinit, work, env, stem, paths, ddir):
+    """Run the builder VM for layout; move its disks to paths."""
+    img = builder_image(work, env)
+    logdir = os.path.join(work, "logs")
+    os.makedirs(logdir, exist_ok=True)
+    log = os.path.join(logdir, "builder-%s.log" % layout.name)
+    with tempfile.TemporaryDirectory(dir=ddir, prefix=".build-") as tmp:
+        src = _source_disk(layout, testinit, tmp)
+        blanks = []
+        for i in range(layout.ndisks):
+            b = os.path.join(tmp, "disk%d.img" % i)
+            with open(b, "wb") as f:
+                f.truncate(layout.size_mb * 1024 * 1024)
+            blanks.append(b)
+        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
+               "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+               "-serial", "file:" + log,
+               "-kernel", env["vmlinuz"], "-initrd", img,
+               "-append", "console=ttyS0 quiet panic=-1"]
+        for i, b in enumerate(blanks + [src]):
+            cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, b),
+                    "-device", "virtio-blk-pci,drive=b%d" % i]
+        t = time.monotonic()
+        try:
+            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=BUILDER_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass
+        dt = time.monotonic() - t
+        with open(log, errors="replace") as f:
+            text = f.read()
+        if "\nBUILDER-OK" not in text.replace("\r", ""):
+            tail = "\n".join(text.replace("\r", "").splitlines()[-30:])
+            raise RuntimeError("builder VM for %s did not finish (%.0f s, log %s):\n%s"
+                               % (layout.name, dt, log, tail))
+        for b, p in zip(blanks, paths):
+            os.rename(b, p)
+        print("  built disk %s in the builder VM in %.1f s" % (layout.name, dt),
+              flush=True)
+    return paths

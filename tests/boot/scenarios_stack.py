@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for encrypted, logical and RAID roots (issue 5).
+
+Their disks are laid out in the builder VM (builder.py, builder/*.sh) and
+cached; the images are plain `uniramfs build --generic` (which packs the
+host's cryptsetup, lvm and mdadm), plus --add-keys for the key file.  The
+passphrase is typed on the serial console by the harness (Scenario.interact).
+Each boot passes only on the root's marker, or on the exact messages of
+docs/messages.md and docs/cmdline.md.
+"""
+
+import os
+
+import builder
+import disks
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+PASS = "test-passphrase"
+KEYFILE = os.path.join(HERE, "builder", "luks1.key")   # also in the LUKS1 header
+KEY_IN_IMAGE = "/etc/uniramfs/keys/root.key"
+
+LUKS2_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001c2"
+LUKS1_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001c1"
+MISSING_LUKS_UUID = "0badc0de-dead-4bad-8bad-0000000001c9"
+
+
+def _fs(n):
+    return "5f0c1a4e-1b2d-4c3e-9f10-0000000001%02x" % n
+
+
+def _luks(uuid):
+    return (("LUKS_UUID", uuid), ("PASS", PASS))
+
+
+LUKS2 = builder.Layout("luks2", "luks2", "ext4", _fs(0x10), "luks2root", params=_luks(LUKS2_UUID))
+LUKS1_KEY = builder.Layout("luks1-key", "luks1-key", "ext4", _fs(0x11), "luks1root",
+                           params=(("LUKS_UUID", LUKS1_UUID), ("KEYFILE", "/src/key")),
+                           files=(("luks1.key", "key"),))
+LVM = builder.Layout("lvm", "lvm", "ext4", _fs(0x12), "lvmroot")
+LVM_LUKS = builder.Layout("lvm-on-luks", "lvm-on-luks", "ext4", _fs(0x13), "lvmluksroot",
+                          params=_luks("5f0c1a4e-1b2d-4c3e-9f10-0000000001c3"))
+BTRFS_LUKS = builder.Layout("btrfs-luks", "btrfs-luks", "btrfs", _fs(0x14), "btrfsluksroot",
+                            size_mb=160,  # btrfs wants ~114 MB, LUKS2 16 MB of header
+                            params=_luks("5f0c1a4e-1b2d-4c3e-9f10-0000000001c4"))
+RAID1 = builder.Layout("raid1", "raid1", "ext4", _fs(0x15), "raid1root", ndisks=2,
+                       params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d1"),))
+RAID5 = builder.Layout("raid5", "raid5", "ext4", _fs(0x16), "raid5root", ndisks=3,
+                       params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d5"),))
+LVM_RAID1 = builder.Layout("lvm-on-raid1", "lvm-on-raid1", "ext4", _fs(0x17), "lvmraidroot",
+                           ndisks=2,
+                           params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d2"),))
+
+
+class Missing:
+    """A layout with some of its disks left out (a failed RAID member)."""
+
+    def __init__(self, layout, keep):
+        self.layout, self.keep = layout, keep
+        self.name, self.fs = layout.name + "-partial", layout.fs
+
+    def build(self, testinit, work, env):
+        paths = self.layout.build(testinit, work, env)
+        return [paths[i] for i in self.keep]
+
+
+def prompt(dev, uuid):
+    """The passphrase prompt (docs/cmdline.md), as a regex."""
+    return r"Passphrase for %s \(%s\): " % (dev, uuid)
+
+
+def typed(dev, uuid, *words):
+    """interact steps: each word typed at the next prompt for dev."""
+    return tuple((prompt(dev, uuid), w + "\n") for w in words)
+
+
+# Short waits: a wanted device that is not there fails in 8 s, and a RAID1
+# short of a member is started degraded half way (4 s).
+SHORT = "rd.timeout=8"
+# The failure path, without a shell: the init reboots (panic=-1).
+NO_SHELL = "rd.shell=0"
+DEGRADED_MSG = "uniramfs: starting RAID array(s) degraded: some members did not appear"
+
+
+def scenarios(Scenario):
+    """run.py's Scenario list for the stacks."""
+    u = lambda layout: "UUID=" + layout.uuid  # noqa: E731
+    S = lambda *a, **k: Scenario(*a, ours_only=True, **k)  # noqa: E731
+    return [
+        S("luks2-passphrase", "LUKS2 root, passphrase typed on the console",
+          LUKS2, u(LUKS2), interact=typed("/dev/vda", LUKS2_UUID, PASS)),
+        S("luks2-wrong-then-right", "a wrong passphrase: the message, a new prompt, then boot",
+          LUKS2, u(LUKS2),
+          interact=typed("/dev/vda", LUKS2_UUID, "not-the-passphrase") + (
+              (r"uniramfs: wrong passphrase for /dev/vda\n[\s\S]*" +
+               prompt("/dev/vda", LUKS2_UUID), PASS + "\n"),),
+          log_expect=("uniramfs: wrong passphrase for /dev/vda",)),
+        S("luks2-give-up", "three wrong passphrases: the give-up message, the failure path",
+          LUKS2, u(LUKS2), cmdline=NO_SHELL,
+          interact=typed("/dev/vda", LUKS2_UUID, "wrong-1", "wrong-2", "wrong-3"),
+          fail_msgs=("uniramfs: wrong passphrase for /dev/vda",
+                     "uniramfs: giving up on /dev/vda after 3 wrong passphrases",
+                     "uniramfs: not starting a shell: rd.shell=0",
+                     "uniramfs: rebooting now")),
+        S("luks1-keyfile", "LUKS1 root unlocked by a key file packed with --add-keys",
+          LUKS1_KEY, u(LUKS1_KEY),
+          build=("--add-keys", "%s:%s" % (KEYFILE, KEY_IN_IMAGE)),
+          cmdline="rd.luks.key=%s:%s" % (KEY_IN_IMAGE, LUKS1_UUID)),
+        S("lvm-path", "LVM root by root=/dev/VG/LV", LVM, "/dev/testvg/root"),
+        S("lvm-uuid", "LVM root by the filesystem's UUID=", LVM, u(LVM)),
+        S("lvm-mapper", "LVM root by root=/dev/mapper/VG-LV", LVM, "/dev/mapper/testvg-root"),
+        S("lvm-on-luks", "the Debian installer's layout: vda1 LUKS2, PV, VG, LV root",
+          LVM_LUKS, "/dev/mapper/testvg-root",
+          interact=typed("/dev/vda1", LVM_LUKS.params[0][1], PASS)),
+        S("btrfs-luks", "btrfs directly in LUKS2 (Fedora's layout)", BTRFS_LUKS, u(BTRFS_LUKS),
+          interact=typed("/dev/vda", BTRFS_LUKS.params[0][1], PASS)),
+        S("raid1", "RAID1 over two disks, ext4 on md0", RAID1, u(RAID1)),
+        S("raid1-degraded", "RAID1 with its second disk gone: started degraded, a warning",
+          Missing(RAID1, (0,)), u(RAID1), cmdline=SHORT, log_expect=(DEGRADED_MSG,)),
+        S("raid5", "RAID5 over three disks", RAID5, u(RAID5)),
+        S("lvm-on-raid1", "LVM on RAID1: md0 a PV of testvg", LVM_RAID1, "/dev/testvg/root"),
+        S("luks-uuid-missing", "rd.luks.uuid= naming a device that never appears",
+          disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"),
+          "/dev/mapper/luks-" + MISSING_LUKS_UUID,
+          cmdline="rd.luks.uuid=%s %s %s" % (MISSING_LUKS_UUID, SHORT, NO_SHELL),
+          fail_msgs=("uniramfs: waited for LUKS device UUID=%s (rd.luks.uuid) which never "
+                     "appeared" % MISSING_LUKS_UUID, "uniramfs: rebooting now")),
+    ]
