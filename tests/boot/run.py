@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -34,6 +35,7 @@ SRCDIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
+import scenarios_stack  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
 BASE_CMDLINE = "console=ttyS0 panic=-1"
@@ -111,6 +113,12 @@ class Scenario:
     argv: str = "/sbin/init"        # the real init's argv, as testinit prints it
     fail_msgs: tuple = ()           # failure test: these exact texts, and no marker
     ours_only: bool = False         # meaningless with another generator's image
+    # Typing on the serial console: (regex, text) pairs, in order.  Once
+    # the console output after the previous step's match matches regex,
+    # text is written to the guest's serial input (a "\n" ends a line).
+    # Every step must happen, or the scenario fails.
+    interact: tuple = ()
+    log_expect: tuple = ()          # texts the console log must also show
 
 
 def _u(d):
@@ -157,6 +165,7 @@ SCENARIOS = [
     Scenario("hostonly", "a --hostonly image for the guest's virtio-blk + ext4 stack",
              EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
 ]
+SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
@@ -234,22 +243,99 @@ class Images:
             return res
 
 
-def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
-    """Boot once; return (serial text, seconds, timed_out).  stop_on: texts
-    after which the boot is over (a failure test's messages)."""
+class Console:
+    """The guest's serial port on a unix socket (QEMU waits for us to
+    connect before it starts the guest): a thread copies everything the
+    guest prints into the log file; step() answers the interact pairs."""
+
+    def __init__(self, sock_path, log, p, interact):
+        self.log, self.interact, self.pos, self.step_no = log, list(interact), 0, 0
+        self.buf, self.lock = "", threading.Lock()
+        self.sock = None
+        while self.sock is None and p.poll() is None:
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(sock_path)
+                self.sock = s
+            except OSError:
+                s.close()
+                time.sleep(0.05)
+        open(log, "w").close()
+        self.thread = threading.Thread(target=self._pump, daemon=True)
+        self.thread.start()
+
+    def _pump(self):
+        with open(self.log, "wb") as f:
+            while self.sock:
+                try:
+                    data = self.sock.recv(65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                f.write(data)
+                f.flush()
+                with self.lock:
+                    self.buf += data.decode(errors="replace").replace("\r", "")
+
+    def step(self):
+        """Answer every interact step whose regex now matches."""
+        while self.sock and self.step_no < len(self.interact):
+            rx, text = self.interact[self.step_no]
+            with self.lock:
+                m = re.compile(rx).search(self.buf, self.pos)
+            if not m:
+                return
+            self.pos = m.end()
+            self.step_no += 1
+            try:
+                self.sock.sendall(text.encode())
+            except OSError:
+                return
+
+    def missed(self):
+        """The first interact regex never seen, or None."""
+        if self.step_no < len(self.interact):
+            return self.interact[self.step_no][0]
+        return None
+
+    def close(self):
+        self.thread.join(timeout=5)
+        if self.sock:
+            self.sock.close()
+
+
+def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=()):
+    """Boot once; return (serial text, seconds, timed_out, missed interact
+    regex or None).  disk_paths: the first on `bus`, any others on
+    virtio-blk.  stop_on: texts after which the boot is over (a failure
+    test's messages)."""
+    serial = ["-serial", "file:" + log]
+    sock_path = None
+    if interact:
+        sock_path = log + ".sock"
+        if os.path.exists(sock_path):
+            os.unlink(sock_path)
+        serial = ["-chardev", "socket,id=ser0,path=%s,server=on,wait=on" % sock_path,
+                  "-serial", "chardev:ser0"]
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-snapshot",
-           "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline,
-           "-drive", "if=none,id=d0,format=raw,file=" + disk_path] + BUSES[bus]
+           "-snapshot", "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline,
+           "-drive", "if=none,id=d0,format=raw,file=" + disk_paths[0]] + BUSES[bus] + serial
+    for i, dp in enumerate(disk_paths[1:], 1):
+        cmd += ["-drive", "if=none,id=d%d,format=raw,file=%s" % (i, dp),
+                "-device", "virtio-blk-pci,drive=d%d" % i]
     t = time.monotonic()
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT)
+    console = Console(sock_path, log, p, interact) if interact else None
     timed_out = False
     seen_at = None
     while p.poll() is None:
-        time.sleep(0.5)
+        time.sleep(0.1 if console else 0.5)
         now = time.monotonic()
+        if console:
+            console.step()
         if stop_on and seen_at is None and os.path.exists(log):
             with open(log, errors="replace") as f:
                 seen = f.read()
@@ -265,17 +351,29 @@ def boot(vmlinuz, initrd, disk_path, bus, cmdline, log, stop_on=None):
             p.kill()
     qemu_out = p.communicate()[0].decode(errors="replace")
     dt = time.monotonic() - t
+    missed = None
+    if console:
+        console.close()
+        missed = console.missed()
+        if os.path.exists(sock_path):   # QEMU usually removes it itself
+            os.unlink(sock_path)
     with open(log, errors="replace") as f:
         text = f.read().replace("\r", "")
     if qemu_out.strip():
         text += "\n[qemu] " + qemu_out
-    return text, dt, timed_out
+    return text, dt, timed_out, missed
 
 
-def check(sc, text, timed_out, ours=True):
+def check(sc, text, timed_out, ours=True, missed=None):
     """None if the scenario's expectation holds, else the reason.  ours:
-    the image was made by uniramfs, so its own promises are checked too."""
+    the image was made by uniramfs, so its own promises are checked too.
+    missed: the interact regex the console never showed."""
     markers = MARKER_RE.findall(text)
+    if missed is not None:
+        return "the console never showed %r (interact)" % missed
+    for m in sc.log_expect:
+        if m not in text:
+            return "expected message not printed: %r" % m
     if sc.fail_msgs:
         if markers:
             return "the real init ran, but this boot had to fail"
@@ -383,7 +481,12 @@ def main():
 
     def one(sc):
         try:
-            dpath = disks.ensure(sc.disk, testinit, work)
+            if hasattr(sc.disk, "build"):   # stacked: made in the builder VM (builder.py)
+                dpaths = sc.disk.build(testinit, work, {
+                    "kver": kver, "vmlinuz": vmlinuz,
+                    "uniramfs": os.path.join(builddir, "uniramfs")})
+            else:
+                dpaths = [disks.ensure(sc.disk, testinit, work)]
         except Exception as e:  # a disk we cannot make is this scenario's failure
             return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, NOTIMES, ""
         if foreign:
@@ -396,13 +499,13 @@ def main():
         log = os.path.join(logs, sc.name + suffix + ".log")
         msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
         sc = dataclasses.replace(sc, fail_msgs=tuple(msgs))
-        text, dt, timed_out = boot(vmlinuz, img, dpath, sc.bus, cmdline, log,
-                                   stop_on=sc.fail_msgs)
+        text, dt, timed_out, missed = boot(vmlinuz, img, dpaths, sc.bus, cmdline, log,
+                                           stop_on=sc.fail_msgs, interact=sc.interact)
         up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
         tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
         times = {"guest_uptime": float(up.group(1)) if up else None,
                  "init_ms": int(tot.group(1)) if tot else None}
-        return sc, check(sc, text, timed_out, ours=not foreign), dt, times, text
+        return sc, check(sc, text, timed_out, ours=not foreign, missed=missed), dt, times, text
 
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
