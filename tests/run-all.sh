@@ -28,13 +28,13 @@ unit() { # builddir label [meson options]
 	if [ ! -d "$dir" ]; then
 		meson setup "$dir" "$@" >/dev/null || { failed=$((failed + 1)); echo "$label: meson setup failed"; return; }
 	fi
-	if ! meson compile -C "$dir" >"$dir.compile.log" 2>&1; then
-		tail -30 "$dir.compile.log"
+	if ! meson compile -C "$dir" >"$dir/compile.log" 2>&1; then
+		tail -30 "$dir/compile.log"
 		failed=$((failed + 1))
 		echo "$label: build failed"
 		return
 	fi
-	meson test -C "$dir" --print-errorlogs >"$dir.test.log" 2>&1 || grep -E '^(not ok|#)' "$dir/meson-logs/testlog.txt" | head -60
+	meson test -C "$dir" --print-errorlogs >"$dir/test.log" 2>&1 || grep -E '^(not ok|#)' "$dir/meson-logs/testlog.txt" | head -60
 	count_tap "$dir" "$label"
 }
 
