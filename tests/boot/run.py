@@ -35,6 +35,7 @@ SRCDIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
+import scenarios_early  # noqa: E402
 import scenarios_stack  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
@@ -166,6 +167,7 @@ SCENARIOS = [
              EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
 ]
 SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
+SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()

@@ -8,6 +8,7 @@
  * is writable, the environment) and powers the machine off, so QEMU exits
  * by itself.  tests/boot/run.py parses the lines it prints.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -15,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <unistd.h>
 
 #define MARKER "UNIRAMFS-TEST-MARKER"
@@ -86,6 +89,109 @@ static void ensure_proc(void)
 		say("proc=unavailable: %s", strerror(errno));
 }
 
+static const char *resumed = "no";
+
+/* A cmdline word "KEY=VALUE": the value (static), or NULL. */
+static const char *cmdline_value(const char *key)
+{
+	static char buf[4096], val[256];
+	size_t n = strlen(key);
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return NULL;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return NULL;
+	buf[len] = '\0';
+	for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n")) {
+		if (!strncmp(w, key, n) && w[n] == '=') {
+			snprintf(val, sizeof(val), "%s", w + n + 1);
+			return val;
+		}
+	}
+	return NULL;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/*
+ * testinit.hibernate=SWAPDEV: keep a random token in this process's
+ * memory only, hibernate to SWAPDEV, and when the write to
+ * /sys/power/state returns (the machine was resumed from the image),
+ * print the same token: only the process that hibernated knows it.  The
+ * boot_id is the kernel's, fixed for one boot: the same after a resume,
+ * new after a fresh boot.
+ */
+static void maybe_hibernate(void)
+{
+	const char *dev = cmdline_value("testinit.hibernate");
+	unsigned char rnd[16];
+	char token[33], boot_id[64] = "?";
+	int fd;
+
+	if (!dev)
+		return;
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd)) {
+		say("hibernation failed: getrandom: %s", strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(token + 2 * i, 3, "%02x", rnd[i]);
+	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, boot_id, sizeof(boot_id) - 1);
+		boot_id[n > 0 ? n : 0] = '\0';
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+		close(fd);
+	}
+	say("TOKEN=%s pid=%d boot_id=%s", token, (int)getpid(), boot_id);
+	if (swapon(dev, 0) < 0) {
+		say("hibernation failed: swapon %s: %s", dev, strerror(errno));
+		return;
+	}
+	/* Power off once the image is written (no ACPI S4 needed). */
+	write_str("/sys/power/disk", "shutdown");
+	say("hibernating to %s", dev);
+	sync();
+	if (write_str("/sys/power/state", "disk") < 0) {
+		say("hibernation failed: /sys/power/state: %s", strerror(errno));
+		return;
+	}
+	resumed = "yes";
+	say("RESUMED TOKEN=%s pid=%d boot_id=%s", token, (int)getpid(), boot_id);
+}
+
+/* /run's top entries, and what a hook may have left there. */
+static void report_run(void)
+{
+	struct dirent **ents;
+	int n = scandir("/run", &ents, NULL, alphasort);
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.')
+			say("run: %s", ents[i]->d_name);
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	if (stat("/run/hook-ran", &st) == 0)
+		dump("hook-ran", "/run/hook-ran");
+}
+
 /* The last "/" line of /proc/self/mounts is the root we actually see. */
 static void report_root(void)
 {
@@ -125,6 +231,7 @@ int main(int argc, char **argv, char **envp)
 	const char *ts;
 
 	open_console();
+	maybe_hibernate();
 	for (int i = 0; i < argc && len < sizeof(args); i++)
 		len += snprintf(args + len, sizeof(args) - len, "%s%s", i ? " " : "", argv[i]);
 	fprintf(out, "%s pid=%d argc=%d argv=[%s]\n", MARKER, (int)getpid(), argc, args);
@@ -137,6 +244,8 @@ int main(int argc, char **argv, char **envp)
 	dump("partitions", "/proc/partitions");
 	dump("uptime", "/proc/uptime");
 	report_writable();
+	say("resumed=%s", resumed);
+	report_run();
 	/* uniramfs-init leaves its per-stage timings here; other
 	 * initramfs generators do not (a "cannot open" line then). */
 	dump("timings", "/run/uniramfs/timings");
