@@ -247,7 +247,8 @@ def scenarios(Scenario):
                              "uniramfs: e2fsck corrected errors on /dev/vda, going on")),
         Scenario("fsck-skip", "fsck.mode=skip mounts the damaged root unchecked (rw: the kernel warns)",
                  _damaged(), "UUID=" + DAMAGED_UUID, cmdline="fsck.mode=skip rw", ours_only=True,
-                 log_expect=("mounting fs with errors, running e2fsck is recommended",)),
+                 log_expect=("EXT4-fs (vda): warning: mounting unchecked fs, running e2fsck is "
+                             "recommended",)),
         Scenario("fsck-fail", "errors the checker leaves (fsck.repair=no) reach the failure path",
                  _damaged(), "UUID=" + DAMAGED_UUID, cmdline="fsck.repair=no rd.shell=0",
                  ours_only=True,
