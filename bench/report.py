@@ -179,12 +179,13 @@ def chart(res, outdir, work):
             b = g.get("build") or {}
             color = {"uniramfs": 0x4477aa, "mkinitramfs": 0x228833,
                      "dracut": 0xee6677}[g["key"].split("-")[0]]
-            f.write('"%s" %s %s %s %s %s %s %s %s %d\n' % (
+            failed = "boots" in g and not all(b["pass"] for b in g["boots"])
+            f.write('"%s" %s %s %s %s %s %s %s %s %d "%s"\n' % (
                 g["label"].replace(" (", "\\n("),
                 q(b.get("median")), q(b.get("min")), q(b.get("max")),
                 q(g["size"] / 2**20 if "size" in g else None),
                 q(g.get("run_init")), q(g.get("init")), q(g.get("init_min")),
-                q(g.get("init_max")), color))
+                q(g.get("init_max")), color, "boot\\nFAILED" if failed else ""))
     png = os.path.join(outdir, "chart.png")
     gp = """
 set terminal pngcairo size 1400,1000 font ",10"
@@ -210,7 +211,8 @@ set title "kernel: boot to 'Run /init', s (median)"
 plot "%(dat)s" using 0:6:10:xtic(1) with boxes lc rgb variable
 set title "init: 'Run /init' to the real init, s (median, min-max)"
 plot "%(dat)s" using 0:7:10:xtic(1) with boxes lc rgb variable, \\
-     "" using 0:7:8:9 with yerrorbars lc rgb "black" pt 0 lw 1.5
+     "" using 0:7:8:9 with yerrorbars lc rgb "black" pt 0 lw 1.5, \\
+     "" using 0:(0):11 with labels offset 0,1.5 tc rgb "#cc0000"
 unset multiplot
 """ % {"png": png, "dat": dat, "n": len(res["generators"]),
        "title": "uniramfs vs mkinitramfs vs dracut - kernel %s, %s, %d CPUs, %s" % (
