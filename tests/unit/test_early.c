@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Resume, fsck, /usr, hooks and break points of uniramfs-init, run as a
+ * whole boot against fake_ops: a virtio disk whose vda1 is the ext4 root
+ * and vda2 a swap (or the /usr disk). Asserts are on what the init asked
+ * the system to do, in order, and on the exact messages. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "early.h"
+#include "fake_ops.h"
+#include "init.h"
+#include "kmsg.h"
+#include "test.h"
+
+#define KVER "6.1.0-test"
+#define MODDIR "/lib/modules/" KVER
+#define UUID "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
+#define SWAPUUID "5f0c1a4e-1b2d-4c3e-9f10-0000000005a1"
+#define USRUUID "5f0c1a4e-1b2d-4c3e-9f10-0000000006b1"
+#define VIRTIO "/sys/devices/pci0000:00/0000:00:04.0"
+
+static struct fake_ops *cur;
+static char *ext4_image, *usr_image, *swap_image;
+static int statuses[8]; /* what the fake tools and hooks exit with, in turn; then 0 */
+static int nstatus;
+static int spawn_ok;
+
+static int x_uname(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", KVER);
+	return 0;
+}
+
+static int x_free_initramfs(const char *newroot)
+{
+	strv_push_owned(&cur->log, xasprintf("free_initramfs %s", newroot));
+	return 0;
+}
+
+static int x_reboot(int how)
+{
+	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
+	return -1;
+}
+
+static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
+{
+	pid_t pid;
+
+	(void)envp;
+	strv_push_owned(&cur->log, xasprintf("spawn %s %s", path, argv[0]));
+	if (spawn_ok <= 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	spawn_ok--;
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	return pid;
+}
+
+/* "run PATH ARG1 ARG2..." then one "env K=V" line per UNIRAMFS_ variable. */
+static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		 size_t len)
+{
+	struct buf b = { 0 };
+
+	(void)input, (void)len;
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	strv_push_owned(&cur->log, b.p);
+	for (char *const *e = envp; e && *e; e++)
+		if (str_has_prefix(*e, "UNIRAMFS_"))
+			strv_push_owned(&cur->log, xasprintf("env %s", *e));
+	return nstatus < (int)ARRAY_SIZE(statuses) ? statuses[nstatus++] : 0;
+}
+
+static const struct initops fake_initops = {
+	.uname_release = x_uname,
+	.free_initramfs = x_free_initramfs,
+	.reboot = x_reboot,
+	.spawn = x_spawn,
+	.run = x_run,
+};
+
+static char *tmp_name(const char *what)
+{
+	const char *t = getenv("TMPDIR");
+	return xasprintf("%s/uniramfs-test-early-%s-%d.img", t && *t ? t : "/tmp", what,
+			 (int)getpid());
+}
+
+static bool make_images(void)
+{
+	char cmd[1024];
+
+	if (ext4_image)
+		return true;
+	ext4_image = tmp_name("root");
+	usr_image = tmp_name("usr");
+	swap_image = tmp_name("swap");
+	snprintf(cmd, sizeof(cmd),
+		 "mkfs.ext4 -q -F -U " UUID " -L rootfs %s 8M >/dev/null 2>&1 && "
+		 "mkfs.ext4 -q -F -U " USRUUID " -L 'usr disk' %s 8M >/dev/null 2>&1 && "
+		 "truncate -s 1M %s && mkswap -U " SWAPUUID " %s >/dev/null 2>&1",
+		 ext4_image, usr_image, swap_image, swap_image);
+	return system(cmd) == 0;
+}
+
+static void copy_into(struct fake_ops *f, const char *src, const char *dst)
+{
+	char *real = fake_path(f, dst), *cmd;
+
+	fake_write(f, dst, "");
+	cmd = xasprintf("cp %s %s", src, real);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	free(real);
+}
+
+/* The 10 bytes at the end of page `page` of a fake device. */
+static void put_sig(struct fake_ops *f, const char *dev, long page, const char *sig)
+{
+	char *real = fake_path(f, dev);
+	int fd = open(real, O_WRONLY);
+
+	CHECK(fd >= 0 && pwrite(fd, sig, 10, page * 4096 + 4086) == 10);
+	close(fd);
+	free(real);
+}
+
+static void make_exec(struct fake_ops *f, const char *p, const char *content)
+{
+	char *real;
+
+	fake_write(f, p, content);
+	real = fake_path(f, p);
+	chmod(real, 0755);
+	free(real);
+}
+
+/* vda1: the ext4 root; vda2: dev2 (a swap or the /usr disk). */
+static struct fake_ops *setup(const char *cmdline, const char *dev2)
+{
+	struct fake_ops *f = fake_ops_new();
+
+	cur = f;
+	spawn_ok = 0;
+	nstatus = 0;
+	memset(statuses, 0, sizeof(statuses));
+	fake_write(f, "/proc/cmdline", cmdline);
+	fake_write(f, "/etc/uniramfs/kver", KVER "\n");
+	fake_write(f, "/dev/kmsg", "");
+	fake_mkdir(f, "/run");
+	fake_write(f, "/sys/power/resume", "0:0\n");
+	fake_write(f, "/sys/power/resume_offset", "");
+	fake_write(f, MODDIR "/kernel/drivers/block/virtio_blk.ko", "");
+	fake_write(f, MODDIR "/modules.dep", "kernel/drivers/block/virtio_blk.ko:\n");
+	fake_write(f, MODDIR "/modules.alias", "alias virtio:d00000002v* virtio_blk\n");
+	fake_write(f, MODDIR "/modules.softdep", "");
+	fake_write(f, MODDIR "/modules.builtin", "");
+	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
+	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
+	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
+		     "/sys/class/block/vda");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
+		     "/sys/class/block/vda1");
+	fake_write(f, "/dev/vda", "");
+	copy_into(f, ext4_image, "/dev/vda1");
+	if (dev2) {
+		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/dev", "254:2\n");
+		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/uevent",
+			   "DEVTYPE=partition\nDEVNAME=vda2\n");
+		fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda2",
+			     "/sys/class/block/vda2");
+		copy_into(f, dev2, "/dev/vda2");
+	}
+	fake_mkdir(f, "/sysroot/usr");
+	make_exec(f, "/sysroot/sbin/init", "#!/bin/true\n");
+	return f;
+}
+
+static int run(struct fake_ops *f, struct init *in)
+{
+	char *envp[] = { "HOME=/", "TERM=linux", NULL };
+	char *argv[] = { "/init", NULL };
+
+	memset(in, 0, sizeof(*in));
+	in->ops = &f->ops;
+	in->xops = &fake_initops;
+	return init_run(in, 1, argv, envp);
+}
+
+static void done(struct fake_ops *f, struct init *in)
+{
+	init_free(in);
+	fake_ops_free(f);
+}
+
+static void check_order(struct fake_ops *f, const char *const *lines, size_t n)
+{
+	int at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int found = fake_log_find_prefix(f, lines[i], at);
+		if (found < 0) {
+			printf("# missing (in order): %s\n", lines[i]);
+			fake_log_dump(f);
+			test_cur_failed++;
+			return;
+		}
+		at = found + 1;
+	}
+}
+
+static bool logged(const char *text)
+{
+	const struct buf *b = kmsg_kept();
+	bool ok = b->p && strstr(b->p, text);
+
+	if (!ok)
+		printf("# not logged: %s\n", text);
+	return ok;
+}
+
+static char *read_tree(struct fake_ops *f, const char *p)
+{
+	char *real = fake_path(f, p), *data = NULL;
+	size_t len;
+
+	if (read_file(real, &data, &len) < 0)
+		data = NULL;
+	free(real);
+	return data;
+}
+
+/* ------------------------------------------------------------ resume */
+
+static void test_swap_signatures(void)
+{
+	CHECK(swap_signature("S1SUSPEND\0") == SWAP_KERNEL);
+	CHECK(swap_signature("S2SUSPEND\0") == SWAP_KERNEL);
+	CHECK(swap_signature("ULSUSPEND\0") == SWAP_USWSUSP);
+	CHECK(swap_signature("SWAPSPACE2") == SWAP_PLAIN);
+	CHECK(swap_signature("SWAP-SPACE") == SWAP_PLAIN);
+	CHECK(swap_signature("\0\0\0\0\0\0\0\0\0\0") == SWAP_NONE);
+	CHECK(swap_signature("S3SUSPEND\0") == SWAP_NONE);
+}
+
+/* A kernel image on resume=: MAJ:MIN written before the root is mounted;
+ * the fake write returns, so the boot goes on with a warning. */
+static void test_resume_kernel_image(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=UUID=" UUID " resume=UUID=" SWAPUUID " rd.timeout=5", swap_image);
+	put_sig(f, "/dev/vda2", 0, "S1SUSPEND\0");
+	CHECK(run(f, &in) == 0);
+	const char *order[] = { "open /dev/vda2", "open /sys/power/resume",
+				"mount /dev/vda1 /sysroot", "execve /sbin/init" };
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_count(f, "open /sys/power/resume_offset") == 0);
+	t = read_tree(f, "/sys/power/resume");
+	CHECK_STR(t, "254:2");
+	free(t);
+	CHECK(logged("<6>resume=UUID=" SWAPUUID " is /dev/vda2\n"
+		     "<5>resuming from hibernation on /dev/vda2 (254:2)\n"
+		     "<4>resume from /dev/vda2 failed: the kernel did not restore the image; "
+		     "booting normally\n"));
+	done(f, &in);
+
+	/* a swap file: the offset first, the header read at that page */
+	f = setup("root=UUID=" UUID " resume=/dev/vda2 resume_offset=8", swap_image);
+	put_sig(f, "/dev/vda2", 0, "SWAPSPACE2");
+	put_sig(f, "/dev/vda2", 8, "S2SUSPEND\0");
+	CHECK(run(f, &in) == 0);
+	const char *order2[] = { "open /sys/power/resume_offset", "open /sys/power/resume",
+				 "mount /dev/vda1 /sysroot" };
+	check_order(f, order2, ARRAY_SIZE(order2));
+	t = read_tree(f, "/sys/power/resume_offset");
+	CHECK_STR(t, "8");
+	free(t);
+	done(f, &in);
+
+	/* MAJ:MIN names it too; a write the kernel refuses is a warning */
+	f = setup("root=UUID=" UUID " resume=254:2", swap_image);
+	put_sig(f, "/dev/vda2", 0, "S1SUSPEND\0");
+	fake_fail(f, "open", "/sys/power/resume", EACCES);
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<4>resume from /dev/vda2 failed: cannot open /sys/power/resume: "
+		     "Permission denied; booting normally\n"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	done(f, &in);
+}
+
+static void test_resume_no_image(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=UUID=" UUID " resume=UUID=" SWAPUUID, swap_image);
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
+	CHECK(logged("<6>no hibernation image on /dev/vda2, booting normally\n"));
+	done(f, &in);
+
+	f = setup("root=UUID=" UUID " resume=/dev/vda2", swap_image);
+	put_sig(f, "/dev/vda2", 0, "ULSUSPEND\0");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
+	CHECK(logged("<4>/dev/vda2 holds a uswsusp image (ULSUSPEND) that only uswsusp's resume "
+		     "can restore; booting normally\n"));
+	done(f, &in);
+
+	/* noresume: not even with an image there */
+	f = setup("root=UUID=" UUID " resume=/dev/vda2 noresume", swap_image);
+	put_sig(f, "/dev/vda2", 0, "S1SUSPEND\0");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
+	CHECK(logged("<6>noresume: not resuming from resume=/dev/vda2\n"));
+	t = read_tree(f, "/sys/power/resume");
+	CHECK_STR(t, "0:0\n");
+	free(t);
+	done(f, &in);
+
+	/* the resume device never comes: the root waits for it, bounded */
+	f = setup("root=UUID=" UUID " resume=UUID=0000-1111 rd.timeout=1", NULL);
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<6>waiting for resume=UUID=0000-1111\n"
+		     "<4>resume device resume=UUID=0000-1111 did not appear in time; "
+		     "booting normally\n"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	done(f, &in);
+}
+
+/* Once a filesystem is mounted, a resume device that shows up late is
+ * never resumed from. */
+static void test_never_resume_after_mount(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	struct blockdev bd = { .name = "vda2", .devnode = "/dev/vda2", .major = 254, .minor = 2 };
+	struct cmdline c = { 0 };
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("", swap_image);
+	put_sig(f, "/dev/vda2", 0, "S1SUSPEND\0");
+	memset(&in, 0, sizeof(in));
+	in.ops = &f->ops;
+	in.xops = &fake_initops;
+	in.root = -1;
+	kmsg_setup();
+	cmdline_parse_layers(&c, NULL, "resume=/dev/vda2");
+	options_parse(&in.opt, &c);
+	cmdline_free(&c);
+	in.fs_mounted = true;
+	resume_block(&in, &bd);
+	CHECK(fake_log_count(f, "open") == 0);
+	CHECK(logged("<4>not resuming from /dev/vda2: a filesystem is mounted already\n"));
+	/* and dealt with: not looked at again */
+	in.fs_mounted = false;
+	resume_block(&in, &bd);
+	CHECK(fake_log_count(f, "open") == 0);
+	kmsg_free();
+	done(f, &in);
+}
+
+/* ------------------------------------------------------------ fsck */
+
+static char *joined(char **argv)
+{
+	struct buf b = { 0 };
+
+	if (!argv)
+		return xstrdup("(none)");
+	for (size_t i = 0; argv[i]; i++) {
+		buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+		free(argv[i]);
+	}
+	free(argv);
+	return b.p;
+}
+
+static void test_fsck_argv(void)
+{
+	static const struct {
+		const char *cmdline, *fstype, *want;
+	} cases[] = {
+		{ "", "ext4", "e2fsck -a /dev/vda1" },
+		{ "", "ext2", "e2fsck -a /dev/vda1" },
+		{ "fsck.mode=force", "ext4", "e2fsck -a -f /dev/vda1" },
+		{ "fsck.repair=yes", "ext3", "e2fsck -y /dev/vda1" },
+		{ "fsck.repair=no fsck.mode=force", "ext4", "e2fsck -n -f /dev/vda1" },
+		{ "fsck.repair=preen", "vfat", "fsck.vfat -a /dev/vda1" },
+		{ "fsck.mode=force", "vfat", "fsck.vfat -a /dev/vda1" },
+		{ "fsck.mode=skip", "ext4", "(none)" },
+		{ "rd.skipfsck", "ext4", "(none)" },
+		{ "", "xfs", "(none)" },
+		{ "", "btrfs", "(none)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct cmdline c = { 0 };
+		struct options o;
+		char *got;
+
+		cmdline_parse_layers(&c, NULL, cases[i].cmdline);
+		options_parse(&o, &c);
+		got = joined(fsck_argv(&o, cases[i].fstype, "/dev/vda1"));
+		CHECK_STR(got, cases[i].want);
+		free(got);
+		options_free(&o);
+		cmdline_free(&c);
+	}
+}
+
+static void test_fsck_exit_codes(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	/* 0: clean, mounted after the check */
+	f = setup("root=/dev/vda1", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	CHECK(run(f, &in) == 0);
+	const char *order[] = { "run /usr/sbin/e2fsck e2fsck -a /dev/vda1", "mount /dev/vda1 /sysroot",
+				"execve /sbin/init" };
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(logged("<6>checking /dev/vda1 (ext4): e2fsck -a /dev/vda1\n"));
+	done(f, &in);
+
+	/* 1: corrected, going on */
+	f = setup("root=/dev/vda1 fsck.mode=force fsck.repair=yes", NULL);
+	make_exec(f, "/sbin/fsck.ext4", ""); /* only the fsck.TYPE name packed */
+	statuses[0] = 1;
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_find(f, "run /sbin/fsck.ext4 e2fsck -y -f /dev/vda1") >= 0);
+	CHECK(logged("<5>e2fsck corrected errors on /dev/vda1, going on\n"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	done(f, &in);
+
+	/* 2: reboot, never mounted */
+	f = setup("root=/dev/vda1 panic=-1", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	statuses[0] = 2;
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>e2fsck corrected errors on /dev/vda1 and asks for a reboot (exit status 2): "
+		     "rebooting now\n"));
+	CHECK(fake_log_find(f, "reboot 0x1234567") > fake_log_find_prefix(f, "run /usr/sbin/e2fsck", 0));
+	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
+	done(f, &in);
+
+	/* 4: the failure path, no mount */
+	f = setup("root=/dev/vda1 panic=-1 rd.shell=0", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	statuses[0] = 4;
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>e2fsck left errors on /dev/vda1 (exit status 4, see its output above); "
+		     "repair it by hand: e2fsck -f /dev/vda1\n"
+		     "<3>not starting a shell: rd.shell=0\n"));
+	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	done(f, &in);
+
+	/* skipped: no checker run at all */
+	f = setup("root=/dev/vda1 fsck.mode=skip fsck.repair=maybe", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "run") == 0);
+	CHECK(logged("<4>ignoring fsck.repair=maybe: not preen, yes or no\n"));
+	done(f, &in);
+
+	/* no checker in the image: said, and mounted */
+	f = setup("root=/dev/vda1", NULL);
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<6>no e2fsck in this image, not checking /dev/vda1\n"));
+	CHECK(fake_log_find_prefix(f, "mount /dev/vda1 /sysroot", 0) >= 0);
+	done(f, &in);
+}
+
+/* ------------------------------------------------------------ /usr */
+
+static void test_fstab_parse(void)
+{
+	struct fstab_entry e;
+	const char *t = "# comment /usr\n"
+			"\n"
+			"UUID=1 / ext4 defaults 0 1\n"
+			"   # indented comment\n"
+			"LABEL=my\\040usr\t/usr/\t  ext4\tro,noatime\t0\t2\n"
+			"/dev/sdb1 /srv xfs defaults 0 0\n";
+
+	CHECK(fstab_find(t, "/usr", &e) == 0);
+	CHECK_STR(e.spec, "LABEL=my usr");
+	CHECK_STR(e.file, "/usr/");
+	CHECK_STR(e.type, "ext4");
+	CHECK_STR(e.opts, "ro,noatime");
+	CHECK(e.passno == 2);
+	fstab_entry_free(&e);
+	CHECK(fstab_find(t, "/srv", &e) == 0 && e.passno == 0);
+	fstab_entry_free(&e);
+	CHECK(fstab_find(t, "/var", &e) == 1);
+	/* short lines: type auto, options defaults */
+	CHECK(fstab_find("/dev/sdb2 /usr\n", "/usr", &e) == 0);
+	CHECK_STR(e.type, "auto");
+	CHECK_STR(e.opts, "defaults");
+	CHECK(e.passno == 0);
+	fstab_entry_free(&e);
+	CHECK(fstab_find("", "/usr", &e) == 1);
+	CHECK(fstab_find("# only /usr\n", "/usr", &e) == 1);
+}
+
+static void test_usr_mount(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char flags[160];
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=/dev/vda1", usr_image);
+	fake_write(f, "/sysroot/etc/fstab", "UUID=" UUID " / ext4 defaults 0 1\n"
+		   "LABEL=usr\\040disk /usr auto ro,noatime,commit=30 0 2\n");
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	CHECK(run(f, &in) == 0);
+	snprintf(flags, sizeof(flags), "mount /dev/vda2 /sysroot/usr ext4 0x%x commit=30",
+		 0x1 | 0x400); /* MS_RDONLY | MS_NOATIME */
+	const char *order[] = { "run /usr/sbin/e2fsck e2fsck -a /dev/vda1", "mount /dev/vda1 /sysroot",
+				"run /usr/sbin/e2fsck e2fsck -a /dev/vda2", flags,
+				"mount /dev /sysroot/dev", "execve /sbin/init" };
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(logged("<6>mounted /dev/vda2 (ext4, ro) on /sysroot/usr\n"));
+	done(f, &in);
+
+	/* pass 0: not checked; rd.fstab=0 and noauto: not mounted */
+	f = setup("root=/dev/vda1", usr_image);
+	fake_write(f, "/sysroot/etc/fstab", "UUID=" USRUUID " /usr ext4 defaults 0 0\n");
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "run /usr/sbin/e2fsck e2fsck -a /dev/vda2") == 0);
+	CHECK(fake_log_find(f, "mount /dev/vda2 /sysroot/usr ext4 0x0 -") >= 0);
+	done(f, &in);
+	f = setup("root=/dev/vda1 rd.fstab=0", usr_image);
+	fake_write(f, "/sysroot/etc/fstab", "UUID=" USRUUID " /usr ext4 defaults 0 0\n");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "mount /dev/vda2") == 0);
+	done(f, &in);
+	f = setup("root=/dev/vda1", usr_image);
+	fake_write(f, "/sysroot/etc/fstab", "UUID=" USRUUID " /usr ext4 noauto 0 0\n");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "mount /dev/vda2") == 0);
+	CHECK(logged("<6>/usr (UUID=" USRUUID ") is noauto in /sysroot/etc/fstab, not mounting it\n"));
+	done(f, &in);
+
+	/* the /usr device never appears: the failure path */
+	f = setup("root=/dev/vda1 rd.timeout=1 panic=-1 rd.shell=0", NULL);
+	fake_write(f, "/sysroot/etc/fstab", "PARTUUID=0badc0de-01 /usr ext4 defaults 0 2\n");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<6>waiting for the /usr device PARTUUID=0badc0de-01\n"
+		     "<3>the /usr device PARTUUID=0badc0de-01 (from /sysroot/etc/fstab) did not "
+		     "appear within 1 seconds\n"));
+	CHECK(fake_log_count(f, "execve") == 0);
+	done(f, &in);
+}
+
+/* ------------------------------------------------------------ hooks, breaks */
+
+/* A log line equal to line after index a and before b. */
+static bool between(struct fake_ops *f, const char *line, int a, int b)
+{
+	for (int i = a + 1; i < b; i++)
+		if (!strcmp(f->log.v[i], line))
+			return true;
+	return false;
+}
+
+static void test_hooks(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	int a, b, env;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=LABEL=rootfs disablehooks=99-off", NULL);
+	make_exec(f, HOOKS_DIR "/pre-pivot/20-b", "");
+	make_exec(f, HOOKS_DIR "/pre-pivot/10-a", "");
+	make_exec(f, HOOKS_DIR "/pre-pivot/99-off", "");
+	make_exec(f, HOOKS_DIR "/pre-pivot/.hidden", "");
+	fake_write(f, HOOKS_DIR "/pre-pivot/30-notexec", "");
+	make_exec(f, HOOKS_DIR "/cmdline/x", "");
+	make_exec(f, HOOKS_DIR "/pre-udev/x", "");
+	make_exec(f, HOOKS_DIR "/pre-mount/x", "");
+	make_exec(f, HOOKS_DIR "/mount/x", "");
+	statuses[0] = 0; /* cmdline */
+	statuses[1] = 0; /* pre-udev */
+	statuses[2] = 0; /* pre-mount */
+	statuses[3] = 0; /* mount */
+	statuses[4] = 7; /* pre-pivot/10-a */
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"run " HOOKS_DIR "/cmdline/x", "env UNIRAMFS_STAGE=cmdline",
+		"run " HOOKS_DIR "/pre-udev/x", "finit_module virtio_blk",
+		"run " HOOKS_DIR "/pre-mount/x", "mount /dev/vda1 /sysroot",
+		"run " HOOKS_DIR "/mount/x", "env UNIRAMFS_ROOT_MOUNTED=1",
+		"run " HOOKS_DIR "/pre-pivot/10-a", "run " HOOKS_DIR "/pre-pivot/20-b",
+		"mount /dev /sysroot/dev", "execve /sbin/init",
+	};
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_count(f, "run ") == 6);
+	CHECK(fake_log_count(f, "run " HOOKS_DIR "/pre-pivot/99-off") == 0);
+	CHECK(fake_log_count(f, "run " HOOKS_DIR "/pre-pivot/.hidden") == 0);
+	/* the state, in the environment of the pre-pivot hooks */
+	a = fake_log_find(f, "run " HOOKS_DIR "/pre-pivot/10-a " HOOKS_DIR "/pre-pivot/10-a");
+	b = fake_log_find_prefix(f, "run " HOOKS_DIR "/pre-pivot/20-b", 0);
+	CHECK(a >= 0 && b > a);
+	env = fake_log_find(f, "env UNIRAMFS_STAGE=pre-pivot");
+	CHECK(env > a && env < b);
+	CHECK(between(f, "env UNIRAMFS_ROOT=LABEL=rootfs", a, b));
+	CHECK(between(f, "env UNIRAMFS_ROOT_DEV=/dev/vda1", a, b));
+	CHECK(between(f, "env UNIRAMFS_SYSROOT=/sysroot", a, b));
+	CHECK(between(f, "env UNIRAMFS_KVER=" KVER, a, b));
+	CHECK(between(f, "env UNIRAMFS_ROOT_MOUNTED=1", a, b));
+	CHECK(logged("<4>hook pre-pivot/10-a failed with status 7\n"));
+	CHECK(logged("<4>hook pre-pivot/30-notexec is not executable, skipping it\n"));
+	CHECK(logged("<6>hook pre-pivot/99-off disabled by disablehooks=\n"));
+	/* the cmdline hook ran before the root was known */
+	CHECK(fake_log_find(f, "env UNIRAMFS_ROOT_DEV=/dev/vda1") >
+	      fake_log_find_prefix(f, "run " HOOKS_DIR "/pre-mount/x", 0));
+	done(f, &in);
+}
+
+static void test_break_mount(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=/dev/vda1 rd.break=mount,pre-pivot", usr_image);
+	fake_write(f, "/sysroot/etc/fstab", "UUID=" USRUUID " /usr ext4 defaults 0 0\n");
+	make_exec(f, "/bin/sh", "");
+	make_exec(f, HOOKS_DIR "/mount/x", "");
+	spawn_ok = 2;
+	CHECK(run(f, &in) == 0);
+	const char *order[] = { "mount /dev/vda1 /sysroot", "spawn /bin/sh /bin/sh",
+				"run " HOOKS_DIR "/mount/x", "mount /dev/vda2 /sysroot/usr",
+				"spawn /bin/sh /bin/sh", "mount /dev /sysroot/dev" };
+	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(logged("<3>starting /bin/sh (mount); exit it to continue\n"));
+	CHECK(logged("<3>starting /bin/sh (pre-pivot); exit it to continue\n"));
+	done(f, &in);
+}
+
+int main(void)
+{
+	RUN(test_swap_signatures);
+	RUN(test_resume_kernel_image);
+	RUN(test_resume_no_image);
+	RUN(test_never_resume_after_mount);
+	RUN(test_fsck_argv);
+	RUN(test_fsck_exit_codes);
+	RUN(test_fstab_parse);
+	RUN(test_usr_mount);
+	RUN(test_hooks);
+	RUN(test_break_mount);
+	if (ext4_image) {
+		unlink(ext4_image);
+		unlink(usr_image);
+		unlink(swap_image);
+	}
+	free(ext4_image);
+	free(usr_image);
+	free(swap_image);
+	return test_done();
+}
