@@ -29,7 +29,7 @@ void lvm_parse_option(struct stack *s, const char *kv)
 	}
 }
 
-static void activate(struct init *in, const char *verb, const struct strv *names)
+static int activate(struct init *in, const char *verb, const struct strv *names)
 {
 	struct strv argv = { 0 };
 	int st;
@@ -45,6 +45,25 @@ static void activate(struct init *in, const char *verb, const struct strv *names
 	if (st > 0)
 		log_info("lvm %s exited with status %d", verb, st);
 	strv_free(&argv);
+	return st;
+}
+
+/* Activate; a failure may be a RAID LV whose target is not loaded yet
+ * (or a VG still missing PVs): load dm_raid and try once more. */
+static void activate_all(struct init *in, const struct stack *s)
+{
+	int st = 0;
+
+	if (!s->vgs.n && !s->lvs.n) {
+		st = activate(in, "vgchange", NULL);
+	} else {
+		if (s->vgs.n)
+			st |= activate(in, "vgchange", &s->vgs) > 0;
+		if (s->lvs.n)
+			st |= activate(in, "lvchange", &s->lvs) > 0;
+	}
+	if (st > 0 && stack_load_modules(in, "lvm-raid"))
+		activate_all(in, s);
 }
 
 void lvm_block(struct init *in, const struct blockdev *bd)
@@ -55,12 +74,5 @@ void lvm_block(struct init *in, const struct blockdev *bd)
 		return;
 	log_info("%s is an LVM physical volume: activating", bd->devnode);
 	stack_load_modules(in, "lvm");
-	if (!s->vgs.n && !s->lvs.n) {
-		activate(in, "vgchange", NULL);
-		return;
-	}
-	if (s->vgs.n)
-		activate(in, "vgchange", &s->vgs);
-	if (s->lvs.n)
-		activate(in, "lvchange", &s->lvs);
+	activate_all(in, s);
 }

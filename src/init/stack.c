@@ -105,19 +105,22 @@ bool stack_uuid_eq(const char *a, const char *b)
  * what the layer may need before its tool runs; the ones not in the
  * image are simply not wanted there (hostonly picked its set).
  */
-void stack_load_modules(struct init *in, const char *layer)
+bool stack_load_modules(struct init *in, const char *layer)
 {
 	static const struct {
 		const char *layer, *mods[8];
 	} sets[] = {
 		{ "luks", { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc" } },
-		{ "lvm", { "dm_mod", "dm_snapshot", "dm_thin_pool", "dm_mirror", "dm_raid",
-			   "dm_cache", "dm_cache_smq" } },
+		{ "lvm", { "dm_mod", "dm_snapshot", "dm_thin_pool", "dm_mirror", "dm_cache",
+			   "dm_cache_smq" } },
+		/* raid456 benchmarks its algorithms for a good half second:
+		 * only once lvm failed without it (lvm.c) */
+		{ "lvm-raid", { "dm_raid" } },
 		{ "md", { "md_mod", "raid1", "raid0", "raid10", "raid456", "linear" } },
 	};
 
 	if (!in->ml || stack_once(in->stack, "modules", layer))
-		return;
+		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
 		if (strcmp(sets[i].layer, layer))
 			continue;
@@ -126,6 +129,7 @@ void stack_load_modules(struct init *in, const char *layer)
 				log_debug("%s: %s", sets[i].mods[k], err_msg());
 	}
 	modload_settle(in->ml);
+	return true;
 }
 
 char *stack_find_tool(struct init *in, const char *name)

@@ -35,8 +35,9 @@ char *stack_find_tool(struct init *in, const char *name);
  * it could not run. input may be NULL. */
 int stack_run(struct init *in, const char *name, char *const argv[], const void *input,
 	      size_t len);
-/* Load the modules layer ("luks", "lvm", "md") may need, once. */
-void stack_load_modules(struct init *in, const char *layer);
+/* Load the modules layer ("luks", "lvm", "lvm-raid", "md") may need,
+ * once: true when it did now. */
+bool stack_load_modules(struct init *in, const char *layer);
 /* "kind:key" was done before; if not, mark it and return false. */
 bool stack_once(struct stack *s, const char *kind, const char *key);
 /* UUIDs compared as their hex digits, any case, any '-' or ':'. */

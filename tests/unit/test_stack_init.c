@@ -462,6 +462,48 @@ static void test_lvm_activation(void)
 	finish(f, &in);
 }
 
+/* No modprobe in the image: the init loads the dm targets itself, and
+ * dm_raid (raid456's slow benchmark) only after lvm failed without it. */
+static void test_lvm_loads_modules_and_raid_on_failure(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
+	const char *mods[] = { "dm-mod", "dm-snapshot", "dm-raid" };
+	int first, raid, second;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mods); i++) {
+		char *p = xasprintf("/lib/modules/T/kernel/drivers/md/%s.ko", mods[i]);
+		fake_write(f, p, "");
+		free(p);
+	}
+	fake_write(f, "/lib/modules/T/modules.dep", "kernel/drivers/md/dm-mod.ko:\n"
+		   "kernel/drivers/md/dm-snapshot.ko: kernel/drivers/md/dm-mod.ko\n"
+		   "kernel/drivers/md/dm-raid.ko: kernel/drivers/md/dm-mod.ko\n");
+	fake_write(f, "/lib/modules/T/modules.alias", "");
+	fake_write(f, "/lib/modules/T/modules.softdep", "");
+	fake_write(f, "/lib/modules/T/modules.builtin", "");
+	in.ml = modload_new(&f->ops, "/lib/modules/T");
+	CHECK(in.ml != NULL);
+	stack_setup(&in);
+	statuses[0] = 5;
+	event(&in, "vda3", "LVM2_member", "x");
+	first = fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit");
+	raid = fake_log_find(f, "finit_module dm_raid params=''");
+	second = fake_log_find_prefix(f, "run /usr/sbin/lvm", first + 1);
+	CHECK(fake_log_find(f, "finit_module dm_mod params=''") >= 0 &&
+	      fake_log_find(f, "finit_module dm_mod params=''") < first);
+	CHECK(fake_log_find(f, "finit_module dm_snapshot params=''") < first);
+	CHECK(first >= 0 && raid > first && second > raid);
+	CHECK(fake_log_count(f, "run") == 2);
+	/* a second PV: no more loading, one run */
+	event(&in, "vdb3", "LVM2_member", "y");
+	CHECK(fake_log_count(f, "run") == 3);
+	CHECK(fake_log_count(f, "finit_module") == 3);
+	modload_free(in.ml);
+	in.ml = NULL;
+	finish(f, &in);
+}
+
 static void test_md_incremental(void)
 {
 	struct init in;
@@ -640,6 +682,7 @@ int main(void)
 	RUN(test_crypttab_in_image);
 	RUN(test_missing_tool);
 	RUN(test_lvm_activation);
+	RUN(test_lvm_loads_modules_and_raid_on_failure);
 	RUN(test_md_incremental);
 	RUN(test_md_degraded_after_half_timeout);
 	RUN(test_timeout_names_awaited_uuid);
