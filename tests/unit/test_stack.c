@@ -249,6 +249,37 @@ static void test_missing_tool_names_package(void)
 	}
 }
 
+/* A thin pool on the way (lvm2's "-tpool" layer): thin_check is needed. */
+static void test_thin_pool_needs_thin_check(void)
+{
+	char *root;
+	struct stack_plan sp;
+	struct image *img;
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("luks", "cryptsetup,lvm");
+	put(root, "/sys/devices/virtual/block/dm-1/dm/uuid",
+	    "LVM-Xq3vLr0TgC2hWm1nB7yK9pD4sF6jH8aZk5uE0cV2xN7bM3qR1tY6wP4oI9lS8dG2-tpool\n", 0644);
+	img = image_new();
+	CHECK(plan(root, &sp, img, NULL) < 0);
+	CHECK_STR(err_msg(), "the root is on an LVM thin pool but thin_check is not installed "
+			     "(apt install thin-provisioning-tools)");
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+
+	root = sysroot("luks", "cryptsetup,lvm,thin_check");
+	put(root, "/sys/devices/virtual/block/dm-1/dm/uuid",
+	    "LVM-Xq3vLr0TgC2hWm1nB7yK9pD4sF6jH8aZk5uE0cV2xN7bM3qR1tY6wP4oI9lS8dG2-tpool\n", 0644);
+	img = image_new();
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	CHECK(image_has(img, "/usr/sbin/thin_check"));
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
 static void test_generic_packs_what_host_has(void)
 {
 	char *root;
@@ -329,6 +360,7 @@ int main(void)
 	RUN(test_luks_on_md);
 	RUN(test_lvm_on_md);
 	RUN(test_missing_tool_names_package);
+	RUN(test_thin_pool_needs_thin_check);
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
 	buf_free(&notices);
