@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 
+import builder
 import disks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -111,39 +112,45 @@ class Disks:
 # ------------------------------------------------------------ hibernation
 class Hibernation:
     """One real hibernation per run, shared by the scenarios that boot
-    from it (read-only: their boots run with -snapshot)."""
+    from it (read-only: their boots run with -snapshot).  disks(testinit,
+    work, ctx) gives the machine's disk files; swapdev is the swap as the
+    booted root sees it; build and cmdline are what that machine needs
+    (a key for its LUKS device)."""
 
-    def __init__(self):
+    def __init__(self, name, disks_fn, root_uuid, swapdev, build=(), cmdline=""):
+        self.name, self.disks_fn, self.swapdev = name, disks_fn, swapdev
+        self.root_uuid = root_uuid
+        self.build_args, self.cmdline = tuple(build), cmdline
         self.lock = threading.Lock()
         self.result = None
         self.expect = []    # filled with the RESUMED line once the token is known
 
     def _image(self, ctx, work):
-        out = os.path.join(work, "img-early-hibernate")
-        _run([ctx["uniramfs"], "build", "-k", ctx["kver"], "-o", out, "--generic"])
+        out = os.path.join(work, "img-early-" + self.name)
+        _run([ctx["uniramfs"], "build", "-k", ctx["kver"], "-o", out, "--generic"]
+             + list(self.build_args))
         return out
 
     def _boot1(self, testinit, work, ctx):
-        root = disks.ensure(ROOT, testinit, work)
-        swap = _swap(work, testinit)
-        hdir = os.path.join(work, "hibernated")
+        hdir = os.path.join(work, self.name)
         os.makedirs(hdir, exist_ok=True)
-        root_c, swap_c = os.path.join(hdir, "root.img"), os.path.join(hdir, "swap.img")
-        shutil.copyfile(root, root_c)
-        shutil.copyfile(swap, swap_c)
+        copies = []
+        for i, p in enumerate(self.disks_fn(testinit, work, ctx)):
+            c = os.path.join(hdir, "disk%d.img" % i)
+            shutil.copyfile(p, c)
+            copies.append(c)
         img = self._image(ctx, work)
-        log = os.path.join(work, "logs", "hibernate-first-boot.log")
+        log = os.path.join(work, "logs", self.name + "-first-boot.log")
         os.makedirs(os.path.dirname(log), exist_ok=True)
-        cmdline = ("console=ttyS0 panic=-1 root=UUID=%s testinit.hibernate=/dev/vdb"
-                   % ROOT.uuid)
+        cmdline = ("console=ttyS0 panic=-1 root=UUID=%s testinit.hibernate=%s %s"
+                   % (self.root_uuid, self.swapdev, self.cmdline))
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
                "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", img,
-               "-append", cmdline,
-               "-drive", "if=none,id=d0,format=raw,file=" + root_c,
-               "-device", "virtio-blk-pci,drive=d0",
-               "-drive", "if=none,id=d1,format=raw,file=" + swap_c,
-               "-device", "virtio-blk-pci,drive=d1"]
+               "-append", cmdline]
+        for i, c in enumerate(copies):
+            cmd += ["-drive", "if=none,id=d%d,format=raw,file=%s" % (i, c),
+                    "-device", "virtio-blk-pci,drive=d%d" % i]
         t = time.monotonic()
         try:
             subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -151,7 +158,9 @@ class Hibernation:
         except subprocess.TimeoutExpired:
             raise RuntimeError("the hibernating boot did not power off within %d s (%s)"
                                % (HIBERNATE_TIMEOUT, log))
-        os.unlink(img)
+        finally:
+            if os.path.exists(img):
+                os.unlink(img)
         with open(log, errors="replace") as f:
             text = f.read().replace("\r", "")
         m = re.search(r"^TESTINIT: TOKEN=(\w+) pid=(\d+) boot_id=(\S+)$", text, re.M)
@@ -159,7 +168,7 @@ class Hibernation:
             raise RuntimeError("the first boot did not hibernate (%s)" % log)
         self.expect.append("TESTINIT: RESUMED TOKEN=%s pid=%s boot_id=%s"
                            % (m.group(1), m.group(2), m.group(3)))
-        return [root_c, swap_c], time.monotonic() - t
+        return copies, time.monotonic() - t
 
     def build(self, testinit, work, ctx):
         with self.lock:
@@ -169,7 +178,20 @@ class Hibernation:
 
 
 def _hibernated_disks(h):
-    return Disks("hibernated", "ext4", h.build)
+    return Disks(h.name, "ext4", h.build)
+
+
+# Root and swap as LVs of a VG on LUKS2, the key file in the image.
+KEYFILE = os.path.join(HERE, "builder", "luks1.key")
+KEY_IN_IMAGE = "/etc/uniramfs/keys/root.key"
+LUKS_SWAP_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000006d2"
+LVM_LUKS_SWAP = builder.Layout(
+    "lvm-luks-swap", "lvm-luks-swap", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-0000000006d1",
+    "lukswaproot", size_mb=256,   # the hibernation image takes ~100 MB
+    params=(("LUKS_UUID", LUKS_SWAP_UUID), ("KEYFILE", "/src/key"), ("SWAP_LABEL", "lukswap")),
+    files=(("luks1.key", "key"),))
+LUKS_KEY_BUILD = ("--add-keys", "%s:%s" % (KEYFILE, KEY_IN_IMAGE))
+LUKS_KEY_CMDLINE = "rd.luks.key=%s:%s" % (KEY_IN_IMAGE, LUKS_SWAP_UUID)
 
 
 def _root_and_swap():
@@ -211,7 +233,11 @@ def _usr_disks():
 
 def scenarios(Scenario):
     u = "UUID=" + ROOT.uuid
-    h = Hibernation()
+    h = Hibernation("hibernated",
+                    lambda ti, work, ctx: [disks.ensure(ROOT, ti, work), _swap(work, ti)],
+                    ROOT.uuid, "/dev/vdb")
+    hl = Hibernation("hibernated-lvm-luks", LVM_LUKS_SWAP.build, LVM_LUKS_SWAP.uuid,
+                     "/dev/mapper/testvg-swap", build=LUKS_KEY_BUILD, cmdline=LUKS_KEY_CMDLINE)
     busybox = ("--add-binaries", "busybox")
     hooks = busybox + ("--add-hook", "pre-pivot:" + os.path.join(DOC_HOOKS, "run-note"),
                        "--add-hook", "pre-mount:" + os.path.join(DOC_HOOKS, "hello"),
@@ -229,6 +255,10 @@ def scenarios(Scenario):
                  _hibernated_disks(h), u, cmdline="resume=UUID=%s noresume" % SWAP_UUID,
                  ours_only=True, expect=("resumed=no",),
                  log_expect=("uniramfs: noresume: not resuming from resume=UUID=" + SWAP_UUID,)),
+        Scenario("resume-lvm-luks", "hibernation to a swap LV on LUKS: resumed after unlock and activation",
+                 _hibernated_disks(hl), "UUID=" + LVM_LUKS_SWAP.uuid, build=LUKS_KEY_BUILD,
+                 cmdline=LUKS_KEY_CMDLINE + " resume=/dev/testvg/swap", ours_only=True,
+                 expect=("resumed=yes",), log_expect=hl.expect),
         Scenario("resume-plain-swap", "a swap without a hibernation image boots normally",
                  _root_and_swap(), u, cmdline="resume=UUID=" + SWAP_UUID, ours_only=True,
                  expect=("resumed=no",),
