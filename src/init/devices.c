@@ -68,7 +68,8 @@ static void handle_block(struct init *in, const struct uevent *ev)
 		in->ndevs++;
 	}
 	in->devs[i] = bd;
-	if (in->root < 0 && in->opt.root && blockdev_matches(&in->devs[i], in->opt.root)) {
+	if (in->root < 0 && in->opt.root && (blockdev_matches(&in->devs[i], in->opt.root) ||
+					      stack_link_matches(in, &in->devs[i], in->opt.root))) {
 		in->root = (long)i;
 		log_info("root=%s is %s", in->opt.root, bd.devnode);
 	}

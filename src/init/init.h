@@ -92,6 +92,8 @@ void stack_block(struct init *in, const struct blockdev *bd);
 /* Wait for the root until deadline_ms; half way, start RAID arrays
  * still missing members (degraded). */
 void stack_wait_root(struct init *in, long long deadline_ms);
+/* Is spec a link in /dev the tools made to bd (mdadm's /dev/md/NAME)? */
+bool stack_link_matches(struct init *in, const struct blockdev *bd, const char *spec);
 /* After a timeout: name each rd.luks.uuid / rd.md.uuid never seen. */
 void stack_report_missing(struct init *in);
 void stack_free(struct init *in);

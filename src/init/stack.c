@@ -4,6 +4,7 @@
  * member joins its array. What that makes appears as a new block uevent
  * and goes through the same path, so stacks in any order just work. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -201,6 +202,21 @@ void stack_wait_root(struct init *in, long long deadline_ms)
 			deadline_ms += in->stall_ms - stall0;
 	}
 	wait_events(in, deadline_ms, 0, true);
+}
+
+bool stack_link_matches(struct init *in, const struct blockdev *bd, const char *spec)
+{
+	char *a, *b, ra[PATH_MAX], rb[PATH_MAX];
+	bool r;
+
+	if (!str_has_prefix(spec, "/dev/") || !bd->devnode || !strcmp(spec, bd->devnode))
+		return false;
+	a = in->ops->path(spec);
+	b = in->ops->path(bd->devnode);
+	r = realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+	free(a);
+	free(b);
+	return r;
 }
 
 static bool seen_uuid(struct init *in, const char *type, const char *uuid)

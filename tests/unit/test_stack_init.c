@@ -632,6 +632,27 @@ static void test_dm_names_match_root(void)
 	fake_ops_free(f);
 }
 
+/* mdadm's /dev/md/NAME (and any link a tool made in /dev) names root= */
+static void test_link_made_by_tool_matches(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/md/root");
+	struct blockdev bd;
+
+	fake_write(f, "/dev/md127", "");
+	fake_write(f, "/dev/md126", "");
+	fake_symlink(f, "../md127", "/dev/md/root");
+	dev(&bd, "md127", "ext4", U1);
+	CHECK(stack_link_matches(&in, &bd, "/dev/md/root"));
+	CHECK(!stack_link_matches(&in, &bd, "/dev/md/other"));
+	CHECK(!stack_link_matches(&in, &bd, "UUID=" U1));
+	free(bd.devnode);
+	dev(&bd, "md126", "ext4", U2);
+	CHECK(!stack_link_matches(&in, &bd, "/dev/md/root"));
+	free(bd.devnode);
+	finish(f, &in);
+}
+
 /* The whole path: a uevent for a device holding a LUKS1 header is
  * probed by libblkid and unlocked. */
 static void test_uevent_to_unlock(void)
@@ -687,6 +708,7 @@ int main(void)
 	RUN(test_md_degraded_after_half_timeout);
 	RUN(test_timeout_names_awaited_uuid);
 	RUN(test_dm_names_match_root);
+	RUN(test_link_made_by_tool_matches);
 	RUN(test_uevent_to_unlock);
 	buf_free(&msgs);
 	return test_done();
