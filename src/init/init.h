@@ -35,8 +35,11 @@ struct initops {
 	int (*run)(const char *path, char *const argv[], char *const envp[],
 		   const void *input, size_t len);
 	/* Print prompt on the console and read one line there with echo
-	 * off into buf (NUL-terminated, no newline). Its length or -1. */
-	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size);
+	 * off into buf (NUL-terminated, no newline). Its length or -1.
+	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
+	 * a USB keyboard's driver must still load. */
+	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
+			       void (*pump)(void *), void *arg);
 };
 extern const struct initops real_initops;
 
@@ -97,6 +100,8 @@ bool stack_link_matches(struct init *in, const struct blockdev *bd, const char *
 /* After a timeout: name each rd.luks.uuid / rd.md.uuid never seen. */
 void stack_report_missing(struct init *in);
 void stack_free(struct init *in);
+/* wait.c: handle every uevent waiting on the socket. */
+void drain_uevents(struct init *in);
 /* wait.c: the one poll() loop. deadline_ms is CLOCK_MONOTONIC in ms,
  * -1 for none. child > 0: also end when it exits. */
 enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child,

@@ -195,6 +195,13 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 	return false;
 }
 
+/* Devices keep coming while someone types: load their drivers (a USB
+ * keyboard's among them); the stack waits for the prompt to end. */
+static void pump(void *arg)
+{
+	drain_uevents(arg);
+}
+
 /* 1: unlocked; 0: all tries wrong; -1: cannot go on (no console,
  * cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
@@ -204,8 +211,10 @@ static int ask(struct init *in, const struct unlock *u)
 	int r = 0;
 
 	for (long t = 0; t < in->stack->tries; t++) {
-		ssize_t n = in->xops->read_secret ? in->xops->read_secret(prompt, pass, sizeof(pass))
-						  : err_set("no console");
+		ssize_t n = in->xops->read_secret
+				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->uevent_fd,
+							    pump, in)
+				    : err_set("no console");
 		int st;
 		if (n < 0) {
 			log_err("cannot read a passphrase for %s: %s", u->bd->devnode, err_msg());
@@ -231,25 +240,52 @@ static int ask(struct init *in, const struct unlock *u)
 	return r;
 }
 
+/* Devices that came during the prompt, now in turn (a copy: one of
+ * them may prompt and defer more). */
+static void run_deferred(struct init *in)
+{
+	while (in->stack->deferred.n) {
+		struct strv names = in->stack->deferred;
+		memset(&in->stack->deferred, 0, sizeof(names));
+		for (size_t i = 0; i < names.n; i++)
+			for (size_t k = 0; k < in->ndevs; k++)
+				if (!strcmp(in->devs[k].name, names.v[i]))
+					stack_block(in, &in->devs[k]);
+		strv_free(&names);
+	}
+}
+
 static void unlock(struct init *in, const struct unlock *u)
 {
+	/* bd points into in->devs, which the events handled at the prompt
+	 * may move or clear: work on a copy of what is needed */
+	struct blockdev copy = { .name = xstrdup(u->bd->name), .devnode = xstrdup(u->bd->devnode),
+				 .uuid = xstrdup(u->bd->uuid) };
+	struct unlock uc = *u;
 	long long t0 = now_ms();
 	int r;
 
-	if (u->key && try_keyfile(in, u)) {
+	uc.bd = &copy;
+	if (uc.key && try_keyfile(in, &uc)) {
 		r = 1;
 	} else {
-		while ((r = ask(in, u)) == 0) {
-			log_err("giving up on %s after %ld wrong passphrases", u->bd->devnode,
+		in->stack->prompting = true;
+		while ((r = ask(in, &uc)) == 0) {
+			log_err("giving up on %s after %ld wrong passphrases", copy.devnode,
 				in->stack->tries);
+			in->stack->prompting = false;
 			if (failure(in, true) < 0)
 				break;
+			in->stack->prompting = true;
 		}
+		in->stack->prompting = false;
 	}
 	if (r == 1)
-		log_info("unlocked %s as /dev/mapper/%s", u->bd->devnode, u->name);
+		log_info("unlocked %s as /dev/mapper/%s", copy.devnode, uc.name);
+	blockdev_clear(&copy);
 	/* A person typing does not count against rd.timeout. */
 	in->stall_ms += now_ms() - t0;
+	run_deferred(in);
 }
 
 void luks_block(struct init *in, const struct blockdev *bd)

@@ -51,6 +51,7 @@ void stack_free(struct init *in)
 	strv_free(&s->lvs);
 	strv_free(&s->md_uuids);
 	strv_free(&s->done);
+	strv_free(&s->deferred);
 	free(s);
 	in->stack = NULL;
 }
@@ -59,6 +60,12 @@ void stack_block(struct init *in, const struct blockdev *bd)
 {
 	if (!in->stack || !bd->type)
 		return;
+	if (in->stack->prompting) {
+		/* one prompt at a time; after it, from in->devs (newest probe) */
+		if (!strv_contains(&in->stack->deferred, bd->name))
+			strv_push(&in->stack->deferred, bd->name);
+		return;
+	}
 	if (!strcmp(bd->type, "crypto_LUKS"))
 		luks_block(in, bd);
 	else if (!strcmp(bd->type, "LVM2_member"))

@@ -26,6 +26,8 @@ struct stack {
 	struct strv md_uuids;  /* rd.md.uuid as given (mdadm or blkid spelling) */
 	struct strv done;      /* "luks:UUID", "lvm:/dev/X", "md:/dev/X" */
 	bool md_member_seen, degraded_tried;
+	bool prompting;       /* at a passphrase prompt: new devices wait */
+	struct strv deferred; /* names of the block devices that came meanwhile */
 };
 
 /* stack.c */
@@ -60,6 +62,7 @@ void md_start_degraded(struct init *in);
 /* The real initops' run (tool_run.c) and read_secret (console_pass.c). */
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
 	     size_t len);
-ssize_t real_read_secret(const char *prompt, char *buf, size_t size);
+ssize_t real_read_secret(const char *prompt, char *buf, size_t size, int evfd,
+			 void (*pump)(void *), void *arg);
 
 #endif

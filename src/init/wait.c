@@ -21,7 +21,7 @@ long long now_ms(void)
 	return (long long)(timing_now_us(CLOCK_MONOTONIC) / 1000);
 }
 
-static void drain_uevents(struct init *in)
+void drain_uevents(struct init *in)
 {
 	static char buf[16384];
 

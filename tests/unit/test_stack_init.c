@@ -53,9 +53,20 @@ static int x_run_seq(const char *path, char *const argv[], char *const envp[],
 	return next_status();
 }
 
-static ssize_t x_read_secret(const char *prompt, char *buf, size_t size)
+/* Devices that arrive while the prompt waits (handed to pump's world) */
+static void (*at_prompt)(void *arg);
+
+static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, int evfd,
+			     void (*pump)(void *), void *arg)
 {
+	(void)evfd;
+	(void)pump;
 	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
+	if (at_prompt) {
+		void (*fn)(void *) = at_prompt;
+		at_prompt = NULL;
+		fn(arg);
+	}
 	if (nanswer == 0 || !answers[0])
 		return err_set("end of input on /dev/console");
 	snprintf(buf, size, "%s", answers[0]);
@@ -243,6 +254,55 @@ static void test_wrong_then_right_and_tries_option(void)
 	statuses[0] = statuses[1] = 2;
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<3>giving up on /dev/vda2 after 2 wrong passphrases\n"));
+	finish(f, &in);
+}
+
+/* At the prompt: the LUKS device's own entry is replaced by a change
+ * event, and an LVM PV appears; the PV waits for the prompt to end. */
+static void arrive_at_prompt(void *arg)
+{
+	struct init *in = arg;
+
+	blockdev_clear(&in->devs[0]);
+	dev(&in->devs[0], "vda2", "crypto_LUKS", U1);
+	in->devs[0].name = xstrdup("vda2");
+	in->devs[0].type = xstrdup("crypto_LUKS");
+	in->devs[0].uuid = xstrdup(U1);
+	dev(&in->devs[1], "vdb1", "LVM2_member", "pv");
+	in->devs[1].name = xstrdup("vdb1");
+	in->devs[1].type = xstrdup("LVM2_member");
+	in->devs[1].uuid = xstrdup("pv");
+	in->ndevs = 2;
+	stack_block(in, &in->devs[1]);
+}
+
+static void test_devices_at_the_prompt_wait_for_it(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
+	int crypt, lvm;
+
+	in.devs = xcalloc(2, sizeof(*in.devs));
+	in.devs[0].name = xstrdup("vda2");
+	in.devs[0].devnode = xstrdup("/dev/vda2");
+	in.devs[0].type = xstrdup("crypto_LUKS");
+	in.devs[0].uuid = xstrdup(U1);
+	in.ndevs = 1;
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	at_prompt = arrive_at_prompt;
+	stack_block(&in, &in.devs[0]);
+	crypt = fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2", 0);
+	lvm = fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit");
+	CHECK(crypt >= 0 && lvm > crypt);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	for (size_t i = 0; i < in.ndevs; i++)
+		blockdev_clear(&in.devs[i]);
+	free(in.devs);
+	in.devs = NULL;
+	in.ndevs = 0;
 	finish(f, &in);
 }
 
@@ -694,6 +754,7 @@ int main(void)
 	RUN(test_generic_luks_asks_and_pipes_passphrase);
 	RUN(test_wrong_passphrase_three_times_then_failure);
 	RUN(test_wrong_then_right_and_tries_option);
+	RUN(test_devices_at_the_prompt_wait_for_it);
 	RUN(test_no_console_and_other_cryptsetup_error);
 	RUN(test_generic_leaves_luks_locked_once_root_is_there);
 	RUN(test_rd_luks_0_skips);
