@@ -109,6 +109,26 @@ static void walk_majmin(struct stack_plan *sp, const char *sysroot, const char *
 	free(link);
 }
 
+/* Keyboards and the USB host controllers they hang off, as loaded now
+ * (/sys/module/NAME): the passphrase is typed on one of them. */
+static void note_keyboards(struct stack_plan *sp, const char *sysroot)
+{
+	static const char *const kbd[] = {
+		"i8042", "atkbd", "usbhid", "hid_generic", "hid_apple", "hid_microsoft",
+		"hid_logitech_dj", "hid_logitech_hidpp", "hid_lenovo", "hid_cherry",
+		"hid_multitouch", "i2c_hid_acpi", "xhci_pci", "ehci_pci", "ohci_pci", "uhci_hcd",
+		"hyperv_keyboard", "virtio_input",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(kbd); i++) {
+		char *p = xasprintf("%s/sys/module/%s", sysroot, kbd[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			strv_push(&sp->keyboard, kbd[i]);
+		free(p);
+	}
+}
+
 void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struct hostonly *h)
 {
 	sp->hostonly = true;
@@ -119,6 +139,8 @@ void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struc
 		walk_majmin(sp, sysroot, h->root_dev);
 	if (h->resume_dev)
 		walk_majmin(sp, sysroot, h->resume_dev);
+	if (strv_contains(&sp->layers, "dm-crypt"))
+		note_keyboards(sp, sysroot);
 }
 
 void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
@@ -133,6 +155,8 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(cipher); i++)
 		strv_push(out, cipher[i]);
+	for (size_t i = 0; i < sp->keyboard.n; i++)
+		strv_push(out, sp->keyboard.v[i]);
 }
 
 /* The tool's path on the host as elf_add_binary finds it, or NULL. */
@@ -319,5 +343,6 @@ void stack_plan_free(struct stack_plan *sp)
 	strv_free(&sp->layers);
 	strv_free(&sp->crypt_names);
 	strv_free(&sp->keys);
+	strv_free(&sp->keyboard);
 	memset(sp, 0, sizeof(*sp));
 }

@@ -16,12 +16,14 @@ struct stack_plan {
 	struct strv crypt_names; /* dm names of the dm-crypt layers under root and resume */
 	bool thin;               /* an LVM thin pool is on the way */
 	struct strv keys;        /* key files in the image, for the notice */
+	struct strv keyboard;    /* the host's loaded keyboard drivers (a prompt needs them) */
 };
 
 /* Remember what hostonly found (call before hostonly_free). */
 void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struct hostonly *h);
 /* Module names or aliases the layers need beyond what sysfs shows
- * (the cipher templates dm-crypt asks the kernel for at open time). */
+ * (the cipher templates dm-crypt asks the kernel for at open time, and
+ * with LUKS the host's loaded keyboard drivers, for the prompt). */
 void stack_plan_modules(const struct stack_plan *sp, struct strv *out);
 /* Add the tools with their libraries, /etc/lvm/lvm.conf,
  * /etc/mdadm/mdadm.conf, /etc/crypttab and the key files (add_keys:

@@ -116,6 +116,8 @@ static void test_lvm_on_luks(void)
 				   "backup UUID=11111111-2222-3333-4444-555555555555 /etc/keys/backup.key luks\n"
 				   "swap /dev/vdc1 /dev/urandom swap\n", 0644);
 	put(root, "/etc/keys/root.key", "root key", 0600);
+	put(root, "/sys/module/usbhid/refcnt", "0\n", 0644);
+	put(root, "/sys/module/hid_generic/refcnt", "0\n", 0644);
 	put(root, "/etc/keys/backup.key", "backup key", 0600);
 	buf_free(&notices);
 	log_set_sink(sink, NULL);
@@ -137,6 +139,9 @@ static void test_lvm_on_luks(void)
 	CHECK(keys.n == 1 && !strcmp(keys.v[0], "/etc/keys/root.key"));
 	stack_plan_modules(&sp, &mods);
 	CHECK(strv_contains(&mods, "crypto-xts") && strv_contains(&mods, "crypto-essiv"));
+	/* the host's keyboards (loaded ones only): the prompt needs one */
+	CHECK(strv_contains(&mods, "usbhid") && strv_contains(&mods, "hid_generic"));
+	CHECK(!strv_contains(&mods, "hid_apple"));
 	strv_free(&mods);
 	strv_free(&keys);
 	buf_free(&ct);
