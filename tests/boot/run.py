@@ -14,6 +14,14 @@ failure scenario passes only on its exact expected message and no marker.
 BUILDDIR defaults to $UNIRAMFS_BUILDDIR, then ./build.  --with-initramfs-tools
 boots the same disks with /boot/initrd.img-KVER (validation of the harness
 itself, and the baseline bench/ compares against); --initrd boots any image.
+
+A scenario can type on the console: Scenario.interact is a list of
+(regex, text) pairs; the serial port is then a unix socket the harness
+holds (no stdin needed, so it runs in CI), and each text is sent once the
+output after the previous match matches its regex (e.g. a passphrase prompt,
+a shell prompt).  A step that never happens fails the scenario.  A disk
+with a build() method (builder.py's stacked layouts) gives several disk
+files: the first goes on the scenario's bus, the others on virtio-blk.
 """
 
 import argparse
