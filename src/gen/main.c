@@ -22,7 +22,8 @@ static void usage(FILE *f)
 		"  -k, --kver KVER, -o, --output FILE, --generic, --hostonly,\n"
 		"  --compress zstd|xz|lz4|gzip|none, --compress-level N,\n"
 		"  --add-modules M,..  --omit-modules M,..  --add-files SRC[:DST],..\n"
-		"  --add-binaries B,..  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
+		"  --add-binaries B,..  --add-keys SRC[:DST],..  --add-hook STAGE:FILE,..\n"
+		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
 		"  --microcode auto|none  --init FILE  --config FILE  -v, --verbose\n"
 		"\n"
 		"Config keys (also accepted with '_' for '-'):\n");
