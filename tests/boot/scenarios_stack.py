@@ -23,6 +23,7 @@ KEY_IN_IMAGE = "/etc/uniramfs/keys/root.key"
 LUKS2_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001c2"
 LUKS1_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001c1"
 MISSING_LUKS_UUID = "0badc0de-dead-4bad-8bad-0000000001c9"
+MISSING_MD_UUID = "0badc0de:dead4bad:8bad0000:000001d9"   # mdadm's spelling
 
 
 def _fs(n):
@@ -125,4 +126,9 @@ def scenarios(Scenario):
           cmdline="rd.luks.uuid=%s %s %s" % (MISSING_LUKS_UUID, SHORT, NO_SHELL),
           fail_msgs=("uniramfs: waited for LUKS device UUID=%s (rd.luks.uuid) which never "
                      "appeared" % MISSING_LUKS_UUID, "uniramfs: rebooting now")),
+        S("md-uuid-missing", "rd.md.uuid= naming an array that never appears",
+          RAID1, "/dev/md0",
+          cmdline="rd.md.uuid=%s %s %s" % (MISSING_MD_UUID, SHORT, NO_SHELL),
+          fail_msgs=("uniramfs: waited for RAID array UUID=%s (rd.md.uuid) which never "
+                     "appeared" % MISSING_MD_UUID, "uniramfs: rebooting now")),
     ]
