@@ -1,42 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Each device the kernel reports, at coldplug or later, moves the boot
- * forward: a modalias loads its driver, a block device is probed, gets
- * its /dev/disk links and may be the root. */
+ * forward: a modalias queues its driver (driverq.c), a block device is
+ * probed, gets its /dev/disk links and may be the root. */
 #include <string.h>
 
 #include "early.h"
 #include "err.h"
 #include "init.h"
 #include "log.h"
-
-static void remember_nodriver(struct init *in, const struct uevent *ev)
-{
-	for (size_t i = 0; i < in->nnodrv; i++)
-		if (strcmp(in->nodrv[i].modalias, ev->modalias) == 0)
-			return;
-	if (in->nnodrv == in->capnodrv) {
-		in->capnodrv = in->capnodrv ? 2 * in->capnodrv : 16;
-		in->nodrv = xrealloc(in->nodrv, in->capnodrv * sizeof(*in->nodrv));
-	}
-	in->nodrv[in->nnodrv].modalias = xstrdup(ev->modalias);
-	in->nodrv[in->nnodrv].devpath = xstrdup(ev->devpath ? ev->devpath : "?");
-	in->nnodrv++;
-}
-
-static void handle_modalias(struct init *in, const struct uevent *ev)
-{
-	int n;
-
-	if (!in->ml)
-		return;
-	n = modload_alias(in->ml, ev->modalias);
-	if (n < 0)
-		log_warn("%s", err_msg());
-	else if (n == 0)
-		remember_nodriver(in, ev);
-	else
-		log_debug("%s: %d module(s) for %s", ev->devpath, n, ev->modalias);
-}
 
 static void handle_block(struct init *in, const struct uevent *ev)
 {
@@ -84,7 +55,7 @@ void handle_uevent(const struct uevent *ev, void *userdata)
 	if (!ev->action || (strcmp(ev->action, "add") && strcmp(ev->action, "change")))
 		return;
 	if (ev->modalias && !strcmp(ev->action, "add"))
-		handle_modalias(in, ev);
+		driverq_push(in, ev);
 	if (ev->subsystem && !strcmp(ev->subsystem, "block") && ev->devname)
 		handle_block(in, ev);
 }

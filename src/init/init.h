@@ -61,6 +61,8 @@ struct init {
 	size_t ndevs, capdevs;
 	struct nodriver *nodrv;
 	size_t nnodrv, capnodrv;
+	struct pending *dq; /* drivers not loaded yet: driverq.c */
+	size_t ndq, capdq;
 	long root; /* index into devs, -1 until found */
 	struct stack *stack; /* LUKS, LVM, md: stack.c; NULL until stage 2 */
 	/* ms spent waiting for a person (passphrase prompts): a deadline
@@ -89,6 +91,16 @@ int stage_mounts(struct init *in);
 void stage_console(struct init *in);
 /* devices.c: one uevent (coldplug or netlink) moves the boot forward. */
 void handle_uevent(const struct uevent *ev, void *userdata);
+/* driverq.c: drivers queue up, storage first; the wait loop loads
+ * them one at a time until the root is there. */
+void driverq_push(struct init *in, const struct uevent *ev);
+/* Load the most urgent queued driver; false when the queue is empty. */
+bool driverq_load_next(struct init *in);
+/* Is a disk driver (the first class) still queued? */
+bool driverq_urgent(const struct init *in);
+/* Everything queued, e.g. keyboards before asking for a passphrase. */
+void driverq_load_all(struct init *in);
+void driverq_free(struct init *in);
 /* stack.c: unlock, activate, assemble what a probed device holds. */
 void stack_setup(struct init *in);
 void stack_block(struct init *in, const struct blockdev *bd);

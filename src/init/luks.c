@@ -200,6 +200,7 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 static void pump(void *arg)
 {
 	drain_uevents(arg);
+	driverq_load_all(arg);
 }
 
 /* 1: unlocked; 0: all tries wrong; -1: cannot go on (no console,
@@ -210,6 +211,8 @@ static int ask(struct init *in, const struct unlock *u)
 	char pass[MAX_PASSPHRASE + 1];
 	int r = 0;
 
+	/* whoever types needs a keyboard: every queued driver loads now */
+	driverq_load_all(in);
 	for (long t = 0; t < in->stack->tries; t++) {
 		ssize_t n = in->xops->read_secret
 				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->uevent_fd,

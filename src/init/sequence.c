@@ -158,6 +158,9 @@ static bool wait_root(struct init *in)
 			log_info("waiting up to %ld seconds for root=%s", in->opt.timeout,
 				 in->opt.root);
 		stack_wait_root(in, deadline);
+	} else if (driverq_urgent(in)) {
+		/* the root came first; its siblings' disk drivers still load */
+		wait_events(in, deadline, 0, true);
 	}
 	if (in->root >= 0)
 		resume_wait(in, deadline);
@@ -242,6 +245,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 void init_free(struct init *in)
 {
 	stack_free(in);
+	driverq_free(in);
 	options_free(&in->opt);
 	timing_free(&in->timing);
 	if (in->ml)

@@ -68,7 +68,10 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 		nfds_t n = 0;
 		int timeout = -1, r;
 
-		if (until_root && in->root >= 0 && !early_waiting(in)) {
+		bool satisfied = until_root && in->root >= 0 && !early_waiting(in);
+		bool load = in->ndq && (!satisfied || driverq_urgent(in));
+
+		if (satisfied && !load) {
 			end = WAIT_ROOT;
 			break;
 		}
@@ -87,6 +90,10 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 			}
 			timeout = left > 60000 ? 60000 : (int)left;
 		}
+		/* Drivers still queued: look for events without blocking, then
+		 * load the next one. */
+		if (load)
+			timeout = 0;
 		if (in->uevent_fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = in->uevent_fd, .events = POLLIN };
 		if (sfd >= 0)
@@ -107,6 +114,8 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 					;
 			}
 		}
+		if (r == 0 && load)
+			driverq_load_next(in);
 	}
 out:
 	if (sfd >= 0)
