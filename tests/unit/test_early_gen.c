@@ -132,6 +132,70 @@ static void test_resume_spec(void)
 	CHECK(early_resume_spec(tmpdir, "254:16") == NULL);
 }
 
+static char *sh_out(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	struct buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+
+	if (!p)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		buf_append(&b, chunk, n);
+	if (pclose(p) != 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_append(&b, "", 1);
+	return b.p;
+}
+
+/* The whole path: a hostonly build of the virtio fixture whose
+ * initramfs-tools config names the resume device bakes it in front of the
+ * user's --cmdline (which may end in "-- init args"); a --cmdline that has
+ * resume= already is kept as it is. */
+static void test_hostonly_bakes_resume(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR"), *bd = getenv("UNIRAMFS_BUILDDIR");
+	char *sysroot = path_join(tmpdir, "sysroot"), *cmd, *out;
+	char kver[256] = "";
+	FILE *k = popen("ls /lib/modules | head -1", "r");
+
+	if (k) {
+		if (!fgets(kver, sizeof(kver), k))
+			kver[0] = '\0';
+		pclose(k);
+		kver[strcspn(kver, "\n")] = '\0';
+	}
+	if (!src || !bd || !*kver)
+		SKIP("no source/build dir or no installed kernel");
+	cmd = xasprintf("cp -r %s/tests/unit/fixtures/hostonly/virtio %s && mkdir -p "
+			"%s/etc/initramfs-tools/conf.d && echo 'RESUME=UUID=" SWAPUUID "' > "
+			"%s/etc/initramfs-tools/conf.d/resume", src, sysroot, sysroot, sysroot);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	cmd = xasprintf("%s/uniramfs build --config /dev/null -k %s -o %s/h.img --hostonly "
+			"--sysroot %s --kmoddir /lib/modules/%s --microcode none --compress none "
+			"--cmdline 'quiet -- single' >/dev/null 2>&1 && %s/uniramfs extract %s/h.img "
+			"%s/x >/dev/null && cat %s/x/etc/uniramfs/cmdline",
+			bd, kver, tmpdir, sysroot, kver, bd, tmpdir, tmpdir, tmpdir);
+	out = sh_out(cmd);
+	CHECK_STR(out, "resume=UUID=" SWAPUUID " quiet -- single\n");
+	free(out);
+	free(cmd);
+	cmd = xasprintf("rm -rf %s/x && %s/uniramfs build --config /dev/null -k %s -o %s/h.img "
+			"--hostonly --sysroot %s --kmoddir /lib/modules/%s --microcode none "
+			"--compress none --cmdline 'resume=/dev/sdb2' >/dev/null 2>&1 && "
+			"%s/uniramfs extract %s/h.img %s/x >/dev/null && cat %s/x/etc/uniramfs/cmdline",
+			tmpdir, bd, kver, tmpdir, sysroot, kver, bd, tmpdir, tmpdir, tmpdir);
+	out = sh_out(cmd);
+	CHECK_STR(out, "resume=/dev/sdb2\n");
+	free(out);
+	free(cmd);
+	free(sysroot);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/uniramfs-test-early-gen-XXXXXX";
@@ -141,6 +205,7 @@ int main(void)
 	RUN(test_add_hook);
 	RUN(test_fsck_tools);
 	RUN(test_resume_spec);
+	RUN(test_hostonly_bakes_resume);
 	cmd = xasprintf("rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
 		printf("# cannot remove %s\n", tmpdir);
