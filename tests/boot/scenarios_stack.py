@@ -51,6 +51,19 @@ RAID5 = builder.Layout("raid5", "raid5", "ext4", _fs(0x16), "raid5root", ndisks=
 LVM_RAID1 = builder.Layout("lvm-on-raid1", "lvm-on-raid1", "ext4", _fs(0x17), "lvmraidroot",
                            ndisks=2,
                            params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d2"),))
+LUKS_LVM = builder.Layout("luks-on-lvm", "luks-on-lvm", "ext4", _fs(0x18), "lukslvmroot",
+                          params=_luks("5f0c1a4e-1b2d-4c3e-9f10-0000000001c8"))
+LUKS_RAID1 = builder.Layout("luks-on-raid1", "luks-on-raid1", "ext4", _fs(0x19),
+                            "luksraidroot", ndisks=2,
+                            params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d3"),)
+                            + _luks("5f0c1a4e-1b2d-4c3e-9f10-0000000001c9"))
+MD_PART = builder.Layout("md-part", "md-part", "ext4", _fs(0x1a), "mdpartroot", ndisks=2,
+                         params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d4"),
+                                 ("PART_UUID", "5f0c1a4e-1b2d-4c3e-9f10-0000000000a4")))
+
+
+def _param(layout, key):
+    return dict(layout.params)[key]
 
 
 class Missing:
@@ -120,6 +133,20 @@ def scenarios(Scenario):
           Missing(RAID1, (0,)), u(RAID1), cmdline=SHORT, log_expect=(DEGRADED_MSG,)),
         S("raid5", "RAID5 over three disks", RAID5, u(RAID5)),
         S("lvm-on-raid1", "LVM on RAID1: md0 a PV of testvg", LVM_RAID1, "/dev/testvg/root"),
+        # The LV holding LUKS is a dm device: the init names it by its
+        # kernel node (dm-0, the first mapping made).
+        S("luks-on-lvm", "LUKS on LVM: LV testvg/crypt holds LUKS2, ext4 inside",
+          LUKS_LVM, u(LUKS_LVM),
+          interact=typed("/dev/dm-0", _param(LUKS_LVM, "LUKS_UUID"), PASS)),
+        # An array named "root" (not a number) comes up as md127, mdadm's
+        # first free number from the top, and holds /dev/md/root.
+        S("luks-on-raid1", "LUKS on RAID1: md0 over two disks holds LUKS2, ext4 inside",
+          LUKS_RAID1, u(LUKS_RAID1),
+          interact=typed("/dev/md127", _param(LUKS_RAID1, "LUKS_UUID"), PASS)),
+        S("md-part-devname", "partitioned md: a GPT on RAID1 md0, root=/dev/md0p1",
+          MD_PART, "/dev/md0p1"),
+        S("md-part-uuid", "partitioned md: root on md0p1 by the filesystem's UUID=",
+          MD_PART, u(MD_PART)),
         S("luks-uuid-missing", "rd.luks.uuid= naming a device that never appears",
           disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"),
           "/dev/mapper/luks-" + MISSING_LUKS_UUID,
