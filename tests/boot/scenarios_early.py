@@ -15,10 +15,12 @@ import hashlib
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 import threading
 import time
+import uuid
 
 import builder
 import disks
@@ -194,6 +196,61 @@ LUKS_KEY_BUILD = ("--add-keys", "%s:%s" % (KEYFILE, KEY_IN_IMAGE))
 LUKS_KEY_CMDLINE = "rd.luks.key=%s:%s" % (KEY_IN_IMAGE, LUKS_SWAP_UUID)
 
 
+# A swap *file* on the root: resume=UUID=<the root> resume_offset=<the page
+# of its header>.  Filled with 0xff and given its header by hand: mkfs -d
+# leaves zeroed blocks out as holes, and swapon refuses a file with holes.
+# 4 KiB blocks (mkfs would pick 1 KiB for this size): a page each, so the
+# header is page aligned.  Boot 1 mounts the root rw (swapon needs it so).
+SWAPFILE_ROOT = disks.Disk("ext4-swapfile", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-0000000006e1",
+                           "swapfileroot", size_mb=256)
+SWAPFILE_MB = 160
+
+
+def _swapfile_root(work, testinit):
+    d = SWAPFILE_ROOT
+    recipe = repr((d.recipe(), "swapfile %d MB 0xff, header by hand, -b 4096" % SWAPFILE_MB))
+
+    def make(tmp, out):
+        root = os.path.join(tmp, "root")
+        os.makedirs(root)
+        disks._populate(root, testinit)
+        size = SWAPFILE_MB * 1024 * 1024
+        sf = os.path.join(root, "swapfile")
+        with open(sf, "wb") as f:
+            for _ in range(SWAPFILE_MB):
+                f.write(b"\xff" * (1024 * 1024))
+            # the v1 header: version, last page, no bad pages, UUID, label
+            f.seek(1024)
+            f.write(struct.pack("<III", 1, size // 4096 - 1, 0)
+                    + uuid.UUID("5f0c1a4e-1b2d-4c3e-9f10-0000000006e2").bytes
+                    + b"swapfile".ljust(16, b"\0"))
+            f.seek(4096 - 10)
+            f.write(b"SWAPSPACE2")
+        os.chmod(sf, 0o600)
+        with open(out, "wb") as f:
+            f.truncate(d.size_mb * 1024 * 1024)
+        _run(["mkfs.ext4", "-q", "-F", "-b", "4096", "-d", root, "-U", d.uuid, "-L", d.label,
+              "-E", "root_owner=0:0", out])
+    return _cached(work, d.name, recipe, testinit, make)
+
+
+class OffsetDisks(Disks):
+    """The hibernated swap-file machine.  Sets its scenario's
+    resume_offset= from where the file's header is on this very disk
+    (run.py composes the command line from sc.cmdline after build())."""
+
+    def __init__(self, h, cmdline):
+        super().__init__(h.name, "ext4", h.build)
+        self.cmdline, self.scenario = cmdline, None
+
+    def build(self, testinit, work, ctx):
+        paths = super().build(testinit, work, ctx)
+        out = _run(["debugfs", "-R", "bmap /swapfile 0", paths[0]])
+        block = int(out.strip().splitlines()[-1])   # a 4 KiB block: a page
+        self.scenario.cmdline = "%s resume_offset=%d" % (self.cmdline, block)
+        return paths
+
+
 def _root_and_swap():
     return Disks("root+swap", "ext4",
                  lambda ti, work, ctx: [disks.ensure(ROOT, ti, work), _swap(work, ti)])
@@ -243,8 +300,16 @@ def scenarios(Scenario):
                        "--add-hook", "pre-mount:" + os.path.join(DOC_HOOKS, "hello"),
                        "--add-hook", "pre-pivot:" + os.path.join(DOC_HOOKS, "check-sysroot"),
                        "--add-hook", "mount:" + os.path.join(TEST_HOOKS, "fail"))
+    hf = Hibernation("hibernated-swapfile", lambda ti, work, ctx: [_swapfile_root(work, ti)],
+                     SWAPFILE_ROOT.uuid, "/swapfile", cmdline="rw")
+    offset_disks = OffsetDisks(hf, "resume=UUID=" + SWAPFILE_ROOT.uuid)
+    swapfile = Scenario("resume-swapfile", "hibernation to a swap file: resume=<its fs> resume_offset=",
+                        offset_disks, "UUID=" + SWAPFILE_ROOT.uuid, ours_only=True,
+                        expect=("resumed=yes",), log_expect=hf.expect)
+    offset_disks.scenario = swapfile
     return [
         # -------- resume
+        swapfile,
         Scenario("resume", "a real hibernation: the same process prints its token after resume=UUID=",
                  _hibernated_disks(h), u, cmdline="resume=UUID=" + SWAP_UUID, ours_only=True,
                  expect=("resumed=yes",),

@@ -15,11 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/random.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define MARKER "UNIRAMFS-TEST-MARKER"
@@ -140,6 +143,7 @@ static void maybe_hibernate(void)
 	const char *dev = cmdline_value("testinit.hibernate");
 	unsigned char rnd[16];
 	char token[33], boot_id[64] = "?";
+	struct stat st;
 	int fd;
 
 	if (!dev)
@@ -161,6 +165,27 @@ static void maybe_hibernate(void)
 	if (swapon(dev, 0) < 0) {
 		say("hibernation failed: swapon %s: %s", dev, strerror(errno));
 		return;
+	}
+	/* A swap file: the kernel hibernates only to a configured device
+	 * (left alone, it takes the first swap partition); tell it the
+	 * file's filesystem and the page its header is on. */
+	if (stat(dev, &st) == 0 && S_ISREG(st.st_mode)) {
+		int blk = 0;
+		long page = sysconf(_SC_PAGESIZE);
+		char num[64];
+
+		fd = open(dev, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || ioctl(fd, FIBMAP, &blk) < 0) {
+			say("hibernation failed: FIBMAP %s: %s", dev, strerror(errno));
+			return;
+		}
+		close(fd);
+		snprintf(num, sizeof(num), "%lld", (long long)blk * st.st_blksize / page);
+		write_str("/sys/power/resume_offset", num);
+		snprintf(num, sizeof(num), "%u:%u", major(st.st_dev), minor(st.st_dev));
+		if (write_str("/sys/power/resume", num) < 0)
+			say("cannot set /sys/power/resume to %s: %s", num, strerror(errno));
+		say("swap file %s: resume=%s, its header in block %d", dev, num, blk);
 	}
 	/* Power off once the image is written (no ACPI S4 needed). */
 	write_str("/sys/power/disk", "shutdown");
