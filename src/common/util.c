@@ -221,6 +221,15 @@ int read_line(const char *path, char **line)
 	return 0;
 }
 
+char *read_attr(const char *dir, const char *attr)
+{
+	char *path = path_join(dir, attr), *line = NULL;
+	if (read_line(path, &line) < 0)
+		line = NULL;
+	free(path);
+	return line;
+}
+
 int write_all(int fd, const void *data, size_t n)
 {
 	const char *p = data;

@@ -45,6 +45,8 @@ int read_file(const char *path, char **data, size_t *len);
 int read_file_at(int dirfd, const char *path, char **data, size_t *len);
 /* Read a one-line sysfs-style attribute, trailing newline removed. */
 int read_line(const char *path, char **line);
+/* dir/attr's one line (sysfs), or NULL when it cannot be read. */
+char *read_attr(const char *dir, const char *attr);
 int write_all(int fd, const void *data, size_t n);
 int mkdir_p(const char *path, mode_t mode);
 

@@ -313,15 +313,6 @@ static int walk_up(const struct ctx *c, const char *dir)
 	return r;
 }
 
-static char *read_attr(const char *dir, const char *attr)
-{
-	char *path = xasprintf("%s/%s", dir, attr), *line = NULL;
-	if (read_line(path, &line) < 0)
-		line = NULL;
-	free(path);
-	return line;
-}
-
 /*
  * What a device-mapper layer is, from the uuid its creator gave it
  * (cryptsetup: CRYPT-TYPE-..., lvm2: LVM-<vg><lv>[-layer], multipath:

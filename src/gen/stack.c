@@ -58,15 +58,6 @@ static const char mdadm_conf_generic[] =
 	"# uniramfs: assemble every array found\n"
 	"AUTO +all\n";
 
-static char *read_attr(const char *dir, const char *attr)
-{
-	char *path = xasprintf("%s/%s", dir, attr), *line = NULL;
-	if (read_line(path, &line) < 0)
-		line = NULL;
-	free(path);
-	return line;
-}
-
 /* Down the slaves from one sysfs block directory, noting dm-crypt names. */
 static void walk_crypt(struct stack_plan *sp, const char *dir, int depth)
 {

@@ -327,3 +327,19 @@ void fake_log_clear(struct fake_ops *f)
 {
 	strv_free(&f->log);
 }
+
+bool fake_log_in_order(struct fake_ops *f, const char *const *lines, size_t n)
+{
+	int at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int found = fake_log_find_prefix(f, lines[i], at);
+		if (found < 0) {
+			printf("# missing (in order): %s\n", lines[i]);
+			fake_log_dump(f);
+			return false;
+		}
+		at = found + 1;
+	}
+	return true;
+}

@@ -208,22 +208,6 @@ static void done(struct fake_ops *f, struct init *in)
 	fake_ops_free(f);
 }
 
-static void check_order(struct fake_ops *f, const char *const *lines, size_t n)
-{
-	int at = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int found = fake_log_find_prefix(f, lines[i], at);
-		if (found < 0) {
-			printf("# missing (in order): %s\n", lines[i]);
-			fake_log_dump(f);
-			test_cur_failed++;
-			return;
-		}
-		at = found + 1;
-	}
-}
-
 static bool logged(const char *text)
 {
 	const struct buf *b = kmsg_kept();
@@ -273,7 +257,7 @@ static void test_resume_kernel_image(void)
 	CHECK(run(f, &in) == 0);
 	const char *order[] = { "open /dev/vda2", "open /sys/power/resume",
 				"mount /dev/vda1 /sysroot", "execve /sbin/init" };
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "open /sys/power/resume_offset") == 0);
 	t = read_tree(f, "/sys/power/resume");
 	CHECK_STR(t, "254:2");
@@ -291,7 +275,7 @@ static void test_resume_kernel_image(void)
 	CHECK(run(f, &in) == 0);
 	const char *order2[] = { "open /sys/power/resume_offset", "open /sys/power/resume",
 				 "mount /dev/vda1 /sysroot" };
-	check_order(f, order2, ARRAY_SIZE(order2));
+	CHECK(fake_log_in_order(f, order2, ARRAY_SIZE(order2)));
 	t = read_tree(f, "/sys/power/resume_offset");
 	CHECK_STR(t, "8");
 	free(t);
@@ -446,7 +430,7 @@ static void test_fsck_exit_codes(void)
 	CHECK(run(f, &in) == 0);
 	const char *order[] = { "run /usr/sbin/e2fsck e2fsck -a /dev/vda1", "mount /dev/vda1 /sysroot",
 				"execve /sbin/init" };
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(logged("<6>checking /dev/vda1 (ext4): e2fsck -a /dev/vda1\n"));
 	done(f, &in);
 
@@ -549,7 +533,7 @@ static void test_usr_mount(void)
 	const char *order[] = { "run /usr/sbin/e2fsck e2fsck -a /dev/vda1", "mount /dev/vda1 /sysroot",
 				"run /usr/sbin/e2fsck e2fsck -a /dev/vda2", flags,
 				"mount /dev /sysroot/dev", "execve /sbin/init" };
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(logged("<6>mounted /dev/vda2 (ext4, ro) on /sysroot/usr\n"));
 	done(f, &in);
 
@@ -627,7 +611,7 @@ static void test_hooks(void)
 		"run " HOOKS_DIR "/pre-pivot/10-a", "run " HOOKS_DIR "/pre-pivot/20-b",
 		"mount /dev /sysroot/dev", "execve /sbin/init",
 	};
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "run ") == 6);
 	CHECK(fake_log_count(f, "run " HOOKS_DIR "/pre-pivot/99-off") == 0);
 	CHECK(fake_log_count(f, "run " HOOKS_DIR "/pre-pivot/.hidden") == 0);
@@ -667,7 +651,7 @@ static void test_break_mount(void)
 	const char *order[] = { "mount /dev/vda1 /sysroot", "spawn /bin/sh /bin/sh",
 				"run " HOOKS_DIR "/mount/x", "mount /dev/vda2 /sysroot/usr",
 				"spawn /bin/sh /bin/sh", "mount /dev /sysroot/dev" };
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(logged("<3>starting /bin/sh (mount); exit it to continue\n"));
 	CHECK(logged("<3>starting /bin/sh (pre-pivot); exit it to continue\n"));
 	done(f, &in);

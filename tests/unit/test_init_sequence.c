@@ -159,22 +159,6 @@ static int run(struct fake_ops *f, struct init *in)
 	return init_run(in, 1, argv, envp);
 }
 
-/* Lines must appear in this order (other lines may come between). */
-static void check_order(struct fake_ops *f, const char *const *lines, size_t n)
-{
-	int at = 0;
-	for (size_t i = 0; i < n; i++) {
-		int found = fake_log_find_prefix(f, lines[i], at);
-		if (found < 0) {
-			printf("# missing (in order): %s\n", lines[i]);
-			fake_log_dump(f);
-			test_cur_failed++;
-			return;
-		}
-		at = found + 1;
-	}
-}
-
 static bool logged(const char *text)
 {
 	const struct buf *b = kmsg_kept();
@@ -226,7 +210,7 @@ static void test_boot(void)
 		"chdir /",
 		"execve /sbin/init single",
 	};
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
 	CHECK(fake_log_count(f, "reboot") == 0);
 	CHECK(in.root >= 0);
@@ -261,7 +245,7 @@ static void test_rw_and_rootfstype(void)
 		"mount /dev/vda1 /sysroot ext4 0x0 -",
 		"execve /sbin/init",
 	};
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -366,7 +350,7 @@ static void test_shell_offered(void)
 	free(p);
 	CHECK(run(f, &in) == -1);
 	const char *order[] = { "spawn /bin/sh /bin/sh", "reboot 0x1234567" };
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(logged("<3>starting /bin/sh (emergency shell); exit it to continue\n"));
 	init_free(&in);
 	fake_ops_free(f);
@@ -479,7 +463,7 @@ static void test_shell_then_retry(void)
 	CHECK(run(f, &in) == -1);
 	const char *order[] = { "spawn /usr/bin/busybox sh", "spawn /usr/bin/busybox sh",
 				"reboot 0x1234567" };
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(logged("<5>shell exited, trying again\n<6>waiting up to 1 seconds for root=/dev/sdz9\n"
 		     "<3>root device root=/dev/sdz9 did not appear within 1 seconds\n"));
 	init_free(&in);
@@ -507,7 +491,7 @@ static void test_break_points(void)
 		"mount /dev /sysroot/dev",
 		"execve /sbin/init",
 	};
-	check_order(f, order, ARRAY_SIZE(order));
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "spawn") == 3);
 	CHECK(logged("<3>starting /bin/sh (pre-mount); exit it to continue\n"));
 	init_free(&in);
