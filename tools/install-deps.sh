@@ -15,6 +15,8 @@ packages=(
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
 	cryptsetup-bin lvm2 mdadm
+	# LUKS for mkinitramfs (bench/stack.py)
+	cryptsetup-initramfs
 	# the other generators, for reading their images and benchmarks
 	initramfs-tools dracut-core
 	# benchmarks
