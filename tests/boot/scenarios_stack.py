@@ -140,7 +140,7 @@ def scenarios(Scenario):
           interact=typed("/dev/dm-0", _param(LUKS_LVM, "LUKS_UUID"), PASS)),
         # An array named "root" (not a number) comes up as md127, mdadm's
         # first free number from the top, and holds /dev/md/root.
-        S("luks-on-raid1", "LUKS on RAID1: md0 over two disks holds LUKS2, ext4 inside",
+        S("luks-on-raid1", "LUKS on RAID1: a RAID1 over two disks holds LUKS2, ext4 inside",
           LUKS_RAID1, u(LUKS_RAID1),
           interact=typed("/dev/md127", _param(LUKS_RAID1, "LUKS_UUID"), PASS)),
         S("md-part-devname", "partitioned md: a GPT on RAID1 md0, root=/dev/md0p1",
