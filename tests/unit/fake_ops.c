@@ -343,3 +343,15 @@ bool fake_log_in_order(struct fake_ops *f, const char *const *lines, size_t n)
 	}
 	return true;
 }
+
+int fake_free_initramfs(const char *newroot)
+{
+	strv_push_owned(&cur->log, xasprintf("free_initramfs %s", newroot));
+	return 0;
+}
+
+int fake_reboot(int how)
+{
+	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
+	return -1;
+}

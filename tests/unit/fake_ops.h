@@ -70,6 +70,12 @@ int fake_log_count(const struct fake_ops *f, const char *prefix);
 void fake_log_dump(const struct fake_ops *f);
 void fake_log_clear(struct fake_ops *f);
 
+/* struct initops entries that only record into the live fake's log:
+ * "free_initramfs NEWROOT", "reboot 0xHOW" (returns -1, as a reboot that
+ * came back). */
+int fake_free_initramfs(const char *newroot);
+int fake_reboot(int how);
+
 /* Do these lines start log entries in this order (others may come
  * between)? Prints the first one missing and the whole log if not. */
 bool fake_log_in_order(struct fake_ops *f, const char *const *lines, size_t n);

@@ -31,18 +31,6 @@ static int x_uname(char *buf, size_t len)
 	return 0;
 }
 
-static int x_free_initramfs(const char *newroot)
-{
-	strv_push_owned(&cur->log, xasprintf("free_initramfs %s", newroot));
-	return 0;
-}
-
-static int x_reboot(int how)
-{
-	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
-	return -1;
-}
-
 static int spawn_ok; /* spawns that start a real child (which exits at once) */
 
 static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
@@ -64,8 +52,8 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 
 static const struct initops fake_initops = {
 	.uname_release = x_uname,
-	.free_initramfs = x_free_initramfs,
-	.reboot = x_reboot,
+	.free_initramfs = fake_free_initramfs,
+	.reboot = fake_reboot,
 	.spawn = x_spawn,
 };
 

@@ -75,12 +75,6 @@ static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, int evf
 	return (ssize_t)strlen(buf);
 }
 
-static int x_reboot(int how)
-{
-	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
-	return -1;
-}
-
 static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 {
 	(void)argv;
@@ -90,7 +84,7 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 }
 
 static const struct initops fake_initops = {
-	.reboot = x_reboot,
+	.reboot = fake_reboot,
 	.spawn = x_spawn,
 	.run = x_run_seq,
 	.read_secret = x_read_secret,
