@@ -42,6 +42,22 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *grow_array(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 8;
+
+	if (need <= *cap)
+		return p;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / size)
+			oom();
+		c *= 2;
+	}
+	p = xrealloc(p, c * size);
+	*cap = c;
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
@@ -71,10 +87,7 @@ char *xasprintf(const char *fmt, ...)
 
 void strv_push_owned(struct strv *s, char *str)
 {
-	if (s->n + 2 > s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 8;
-		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
-	}
+	ARRAY_GROW(s->v, s->cap, s->n + 2);
 	s->v[s->n++] = str;
 	s->v[s->n] = NULL;
 }

@@ -17,6 +17,11 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Make room for at least need elements of size each in *p, whose
+ * capacity is *cap: doubles (from 8), so appending is amortised O(1).
+ * Usage: ARRAY_GROW(v, cap, n + 1); v[n++] = x; */
+void *grow_array(void *p, size_t *cap, size_t need, size_t size);
+#define ARRAY_GROW(p, cap, need) ((p) = grow_array((p), &(cap), (need), sizeof(*(p))))
 
 /* A growable, NULL-terminated vector of owned strings. */
 struct strv {

@@ -8,21 +8,10 @@
 #include <stddef.h>
 
 #include "modules.h"
+#include "nameset.h"
 
 struct kmod_ctx;
 struct kmod_module;
-
-/* A string-keyed hash table (open addressing); keys are owned copies. */
-struct nameset {
-	char **keys;
-	void **vals;
-	size_t cap, n;
-};
-/* Returns true when key was new. */
-bool nameset_put(struct nameset *s, const char *key, void *val);
-bool nameset_has(const struct nameset *s, const char *key);
-void *nameset_get(const struct nameset *s, const char *key);
-void nameset_free(struct nameset *s);
 
 struct mod {
 	char *name;    /* kmod's name: underscores */
