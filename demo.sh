@@ -8,12 +8,16 @@
 #
 #   ./demo.sh            UNIRAMFS_BUILDDIR (default build) is set up if needed
 #
-# Needs meson, ninja, qemu-system-x86_64, e2fsprogs and an installed kernel
-# (/boot/vmlinuz-KVER with /lib/modules/KVER).
+# On a machine with nothing but the checkout it first installs, with apt,
+# the compiler, the libraries, Debian's kernel and QEMU (tools/install-deps.sh).
 set -eu
 
 cd "$(dirname "$0")"
 BUILD=${UNIRAMFS_BUILDDIR:-build}
+
+# A fresh machine: install the compiler, libraries, kernel and QEMU first:
+# the kernel is looked for only once it can be there.
+bash tools/install-deps.sh
 
 # The newest kernel that has both an image and its modules.
 KVER=
@@ -24,9 +28,6 @@ if [ -z "$KVER" ]; then
 	echo "demo: no installed kernel (/boot/vmlinuz-KVER with /lib/modules/KVER)" >&2
 	exit 1
 fi
-
-# A fresh machine: install the compiler, libraries, kernel and QEMU first.
-bash tools/install-deps.sh
 
 echo "== building uniramfs in $BUILD"
 [ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" >/dev/null

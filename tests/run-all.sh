@@ -12,6 +12,19 @@ passed=0
 failed=0
 note() { printf '\n=== %s\n' "$*"; }
 
+# Add a sub-suite's closing "N passed, N failed" line to the totals; a
+# suite that printed none counts as one failure.
+add_counts() {
+	local line
+	line=$(tail -1 "$1")
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+	else
+		failed=$((failed + 1))
+	fi
+}
+
 # Count TAP subtest results that meson logged for one build dir.
 count_tap() {
 	local log=$1/meson-logs/testlog.txt p f
@@ -57,13 +70,13 @@ fi
 if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
 	note "boot tests (QEMU, real kernel)"
 	python3 tests/boot/run.py --builddir build --workdir build/boot-work | tee build/boot.log
-	line=$(tail -1 build/boot.log)
-	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-		passed=$((passed + BASH_REMATCH[1]))
-		failed=$((failed + BASH_REMATCH[2]))
-	else
-		failed=$((failed + 1))
-	fi
+	add_counts build/boot.log
+fi
+
+if [ -x build/uniramfs ]; then
+	note "the README's first command on a machine without a kernel"
+	tests/demo/fresh-machine.sh build 2>&1 | tee build/demo-fresh.log
+	add_counts build/demo-fresh.log
 fi
 
 echo
