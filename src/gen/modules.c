@@ -166,6 +166,11 @@ void modules_free(struct modules *m)
 	free(m);
 }
 
+void modules_summarize_missing_firmware(struct modules *m)
+{
+	m->fw_summary = true;
+}
+
 size_t modules_count(const struct modules *m)
 {
 	return m->n;
