@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "config.h"
 #include "cpio.h"
 #include "early_gen.h"
@@ -379,6 +380,8 @@ int build_image(const struct build_opts *o)
 	p.sysroot = o->sysroot ? o->sysroot : "/";
 	p.img = image_new();
 	r = early_check(o);
+	if (r == 0)
+		r = compression_check_built_in(o->compress);
 	if (r == 0)
 		r = resolve_kver(&p);
 	if (r == 0) {

@@ -133,6 +133,9 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		enum compression c;
 		if (compression_from_name(value, &c) < 0 || c > COMP_GZIP)
 			return err_set("%s: bad value '%s' for %s (expected zstd, xz, lz4, gzip or none)", where, value, k->name);
+		/* before the build, not after it */
+		if (compression_check_built_in(c) < 0)
+			return err_wrap("%s", where);
 		o->compress = c;
 		return 0;
 	}
