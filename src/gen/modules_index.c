@@ -197,10 +197,7 @@ static void modvec_push_unique(struct modvec *mv, struct mod *d)
 	for (size_t i = 0; i < mv->n; i++)
 		if (mv->v[i] == d)
 			return;
-	if (mv->n == mv->cap) {
-		mv->cap = mv->cap ? mv->cap * 2 : 8;
-		mv->v = xrealloc(mv->v, mv->cap * sizeof(*mv->v));
-	}
+	ARRAY_GROW(mv->v, mv->cap, mv->n + 1);
 	mv->v[mv->n++] = d;
 }
 
