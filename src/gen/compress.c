@@ -139,13 +139,7 @@ int codec_cpus(void)
 
 size_t codec_out_room(struct buf *out, size_t min)
 {
-	if (!out->p || out->cap - out->len < min + 1) {
-		size_t cap = out->cap ? out->cap : 65536;
-		while (cap - out->len < min + 1)
-			cap *= 2;
-		out->p = xrealloc(out->p, cap);
-		out->cap = cap;
-	}
+	ARRAY_GROW(out->p, out->cap, out->len + min + 1);
 	return out->cap - out->len - 1;
 }
 
