@@ -334,6 +334,55 @@ static const char *error_line(const char *out)
 	return e ? e : out;
 }
 
+static int collect_full(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data,
+			void *u)
+{
+	struct seen *s = u;
+	(void)seg, (void)c;
+	/* one file, at its real path, with the first content */
+	if (strcmp(e->name, "opt/real/f") == 0 && e->size == 2 && data[0] == 'A')
+		s->init++;
+	if (strcmp(e->name, "opt/alias") == 0 && S_ISLNK(e->mode))
+		s->console++;
+	return 0;
+}
+
+/* Links the image holds are followed for what is added below them: a
+ * loop is an error, and two files meeting at one real path merge or
+ * conflict as two adds of that path would. */
+static void test_image_links_resolved(void)
+{
+	char *dir = path_join(tmpdir, "links"), *cmd, *o, *c, *out = NULL;
+	cmd = xasprintf("mkdir -p %s/loop %s/d && ln -s l2 %s/loop/l && ln -s l %s/loop/l2 && "
+			"ln -s real %s/d/alias && mkdir %s/d/real && echo A > %s/a && echo B > %s/b",
+			dir, dir, dir, dir, dir, dir, dir, dir);
+	CHECK(system(cmd) == 0);
+	o = xasprintf("-o %s/l.img --add-files %s/loop:/opt --add-files %s/a:/opt/l/f", tmpdir, dir, dir);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: /opt/l/f: too many levels of symbolic links in the image\n");
+	free(o), free(c), free(out);
+	o = xasprintf("-o %s/l.img --add-files %s/d:/opt --add-files %s/a:/opt/alias/f --add-files %s/b:/opt/real/f",
+		      tmpdir, dir, dir, dir);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: /opt/real/f: added twice with different contents\n");
+	free(o), free(c), free(out);
+	o = xasprintf("-o %s/l.img --add-files %s/d:/opt --add-files %s/a:/opt/alias/f --add-files %s/a:/opt/real/f",
+		      tmpdir, dir, dir, dir);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 0);
+	struct seen sn = { 0 };
+	char *img = xasprintf("%s/l.img", tmpdir);
+	CHECK(image_foreach(img, collect, &sn) == 0);
+	CHECK(sn.below_link == 0);
+	sn.init = sn.console = 0;
+	CHECK(image_foreach(img, collect_full, &sn) == 0);
+	CHECK(sn.init == 1 && sn.console == 1);
+	free(img), free(o), free(c), free(out);
+	free(dir), free(cmd);
+}
+
 /* Two sources for one destination: the error names it (it once read the
  * name after freeing it). */
 static void test_conflicting_destinations(void)
@@ -511,6 +560,7 @@ int main(void)
 	RUN(test_compress_not_built_in);
 	RUN(test_bad_config_line);
 	RUN(test_hostonly_fixture);
+	RUN(test_image_links_resolved);
 	RUN(test_conflicting_destinations);
 	RUN(test_add_file_as_root);
 	RUN(test_output_checked_first);
