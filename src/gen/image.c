@@ -327,7 +327,7 @@ static struct entry **all_entries(const struct image *img, size_t *n)
 static int canonicalize(struct image *img)
 {
 	for (int pass = 0;; pass++) {
-		size_t n, moved = 0;
+		size_t n, moved = 0, first = 0;
 		struct entry **v = all_entries(img, &n);
 		char **canon = xcalloc(n ? n : 1, sizeof(*canon));
 		int r = 0;
@@ -336,11 +336,11 @@ static int canonicalize(struct image *img)
 			canon[i] = canonical_path(img, v[i]->path);
 			if (!canon[i])
 				r = -1;
-			else if (strcmp(canon[i], v[i]->path) != 0)
-				moved++;
+			else if (strcmp(canon[i], v[i]->path) != 0 && !moved++)
+				first = i;
 		}
 		if (r == 0 && moved && pass == 40)
-			r = err_set("%s: too many levels of symbolic links in the image", v[0]->path);
+			r = err_set("%s: too many levels of symbolic links in the image", v[first]->path);
 		if (r < 0 || !moved) {
 			for (size_t i = 0; i < n; i++)
 				free(canon[i]);
@@ -359,8 +359,11 @@ static int canonicalize(struct image *img)
 				free(v[i]->path);
 				v[i]->path = canon[i];
 				canon[i] = NULL;
-				if (table_put(img, v[i]) < 0 && r == 0)
-					r = -1;
+				/* after a conflict, drop the rest: its message stands */
+				if (r < 0)
+					entry_free(v[i]);
+				else
+					r = table_put(img, v[i]);
 			}
 			free(canon[i]);
 		}
