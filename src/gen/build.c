@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "config.h"
 #include "cpio.h"
 #include "early_gen.h"
@@ -188,6 +189,8 @@ static int add_modules(struct plan *p)
 
 	if (r == 0) {
 		modules_omit(m, &p->o->omit_modules);
+		if (p->o->mode != MODE_HOSTONLY)
+			modules_summarize_missing_firmware(m);
 		r = p->o->mode == MODE_HOSTONLY ? add_hostonly(p, m) : modules_add_generic(m);
 	}
 	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
@@ -214,6 +217,14 @@ static int add_binaries(struct plan *p)
 	for (size_t i = 0; r == 0 && i < p->o->add_binaries.n; i++)
 		r = elf_add_binary(er, p->img, p->o->add_binaries.v[i]);
 	elf_resolver_free(er);
+	return r;
+}
+
+static bool is_root_path(const char *path)
+{
+	char *n = path_normalize(path);
+	bool r = strcmp(n, "/") == 0;
+	free(n);
 	return r;
 }
 
@@ -264,6 +275,10 @@ static int add_files(struct plan *p)
 		}
 		if (stat(spec, &st) < 0) {
 			r = err_errno(errno, "--add-files: %s", spec);
+		} else if (!S_ISDIR(st.st_mode) && is_root_path(dst)) {
+			/* the root is a directory: a file there would be dropped */
+			r = err_set("--add-files: '%s': a file cannot be the image's root (name the file: %s:/DIR/NAME)",
+				    p->o->add_files.v[i], spec);
 		} else if (S_ISDIR(st.st_mode)) {
 			walk_img = p->img;
 			walk_src = spec;
@@ -366,11 +381,15 @@ int build_image(const struct build_opts *o)
 	p.img = image_new();
 	r = early_check(o);
 	if (r == 0)
+		r = compression_check_built_in(o->compress);
+	if (r == 0)
 		r = resolve_kver(&p);
 	if (r == 0) {
 		resolve_output(&p);
-		r = add_skeleton(&p);
+		r = output_check(p.output);
 	}
+	if (r == 0)
+		r = add_skeleton(&p);
 	if (r == 0)
 		r = add_modules(&p);
 	if (r == 0)

@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_COMPRESS_H
 #define UNIRAMFS_COMPRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,10 @@ enum compression {
 
 int compression_from_name(const char *name, enum compression *out); /* -1 + err_set */
 const char *compression_name(enum compression c);
+/* Was the library for c compiled in (meson -Dzstd= -Dxz= -Dlz4= -Dzlib=)? */
+bool compression_built_in(enum compression c);
+/* 0, or -1 + err_set saying c cannot be written by this build and why. */
+int compression_check_built_in(enum compression c);
 
 /* A sink that compresses into out. sink_finish ends the stream (writes
  * the compressor's trailer into out) but does not finish out. level < 0

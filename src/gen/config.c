@@ -133,6 +133,9 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		enum compression c;
 		if (compression_from_name(value, &c) < 0 || c > COMP_GZIP)
 			return err_set("%s: bad value '%s' for %s (expected zstd, xz, lz4, gzip or none)", where, value, k->name);
+		/* before the build, not after it */
+		if (compression_check_built_in(c) < 0)
+			return err_wrap("%s", where);
 		o->compress = c;
 		return 0;
 	}
@@ -177,6 +180,27 @@ static char *unquote(char *v)
 	return v;
 }
 
+/* A # at the start of the value or after a blank begins a comment, as
+ * in most key = value formats ("compress = xz  # smaller"); a # inside
+ * a word (a#b) or inside a quoted value is text. */
+static void strip_comment(char *v)
+{
+	char *c = v;
+
+	while (*c == ' ' || *c == '\t')
+		c++;
+	if (*c == '"' || *c == '\'') {
+		char *close = strchr(c + 1, *c);
+		if (close)
+			c = close + 1;
+	}
+	for (; *c; c++)
+		if (*c == '#' && (c == v || c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			return;
+		}
+}
+
 int config_parse(struct build_opts *o, const char *name, char *data)
 {
 	unsigned lineno = 0;
@@ -198,6 +222,7 @@ int config_parse(struct build_opts *o, const char *name, char *data)
 			return err_set("%s: expected 'key = value', got '%s'", where, t);
 		*eq = '\0';
 		key = str_trim(t);
+		strip_comment(eq + 1);
 		value = unquote(str_trim(eq + 1));
 		if (!*key)
 			return err_set("%s: missing key before '=' in '%s'", where, value);
@@ -211,13 +236,23 @@ int config_parse(struct build_opts *o, const char *name, char *data)
 
 int config_load_file(struct build_opts *o, const char *path, bool must_exist)
 {
-	char *data;
-	int r = read_file(path, &data, NULL);
+	char *data, *nul;
+	size_t len;
+	int r = read_file(path, &data, &len);
 
 	if (r == -ENOENT && !must_exist)
 		return 0;
 	if (r < 0)
 		return err_errno(r, "config %s", path);
+	/* the parser sees a C string: what follows a NUL would be lost */
+	nul = memchr(data, '\0', len);
+	if (nul) {
+		unsigned lineno = 1;
+		for (const char *c = data; c < nul; c++)
+			lineno += *c == '\n';
+		free(data);
+		return err_set("%s:%u: NUL byte (is this a text file?)", path, lineno);
+	}
 	r = config_parse(o, path, data);
 	free(data);
 	return r;

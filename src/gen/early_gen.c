@@ -18,6 +18,7 @@
 #include "elf.h"
 #include "err.h"
 #include "log.h"
+#include "sysroot.h"
 
 static const char *const hook_stages[] = { "cmdline", "pre-udev", "pre-mount", "mount",
 					   "pre-pivot" };
@@ -256,7 +257,7 @@ static char *shell_value(const char *line, const char *var, bool *append)
 }
 
 /* initramfs-tools: RESUME= in initramfs.conf, then conf.d/resume. */
-static char *itools_resume(const char *sysroot, bool *found)
+static char *itools_resume(const char *sysroot, bool *found, char **from)
 {
 	static const char *const files[] = { "/etc/initramfs-tools/initramfs.conf",
 					     "/etc/initramfs-tools/conf.d/resume" };
@@ -275,6 +276,8 @@ static char *itools_resume(const char *sysroot, bool *found)
 					free(spec);
 					spec = v;
 					*found = true;
+					free(*from);
+					*from = xstrdup(p);
 				}
 				line = next;
 			}
@@ -291,7 +294,7 @@ static int conf_filter(const struct dirent *d)
 }
 
 /* dracut: a resume= word in kernel_cmdline of dracut.conf(.d). */
-static char *dracut_resume(const char *sysroot)
+static char *dracut_resume(const char *sysroot, char **from)
 {
 	char *dir = path_join(sysroot, "/etc/dracut.conf.d");
 	struct dirent **ents = NULL;
@@ -320,6 +323,8 @@ static char *dracut_resume(const char *sysroot)
 				if (str_has_prefix(w, "resume=")) {
 					free(spec);
 					spec = xstrdup(w + strlen("resume="));
+					free(*from);
+					*from = xstrdup(files.v[i]);
 				}
 			}
 			free(v);
@@ -331,23 +336,73 @@ static char *dracut_resume(const char *sysroot)
 	return spec;
 }
 
+/* Where the host shows the device a resume= value names; NULL for a
+ * form it has no name for. */
+static char *spec_host_path(const char *spec)
+{
+	static const struct {
+		const char *tag, *dir;
+	} tags[] = {
+		{ "UUID=", "/dev/disk/by-uuid/" },
+		{ "LABEL=", "/dev/disk/by-label/" },
+		{ "PARTUUID=", "/dev/disk/by-partuuid/" },
+		{ "PARTLABEL=", "/dev/disk/by-partlabel/" },
+	};
+	unsigned maj, min;
+	char end;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++)
+		if (str_has_prefix(spec, tags[i].tag))
+			return xasprintf("%s%s", tags[i].dir, spec + strlen(tags[i].tag));
+	if (spec[0] == '/')
+		return xstrdup(spec);
+	if (sscanf(spec, "%u:%u%c", &maj, &min, &end) == 2)
+		return xasprintf("/sys/dev/block/%u:%u", maj, min);
+	return NULL;
+}
+
+/* A resume device taken from a config file is baked in as written; one
+ * this host does not have is most likely a stale line, and resuming
+ * from it would fail at boot: say so now. */
+static void check_resume_spec(const char *sysroot, const char *spec, const char *from)
+{
+	char *path = spec_host_path(spec), *real = NULL;
+	struct stat st;
+
+	if (path && sysroot_resolve(sysroot, path, NULL, NULL, &real, &st) < 0) {
+		char *host = path_join(sysroot, path);
+		log_warn("resume device %s (from %s) is not on this host: no %s", spec, from, host);
+		free(host);
+	}
+	free(real);
+	free(path);
+}
+
 char *early_resume_spec(const char *sysroot, const char *resume_dev)
 {
 	bool found = false;
-	char *spec = itools_resume(sysroot, &found);
+	char *from = NULL, *spec = itools_resume(sysroot, &found, &from);
 
 	if (found) {
-		if (spec && *spec && strcmp(spec, "none") && strcmp(spec, "auto"))
+		if (spec && *spec && strcmp(spec, "none") && strcmp(spec, "auto")) {
+			check_resume_spec(sysroot, spec, from);
+			free(from);
 			return spec;
+		}
+		free(from);
+		from = NULL;
 		if (!spec || !*spec || !strcmp(spec, "none")) {
 			free(spec);
 			return NULL;
 		}
 		free(spec); /* "auto": detect it */
 	}
-	spec = dracut_resume(sysroot);
-	if (spec)
+	spec = dracut_resume(sysroot, &from);
+	if (spec) {
+		check_resume_spec(sysroot, spec, from);
+		free(from);
 		return spec;
+	}
 	if (!resume_dev)
 		return NULL;
 	spec = early_device_uuid(sysroot, resume_dev);

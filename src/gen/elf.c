@@ -31,13 +31,13 @@
 #include <linux/elf.h>
 #include <ctype.h>
 #include <errno.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_ldconf.h"
 #include "elf_parse.h"
 #include "err.h"
 #include "log.h"
@@ -150,90 +150,10 @@ static struct obj *obj_get(struct elf_resolver *r, const char *real)
 	return o;
 }
 
-/* ---- ld.so.conf ---- */
-
-static void conf_read(struct elf_resolver *r, const char *path, int depth);
-
-static void conf_include(struct elf_resolver *r, const char *conf, const char *pattern, int depth)
-{
-	char *rel = NULL, *pat;
-	glob_t g;
-
-	/* ldconfig takes a relative include relative to the including file. */
-	if (pattern[0] != '/') {
-		char *dir = xstrdup(conf);
-		*strrchr(dir, '/') = '\0';
-		rel = xasprintf("%s/%s", dir, pattern);
-		free(dir);
-		pattern = rel;
-	}
-	pat = path_join(r->sysroot, pattern);
-	if (glob(pat, 0, NULL, &g) == 0) {
-		size_t skip = strlen(r->sysroot);
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			conf_read(r, g.gl_pathv[i] + skip, depth + 1);
-		globfree(&g);
-	}
-	free(pat);
-	free(rel);
-}
-
-/* path is inside the sysroot. */
-static void conf_read(struct elf_resolver *r, const char *path, int depth)
-{
-	char *host, *data, *line, *save = NULL;
-	size_t len;
-
-	if (depth > 8) {
-		log_warn("%s: includes nested too deep, ignored", path);
-		return;
-	}
-	host = path_join(r->sysroot, path);
-	if (read_file(host, &data, &len) < 0) {
-		free(host);
-		return;
-	}
-	free(host);
-	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *hash_ = strchr(line, '#');
-		if (hash_)
-			*hash_ = '\0';
-		line = str_trim(line);
-		if (!*line)
-			continue;
-		if (strncmp(line, "include", 7) == 0 && (line[7] == ' ' || line[7] == '\t')) {
-			/* More than one pattern may follow. */
-			struct strv pats = { 0 };
-			strv_split(&pats, line + 8, " \t");
-			for (size_t i = 0; i < pats.n; i++)
-				conf_include(r, path, pats.v[i], depth);
-			strv_free(&pats);
-			continue;
-		}
-		if (strncmp(line, "hwcap", 5) == 0 && (line[5] == ' ' || line[5] == '\t'))
-			continue;
-		/* Old ldconfig allowed "dir=TYPE" and several dirs on a line. */
-		struct strv dirs = { 0 };
-		strv_split(&dirs, line, " \t,:");
-		for (size_t i = 0; i < dirs.n; i++) {
-			char *eq = strchr(dirs.v[i], '=');
-			if (eq)
-				*eq = '\0';
-			char *d = path_normalize(dirs.v[i]);
-			if (dirs.v[i][0] == '/' && !strv_contains(&r->conf_dirs, d))
-				strv_push_owned(&r->conf_dirs, d);
-			else
-				free(d);
-		}
-		strv_free(&dirs);
-	}
-	free(data);
-}
-
 static const struct strv *conf_dirs(struct elf_resolver *r)
 {
 	if (!r->conf_loaded) {
-		conf_read(r, "/etc/ld.so.conf", 0);
+		ldconf_read(r->sysroot, &r->conf_dirs);
 		r->conf_loaded = true;
 	}
 	return &r->conf_dirs;
@@ -459,10 +379,7 @@ static int add_library(struct walk *w, size_t i, const char *name, const char *f
 	for (size_t k = 0; k < w->n; k++)
 		if (w->nodes[k].o == o)
 			return 0;
-	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 32;
-		w->nodes = xrealloc(w->nodes, w->cap * sizeof(*w->nodes));
-	}
+	ARRAY_GROW(w->nodes, w->cap, w->n + 1);
 	w->nodes[w->n].o = o;
 	w->nodes[w->n++].parent = i;
 	return 0;

@@ -50,208 +50,6 @@ static bool in_file(const struct rd *r, uint64_t off, uint64_t len)
 	return off <= r->n && len <= r->n - off;
 }
 
-/* ---- .note.dlopen JSON: just enough of JSON to pick out the fields we
- * use and step over everything else. ---- */
-
-struct js {
-	const char *p, *end;
-};
-
-static void js_ws(struct js *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static bool js_eat(struct js *j, char c)
-{
-	js_ws(j);
-	if (j->p < j->end && *j->p == c) {
-		j->p++;
-		return true;
-	}
-	return false;
-}
-
-/* A string; its text goes to out (if not NULL), NUL-terminated. */
-static int js_string(struct js *j, struct buf *out)
-{
-	if (!js_eat(j, '"'))
-		return -1;
-	while (j->p < j->end) {
-		unsigned char c = (unsigned char)*j->p++;
-		if (c == '"') {
-			if (out)
-				buf_append(out, "", 0); /* terminates */
-			return 0;
-		}
-		if (c < 0x20)
-			return -1;
-		if (c == '\\') {
-			if (j->p >= j->end)
-				return -1;
-			c = (unsigned char)*j->p++;
-			switch (c) {
-			case '"': case '\\': case '/': break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u':
-				/* Sonames are ASCII; anything else only has to be
-				 * stepped over. */
-				if (j->end - j->p < 4)
-					return -1;
-				unsigned v = 0;
-				for (int i = 0; i < 4; i++) {
-					char h = *j->p++;
-					v <<= 4;
-					if (h >= '0' && h <= '9')
-						v |= (unsigned)(h - '0');
-					else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
-						v |= (unsigned)((h | 0x20) - 'a' + 10);
-					else
-						return -1;
-				}
-				c = v && v < 0x80 ? (unsigned char)v : '?';
-				break;
-			default:
-				return -1;
-			}
-		}
-		if (out)
-			buf_append(out, &c, 1);
-	}
-	return -1;
-}
-
-static int js_skip(struct js *j, int depth)
-{
-	if (depth > 32)
-		return -1;
-	js_ws(j);
-	if (j->p >= j->end)
-		return -1;
-	switch (*j->p) {
-	case '"':
-		return js_string(j, NULL);
-	case '[':
-	case '{': {
-		char close = *j->p == '[' ? ']' : '}';
-		bool obj = close == '}';
-		j->p++;
-		if (js_eat(j, close))
-			return 0;
-		do {
-			if (obj && (js_string(j, NULL) < 0 || !js_eat(j, ':')))
-				return -1;
-			if (js_skip(j, depth + 1) < 0)
-				return -1;
-		} while (js_eat(j, ','));
-		return js_eat(j, close) ? 0 : -1;
-	}
-	default: {
-		/* number, true, false, null */
-		const char *start = j->p;
-		while (j->p < j->end && (strchr("+-.eE", *j->p) || (*j->p >= '0' && *j->p <= '9') ||
-					 (*j->p >= 'a' && *j->p <= 'z')))
-			j->p++;
-		return j->p > start ? 0 : -1;
-	}
-	}
-}
-
-/* {"soname": ["a", "b"], "priority": "required", ...} */
-static int js_dependency(struct js *j, struct elf_dlopen *d)
-{
-	struct buf key = { 0 }, val = { 0 };
-	int r = -1;
-
-	d->priority = ELF_DLOPEN_RECOMMENDED;
-	if (!js_eat(j, '{'))
-		return -1;
-	if (js_eat(j, '}'))
-		return 0;
-	do {
-		key.len = 0;
-		if (js_string(j, &key) < 0 || !js_eat(j, ':'))
-			goto out;
-		if (strcmp(key.p, "soname") == 0) {
-			if (!js_eat(j, '['))
-				goto out;
-			if (!js_eat(j, ']')) {
-				do {
-					val.len = 0;
-					if (js_string(j, &val) < 0)
-						goto out;
-					if (val.p[0] && !strv_contains(&d->sonames, val.p))
-						strv_push(&d->sonames, val.p);
-				} while (js_eat(j, ','));
-				if (!js_eat(j, ']'))
-					goto out;
-			}
-		} else if (strcmp(key.p, "priority") == 0) {
-			val.len = 0;
-			if (js_string(j, &val) < 0)
-				goto out;
-			if (strcmp(val.p, "required") == 0)
-				d->priority = ELF_DLOPEN_REQUIRED;
-			else if (strcmp(val.p, "recommended") == 0)
-				d->priority = ELF_DLOPEN_RECOMMENDED;
-			else if (strcmp(val.p, "suggested") == 0)
-				d->priority = ELF_DLOPEN_SUGGESTED;
-			else
-				d->priority = ELF_DLOPEN_UNKNOWN;
-		} else if (js_skip(j, 1) < 0) {
-			goto out;
-		}
-	} while (js_eat(j, ','));
-	r = js_eat(j, '}') ? 0 : -1;
-out:
-	buf_free(&key);
-	buf_free(&val);
-	return r;
-}
-
-int elf_parse_dlopen_json(const char *json, size_t n, struct elf_file *f)
-{
-	struct js j = { json, json + n };
-	struct elf_dlopen *v = NULL;
-	size_t nv = 0;
-
-	if (!js_eat(&j, '['))
-		goto bad;
-	if (!js_eat(&j, ']')) {
-		do {
-			v = xrealloc(v, (nv + 1) * sizeof(*v));
-			memset(&v[nv], 0, sizeof(v[nv]));
-			if (js_dependency(&j, &v[nv++]) < 0)
-				goto bad;
-		} while (js_eat(&j, ','));
-		if (!js_eat(&j, ']'))
-			goto bad;
-	}
-	js_ws(&j);
-	if (j.p != j.end)
-		goto bad;
-	for (size_t i = 0; i < nv; i++) {
-		if (!v[i].sonames.n) {
-			strv_free(&v[i].sonames);
-			continue;
-		}
-		f->dlopen = xrealloc(f->dlopen, (f->n_dlopen + 1) * sizeof(*f->dlopen));
-		f->dlopen[f->n_dlopen++] = v[i];
-	}
-	free(v);
-	return 0;
-bad:
-	for (size_t i = 0; i < nv; i++)
-		strv_free(&v[i].sonames);
-	free(v);
-	return -1;
-}
-
 /* ---- ELF ---- */
 
 static void parse_notes(const struct rd *r, uint64_t off, uint64_t size, uint64_t align,
@@ -298,16 +96,20 @@ static bool vaddr_to_offset(const struct load *l, size_t nl, uint64_t addr, uint
 	return false;
 }
 
-static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const struct load *loads,
-			 size_t nloads, const char *name, struct elf_file *f)
-{
-	size_t dsz = SIZEOF(r, Dyn), nstr = 0;
-	uint64_t strtab = 0, strsz = 0, str_off, avail, soname = UINT64_MAX, rpath = UINT64_MAX,
-		 runpath = UINT64_MAX;
-	uint64_t *needed = NULL;
-	bool have_strtab = false;
-	int ret = -1;
+/* The dynamic section's entries that matter: string offsets (DT_NEEDED,
+ * DT_SONAME, DT_RPATH, DT_RUNPATH) into the string table at DT_STRTAB. */
+struct dyn {
+	uint64_t *needed;
+	size_t nneeded, cap;
+	uint64_t strtab, strsz, soname, rpath, runpath;
+	bool have_strtab;
+};
 
+static void scan_dynamic(const struct rd *r, uint64_t off, uint64_t size, struct dyn *dy)
+{
+	size_t dsz = SIZEOF(r, Dyn);
+
+	dy->soname = dy->rpath = dy->runpath = UINT64_MAX;
 	for (uint64_t pos = 0; size - pos >= dsz; pos += dsz) {
 		const unsigned char *d = r->p + off + pos;
 		int64_t tag = r->is64 ? (int64_t)FIELD(r, d, Dyn, d_tag)
@@ -317,80 +119,87 @@ static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const 
 			break;
 		switch (tag) {
 		case DT_NEEDED:
-			needed = xrealloc(needed, (nstr + 1) * sizeof(*needed));
-			needed[nstr++] = val;
+			ARRAY_GROW(dy->needed, dy->cap, dy->nneeded + 1);
+			dy->needed[dy->nneeded++] = val;
 			break;
 		case DT_STRTAB:
-			strtab = val;
-			have_strtab = true;
+			dy->strtab = val;
+			dy->have_strtab = true;
 			break;
 		case DT_STRSZ:
-			strsz = val;
+			dy->strsz = val;
 			break;
 		case DT_SONAME:
-			soname = val;
+			dy->soname = val;
 			break;
 		case DT_RPATH:
-			rpath = val;
+			dy->rpath = val;
 			break;
 		case DT_RUNPATH:
-			runpath = val;
+			dy->runpath = val;
 			break;
 		}
 	}
-	if (!nstr && soname == UINT64_MAX && rpath == UINT64_MAX && runpath == UINT64_MAX) {
-		ret = 0;
-		goto out;
-	}
-	if (!have_strtab || !vaddr_to_offset(loads, nloads, strtab, &str_off, &avail)) {
-		err_set("%s: malformed ELF: dynamic string table not in any loaded segment", name);
-		goto out;
-	}
+}
+
+/* The string table is found by its address, through the PT_LOAD
+ * segments, as ld.so finds it; every offset into it is checked. */
+static int read_dynamic_strings(const struct rd *r, const struct dyn *dy, const struct load *loads,
+				size_t nloads, const char *name, struct elf_file *f)
+{
+	uint64_t want[] = { dy->soname, dy->rpath, dy->runpath };
+	char **dst[] = { &f->soname, &f->rpath, &f->runpath };
+	uint64_t str_off, avail, strsz = dy->strsz;
+	const char *tab;
+
+	if (!dy->nneeded && dy->soname == UINT64_MAX && dy->rpath == UINT64_MAX && dy->runpath == UINT64_MAX)
+		return 0;
+	if (!dy->have_strtab || !vaddr_to_offset(loads, nloads, dy->strtab, &str_off, &avail))
+		return err_set("%s: malformed ELF: dynamic string table not in any loaded segment", name);
 	/* ld.so never reads DT_STRSZ; without one, the segment bounds it. */
 	if (!strsz || strsz > avail)
 		strsz = avail;
-	if (!in_file(r, str_off, strsz)) {
-		err_set("%s: malformed ELF: dynamic string table beyond end of file", name);
-		goto out;
-	}
-
-	const char *tab = (const char *)r->p + str_off;
-	uint64_t want[] = { soname, rpath, runpath };
-	char **dst[] = { &f->soname, &f->rpath, &f->runpath };
-	for (size_t i = 0; i < nstr + 3; i++) {
-		uint64_t o = i < nstr ? needed[i] : want[i - nstr];
-		if (i >= nstr && o == UINT64_MAX)
+	if (!in_file(r, str_off, strsz))
+		return err_set("%s: malformed ELF: dynamic string table beyond end of file", name);
+	tab = (const char *)r->p + str_off;
+	for (size_t i = 0; i < dy->nneeded + 3; i++) {
+		uint64_t o = i < dy->nneeded ? dy->needed[i] : want[i - dy->nneeded];
+		const char *nul;
+		if (i >= dy->nneeded && o == UINT64_MAX)
 			continue;
-		const char *nul = o < strsz ? memchr(tab + o, '\0', strsz - o) : NULL;
-		if (!nul) {
-			err_set("%s: malformed ELF: dynamic string offset %llu out of range", name,
-				(unsigned long long)o);
-			goto out;
-		}
-		if (i < nstr)
+		nul = o < strsz ? memchr(tab + o, '\0', strsz - o) : NULL;
+		if (!nul)
+			return err_set("%s: malformed ELF: dynamic string offset %llu out of range", name,
+				       (unsigned long long)o);
+		if (i < dy->nneeded)
 			strv_push(&f->needed, tab + o);
 		else
-			*dst[i - nstr] = xstrdup(tab + o);
+			*dst[i - dy->nneeded] = xstrdup(tab + o);
 	}
-	ret = 0;
-out:
-	free(needed);
+	return 0;
+}
+
+static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const struct load *loads,
+			 size_t nloads, const char *name, struct elf_file *f)
+{
+	struct dyn dy = { 0 };
+	int ret;
+
+	scan_dynamic(r, off, size, &dy);
+	ret = read_dynamic_strings(r, &dy, loads, nloads, name, f);
+	free(dy.needed);
 	return ret;
 }
 
-int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
+/* e_ident and the ELF header: class and byte order (which decide how
+ * everything else is read), type and machine. 0 when p is no ELF. */
+static int parse_header(struct rd *r, const char *name, struct elf_file *f)
 {
-	struct rd r = { .p = buf, .n = n };
-	const unsigned char *p = buf;
-	struct load *loads = NULL;
-	size_t nloads = 0;
-	uint64_t phoff, phentsize, phnum, dyn_off = 0, dyn_size = 0;
-	bool have_dyn = false;
+	const unsigned char *p = r->p;
 
-	memset(f, 0, sizeof(*f));
-	if (n < SELFMAG || memcmp(p, ELFMAG, SELFMAG) != 0)
+	if (r->n < SELFMAG || memcmp(p, ELFMAG, SELFMAG) != 0)
 		return 0;
-	if (n < EI_NIDENT)
+	if (r->n < EI_NIDENT)
 		return err_set("%s: malformed ELF: truncated header", name);
 	f->cls = p[EI_CLASS];
 	f->data = p[EI_DATA];
@@ -398,75 +207,109 @@ int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
 		return err_set("%s: malformed ELF: unknown class %u", name, f->cls);
 	if (f->data != ELFDATA2LSB && f->data != ELFDATA2MSB)
 		return err_set("%s: malformed ELF: unknown byte order %u", name, f->data);
-	r.is64 = f->cls == ELFCLASS64;
-	r.be = f->data == ELFDATA2MSB;
-	if (n < SIZEOF(&r, Ehdr))
+	r->is64 = f->cls == ELFCLASS64;
+	r->be = f->data == ELFDATA2MSB;
+	if (r->n < SIZEOF(r, Ehdr))
 		return err_set("%s: malformed ELF: truncated header", name);
-
-	f->type = (uint16_t)FIELD(&r, p, Ehdr, e_type);
-	f->machine = (uint16_t)FIELD(&r, p, Ehdr, e_machine);
-	phoff = FIELD(&r, p, Ehdr, e_phoff);
-	phentsize = FIELD(&r, p, Ehdr, e_phentsize);
-	phnum = FIELD(&r, p, Ehdr, e_phnum);
-	if (phnum == PN_XNUM) {
-		/* The real count lives in section header 0's sh_info. */
-		uint64_t shoff = FIELD(&r, p, Ehdr, e_shoff);
-		if (!shoff || !in_file(&r, shoff, SIZEOF(&r, Shdr)))
-			return err_set("%s: malformed ELF: section header 0 out of range", name);
-		phnum = FIELD(&r, p + shoff, Shdr, sh_info);
-	}
-	if (phnum && (phentsize < SIZEOF(&r, Phdr) || !in_file(&r, phoff, phnum * phentsize)))
-		return err_set("%s: malformed ELF: program headers out of range", name);
-
-	loads = xmalloc((phnum ? phnum : 1) * sizeof(*loads));
-	for (uint64_t i = 0; i < phnum; i++) {
-		const unsigned char *ph = p + phoff + i * phentsize;
-		uint32_t type = (uint32_t)FIELD(&r, ph, Phdr, p_type);
-		uint64_t off = FIELD(&r, ph, Phdr, p_offset);
-		uint64_t filesz = FIELD(&r, ph, Phdr, p_filesz);
-
-		if (type != PT_LOAD && type != PT_INTERP && type != PT_DYNAMIC && type != PT_NOTE)
-			continue;
-		if (!in_file(&r, off, filesz)) {
-			err_set("%s: malformed ELF: segment %llu beyond end of file", name,
-				(unsigned long long)i);
-			goto bad;
-		}
-		switch (type) {
-		case PT_LOAD:
-			loads[nloads].vaddr = FIELD(&r, ph, Phdr, p_vaddr);
-			loads[nloads].offset = off;
-			loads[nloads++].filesz = filesz;
-			break;
-		case PT_INTERP: {
-			const char *s = (const char *)p + off;
-			if (f->interp)
-				break;
-			if (!filesz || !memchr(s, '\0', filesz) || !*s) {
-				err_set("%s: malformed ELF: bad interpreter string", name);
-				goto bad;
-			}
-			f->interp = xstrdup(s);
-			break;
-		}
-		case PT_DYNAMIC:
-			have_dyn = true;
-			dyn_off = off;
-			dyn_size = filesz;
-			break;
-		case PT_NOTE:
-			parse_notes(&r, off, filesz, FIELD(&r, ph, Phdr, p_align), name, f);
-			break;
-		}
-	}
-	if (have_dyn && parse_dynamic(&r, dyn_off, dyn_size, loads, nloads, name, f) < 0)
-		goto bad;
-	free(loads);
+	f->type = (uint16_t)FIELD(r, p, Ehdr, e_type);
+	f->machine = (uint16_t)FIELD(r, p, Ehdr, e_machine);
 	return 1;
-bad:
-	free(loads);
-	elf_file_free(f);
-	return -1;
+}
+
+struct phdrs {
+	uint64_t off, entsize, num;
+};
+
+/* Where the program headers are and how many: more than 0xfffe and the
+ * count lives in section header 0's sh_info. */
+static int find_program_headers(const struct rd *r, const char *name, struct phdrs *ph)
+{
+	const unsigned char *p = r->p;
+
+	ph->off = FIELD(r, p, Ehdr, e_phoff);
+	ph->entsize = FIELD(r, p, Ehdr, e_phentsize);
+	ph->num = FIELD(r, p, Ehdr, e_phnum);
+	if (ph->num == PN_XNUM) {
+		uint64_t shoff = FIELD(r, p, Ehdr, e_shoff);
+		if (!shoff || !in_file(r, shoff, SIZEOF(r, Shdr)))
+			return err_set("%s: malformed ELF: section header 0 out of range", name);
+		ph->num = FIELD(r, p + shoff, Shdr, sh_info);
+	}
+	if (ph->num && (ph->entsize < SIZEOF(r, Phdr) || !in_file(r, ph->off, ph->num * ph->entsize)))
+		return err_set("%s: malformed ELF: program headers out of range", name);
+	return 0;
+}
+
+struct segments {
+	struct load *loads;
+	size_t nloads;
+	uint64_t dyn_off, dyn_size;
+	bool have_dyn;
+};
+
+/* One program header: PT_LOAD kept for address lookups, the first
+ * PT_INTERP, PT_DYNAMIC for later, .note.dlopen notes read now. */
+static int parse_segment(const struct rd *r, const unsigned char *ph, uint64_t i, const char *name,
+			 struct segments *sg, struct elf_file *f)
+{
+	uint32_t type = (uint32_t)FIELD(r, ph, Phdr, p_type);
+	uint64_t off = FIELD(r, ph, Phdr, p_offset);
+	uint64_t filesz = FIELD(r, ph, Phdr, p_filesz);
+	const char *s;
+
+	if (type != PT_LOAD && type != PT_INTERP && type != PT_DYNAMIC && type != PT_NOTE)
+		return 0;
+	if (!in_file(r, off, filesz))
+		return err_set("%s: malformed ELF: segment %llu beyond end of file", name, (unsigned long long)i);
+	switch (type) {
+	case PT_LOAD:
+		sg->loads[sg->nloads].vaddr = FIELD(r, ph, Phdr, p_vaddr);
+		sg->loads[sg->nloads].offset = off;
+		sg->loads[sg->nloads++].filesz = filesz;
+		break;
+	case PT_INTERP:
+		if (f->interp)
+			break;
+		s = (const char *)r->p + off;
+		if (!filesz || !memchr(s, '\0', filesz) || !*s)
+			return err_set("%s: malformed ELF: bad interpreter string", name);
+		f->interp = xstrdup(s);
+		break;
+	case PT_DYNAMIC:
+		sg->have_dyn = true;
+		sg->dyn_off = off;
+		sg->dyn_size = filesz;
+		break;
+	case PT_NOTE:
+		parse_notes(r, off, filesz, FIELD(r, ph, Phdr, p_align), name, f);
+		break;
+	}
+	return 0;
+}
+
+int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
+{
+	struct rd r = { .p = buf, .n = n };
+	struct phdrs ph;
+	struct segments sg = { 0 };
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	ret = parse_header(&r, name, f);
+	if (ret <= 0)
+		return ret;
+	if (find_program_headers(&r, name, &ph) < 0)
+		return -1;
+	sg.loads = xmalloc((ph.num ? ph.num : 1) * sizeof(*sg.loads));
+	for (uint64_t i = 0; i < ph.num && ret > 0; i++)
+		if (parse_segment(&r, r.p + ph.off + i * ph.entsize, i, name, &sg, f) < 0)
+			ret = -1;
+	if (ret > 0 && sg.have_dyn && parse_dynamic(&r, sg.dyn_off, sg.dyn_size, sg.loads, sg.nloads, name, f) < 0)
+		ret = -1;
+	free(sg.loads);
+	if (ret < 0)
+		elf_file_free(f);
+	return ret;
 }
 
 int elf_parse_path(const char *path, struct elf_file *f)

@@ -22,31 +22,16 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "hostonly_priv.h"
 #include "log.h"
 
 /* dm on dm on md on partition: more than this is a loop, not a stack. */
 #define MAX_DEPTH 16
 
-struct ctx {
-	char *root; /* real path of the sysroot, no trailing '/' ("" for "/") */
-	struct hostonly *h;
-};
-
-struct mount {
-	char *majmin;
-	char *fstype;
-	char *source;
-};
-
 static void push_uniq(struct strv *s, const char *str)
 {
 	if (!strv_contains(s, str))
 		strv_push(s, str);
-}
-
-static char *at_root(const struct ctx *c, const char *path)
-{
-	return xasprintf("%s%s", c->root, path);
 }
 
 static bool is_dir(const char *path)
@@ -55,93 +40,10 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* mountinfo and /proc/swaps escape space, tab, newline and backslash as
- * \ooo octal. */
-static void unescape_octal(char *s)
-{
-	char *o = s;
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-}
-
-static void mount_set(struct mount *m, const char *majmin, const char *fstype, const char *source)
-{
-	free(m->majmin);
-	free(m->fstype);
-	free(m->source);
-	m->majmin = xstrdup(majmin);
-	m->fstype = xstrdup(fstype);
-	m->source = xstrdup(source);
-}
-
-static void mount_free(struct mount *m)
-{
-	free(m->majmin);
-	free(m->fstype);
-	free(m->source);
-	memset(m, 0, sizeof(*m));
-}
-
-/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS".
- * Later lines win: a mount stacked on / hides the one below it. */
-static int parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr)
-{
-	char *path = at_root(c, "/proc/self/mountinfo");
-	char *data, *line, *next;
-	int r = read_file(path, &data, NULL);
-
-	if (r < 0) {
-		err_errno(r, "cannot read %s", path);
-		free(path);
-		return -1;
-	}
-	for (line = data; line && *line; line = next) {
-		char *f[6], *fstype, *source, *p = line;
-		size_t i;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		for (i = 0; i < ARRAY_SIZE(f) && p; i++)
-			f[i] = strsep(&p, " ");
-		while (p && strcmp(strsep(&p, " "), "-") != 0)
-			;
-		fstype = p ? strsep(&p, " ") : NULL;
-		source = p ? strsep(&p, " ") : NULL;
-		if (i < ARRAY_SIZE(f) || !fstype || !source) {
-			if (*line)
-				log_warn("%s: skipping malformed line", path);
-			continue;
-		}
-		unescape_octal(f[4]);
-		unescape_octal(source);
-		if (strcmp(f[4], "/") == 0)
-			mount_set(root, f[2], fstype, source);
-		else if (strcmp(f[4], "/usr") == 0)
-			mount_set(usr, f[2], fstype, source);
-	}
-	free(data);
-	if (!root->majmin) {
-		err_set("no mount of \"/\" in %s", path);
-		free(path);
-		return -1;
-	}
-	free(path);
-	return 0;
-}
-
 /* The real path of a sysfs link, which must stay inside the sysroot.
  * Returns 0, or 1 when there is no such file (callers decide whether that
  * matters), or -1: a link pointing nowhere is an error. */
-static int resolve_link(const struct ctx *c, const char *path, char **out)
+int hostonly_resolve_link(const struct ctx *c, const char *path, char **out)
 {
 	struct stat st;
 	char *real;
@@ -166,105 +68,12 @@ static int resolve_link(const struct ctx *c, const char *path, char **out)
 	return 0;
 }
 
-/* /dev/NAME (or /dev/mapper/NAME, /dev/VG/LV...) of a mount or swap →
- * "MAJ:MIN", by sysfs alone: the sysroot's /dev is not a devtmpfs in tests
- * and may not be one on the host either (containers, chroots). */
-static int find_dm_by_name(const struct ctx *c, const char *dmname, char **name)
-{
-	char *dirpath = at_root(c, "/sys/class/block");
-	DIR *d = opendir(dirpath);
-	struct dirent *de;
-
-	if (!d) {
-		err_errno(errno, "cannot open %s", dirpath);
-		free(dirpath);
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		char *p, *line;
-
-		if (de->d_name[0] == '.')
-			continue;
-		p = xasprintf("%s/%s/dm/name", dirpath, de->d_name);
-		if (read_line(p, &line) == 0) {
-			bool match = strcmp(line, dmname) == 0;
-			free(line);
-			if (match) {
-				*name = xstrdup(de->d_name);
-				free(p);
-				break;
-			}
-		}
-		free(p);
-	}
-	closedir(d);
-	if (!de) {
-		err_set("no device-mapper device named \"%s\" in %s", dmname, dirpath);
-		free(dirpath);
-		return -1;
-	}
-	free(dirpath);
-	return 0;
-}
-
-static int devnode_to_majmin(const struct ctx *c, const char *devnode, char **majmin)
-{
-	const char *rel = devnode + strlen("/dev/");
-	char *name = NULL, *path;
-	int r;
-
-	if (!str_has_prefix(devnode, "/dev/") || !*rel)
-		return err_set("%s is not a device node", devnode);
-	if (str_has_prefix(rel, "mapper/")) {
-		if (find_dm_by_name(c, rel + strlen("mapper/"), &name) < 0)
-			return -1;
-	} else if (strchr(rel, '/')) {
-		/* /dev/VG/LV, /dev/md/NAME, /dev/disk/by-*: udev symlinks in
-		 * the sysroot's /dev are the only record of these names. */
-		char *link = at_root(c, devnode), *real = NULL;
-		r = resolve_link(c, link, &real);
-		if (r > 0)
-			err_set("cannot find block device %s: no %s", devnode, link);
-		free(link);
-		if (r != 0)
-			return -1;
-		name = xstrdup(strrchr(real, '/') + 1);
-		free(real);
-	} else {
-		name = xstrdup(rel);
-	}
-	path = xasprintf("%s/sys/class/block/%s/dev", c->root, name);
-	free(name);
-	r = read_line(path, majmin);
-	if (r < 0)
-		err_errno(r, "cannot find block device %s: %s", devnode, path);
-	free(path);
-	return r < 0 ? -1 : 0;
-}
-
-/* A mount's device: btrfs (and other multi-device filesystems) report an
- * anonymous 0:N, the device is then the one named as the source. */
-static int mount_device(const struct ctx *c, const struct mount *m, const char *what,
-			char **majmin)
-{
-	if (!str_has_prefix(m->majmin, "0:")) {
-		*majmin = xstrdup(m->majmin);
-		return 0;
-	}
-	if (!str_has_prefix(m->source, "/dev/"))
-		return err_set("%s is %s on \"%s\", not on a block device", what, m->fstype,
-			       m->source);
-	if (devnode_to_majmin(c, m->source, majmin) < 0)
-		return err_wrap("%s (%s)", what, m->fstype);
-	return 0;
-}
-
 /* One device on the way up: its driver's module (built-in drivers have no
  * module link, so nothing to pack) and its modalias. */
 static int check_device_level(const struct ctx *c, const char *dir)
 {
 	char *path = xasprintf("%s/driver", dir), *line, *real = NULL;
-	int r = resolve_link(c, path, &real);
+	int r = hostonly_resolve_link(c, path, &real);
 
 	free(path);
 	if (r < 0)
@@ -400,7 +209,7 @@ static int walk_slaves(const struct ctx *c, const char *disk, int depth)
 		if (r == 0 && ents[i]->d_name[0] != '.') {
 			char *link = xasprintf("%s/%s", dirpath, ents[i]->d_name), *real = NULL;
 			/* slaves/ lists only what exists: absent is odd but harmless */
-			r = resolve_link(c, link, &real);
+			r = hostonly_resolve_link(c, link, &real);
 			if (r > 0)
 				r = 0;
 			else if (r == 0)
@@ -438,7 +247,7 @@ static int walk_nvme_subsystem(const struct ctx *c, const char *disk)
 		    strspn(name + 4, "0123456789") == strlen(name + 4)) {
 			link = xasprintf("%s/%s", subsys, name);
 			real = NULL;
-			r = resolve_link(c, link, &real);
+			r = hostonly_resolve_link(c, link, &real);
 			if (r > 0)
 				r = 0;
 			else if (r == 0)
@@ -492,7 +301,7 @@ static int walk_block(const struct ctx *c, const char *dir, int depth)
 static int walk_majmin(const struct ctx *c, const char *majmin)
 {
 	char *link = xasprintf("%s/sys/dev/block/%s", c->root, majmin), *real = NULL;
-	int r = resolve_link(c, link, &real);
+	int r = hostonly_resolve_link(c, link, &real);
 
 	if (r > 0)
 		r = err_set("no block device %s in sysfs: no %s", majmin, link);
@@ -512,53 +321,6 @@ static bool device_exists(const struct ctx *c, const char *majmin)
 	return r;
 }
 
-/* The kernel's configured resume device wins; else the first swap
- * partition, the one a hibernation would most likely have used. */
-static int find_resume(const struct ctx *c, char **majmin)
-{
-	char *path = at_root(c, "/sys/power/resume"), *data, *line, *next;
-	int r;
-
-	*majmin = NULL;
-	r = read_line(path, &line);
-	free(path);
-	if (r == 0 && *line && strcmp(line, "0:0") != 0) {
-		*majmin = line;
-		return 0;
-	}
-	if (r == 0)
-		free(line);
-
-	path = at_root(c, "/proc/swaps");
-	r = read_file(path, &data, NULL);
-	free(path);
-	if (r < 0)
-		return 0;
-	/* "Filename Type Size Used Priority", a header line first. */
-	line = strchr(data, '\n');
-	for (line = line ? line + 1 : NULL; line && *line; line = next) {
-		char *p = line, *file, *type;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		file = strsep(&p, " \t");
-		while (p && *p && strchr(" \t", *p))
-			p++;
-		type = p ? strsep(&p, " \t") : NULL;
-		if (!type || strcmp(type, "partition") != 0)
-			continue;
-		unescape_octal(file);
-		/* Compressed RAM swap forgets its contents at power off. */
-		if (str_has_prefix(file, "/dev/zram"))
-			continue;
-		r = devnode_to_majmin(c, file, majmin);
-		break;
-	}
-	free(data);
-	return r < 0 ? -1 : 0;
-}
-
 static int detect(struct ctx *c)
 {
 	struct hostonly *h = c->h;
@@ -566,22 +328,22 @@ static int detect(struct ctx *c)
 	char *usrdev = NULL;
 	int r;
 
-	r = parse_mountinfo(c, &root, &usr);
+	r = hostonly_parse_mountinfo(c, &root, &usr);
 	if (r == 0)
-		r = mount_device(c, &root, "the root filesystem", &h->root_dev);
+		r = hostonly_mount_device(c, &root, "the root filesystem", &h->root_dev);
 	if (r == 0) {
 		push_uniq(&h->fstypes, root.fstype);
 		r = walk_majmin(c, h->root_dev);
 	}
 	if (r == 0 && usr.majmin) {
-		r = mount_device(c, &usr, "/usr", &usrdev);
+		r = hostonly_mount_device(c, &usr, "/usr", &usrdev);
 		if (r == 0) {
 			push_uniq(&h->fstypes, usr.fstype);
 			r = walk_majmin(c, usrdev);
 		}
 	}
 	if (r == 0)
-		r = find_resume(c, &h->resume_dev);
+		r = hostonly_find_resume(c, &h->resume_dev);
 	if (r == 0 && h->resume_dev && !device_exists(c, h->resume_dev)) {
 		/* resume=MAJ:MIN is taken as given by the kernel, device or
 		 * not: a stale one must not stop the image being built. */
@@ -593,8 +355,8 @@ static int detect(struct ctx *c)
 	if (r == 0 && h->resume_dev)
 		r = walk_majmin(c, h->resume_dev);
 	free(usrdev);
-	mount_free(&root);
-	mount_free(&usr);
+	hostonly_mount_free(&root);
+	hostonly_mount_free(&usr);
 	return r;
 }
 

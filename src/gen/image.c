@@ -115,35 +115,82 @@ static bool same(const struct entry *a, const struct entry *b)
 	return false;
 }
 
-/* Takes ownership of e. */
-static int insert(struct image *img, struct entry *e)
+/* Put e (path already normalised) in the table, or merge it with the
+ * entry already there. Takes ownership of e. */
+static int table_put(struct image *img, struct entry *e)
 {
-	char *norm = path_normalize(e->path);
-	struct entry *old;
+	struct entry *old = lookup(img, e->path);
 
-	free(e->path);
-	e->path = norm;
-	if (strcmp(norm, "/") == 0) {
-		entry_free(e);
-		return 0;
-	}
-	old = lookup(img, norm);
 	if (old) {
 		bool ok = same(old, e);
 		/* A directory asked for twice with other permissions is not
 		 * worth failing a build over: the first one wins. */
 		if (!ok && old->kind == K_DIR && e->kind == K_DIR)
 			ok = true;
+		if (!ok)
+			err_set("%s: added twice with different contents", e->path);
 		entry_free(e);
-		return ok ? 0 : err_set("%s: added twice with different contents", norm);
+		return ok ? 0 : -1;
 	}
 	if (img->count > img->nbuckets)
 		grow(img);
-	size_t b = hash(norm) % img->nbuckets;
+	size_t b = hash(e->path) % img->nbuckets;
 	e->next = img->table[b];
 	img->table[b] = e;
 	img->count++;
 	return 0;
+}
+
+/* Takes ownership of e. */
+static int insert(struct image *img, struct entry *e)
+{
+	char *norm = path_normalize(e->path);
+
+	free(e->path);
+	e->path = norm;
+	if (strcmp(norm, "/") == 0) {
+		/* the root exists already; nothing else can take its place */
+		bool dir = e->kind == K_DIR;
+		entry_free(e);
+		return dir ? 0 : err_set("/: the image's root is a directory");
+	}
+	return table_put(img, e);
+}
+
+/* Where path lands once the kernel, unpacking in order, has followed
+ * the image's own symlinks: each directory component resolved through
+ * them (lib/modules/x with lib -> usr/lib is usr/lib/modules/x), the last
+ * one kept, since a link is written as itself. NULL + err_set on a loop. */
+static char *canonical_path(const struct image *img, const char *path)
+{
+	char *cur = xstrdup(path);
+	int hops = 0;
+
+restart:
+	for (char *slash = strchr(cur + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		const struct entry *e;
+		char *next;
+
+		*slash = '\0';
+		e = lookup(img, cur);
+		if (!e || e->kind != K_SYMLINK) {
+			*slash = '/';
+			continue;
+		}
+		if (++hops > 40) {
+			err_set("%s: too many levels of symbolic links in the image", path);
+			free(cur);
+			return NULL;
+		}
+		*strrchr(cur, '/') = '\0';
+		next = e->src[0] == '/' ? xasprintf("%s/%s", e->src, slash + 1)
+					: xasprintf("%s/%s/%s", cur, e->src, slash + 1);
+		free(cur);
+		cur = path_normalize(next);
+		free(next);
+		goto restart;
+	}
+	return cur;
 }
 
 static struct entry *entry_new(const char *dst, enum kind kind, mode_t mode)
@@ -207,8 +254,14 @@ int image_add_node(struct image *img, const char *dst, mode_t mode, unsigned maj
 
 bool image_has(const struct image *img, const char *dst)
 {
-	char *norm = path_normalize(dst);
+	char *norm = path_normalize(dst), *canon;
 	bool r = lookup(img, norm) != NULL;
+
+	/* lib/modules/x is there when usr/lib/modules/x is and lib -> usr/lib */
+	if (!r && strcmp(norm, "/") != 0 && (canon = canonical_path(img, norm))) {
+		r = lookup(img, canon) != NULL;
+		free(canon);
+	}
 	free(norm);
 	return r;
 }
@@ -253,20 +306,99 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp((*(struct entry *const *)a)->path, (*(struct entry *const *)b)->path);
 }
 
-/* Does path lie below a symlink of the image ("lib/modules/x" with
- * lib -> usr/lib)? */
-static bool below_symlink(const struct image *img, const char *path)
+static struct entry **all_entries(const struct image *img, size_t *n)
 {
-	char *p = xstrdup(path);
-	bool r = false;
+	struct entry **v = xmalloc((img->count ? img->count : 1) * sizeof(*v));
 
-	for (char *s = strrchr(p, '/'); s && s != p && !r; s = strrchr(p, '/')) {
-		const struct entry *e;
-		*s = '\0';
-		e = lookup(img, p);
-		r = e && e->kind == K_SYMLINK;
+	*n = 0;
+	for (size_t i = 0; i < img->nbuckets; i++)
+		for (struct entry *e = img->table[i]; e; e = e->next)
+			v[(*n)++] = e;
+	qsort(v, *n, sizeof(*v), cmp_entry);
+	return v;
+}
+
+/* Re-key every entry under its canonical path, so that no entry is
+ * written through a link the image also holds: the kernel would follow
+ * it, and `ls` and extract would show one file under two names. What
+ * meets an entry already at its canonical path merges with it as a
+ * second add would. Moving a link can uncover others behind it, so this
+ * repeats until nothing moves. */
+static int canonicalize(struct image *img)
+{
+	for (int pass = 0;; pass++) {
+		size_t n, moved = 0, first = 0;
+		struct entry **v = all_entries(img, &n);
+		char **canon = xcalloc(n ? n : 1, sizeof(*canon));
+		int r = 0;
+
+		for (size_t i = 0; i < n && r == 0; i++) {
+			canon[i] = canonical_path(img, v[i]->path);
+			if (!canon[i])
+				r = -1;
+			else if (strcmp(canon[i], v[i]->path) != 0 && !moved++)
+				first = i;
+		}
+		if (r == 0 && moved && pass == 40)
+			r = err_set("%s: too many levels of symbolic links in the image", v[first]->path);
+		if (r < 0 || !moved) {
+			for (size_t i = 0; i < n; i++)
+				free(canon[i]);
+			free(canon);
+			free(v);
+			return r;
+		}
+		/* the entries already in place first: they win a merge */
+		memset(img->table, 0, img->nbuckets * sizeof(*img->table));
+		img->count = 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(canon[i], v[i]->path) == 0)
+				table_put(img, v[i]);
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(canon[i], v[i]->path) != 0) {
+				free(v[i]->path);
+				v[i]->path = canon[i];
+				canon[i] = NULL;
+				/* after a conflict, drop the rest: its message stands */
+				if (r < 0)
+					entry_free(v[i]);
+				else
+					r = table_put(img, v[i]);
+			}
+			free(canon[i]);
+		}
+		free(canon);
+		free(v);
+		if (r < 0)
+			return r;
 	}
-	free(p);
+}
+
+/* Every parent must exist before its children: add the missing ones
+ * as 0755 directories. */
+static int add_parents(struct image *img)
+{
+	size_t n;
+	/* a snapshot: adding parents may grow the table */
+	struct entry **v = all_entries(img, &n);
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		char *p = xstrdup(v[i]->path);
+		for (char *s = strrchr(p, '/'); s && s != p && r == 0; s = strrchr(p, '/')) {
+			const struct entry *parent;
+			*s = '\0';
+			parent = lookup(img, p);
+			if (parent && parent->kind != K_DIR)
+				r = err_set("%s: below %s, which is not a directory in the image", v[i]->path, p);
+			else if (parent)
+				break;
+			else
+				r = image_add_dir(img, p, 0755);
+		}
+		free(p);
+	}
+	free(v);
 	return r;
 }
 
@@ -318,43 +450,11 @@ int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mt
 	size_t n = 0;
 	int r = 0;
 
-	/* Every parent must exist before its children: add the missing
-	 * ones as 0755 directories. */
-	for (size_t i = 0; i < img->nbuckets; i++)
-		for (struct entry *e = img->table[i]; e; e = e->next) {
-			char *p = xstrdup(e->path);
-			for (char *s = strrchr(p, '/'); s && s != p; s = strrchr(p, '/')) {
-				*s = '\0';
-				if (lookup(all, p))
-					break;
-				if (image_add_dir(all, p, 0755) < 0) {
-					free(p);
-					return -1;
-				}
-			}
-			free(p);
-		}
-	v = xmalloc(img->count * sizeof(*v));
-	for (size_t i = 0; i < img->nbuckets; i++)
-		for (struct entry *e = img->table[i]; e; e = e->next)
-			v[n++] = e;
-	qsort(v, n, sizeof(*v), cmp_entry);
-	/* The kernel unpacks in order and follows a symlink met in a path:
-	 * what lies below one ("lib/modules/..." with lib -> usr/lib) goes
-	 * last, once the link's target ("usr/lib") exists. */
-	{
-		struct entry **later = xmalloc((n ? n : 1) * sizeof(*later));
-		size_t k = 0, nl = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (below_symlink(img, v[i]->path))
-				later[nl++] = v[i];
-			else
-				v[k++] = v[i];
-		}
-		memcpy(v + k, later, nl * sizeof(*later));
-		free(later);
-	}
-
+	if (canonicalize(all) < 0)
+		return -1;
+	if (add_parents(all) < 0)
+		return -1;
+	v = all_entries(img, &n);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct entry *e = v[i];
 		struct cpio_entry ce = {

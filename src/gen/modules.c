@@ -166,6 +166,11 @@ void modules_free(struct modules *m)
 	free(m);
 }
 
+void modules_summarize_missing_firmware(struct modules *m)
+{
+	m->fw_summary = true;
+}
+
 size_t modules_count(const struct modules *m)
 {
 	return m->n;
@@ -211,10 +216,7 @@ static int record(struct modules *m, struct kmod_module *km, const char *path)
 	d->relpath = xstrndup(rel, ko_strip_len(rel));
 	d->compressed = strlen(rel) != strlen(d->relpath);
 	d->km = kmod_module_ref(km);
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 256;
-		m->mods = xrealloc(m->mods, m->cap * sizeof(*m->mods));
-	}
+	ARRAY_GROW(m->mods, m->cap, m->n + 1);
 	m->mods[m->n++] = d;
 	nameset_put(&m->byname, d->name, d);
 	nameset_put(&m->byrel, d->relpath, d);

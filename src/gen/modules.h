@@ -24,6 +24,10 @@ void modules_omit(struct modules *m, const struct strv *names);
 int modules_add(struct modules *m, const char *name, bool required);
 /* The generic set: every driver a boot of an unknown machine may need. */
 int modules_add_generic(struct modules *m);
+/* Missing firmware is reported as one summary line (the generic set
+ * names firmware for hardware nobody has), each file only when verbose.
+ * By default each file is a warning, as for a hostonly build's devices. */
+void modules_summarize_missing_firmware(struct modules *m);
 /* Number of modules chosen so far. */
 size_t modules_count(const struct modules *m);
 /* Add the chosen .ko files (decompressed), their firmware, the index

@@ -123,6 +123,8 @@ static int fw_one(struct modules *m, struct image *img, const char *name, bool *
 static int add_firmware(struct modules *m, struct image *img)
 {
 	struct nameset done = { 0 };
+	bool each = !m->fw_summary || log_get_level() >= LOG_INFO;
+	size_t missing = 0;
 	int r = 0;
 
 	for (size_t i = 0; i < m->n && r == 0; i++) {
@@ -144,11 +146,17 @@ static int add_firmware(struct modules *m, struct image *img)
 			if (!nameset_put(&done, fw, NULL))
 				continue;
 			r = fw_one(m, img, fw, &found);
-			if (r == 0 && !found)
-				log_warn("firmware %s for module %s not found", fw, d->name);
+			if (r == 0 && !found) {
+				missing++;
+				if (each)
+					log_warn("firmware %s for module %s not found", fw, d->name);
+			}
 		}
 		kmod_module_info_free_list(info);
 	}
+	if (r == 0 && missing && !each)
+		log_warn("%zu firmware file%s not found, -v lists %s", missing, missing == 1 ? "" : "s",
+			 missing == 1 ? "it" : "them");
 	nameset_free(&done);
 	return r;
 }
@@ -189,10 +197,7 @@ static void modvec_push_unique(struct modvec *mv, struct mod *d)
 	for (size_t i = 0; i < mv->n; i++)
 		if (mv->v[i] == d)
 			return;
-	if (mv->n == mv->cap) {
-		mv->cap = mv->cap ? mv->cap * 2 : 8;
-		mv->v = xrealloc(mv->v, mv->cap * sizeof(*mv->v));
-	}
+	ARRAY_GROW(mv->v, mv->cap, mv->n + 1);
 	mv->v[mv->n++] = d;
 }
 

@@ -30,6 +30,7 @@ struct modules {
 	char *kmoddir;  /* as given, no trailing slash */
 	char *kver;
 	struct strv fwdirs;
+	bool fw_summary; /* missing firmware: one line, unless verbose */
 	struct nameset omit;    /* normalised names */
 	struct nameset seen;    /* every name met while resolving */
 	struct nameset builtin; /* names from modules.builtin */

@@ -47,6 +47,27 @@ static char *tmp_name(const struct output *out)
 	return name;
 }
 
+int output_check(const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	struct stat st;
+	int r = 0;
+
+	if (!*path)
+		r = err_set("-o: empty image path");
+	else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		r = err_set("-o %s: is a directory (give the image's file name)", path);
+	else if (stat(dir, &st) < 0)
+		r = err_errno(errno, "-o %s: output directory %s", path, dir);
+	else if (!S_ISDIR(st.st_mode))
+		r = err_errno(ENOTDIR, "-o %s: output directory %s", path, dir);
+	else if (access(dir, W_OK) < 0)
+		r = err_errno(errno, "-o %s: output directory %s", path, dir);
+	free(copy);
+	return r;
+}
+
 int output_open(struct output *out, const char *path)
 {
 	char *copy = xstrdup(path);

@@ -13,6 +13,9 @@ struct output {
 	int dirfd;
 };
 
+/* Before any work: can an image be put at path? A directory there, or a
+ * directory that is missing or not writable, is an error naming it. */
+int output_check(const char *path);
 int output_open(struct output *out, const char *path);
 /* fsync, name, rename over path, fsync the directory. */
 int output_commit(struct output *out);

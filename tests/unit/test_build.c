@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "err.h"
 #include "imagefile.h"
 #include "test.h"
@@ -83,9 +84,9 @@ static void test_deterministic(void)
 
 struct seen {
 	int init, console, null, kver, ext4;
-	char last[4096], last_below[4096];
-	char links[16][256]; /* symlinks met: entries below them come last, sorted too */
-	int nlinks;
+	char last[4096];
+	char links[64][256]; /* symlinks met: nothing may be written below one */
+	int nlinks, below_link, usr_modules, lib_link;
 	int sorted, uid_nonzero, mtime_wrong;
 };
 
@@ -125,17 +126,17 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 		free(d);
 		free(host);
 	}
-	if (below_link(s, e->name)) {
-		if (strcmp(s->last_below, e->name) >= 0)
-			s->sorted++;
-		snprintf(s->last_below, sizeof(s->last_below), "%s", e->name);
-	} else {
-		if (S_ISLNK(e->mode) && s->nlinks < 16)
-			snprintf(s->links[s->nlinks++], sizeof(s->links[0]), "%s", e->name);
-		if (strcmp(s->last, e->name) >= 0)
-			s->sorted++;
-		snprintf(s->last, sizeof(s->last), "%s", e->name);
-	}
+	if (below_link(s, e->name))
+		s->below_link++;
+	if (S_ISLNK(e->mode) && s->nlinks < 64)
+		snprintf(s->links[s->nlinks++], sizeof(s->links[0]), "%s", e->name);
+	if (S_ISLNK(e->mode) && strcmp(e->name, "lib") == 0 && e->size == 7 && memcmp(data, "usr/lib", 7) == 0)
+		s->lib_link++;
+	if (strncmp(e->name, "usr/lib/modules/", 16) == 0 && strstr(e->name, "/ext4.ko"))
+		s->usr_modules++;
+	if (strcmp(s->last, e->name) >= 0)
+		s->sorted++;
+	snprintf(s->last, sizeof(s->last), "%s", e->name);
 	if (e->uid || e->gid)
 		s->uid_nonzero++;
 	if (e->mtime != 1234567)
@@ -155,10 +156,33 @@ static void test_image_contents(void)
 	CHECK(stat(img, &st) == 0 && (st.st_mode & 07777) == 0600);
 	CHECK(image_foreach(img, collect, &s) == 0);
 	CHECK(s.init == 1 && s.console == 1 && s.null == 1 && s.kver == 1 && s.ext4 == 1);
-	CHECK(s.sorted == 0);
+	CHECK(s.sorted == 0 && s.below_link == 0);
 	CHECK(s.uid_nonzero == 0);
 	CHECK(s.mtime_wrong == 0);
 	free(img), free(o), free(c), free(cmd);
+}
+
+/* A usrmerged host has lib -> usr/lib: a dynamic binary brings the link
+ * in, and every entry goes in under its real path (usr/lib/modules/...),
+ * never through a link the image holds, as the kernel would follow it. */
+static void test_canonical_paths(void)
+{
+	char *img = path_join(tmpdir, "canonical");
+	char *o = xasprintf("-o %s --add-modules ext4 --add-binaries sh --add-files /etc/hostname:/lib/x/hostname", img);
+	char *c = build_cmd(o);
+	char target[16] = "";
+	struct seen s = { 0 };
+	ssize_t n = readlink("/lib", target, sizeof(target) - 1);
+
+	if (n != 7 || memcmp(target, "usr/lib", 7) != 0)
+		SKIP("host is not usrmerged (/lib -> usr/lib)");
+	CHECK(run(c, NULL) == 0);
+	CHECK(image_foreach(img, collect, &s) == 0);
+	CHECK(s.lib_link == 1);
+	CHECK(s.ext4 == 1 && s.usr_modules == 1);
+	CHECK(s.below_link == 0);
+	CHECK(s.sorted == 0);
+	free(img), free(o), free(c);
 }
 
 static void write_old(const char *path)
@@ -197,6 +221,10 @@ static void test_killed_build_keeps_old_image(void)
 	char *dir = path_join(tmpdir, "kill"), *img;
 	pid_t pid;
 	int st;
+	if (!compression_built_in(COMP_XZ)) {
+		free(dir);
+		SKIP("xz is not built in");
+	}
 	mkdir_p(dir, 0755);
 	img = path_join(dir, "initrd.img");
 	write_old(img);
@@ -242,8 +270,37 @@ static void test_missing_binary(void)
 	free(o), free(c), free(out);
 }
 
+/* Without its library a format is refused before any work, naming the
+ * option that builds it in; runs in a build that leaves one out. */
+static void test_compress_not_built_in(void)
+{
+	static const struct {
+		enum compression c;
+		const char *option;
+	} opt[] = { { COMP_ZSTD, "zstd" }, { COMP_XZ, "xz" }, { COMP_LZ4, "lz4" }, { COMP_GZIP, "zlib" } };
+	int tried = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(opt); i++) {
+		const char *name = compression_name(opt[i].c);
+		char *o, *c, *out = NULL, *want;
+		if (compression_built_in(opt[i].c))
+			continue;
+		o = xasprintf("-o %s/nb.img --compress %s", tmpdir, name);
+		c = build_cmd(o);
+		want = xasprintf("uniramfs: error: --compress: compression \"%s\" is not built in (meson -D%s=enabled)\n",
+				 name, opt[i].option);
+		CHECK(run(c, &out) == 1);
+		CHECK_STR(out, want);
+		free(o), free(c), free(out), free(want);
+		tried++;
+	}
+	if (!tried)
+		SKIP("every compression is built in (meson -Dxz=disabled tests this)");
+}
+
 static void test_flags_win_over_config(void)
 {
+	if (!compression_built_in(COMP_LZ4))
+		SKIP("lz4 is not built in");
 	char *conf = path_join(tmpdir, "flags.conf"), *img = path_join(tmpdir, "flags.img");
 	FILE *f = fopen(conf, "w");
 	fprintf(f, "compress = none\nkver = 0.0-wrong\n");
@@ -268,6 +325,167 @@ static void test_bad_config_line(void)
 	CHECK(run(c, &out) == 1);
 	CHECK_STR(out, want);
 	free(c), free(conf), free(out), free(want);
+}
+
+/* The error is the one last line; warnings may come first. */
+static const char *error_line(const char *out)
+{
+	const char *e = strstr(out, "uniramfs: error: ");
+	return e ? e : out;
+}
+
+static int collect_full(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data,
+			void *u)
+{
+	struct seen *s = u;
+	(void)seg, (void)c;
+	/* one file, at its real path, with the first content */
+	if (strcmp(e->name, "opt/real/f") == 0 && e->size == 2 && data[0] == 'A')
+		s->init++;
+	if (strcmp(e->name, "opt/alias") == 0 && S_ISLNK(e->mode))
+		s->console++;
+	return 0;
+}
+
+/* Links the image holds are followed for what is added below them: a
+ * loop is an error, and two files meeting at one real path merge or
+ * conflict as two adds of that path would. */
+static void test_image_links_resolved(void)
+{
+	char *dir = path_join(tmpdir, "links"), *cmd, *o, *c, *out = NULL;
+	cmd = xasprintf("mkdir -p %s/loop %s/d && ln -s l2 %s/loop/l && ln -s l %s/loop/l2 && "
+			"ln -s real %s/d/alias && mkdir %s/d/real && echo A > %s/a && echo B > %s/b",
+			dir, dir, dir, dir, dir, dir, dir, dir);
+	CHECK(system(cmd) == 0);
+	o = xasprintf("-o %s/l.img --add-files %s/loop:/opt --add-files %s/a:/opt/l/f", tmpdir, dir, dir);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: /opt/l/f: too many levels of symbolic links in the image\n");
+	free(o), free(c), free(out);
+	o = xasprintf("-o %s/l.img --add-files %s/d:/opt --add-files %s/a:/opt/alias/f --add-files %s/b:/opt/real/f",
+		      tmpdir, dir, dir, dir);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: /opt/real/f: added twice with different contents\n");
+	free(o), free(c), free(out);
+	o = xasprintf("-o %s/l.img --add-files %s/d:/opt --add-files %s/a:/opt/alias/f --add-files %s/a:/opt/real/f",
+		      tmpdir, dir, dir, dir);
+	c = build_cmd(o);
+	CHECK(run(c, &out) == 0);
+	struct seen sn = { 0 };
+	char *img = xasprintf("%s/l.img", tmpdir);
+	CHECK(image_foreach(img, collect, &sn) == 0);
+	CHECK(sn.below_link == 0);
+	sn.init = sn.console = 0;
+	CHECK(image_foreach(img, collect_full, &sn) == 0);
+	CHECK(sn.init == 1 && sn.console == 1);
+	free(img), free(o), free(c), free(out);
+	free(dir), free(cmd);
+}
+
+/* Two sources for one destination: the error names it (it once read the
+ * name after freeing it). */
+static void test_conflicting_destinations(void)
+{
+	char *key = path_join(tmpdir, "conflict.key"), *out = NULL;
+	FILE *f = fopen(key, "w");
+	fputs("secret\n", f);
+	fclose(f);
+	char *o1 = xasprintf("-o %s/conflict.img --add-keys %s:/init", tmpdir, key);
+	char *o2 = xasprintf("-o %s/conflict.img --add-keys %s:/etc/k --add-files /etc/hostname:/etc/k", tmpdir, key);
+	char *c1 = build_cmd(o1), *c2 = build_cmd(o2);
+	CHECK(run(c1, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: /init: added twice with different contents\n");
+	free(out);
+	CHECK(run(c2, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: /etc/k: added twice with different contents\n");
+	free(out), free(key), free(o1), free(o2), free(c1), free(c2);
+}
+
+/* A file cannot be the root: it was dropped without a word. */
+static void test_add_file_as_root(void)
+{
+	char *out = NULL, *o = xasprintf("-o %s/root.img --add-files /etc/hostname:/", tmpdir), *c = build_cmd(o);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(error_line(out), "uniramfs: error: --add-files: '/etc/hostname:/': a file cannot be the image's "
+				   "root (name the file: /etc/hostname:/DIR/NAME)\n");
+	free(out), free(o), free(c);
+}
+
+/* -o is checked before any work: the error is all there is to read. */
+static void test_output_checked_first(void)
+{
+	char *out = NULL, *o = xasprintf("-o %s", tmpdir), *c = build_cmd(o);
+	char *want = xasprintf("uniramfs: error: -o %s: is a directory (give the image's file name)\n", tmpdir);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(out, want);
+	free(out), free(o), free(c), free(want);
+	o = xasprintf("-o %s/no-such-dir/x.img", tmpdir);
+	c = build_cmd(o);
+	want = xasprintf("uniramfs: error: -o %s/no-such-dir/x.img: output directory %s/no-such-dir: "
+			 "No such file or directory\n", tmpdir, tmpdir);
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(out, want);
+	free(out), free(o), free(c), free(want);
+}
+
+static size_t count_lines(const char *out, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = out; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* A generic build names firmware for hardware nobody has: one summary
+ * line, -v lists the files; a hostonly build names each. */
+static void test_missing_firmware_summary(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	char *o = xasprintf("-o %s/fw.img", tmpdir), *c = build_cmd(o), *out = NULL, *vout = NULL, *hout = NULL;
+	char *v = xasprintf("%s -v", c);
+	char *h = xasprintf("%s build --config /dev/null -k %s --init %s -o %s/fw-h.img --hostonly "
+			    "--sysroot %s/tests/unit/fixtures/hostonly/virtio --kmoddir /lib/modules/%s "
+			    "--add-modules ums-eneub6250 2>&1", uniramfs, kver, init_bin, tmpdir, src, kver);
+	size_t n;
+	CHECK(run(v, &vout) == 0);
+	n = count_lines(vout, "uniramfs: warning: firmware ");
+	if (n == 0) {
+		free(o), free(c), free(v), free(h), free(vout);
+		SKIP("this kernel's generic set misses no firmware");
+	}
+	char *want = xasprintf("uniramfs: warning: %zu firmware file%s not found, -v lists %s\n", n,
+			       n == 1 ? "" : "s", n == 1 ? "it" : "them");
+	CHECK(run(c, &out) == 0);
+	CHECK(strstr(out, want) != NULL);
+	CHECK(count_lines(out, "uniramfs: warning: firmware ") == 0);
+	CHECK(strstr(vout, "not found, -v lists") == NULL);
+	CHECK(run(h, &hout) == 0);
+	CHECK(count_lines(hout, "uniramfs: warning: firmware ene-ub6250/") > 0);
+	CHECK(strstr(hout, "not found, -v lists") == NULL);
+	free(o), free(c), free(v), free(h), free(out), free(vout), free(hout), free(want);
+}
+
+/* A resume device from initramfs-tools' RESUME= that the host lacks is
+ * baked in as written, and said at build time. */
+static void test_hostonly_resume_not_on_host(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	char *root = path_join(tmpdir, "resume-root"), *out = NULL;
+	char *cp = xasprintf("cp -a %s/tests/unit/fixtures/hostonly/virtio %s && mkdir -p "
+			     "%s/etc/initramfs-tools/conf.d && echo RESUME=UUID=0000-dead > "
+			     "%s/etc/initramfs-tools/conf.d/resume", src, root, root, root);
+	char *c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s/resume.img --hostonly "
+			    "--sysroot %s --kmoddir /lib/modules/%s 2>&1", uniramfs, kver, init_bin, tmpdir, root, kver);
+	char *want = xasprintf("uniramfs: warning: resume device UUID=0000-dead (from "
+			       "%s/etc/initramfs-tools/conf.d/resume) is not on this host: no "
+			       "%s/dev/disk/by-uuid/0000-dead\n", root, root);
+	CHECK(system(cp) == 0);
+	CHECK(run(c, &out) == 0);
+	CHECK(strstr(out, want) != NULL);
+	if (!strstr(out, want))
+		printf("# got: %s", out);
+	free(root), free(out), free(cp), free(c), free(want);
 }
 
 struct names {
@@ -333,13 +551,21 @@ int main(void)
 	tmpdir = xstrdup(mkdtemp(tmpl));
 	RUN(test_deterministic);
 	RUN(test_image_contents);
+	RUN(test_canonical_paths);
 	RUN(test_failed_build_keeps_old_image);
 	RUN(test_killed_build_keeps_old_image);
 	RUN(test_missing_kernel);
 	RUN(test_missing_binary);
 	RUN(test_flags_win_over_config);
+	RUN(test_compress_not_built_in);
 	RUN(test_bad_config_line);
 	RUN(test_hostonly_fixture);
+	RUN(test_image_links_resolved);
+	RUN(test_conflicting_destinations);
+	RUN(test_add_file_as_root);
+	RUN(test_output_checked_first);
+	RUN(test_missing_firmware_summary);
+	RUN(test_hostonly_resume_not_on_host);
 	char *rm = xasprintf("rm -rf %s", tmpdir);
 	if (system(rm) != 0)
 		printf("# could not remove %s\n", tmpdir);

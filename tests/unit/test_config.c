@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "config.h"
 #include "err.h"
 #include "test.h"
@@ -19,6 +20,8 @@ static char *write_tmp(const char *text)
 
 static void test_keys_and_comments(void)
 {
+	if (!compression_built_in(COMP_XZ))
+		SKIP("these values need xz built in");
 	struct build_opts o;
 	char *p = write_tmp("# a comment\n\ncompress = xz\nadd_modules = a, b\nadd-modules = c\n"
 			    "mode=hostonly\ncmdline = \"quiet rd.debug\"\nmicrocode = none\n");
@@ -33,6 +36,52 @@ static void test_keys_and_comments(void)
 	build_opts_free(&o);
 	unlink(p);
 	free(p);
+}
+
+/* # after a blank starts a comment; inside a word or quotes it is text */
+static void test_trailing_comments(void)
+{
+	if (!compression_built_in(COMP_XZ))
+		SKIP("these values need xz built in");
+	struct build_opts o;
+	char *p = write_tmp("compress = xz # smaller\nadd-modules = a#b,c\t# two\n"
+			    "cmdline = \"quiet # not a comment\"   # but this is\nkver = # nothing\n");
+	char *want = xasprintf("%s:4: empty value for kver", p);
+	build_opts_init(&o);
+	CHECK(config_load_file(&o, p, true) == -1);
+	CHECK_STR(err_msg(), want);
+	CHECK(o.compress == COMP_XZ);
+	CHECK(o.add_modules.n == 2);
+	if (o.add_modules.n == 2) {
+		CHECK_STR(o.add_modules.v[0], "a#b");
+		CHECK_STR(o.add_modules.v[1], "c");
+	}
+	CHECK_STR(o.cmdline, "quiet # not a comment");
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+	free(want);
+}
+
+/* a NUL would end the text the parser sees: the lines after it lost */
+static void test_nul_byte_names_line(void)
+{
+	if (!compression_built_in(COMP_XZ))
+		SKIP("these values need xz built in");
+	struct build_opts o;
+	char *p = write_tmp("compress = xz\n\n");
+	char *want = xasprintf("%s:3: NUL byte (is this a text file?)", p);
+	FILE *f = fopen(p, "a");
+	fwrite("kver = 1\0\nmode = hostonly\n", 1, 26, f);
+	fclose(f);
+	build_opts_init(&o);
+	CHECK(config_load_file(&o, p, true) == -1);
+	CHECK_STR(err_msg(), want);
+	CHECK(o.mode == MODE_GENERIC);
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+	free(want);
 }
 
 static void test_unknown_key_names_file_and_line(void)
@@ -79,6 +128,8 @@ static void test_line_without_equals(void)
 
 static void test_dropins_sorted_and_later_wins(void)
 {
+	if (!compression_built_in(COMP_XZ))
+		SKIP("these values need xz built in");
 	char dir[] = "/tmp/uniramfs-test-etc-XXXXXX";
 	struct build_opts o;
 	char *d, *f;
@@ -139,6 +190,8 @@ static void test_flag_names(void)
 int main(void)
 {
 	RUN(test_keys_and_comments);
+	RUN(test_trailing_comments);
+	RUN(test_nul_byte_names_line);
 	RUN(test_unknown_key_names_file_and_line);
 	RUN(test_bad_value_names_text);
 	RUN(test_line_without_equals);

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* zstd: one frame with a checksum, as the kernel's unzstd reads it. */
+#include <zstd.h>
+
+#include "compress_priv.h"
+#include "err.h"
+
+/* The kernel's unzstd refuses frames whose window is above 128 MiB. */
+#define ZSTD_KERNEL_WINDOWLOG_MAX 27
+/* Why 6: see the measurements in compress.c. */
+#define ZSTD_DEFAULT_LEVEL 6
+
+struct zstd_sink {
+	struct csink c;
+	ZSTD_CCtx *cctx;
+};
+
+static int zstd_max_level(void)
+{
+	return ZSTD_maxCLevel();
+}
+
+static int zstd_step(struct zstd_sink *z, ZSTD_inBuffer *in, ZSTD_EndDirective mode, size_t *left)
+{
+	ZSTD_outBuffer o = { z->c.obuf, z->c.olen, 0 };
+	size_t r = ZSTD_compressStream2(z->cctx, &o, in, mode);
+	if (ZSTD_isError(r))
+		return err_set("zstd: %s", ZSTD_getErrorName(r));
+	*left = r;
+	return sink_write(z->c.out, z->c.obuf, o.pos);
+}
+
+static int zstd_write(struct sink *s, const void *data, size_t n)
+{
+	struct zstd_sink *z = (struct zstd_sink *)s;
+	ZSTD_inBuffer in = { data, n, 0 };
+	size_t left;
+	while (in.pos < in.size)
+		if (zstd_step(z, &in, ZSTD_e_continue, &left) < 0)
+			return -1;
+	return 0;
+}
+
+static int zstd_finish(struct sink *s)
+{
+	struct zstd_sink *z = (struct zstd_sink *)s;
+	ZSTD_inBuffer in = { NULL, 0, 0 };
+	size_t left = 1;
+	if (z->c.finished)
+		return 0;
+	while (left)
+		if (zstd_step(z, &in, ZSTD_e_end, &left) < 0)
+			return -1;
+	z->c.finished = true;
+	return 0;
+}
+
+static void zstd_free(struct sink *s)
+{
+	struct zstd_sink *z = (struct zstd_sink *)s;
+	ZSTD_freeCCtx(z->cctx);
+	csink_free(&z->c);
+}
+
+static struct sink *zstd_sink_new(struct sink *out, int level, int threads)
+{
+	struct zstd_sink *z = csink_new(sizeof(*z), out, ZSTD_CStreamOutSize());
+	z->cctx = ZSTD_createCCtx();
+	if (!z->cctx) {
+		csink_free(&z->c);
+		err_set("zstd: cannot create a compression context");
+		return NULL;
+	}
+	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel, level < 0 ? ZSTD_DEFAULT_LEVEL : level);
+	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1);
+	/* Always at least one worker: zstd's output is then the same for any
+	 * worker count, so builds stay reproducible across machines. A
+	 * libzstd built without threads refuses, and compresses inline. */
+	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_nbWorkers, threads > 0 ? threads : codec_cpus());
+	z->c.s.write = zstd_write;
+	z->c.s.finish = zstd_finish;
+	z->c.s.free = zstd_free;
+	return &z->c.s;
+}
+
+static int unzstd(const uint8_t *in, size_t len, struct buf *out, size_t *consumed)
+{
+	ZSTD_DCtx *d = ZSTD_createDCtx();
+	ZSTD_inBuffer ib = { in, len, 0 };
+	size_t start = out->len;
+	int ret = -1;
+
+	if (!d)
+		return err_set("zstd: cannot create a decompression context");
+	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, ZSTD_KERNEL_WINDOWLOG_MAX);
+	/* One frame, as the kernel's unzstd reads it: what follows is the
+	 * next segment. */
+	for (;;) {
+		size_t room = codec_out_room(out, 1u << 17), r;
+		ZSTD_outBuffer ob = { out->p + out->len, room, 0 };
+		r = ZSTD_decompressStream(d, &ob, &ib);
+		codec_out_grew(out, ob.pos);
+		if (ZSTD_isError(r)) {
+			err_set("zstd: %s", ZSTD_getErrorName(r));
+			goto out;
+		}
+		if (codec_over_limit("zstd", out, start) < 0)
+			goto out;
+		if (r == 0)
+			break;
+		if (ib.pos == ib.size && ob.pos < ob.size) {
+			err_set("zstd: truncated stream");
+			goto out;
+		}
+	}
+	*consumed = ib.pos;
+	ret = 0;
+out:
+	ZSTD_freeDCtx(d);
+	return ret;
+}
+
+const struct codec codec_zstd = { zstd_max_level, zstd_sink_new, unzstd };

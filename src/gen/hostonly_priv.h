@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by hostonly.c (the sysfs walk) and hostonly_mount.c (mounts,
+ * swaps and device names). Not an API. */
+#ifndef UNIRAMFS_HOSTONLY_PRIV_H
+#define UNIRAMFS_HOSTONLY_PRIV_H
+
+#include "hostonly.h"
+
+#include <stdbool.h>
+
+struct ctx {
+	char *root; /* real path of the sysroot, no trailing '/' ("" for "/") */
+	struct hostonly *h;
+};
+
+struct mount {
+	char *majmin;
+	char *fstype;
+	char *source;
+};
+
+static inline char *at_root(const struct ctx *c, const char *path)
+{
+	return xasprintf("%s%s", c->root, path);
+}
+
+/* The real path of a sysfs link, which must stay inside the sysroot.
+ * Returns 0, or 1 when there is no such file (callers decide whether that
+ * matters), or -1: a link pointing nowhere is an error. */
+int hostonly_resolve_link(const struct ctx *c, const char *path, char **out);
+
+/* The root and /usr mounts (usr->majmin NULL when /usr is not one). */
+int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr);
+void hostonly_mount_free(struct mount *m);
+/* A mount's block device as "MAJ:MIN"; what names it in errors. */
+int hostonly_mount_device(const struct ctx *c, const struct mount *m, const char *what, char **majmin);
+/* The resume device as "MAJ:MIN", or *majmin NULL when there is none. */
+int hostonly_find_resume(const struct ctx *c, char **majmin);
+
+#endif
