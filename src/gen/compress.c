@@ -51,6 +51,11 @@ void decompress_set_limit(uint64_t max)
 	decompress_limit = max;
 }
 
+uint64_t decompress_get_limit(void)
+{
+	return decompress_limit;
+}
+
 static const char *const names[] = {
 	[COMP_NONE] = "none", [COMP_ZSTD] = "zstd",   [COMP_XZ] = "xz",
 	[COMP_LZ4] = "lz4",   [COMP_GZIP] = "gzip",   [COMP_BZIP2] = "bzip2",

@@ -21,7 +21,7 @@ echo "fuzz: building in $out with $cc"
 $cc $flags -o "$out/fuzz_cpio" "$src/tests/fuzz/fuzz_cpio.c" $common
 # shellcheck disable=SC2086
 $cc $flags -o "$out/fuzz_image" "$src/tests/fuzz/fuzz_image.c" $common \
-	"$src/src/gen/compress.c" "$src/src/gen/imagefile.c" -lzstd -llzma -llz4 -lz -lpthread
+	"$src/src/gen/compress.c" "$src/src/gen/image_read.c" -lzstd -llzma -llz4 -lz -lpthread
 # shellcheck disable=SC2086
 $cc $flags -o "$out/fuzz_config" "$src/tests/fuzz/fuzz_config.c" $common \
 	"$src/src/gen/config.c" "$src/src/gen/compress.c" -lzstd -llzma -llz4 -lz -lpthread
