@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: `uniramfs extract` of an untrusted image into a fresh
+ * temporary directory, which is removed after each run. The first byte
+ * picks --preserve, the rest is the image. Anything appearing outside
+ * the directory (a sibling named "escaped" stands for the host) traps. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <ftw.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "imagefile.h"
+#include "log.h"
+#include "util.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char base[64];
+
+static void quiet(int level, const char *msg, void *userdata)
+{
+	(void)level;
+	(void)msg;
+	(void)userdata;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct image_limits l = image_default_limits;
+	(void)argc;
+	(void)argv;
+	/* a small input may unpack hugely; keep inside the rss limit and
+	 * the disk */
+	l.max_total = 64u << 20;
+	l.ratio_floor = 16u << 20;
+	image_set_limits(&l);
+	log_set_sink(quiet, NULL);
+	snprintf(base, sizeof(base), "/tmp/uniramfs-fuzz-extract.XXXXXX");
+	if (!mkdtemp(base))
+		abort();
+	return 0;
+}
+
+/* A directory extracted 0555 or 0000 must become removable (without
+ * root): open every directory up first, then remove depth first. */
+static int open_up(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)ftw;
+	if (flag == FTW_D || flag == FTW_DNR)
+		chmod(path, 0700);
+	(void)st;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+static void rm_rf(const char *path)
+{
+	chmod(path, 0700);
+	nftw(path, open_up, 16, FTW_PHYS);
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char img[96], out[96], escaped[96];
+	struct stat st;
+	int fd;
+
+	if (size < 1)
+		return 0;
+	snprintf(img, sizeof(img), "%s/img", base);
+	snprintf(out, sizeof(out), "%s/out", base);
+	snprintf(escaped, sizeof(escaped), "%s/escaped", base);
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write_all(fd, data + 1, size - 1) < 0)
+		abort();
+	close(fd);
+	image_extract(img, out, data[0] & 1 ? EXTRACT_PRESERVE : 0);
+	rm_rf(out);
+	/* nothing but the image and the (removed) target may be there */
+	if (lstat(escaped, &st) == 0 || lstat("/escaped", &st) == 0)
+		__builtin_trap();
+	unlink(img);
+	return 0;
+}
