@@ -34,6 +34,13 @@ static void quiet(int level, const char *msg, void *userdata)
 	(void)userdata;
 }
 
+static void rm_rf(const char *path);
+
+static void remove_base(void)
+{
+	rm_rf(base);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct image_limits l = image_default_limits;
@@ -48,6 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(base, sizeof(base), "/tmp/uniramfs-fuzz-extract.XXXXXX");
 	if (!mkdtemp(base))
 		abort();
+	atexit(remove_base);
 	return 0;
 }
 
