@@ -59,7 +59,7 @@ def make_images(builddir, uniramfs, only):
     for name, cmd in recipes.items():
         if only and name not in only:
             continue
-        out = os.path.join(cache, name + ".img")
+        out = os.path.join(cache, f"{name}-{kver}.img")
         if shutil.which(cmd[0]) is None and not os.path.exists(cmd[0]):
             print(f"{name}: SKIP ({cmd[0]} not installed)")
             continue
