@@ -67,6 +67,11 @@ static const struct format *format_of(enum compression c)
 	return NULL;
 }
 
+uint64_t decompress_get_limit(void)
+{
+	return decompress_limit;
+}
+
 const char *compression_name(enum compression c)
 {
 	const struct format *f = format_of(c);

@@ -49,5 +49,6 @@ int decompress_file(const char *path, struct buf *out);
 /* Bound on what one decompress_buf call may produce (default 2 GiB), so
  * a hostile image cannot eat all memory; fuzzers lower it. */
 void decompress_set_limit(uint64_t max);
+uint64_t decompress_get_limit(void);
 
 #endif

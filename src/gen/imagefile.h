@@ -18,10 +18,27 @@ typedef int (*image_entry_fn)(unsigned segment, enum compression c, const struct
 int image_foreach(const char *path, image_entry_fn fn, void *userdata);
 int image_foreach_buf(const uint8_t *buf, size_t len, image_entry_fn fn, void *userdata);
 
+/* What reading a hostile image may cost. A compressed segment may unpack
+ * to max_ratio times its size, or ratio_floor if that is more; all
+ * segments together to max_total. */
+struct image_limits {
+	uint64_t max_file;    /* bytes of the image file */
+	uint64_t max_total;   /* bytes all its segments unpack to */
+	uint64_t ratio_floor;
+	unsigned max_ratio;
+};
+extern const struct image_limits image_default_limits;
+/* NULL restores the defaults (tests and fuzzers lower them). */
+void image_set_limits(const struct image_limits *l);
+
 /* `uniramfs ls`: print every segment and its entries. */
 int image_ls(const char *path, FILE *out);
+
 /* `uniramfs extract`: unpack into dir, refusing anything that would
- * land outside it. */
-int image_extract(const char *path, const char *dir);
+ * land outside it. By default device nodes are skipped (each named on
+ * stderr), set-id bits dropped and nothing chowned; EXTRACT_PRESERVE
+ * makes nodes, keeps every mode bit and the owners. */
+#define EXTRACT_PRESERVE 1u
+int image_extract(const char *path, const char *dir, unsigned flags);
 
 #endif

@@ -15,7 +15,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: uniramfs build [OPTIONS]     make an initramfs image\n"
 		"       uniramfs ls IMAGE            list every segment and entry of an image\n"
-		"       uniramfs extract IMAGE DIR   unpack an image safely into DIR\n"
+		"       uniramfs extract [--preserve] IMAGE DIR\n"
+		"                                    unpack an image safely into DIR\n"
 		"       uniramfs --help | --version\n"
 		"\n"
 		"build options (each is also a key in /etc/uniramfs.conf, flags win):\n"
@@ -25,6 +26,10 @@ static void usage(FILE *f)
 		"  --add-binaries B,..  --add-keys SRC[:DST],..  --add-hook STAGE:FILE,..\n"
 		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
 		"  --microcode auto|none  --init FILE  --config FILE  -v, --verbose\n"
+		"\n"
+		"extract options:\n"
+		"  --preserve  also make device nodes, keep set-id bits and owners\n"
+		"              (by default nodes are skipped, each named on stderr)\n"
 		"\n"
 		"Config keys (also accepted with '_' for '-'):\n");
 	if (f == stdout)
@@ -135,6 +140,32 @@ static int cmd_build(int argc, char **argv)
 	return r;
 }
 
+/* Returns 2 (usage) or the result of the extraction. */
+static int cmd_extract(int argc, char **argv)
+{
+	const char *args[2];
+	unsigned flags = 0;
+	int n = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--preserve") == 0) {
+			flags |= EXTRACT_PRESERVE;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "uniramfs: unknown option '%s' for extract\n", argv[i]);
+			return 2;
+		} else if (n < 2) {
+			args[n++] = argv[i];
+		} else {
+			n = 3;
+		}
+	}
+	if (n != 2) {
+		fprintf(stderr, "Usage: uniramfs extract [--preserve] IMAGE DIR\n");
+		return 2;
+	}
+	return image_extract(args[0], args[1], flags);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -162,11 +193,9 @@ int main(int argc, char **argv)
 		}
 		r = image_ls(argv[2], stdout);
 	} else if (strcmp(cmd, "extract") == 0) {
-		if (argc != 4) {
-			fprintf(stderr, "Usage: uniramfs extract IMAGE DIR\n");
-			return 2;
-		}
-		r = image_extract(argv[2], argv[3]);
+		r = cmd_extract(argc - 2, argv + 2);
+		if (r > 0)
+			return r;
 	} else {
 		fprintf(stderr, "uniramfs: unknown command '%s'\n", cmd);
 		usage(stderr);

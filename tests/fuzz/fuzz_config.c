@@ -3,6 +3,7 @@
  * reject or accept it, never crash or leak. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"

@@ -13,9 +13,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	struct image_limits l = image_default_limits;
+
 	(void)argc;
 	(void)argv;
 	/* Small inputs may expand hugely; keep the fuzzer inside its rss limit. */
+	l.max_total = 64u << 20;
+	image_set_limits(&l);
 	decompress_set_limit(64u << 20);
 	return 0;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) and run each for a
-# short while from a seed corpus of real images; exit non-zero on a crash,
-# a leak or a build failure. FUZZ_SECONDS (default 20) per target,
+# short while from seed images made here plus the committed corpus of
+# crafted ones (tests/fuzz/corpus/TARGET, from make-corpus.py); exit
+# non-zero on a crash, a leak or a build failure. FUZZ_SECONDS (default
+# 15) per target, FUZZ_TARGETS (default all) a space-separated subset,
 # FUZZ_OUT (default a temp dir) keeps the build and the corpus.
 set -eu
 
@@ -21,7 +23,11 @@ echo "fuzz: building in $out with $cc"
 $cc $flags -o "$out/fuzz_cpio" "$src/tests/fuzz/fuzz_cpio.c" $common
 # shellcheck disable=SC2086
 $cc $flags -o "$out/fuzz_image" "$src/tests/fuzz/fuzz_image.c" $common \
-	"$src/src/gen/compress.c" "$src/src/gen/imagefile.c" -lzstd -llzma -llz4 -lz -lpthread
+	"$src/src/gen/compress.c" "$src/src/gen/image_read.c" -lzstd -llzma -llz4 -lz -lpthread
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_extract" "$src/tests/fuzz/fuzz_extract.c" $common \
+	"$src/src/common/nameset.c" "$src/src/gen/compress.c" "$src/src/gen/image_read.c" \
+	"$src/src/gen/extract.c" "$src/src/gen/extract_path.c" -lzstd -llzma -llz4 -lz -lpthread
 # shellcheck disable=SC2086
 $cc $flags -o "$out/fuzz_config" "$src/tests/fuzz/fuzz_config.c" $common \
 	"$src/src/gen/config.c" "$src/src/gen/compress.c" -lzstd -llzma -llz4 -lz -lpthread
@@ -44,13 +50,23 @@ if command -v lz4 > /dev/null; then lz4 -q -l -c "$seeds/plain.cpio" > "$seeds/i
 { cat "$seeds/plain.cpio"; head -c 16 /dev/zero; cat "$seeds/img.zst" "$seeds/img.gz"; } \
 	> "$seeds/multi.img"
 
+# fuzz_extract reads a flags byte before the image
+mkdir -p "$out/seeds-extract"
+for f in "$seeds"/*; do
+	{ printf '\0'; cat "$f"; } > "$out/seeds-extract/${f##*/}"
+done
+
 status=0
-for t in fuzz_cpio fuzz_image fuzz_config fuzz_cmdline; do
+for t in ${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline}; do
+	dirs="$seeds"
+	[ "$t" = fuzz_extract ] && dirs="$out/seeds-extract"
+	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"
+	# shellcheck disable=SC2086
 	if ! "$out/$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
 		-timeout=10 -artifact_prefix="$out/$t-" -print_final_stats=1 \
-		"$out/corpus-$t" "$seeds" > "$out/$t.log" 2>&1; then
+		"$out/corpus-$t" $dirs > "$out/$t.log" 2>&1; then
 		echo "fuzz: $t FAILED, log follows (artifacts: $out/$t-*)"
 		tail -n 60 "$out/$t.log"
 		status=1

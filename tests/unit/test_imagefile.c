@@ -9,69 +9,10 @@
 
 #include "compress.h"
 #include "err.h"
+#include "image_helpers.h"
 #include "imagefile.h"
 #include "test.h"
 #include "util.h"
-
-struct ent {
-	const char *name;
-	uint32_t mode;
-	const char *data; /* file content or symlink target */
-	unsigned major, minor;
-	unsigned nlink, ino; /* 0: 1 and the entry's index */
-};
-
-/* One cpio archive (with trailer) of ents, appended to img compressed
- * with c. */
-static void add_archive(struct buf *img, enum compression c, const struct ent *ents, size_t n)
-{
-	struct sink *mem = sink_mem_new();
-	struct sink *z = compress_sink_new(c, mem, -1, 1);
-	struct cpio_writer *w = cpio_writer_new(z);
-	const void *d;
-	size_t len;
-
-	for (size_t i = 0; i < n; i++) {
-		struct cpio_entry e = {
-			.name = ents[i].name, .mode = ents[i].mode, .mtime = 1000,
-			.nlink = ents[i].nlink ? ents[i].nlink : 1,
-			.size = ents[i].data ? strlen(ents[i].data) : 0,
-			.ino = ents[i].ino ? ents[i].ino : (uint32_t)i + 1,
-			.rdev_major = ents[i].major, .rdev_minor = ents[i].minor,
-		};
-		CHECK(cpio_write(w, &e, ents[i].data) == 0);
-	}
-	CHECK(cpio_write_trailer(w) == 0);
-	CHECK(sink_finish(z) == 0);
-	d = sink_mem_data(mem, &len);
-	buf_append(img, d, len);
-	cpio_writer_free(w);
-	sink_free(z);
-	sink_free(mem);
-}
-
-static char *tmpdir(void)
-{
-	char *d = xstrdup("/tmp/uniramfs-test-image-XXXXXX");
-	CHECK(mkdtemp(d) != NULL);
-	return d;
-}
-
-static char *write_tmp(const char *dir, const char *name, const struct buf *b)
-{
-	char *p = path_join(dir, name);
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	CHECK(fd >= 0 && write_all(fd, b->p, b->len) == 0);
-	close(fd);
-	return p;
-}
-
-static void rm_rf(const char *dir)
-{
-	char *cmd = xasprintf("rm -rf '%s'", dir);
-	CHECK(system(cmd) == 0);
-	free(cmd);
-}
 
 static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 		   const uint8_t *data, void *userdata)
@@ -82,16 +23,16 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 }
 
 static const struct ent early[] = {
-	{ "kernel", S_IFDIR | 0755, NULL, 0, 0, 0, 0 },
-	{ "kernel/x86/microcode/GenuineIntel.bin", S_IFREG | 0644, "ucode", 0, 0, 0, 0 },
+	{ "kernel", S_IFDIR | 0755, NULL, 0, 0, 0, 0, 0, 0 },
+	{ "kernel/x86/microcode/GenuineIntel.bin", S_IFREG | 0644, "ucode", 0, 0, 0, 0, 0, 0 },
 };
 static const struct ent mainz[] = {
-	{ "init", S_IFREG | 0755, "#!/bin/sh\n", 0, 0, 0, 0 },
-	{ "dev/console", S_IFCHR | 0600, NULL, 5, 1, 0, 0 },
-	{ "bin", S_IFLNK | 0777, "usr/bin", 0, 0, 0, 0 },
+	{ "init", S_IFREG | 0755, "#!/bin/sh\n", 0, 0, 0, 0, 0, 0 },
+	{ "dev/console", S_IFCHR | 0600, NULL, 5, 1, 0, 0, 0, 0 },
+	{ "bin", S_IFLNK | 0777, "usr/bin", 0, 0, 0, 0, 0, 0 },
 };
-static const struct ent extra1[] = { { "etc/extra1", S_IFREG | 0644, "1", 0, 0, 0, 0 } };
-static const struct ent extra2[] = { { "etc/extra2", S_IFREG | 0600, "22", 0, 0, 0, 0 } };
+static const struct ent extra1[] = { { "etc/extra1", S_IFREG | 0644, "1", 0, 0, 0, 0, 0, 0 } };
+static const struct ent extra2[] = { { "etc/extra2", S_IFREG | 0600, "22", 0, 0, 0, 0, 0, 0 } };
 
 /* Early microcode (plain) + padding + zstd main + gzip segment holding
  * two archives with padding between: what initramfs-tools, dracut and
@@ -270,137 +211,135 @@ static void test_ls_dracut_image(void)
 	free(img);
 }
 
-static void test_extract_reproduces_tree(void)
+static void test_image_must_be_a_regular_file(void)
 {
-	static const struct ent ents[] = {
-		{ ".", S_IFDIR | 0755, NULL, 0, 0, 0, 0 },
-		{ "etc", S_IFDIR | 0750, NULL, 0, 0, 0, 0 },
-		{ "etc/hello", S_IFREG | 0640, "hello\n", 0, 0, 0, 0 },
-		{ "etc/link", S_IFLNK | 0777, "hello", 0, 0, 0, 0 },
-		{ "./usr/bin/tool", S_IFREG | 04755, "#!", 0, 0, 0, 0 },
-		{ "/abs/file", S_IFREG | 0600, "abs", 0, 0, 0, 0 },
-		{ "ro", S_IFDIR | 0555, NULL, 0, 0, 0, 0 },
-		{ "ro/inside", S_IFREG | 0444, "x", 0, 0, 0, 0 },
-		{ "run/fifo", S_IFIFO | 0600, NULL, 0, 0, 0, 0 },
-		{ "dev/null", S_IFCHR | 0666, NULL, 1, 3, 0, 0 },
-		{ "etc/hello", S_IFREG | 0644, "replaced", 0, 0, 0, 0 },
-		/* a hard link pair as GNU cpio writes it: data with the last name */
-		{ "bin/busybox", S_IFREG | 0755, NULL, 0, 0, 2, 100 },
-		{ "bin/sh", S_IFREG | 0755, "BB", 0, 0, 2, 100 },
-	};
-	struct stat st2;
-	struct buf img = { 0 }, data = { 0 };
-	char *dir = tmpdir(), *path, *out = path_join(dir, "out"), *p;
-	struct stat st;
-	char target[64];
-	char *content;
-	size_t len;
+	char *dir = tmpdir(), *fifo = path_join(dir, "fifo"), *want;
+
+	/* each would read forever (or wait for a writer) */
+	CHECK(image_ls("/dev/zero", stdout) == -1);
+	CHECK_STR(err_msg(), "/dev/zero: not a regular file (a character device)");
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(image_foreach(fifo, collect, NULL) == -1);
+	want = xasprintf("%s: not a regular file (a FIFO)", fifo);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	want = path_join(dir, "out");
+	CHECK(image_extract(dir, want, 0) == -1);
+	free(want);
+	want = xasprintf("%s: not a regular file (a directory)", dir);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	rm_rf(dir);
+	free(fifo);
+	free(dir);
+}
+
+static void test_image_size_limit(void)
+{
+	struct image_limits l = image_default_limits;
+	struct buf img = { 0 };
+	char *dir = tmpdir(), *path, *want;
 
 	add_archive(&img, COMP_NONE, early, ARRAY_SIZE(early));
-	add_archive(&img, COMP_XZ, ents, ARRAY_SIZE(ents));
-	path = write_tmp(dir, "good.img", &img);
-	if (image_extract(path, out) != 0)
-		printf("# %s\n", err_msg());
-#define AT(rel) (free(p), p = path_join(out, rel))
-	p = NULL;
-	CHECK(lstat(AT("kernel/x86/microcode/GenuineIntel.bin"), &st) == 0 && st.st_size == 5);
-	CHECK(lstat(AT("etc"), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0750);
-	CHECK(lstat(AT("etc/hello"), &st) == 0 && (st.st_mode & 07777) == 0644);
-	CHECK(st.st_mtime == 1000);
-	CHECK(read_file(p, &content, &len) == 0 && len == 8 && memcmp(content, "replaced", 8) == 0);
-	free(content);
-	CHECK(lstat(AT("etc/link"), &st) == 0 && S_ISLNK(st.st_mode));
-	CHECK(readlink(p, target, sizeof(target)) == 5 && memcmp(target, "hello", 5) == 0);
-	CHECK(lstat(AT("usr/bin/tool"), &st) == 0 && (st.st_mode & 07777) == 04755);
-	CHECK(lstat(AT("abs/file"), &st) == 0 && (st.st_mode & 07777) == 0600);
-	CHECK(lstat(AT("ro"), &st) == 0 && (st.st_mode & 07777) == 0555);
-	CHECK(lstat(AT("ro/inside"), &st) == 0 && st.st_size == 1);
-	CHECK(lstat(AT("run/fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
-	CHECK(lstat(AT("bin/sh"), &st) == 0 && st.st_nlink == 2 && st.st_size == 2);
-	CHECK(lstat(AT("bin/busybox"), &st2) == 0 && st2.st_ino == st.st_ino);
-	if (geteuid() == 0)
-		CHECK(lstat(AT("dev/null"), &st) == 0 && S_ISCHR(st.st_mode) &&
-		      major(st.st_rdev) == 1 && minor(st.st_rdev) == 3);
-	free(p);
-#undef AT
+	l.max_file = 1u << 20;
+	while (img.len <= l.max_file)
+		buf_append(&img, "\0\0\0\0\0\0\0\0", 8);
+	path = write_tmp(dir, "big.img", &img);
+	image_set_limits(&l);
+	CHECK(image_ls(path, stdout) == -1);
+	want = xasprintf("%s: %zu bytes, more than the 1 MiB an image may be", path, img.len);
+	CHECK_STR(err_msg(), want);
+	image_set_limits(NULL);
+	free(want);
 	free(path);
-	free(out);
 	rm_rf(dir);
 	free(dir);
 	buf_free(&img);
-	buf_free(&data);
 }
 
-/* Crafted archives: each must be refused with its message, and nothing
- * may appear outside the target. */
-static void test_extract_refuses_escapes(void)
+/* One regular file of n bytes of 'a' (a C string, as struct ent wants). */
+static void add_big_file(struct buf *img, enum compression c, const char *name, size_t n)
 {
-	char *dir = tmpdir();
-	char *outside = path_join(dir, "outside");
-	char *victim = path_join(dir, "victim");
-	struct ent evil_dir[] = {
-		{ "evil", S_IFLNK | 0777, outside, 0, 0, 0, 0 },
-		{ "evil/passwd", S_IFREG | 0644, "pwned", 0, 0, 0, 0 },
-	};
-	struct ent evil_file[] = {
-		{ "f", S_IFLNK | 0777, victim, 0, 0, 0, 0 },
-		{ "f", S_IFREG | 0644, "pwned", 0, 0, 0, 0 },
-	};
-	struct ent evil_mkdir[] = {
-		{ "d", S_IFLNK | 0777, outside, 0, 0, 0, 0 },
-		{ "d", S_IFDIR | 0755, NULL, 0, 0, 0, 0 },
-	};
-	static const struct ent dotdot1[] = { { "../x", S_IFREG | 0644, "pwned", 0, 0, 0, 0 } };
-	static const struct ent dotdot2[] = { { "a/../../x", S_IFREG | 0644, "pwned", 0, 0, 0, 0 } };
-	static const struct ent dotdot3[] = { { "/../x", S_IFREG | 0644, "pwned", 0, 0, 0, 0 } };
-	static const struct ent dotdot4[] = { { "ok/..", S_IFDIR | 0755, NULL, 0, 0, 0, 0 } };
-	const struct {
-		const struct ent *ents;
-		size_t n;
-		const char *msg;
-	} cases[] = {
-		{ dotdot1, 1, "refusing entry \"../x\": it has a \"..\" component" },
-		{ dotdot2, 1, "refusing entry \"a/../../x\": it has a \"..\" component" },
-		{ dotdot3, 1, "refusing entry \"/../x\": it has a \"..\" component" },
-		{ dotdot4, 1, "refusing entry \"ok/..\": it has a \"..\" component" },
-		{ evil_dir, 2, "refusing entry \"evil/passwd\": would write through the symlink \"evil\"" },
-		{ evil_file, 2, "refusing entry \"f\": would write through the symlink \"f\"" },
-		{ evil_mkdir, 2, "refusing entry \"d\": would write through the symlink \"d\"" },
-	};
+	char *data = xmalloc(n + 1);
+	struct ent e[] = { { name, S_IFREG | 0644, data, 0, 0, 0, 0, 0, 0 } };
 
-	CHECK(mkdir(outside, 0755) == 0);
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct buf img = { 0 };
-		char *name = xasprintf("evil%zu.img", i);
-		char *sub = xasprintf("out%zu", i);
-		char *out = path_join(dir, sub), *path, *want, *x;
-		struct stat st;
-
-		add_archive(&img, i % 2 ? COMP_ZSTD : COMP_NONE, cases[i].ents, cases[i].n);
-		path = write_tmp(dir, name, &img);
-		want = xasprintf("%s: %s", path, cases[i].msg);
-		CHECK(image_extract(path, out) == -1);
-		CHECK_STR(err_msg(), want);
-		x = path_join(dir, "x");
-		CHECK(lstat(x, &st) == -1);
-		free(x);
-		x = path_join(outside, "passwd");
-		CHECK(lstat(x, &st) == -1);
-		free(x);
-		CHECK(lstat(victim, &st) == -1);
-		free(want);
-		free(path);
-		free(out);
-		free(sub);
-		free(name);
-		buf_free(&img);
-	}
-	rm_rf(dir);
-	free(outside);
-	free(victim);
-	free(dir);
+	memset(data, 'a', n);
+	data[n] = '\0';
+	add_archive(img, c, e, 1);
+	free(data);
 }
 
+/* 80 MiB of one byte compress to a few KiB: refused once the output
+ * passes the 64 MiB floor, with the default limits. */
+static void test_zstd_bomb_stops_early(void)
+{
+	struct buf img = { 0 }, got = { 0 };
+	char *want;
+
+	add_big_file(&img, COMP_ZSTD, "bomb", 80u << 20);
+	CHECK(img.len < 100000);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
+	want = xasprintf("segment 1 (zstd) at offset 0: unpacks to more than 67108864 bytes "
+			 "(200 times the %zu bytes left in the image, at least 64 MiB), refusing",
+			 img.len);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	buf_free(&img);
+	buf_free(&got);
+}
+
+static void test_expansion_and_total_limits(void)
+{
+	struct image_limits l = { .max_file = 1u << 30, .max_total = 4u << 20,
+				  .ratio_floor = 1u << 20, .max_ratio = 200 };
+	struct buf img = { 0 }, plain = { 0 }, got = { 0 };
+	char *noise = xmalloc(20001), *want;
+	struct ent e[] = { { "noise", S_IFREG | 0644, noise, 0, 0, 0, 0, 0, 0 } };
+	size_t zlen;
+
+	image_set_limits(&l);
+	/* alone, the bound is known before decompressing */
+	add_big_file(&img, COMP_ZSTD, "a", 3u << 20);
+	zlen = img.len;
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
+	want = xasprintf("segment 1 (zstd) at offset 0: unpacks to more than 1048576 bytes "
+			 "(200 times the %zu bytes left in the image, at least 1 MiB), refusing",
+			 img.len);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	/* with 20 KB after it, only its own size tells */
+	srand(1);
+	for (int i = 0; i < 20000; i++)
+		noise[i] = (char)(1 + rand() % 255);
+	noise[20000] = '\0';
+	add_archive(&img, COMP_NONE, e, 1);
+	add_big_file(&plain, COMP_NONE, "a", 3u << 20);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
+	want = xasprintf("segment 1 (zstd) at offset 0: unpacks to %zu bytes, more than 200 "
+			 "times its %zu bytes (and 1 MiB), refusing", plain.len, zlen);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	/* each segment within its ratio, both together over the total */
+	l.max_ratio = 1000000;
+	image_set_limits(&l);
+	img.len = 0;
+	add_big_file(&img, COMP_ZSTD, "a", 3u << 20);
+	add_big_file(&img, COMP_ZSTD, "b", 3u << 20);
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == -1);
+	want = xasprintf("segment 2 (zstd) at offset %zu: the image unpacks to more than 4 MiB "
+			 "in all, refusing", zlen);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	/* and the reader is usable again with the defaults */
+	image_set_limits(NULL);
+	got.len = 0;
+	CHECK(image_foreach_buf((uint8_t *)img.p, img.len, collect, &got) == 0);
+	CHECK_STR(got.p, "1:zstd:a\n2:zstd:b\n");
+	free(noise);
+	buf_free(&img);
+	buf_free(&plain);
+	buf_free(&got);
+}
 int main(void)
 {
 	RUN(test_foreach_multi_segment);
@@ -408,7 +347,9 @@ int main(void)
 	RUN(test_unreadable_segments);
 	RUN(test_ls_debian_initrd);
 	RUN(test_ls_dracut_image);
-	RUN(test_extract_reproduces_tree);
-	RUN(test_extract_refuses_escapes);
+	RUN(test_image_must_be_a_regular_file);
+	RUN(test_image_size_limit);
+	RUN(test_zstd_bomb_stops_early);
+	RUN(test_expansion_and_total_limits);
 	return test_done();
 }
