@@ -225,6 +225,9 @@ static void test_addr_helpers(void)
 	CHECK(net_parse_mac("52:54:00:12:34:5", mac) == -1);
 	CHECK(net_parse_mac("52:54-00:12:34:56", mac) == -1);
 	CHECK(net_parse_mac("52:54:00:12:34:56:", mac) == -1);
+	/* Found by fuzz_ipconf: read past the end after one byte. */
+	CHECK(net_parse_mac("56", mac) == -1);
+	CHECK(net_parse_mac("5654", mac) == -1);
 }
 
 int main(void)

@@ -117,7 +117,8 @@ int net_parse_mac(const char *s, uint8_t mac[6])
 		if (i) {
 			if (!sep && (*s == ':' || *s == '-'))
 				sep = *s;
-			if (*s++ != sep)
+			/* sep is still 0 at the end of the text: do not step past it. */
+			if (!sep || *s++ != sep)
 				return -1;
 		}
 		if ((hi = hexval((unsigned char)s[0])) < 0 || (lo = hexval((unsigned char)s[1])) < 0)
