@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			server = n.ip[i].server;
 	}
 	if (netroot_from_cmdline(&c, &r, &w) == 0 && r.kind == NETROOT_NFS) {
-		int vers[2], nv = nfs_versions(&r.nfs, vers);
+		const char *vers[NFS_MAX_TRIES];
+		int nv = nfs_versions(&r.nfs, vers);
 		for (int i = 0; i < nv; i++) {
 			struct nfs_mount m;
 			if (nfs_mount_args(&r.nfs, vers[i], &server, &client, &m, &w) == 0)

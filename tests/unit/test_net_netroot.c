@@ -94,43 +94,70 @@ static void test_nfs_mount_args(void)
 {
 	struct nfs_mount m;
 	struct net_addr client = A("10.0.2.15"), dhcp_server = A("10.0.2.2");
-	int vers[2];
+	const char *vers[NFS_MAX_TRIES];
 
 	CHECK(line("root=/dev/nfs nfsroot=10.0.2.100:/srv/%s,ro") == 0);
-	CHECK(nfs_versions(&r.nfs, vers) == 1 && vers[0] == 3);
-	CHECK(nfs_mount_args(&r.nfs, 3, &dhcp_server, &client, &m, &w) == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 1);
+	CHECK_STR(vers[0], "3");
+	CHECK(nfs_mount_args(&r.nfs, "3", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "10.0.2.100:/srv/10.0.2.15");
 	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,nolock,addr=10.0.2.100");
 	CHECK(m.read_only == 1);
 	nfs_mount_free(&m);
 
 	CHECK(line("root=nfs:/root:lock,port=2049") == 0);
-	CHECK(nfs_versions(&r.nfs, vers) == 2 && vers[0] == 4 && vers[1] == 3);
-	CHECK(nfs_mount_args(&r.nfs, 4, &dhcp_server, &client, &m, &w) == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 4);
+	CHECK_STR(vers[0], "4.2");
+	CHECK_STR(vers[1], "4.1");
+	CHECK_STR(vers[2], "4.0");
+	CHECK_STR(vers[3], "3");
+	CHECK(nfs_mount_args(&r.nfs, "4.2", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "10.0.2.2:/root");
-	CHECK_STR(m.data, "vers=4,lock,port=2049,addr=10.0.2.2,clientaddr=10.0.2.15");
+	CHECK_STR(m.data, "vers=4.2,lock,port=2049,addr=10.0.2.2,clientaddr=10.0.2.15");
 	nfs_mount_free(&m);
-	CHECK(nfs_mount_args(&r.nfs, 3, &dhcp_server, &client, &m, &w) == 0);
+	CHECK(nfs_mount_args(&r.nfs, "3", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.data, "vers=3,lock,port=2049,addr=10.0.2.2");
 	CHECK(m.read_only == -1);
 	nfs_mount_free(&m);
 
 	CHECK(line("netroot=nfs4:[2001:db8::1]:/r:rw,clientaddr=2001:db8::9") == 0);
-	CHECK(nfs_mount_args(&r.nfs, 4, NULL, &client, &m, &w) == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 3);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "[2001:db8::1]:/r");
 	CHECK_STR(m.data, "vers=4,clientaddr=2001:db8::9,addr=2001:db8::1");
 	CHECK(m.read_only == 0);
 	nfs_mount_free(&m);
+	/* What tests/boot/netprobe/init.sh mounts from the real server. */
+	CHECK(line("root=nfs4:10.0.2.100:/root") == 0);
+	CHECK(nfs_mount_args(&r.nfs, "4.2", NULL, &client, &m, &w) == 0);
+	CHECK_STR(m.source, "10.0.2.100:/root");
+	CHECK_STR(m.data, "vers=4.2,addr=10.0.2.100,clientaddr=10.0.2.15");
+	nfs_mount_free(&m);
+	/* One version said: only that one. */
+	CHECK(line("root=nfs4:10.0.0.1:/r:vers=4.1") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 1);
+	CHECK_STR(vers[0], "4.1");
+	CHECK(line("root=nfs:10.0.0.1:/r:nfsvers=3,vers=4") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 3); /* the last one wins */
+	CHECK(line("root=nfs4:10.0.0.1:/r:v3") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 3);
+	CHECK_STR(vers[2], "4.0");
+	CHECK(line("root=nfs:10.0.0.1:/r:vers=2") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 1);
+	CHECK_STR(vers[0], "2");
+	CHECK(nfs_mount_args(&r.nfs, "4.3", NULL, &client, &m, &w) == -1);
+	CHECK_STR(w.v[0], "nfs: version \"4.3\" is not 2, 3, 4, 4.0, 4.1 or 4.2");
+	strv_free(&w);
 
 	CHECK(w.n == 0);
 	CHECK(line("root=nfs:fileserver:/r") == 0);
-	CHECK(nfs_mount_args(&r.nfs, 4, NULL, &client, &m, &w) == -1);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &client, &m, &w) == -1);
 	CHECK_STR(w.v[0], "nfs: server \"fileserver\" is not an IP address (the initramfs resolves no names)");
 	CHECK(line("root=nfs:/r") == 0);
-	CHECK(nfs_mount_args(&r.nfs, 4, NULL, &client, &m, &w) == -1);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &client, &m, &w) == -1);
 	CHECK_STR(w.v[0], "nfs: no server: none in the root spec, none from DHCP or ip=");
 	CHECK(line("root=nfs:10.0.0.1:/%s") == 0);
-	CHECK(nfs_mount_args(&r.nfs, 4, NULL, &(struct net_addr){ 0 }, &m, &w) == -1);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &(struct net_addr){ 0 }, &m, &w) == -1);
 	CHECK_STR(w.v[0], "nfs: \"/%s\" needs the client address for %s, and there is none");
 }
 

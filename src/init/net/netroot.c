@@ -62,14 +62,17 @@ static long small_number(const char *s, size_t n, long min, long max)
 	return v >= min && v <= max ? v : -1;
 }
 
-/* vers=N, nfsvers=N, v2, v3, v4 … in an option list: the version, or 0. */
-static int options_vers(const char *opts)
+/* vers=N[.M], nfsvers=N[.M], v2, v3, v4 … in an option list: the
+ * major version (0: none) and the minor (-1: none). The last one wins,
+ * as in the kernel's option parser. */
+static void options_vers(const char *opts, int *major, int *minor)
 {
 	struct strv w = { 0 };
-	int vers = 0;
 
+	*major = 0;
+	*minor = -1;
 	if (!opts)
-		return 0;
+		return;
 	strv_split(&w, opts, ",");
 	for (size_t i = 0; i < w.n; i++) {
 		const char *o = w.v[i];
@@ -77,15 +80,21 @@ static int options_vers(const char *opts)
 			o += 5;
 		else if (str_has_prefix(o, "nfsvers="))
 			o += 8;
-		else if (o[0] == 'v' && o[1] >= '2' && o[1] <= '4')
+		else if (o[0] == 'v' && o[1] >= '2' && o[1] <= '4' && !o[2])
 			o += 1;
 		else
 			continue;
-		if (o[0] >= '2' && o[0] <= '4' && (o[1] == '\0' || o[1] == '.'))
-			vers = o[0] - '0';
+		if (o[0] < '2' || o[0] > '4')
+			continue;
+		if (!o[1]) {
+			*major = o[0] - '0';
+			*minor = -1;
+		} else if (o[0] == '4' && o[1] == '.' && o[2] >= '0' && o[2] <= '2' && !o[3]) {
+			*major = 4;
+			*minor = o[2] - '0';
+		}
 	}
 	strv_free(&w);
-	return vers;
 }
 
 static void nfs_root_free(struct nfs_root *r)
@@ -123,7 +132,11 @@ static int nfs_dracut_parse(const char *spec, const char *whole, int vers, struc
 		nfs_root_free(r);
 		return -1;
 	}
-	r->vers = vers ? vers : options_vers(r->options);
+	options_vers(r->options, &r->vers, &r->minor);
+	if (vers && r->vers != 4) { /* nfs4: and a vers=3 option: nfs4: wins */
+		r->vers = vers;
+		r->minor = -1;
+	}
 	return 0;
 }
 
@@ -183,23 +196,33 @@ int nfs_kernel_parse(const char *nfsroot, const char *dhcp_root_path, struct nfs
 		buf_append(&opts, "", 1);
 		r->options = opts.p;
 	}
-	r->vers = options_vers(r->options);
+	options_vers(r->options, &r->vers, &r->minor);
 	return 0;
 }
 
-int nfs_versions(const struct nfs_root *r, int vers[2])
+int nfs_versions(const struct nfs_root *r, const char *vers[NFS_MAX_TRIES])
 {
-	if (r->vers) {
-		vers[0] = r->vers;
-		return 1;
+	static const char *const minors[] = { "4.0", "4.1", "4.2" };
+	int n = 0;
+
+	if (r->vers == 4 && r->minor >= 0) {
+		vers[n++] = minors[r->minor];
+		return n;
 	}
-	if (r->kernel_form) { /* the kernel's default: v2 is gone, v3 it is */
-		vers[0] = 3;
-		return 1;
+	if (r->vers == 2 || r->vers == 3) {
+		vers[n++] = r->vers == 2 ? "2" : "3";
+		return n;
 	}
-	vers[0] = 4;
-	vers[1] = 3;
-	return 2;
+	if (r->vers == 0 && r->kernel_form) { /* the kernel's default, v2 being gone */
+		vers[n++] = "3";
+		return n;
+	}
+	vers[n++] = "4.2";
+	vers[n++] = "4.1";
+	vers[n++] = "4.0";
+	if (r->vers == 0)
+		vers[n++] = "3";
+	return n;
 }
 
 /* Replace each "%s" in path with the client address. */
@@ -220,9 +243,11 @@ static char *substitute_client(const char *path, const char *client)
 	return b.p;
 }
 
-int nfs_mount_args(const struct nfs_root *r, int vers, const struct net_addr *server, const struct net_addr *client,
+int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_addr *server, const struct net_addr *client,
 		   struct nfs_mount *m, struct strv *w)
 {
+	static const char *const known[] = { "2", "3", "4", "4.0", "4.1", "4.2" };
+	int major = 0;
 	char sbuf[NET_ADDR_TEXT], cbuf[NET_ADDR_TEXT], *path;
 	struct net_addr srv;
 	struct strv user = { 0 };
@@ -243,8 +268,11 @@ int nfs_mount_args(const struct nfs_root *r, int vers, const struct net_addr *se
 		strv_push(w, "nfs: no server: none in the root spec, none from DHCP or ip=");
 		return -1;
 	}
-	if (vers < 2 || vers > 4) {
-		warnf(w, xasprintf("nfs: version %d is not 2, 3 or 4", vers));
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (strcmp(vers, known[i]) == 0)
+			major = vers[0] - '0';
+	if (!major) {
+		warnf(w, xasprintf("nfs: version \"%s\" is not 2, 3, 4, 4.0, 4.1 or 4.2", vers));
 		return -1;
 	}
 	net_addr_str(&srv, sbuf);
@@ -257,7 +285,7 @@ int nfs_mount_args(const struct nfs_root *r, int vers, const struct net_addr *se
 	m->source = srv.family == AF_INET6 ? xasprintf("[%s]:%s", sbuf, path) : xasprintf("%s:%s", sbuf, path);
 	free(path);
 
-	buf_printf(&d, "vers=%d", vers);
+	buf_printf(&d, "vers=%s", vers);
 	if (r->kernel_form)
 		buf_printf(&d, ",tcp,rsize=4096,wsize=4096");
 	if (r->options)
@@ -282,12 +310,12 @@ int nfs_mount_args(const struct nfs_root *r, int vers, const struct net_addr *se
 	}
 	strv_free(&user);
 	/* No rpc.statd in the initramfs: NLM locking would hang the mount. */
-	if (vers < 4 && !lock_said)
+	if (major < 4 && !lock_said)
 		buf_printf(&d, ",nolock");
 	if (!addr_said)
 		buf_printf(&d, ",addr=%s", sbuf);
 	/* NFSv4 wants the callback address; the kernel has no default. */
-	if (vers == 4 && !clientaddr_said && client->family)
+	if (major == 4 && !clientaddr_said && client->family)
 		buf_printf(&d, ",clientaddr=%s", cbuf);
 	buf_append(&d, "", 1);
 	m->data = d.p;

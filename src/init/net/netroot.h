@@ -25,7 +25,8 @@ struct nfs_root {
 	char *server;  /* as written; NULL: the DHCP or ip= server */
 	char *path;    /* may hold %s, the client's address */
 	char *options; /* the user's, comma-separated; NULL: none */
-	int vers;      /* 4 for nfs4:, 2/3/4 from vers=; 0: not said */
+	int vers;      /* major: 4 for nfs4:, 2/3/4 from vers=; 0: not said */
+	int minor;     /* from vers=4.N; -1: not said */
 	bool kernel_form; /* root=/dev/nfs nfsroot=: the kernel's defaults apply */
 };
 
@@ -76,9 +77,15 @@ void netroot_free(struct netroot *r);
  * at all means "/tftpboot/%s". */
 int nfs_kernel_parse(const char *nfsroot, const char *dhcp_root_path, struct nfs_root *out, struct strv *warnings);
 
-/* The NFS versions to try in order: the one asked for, or 4 then 3.
+/* The NFS versions to try, in order, as vers= values. The kernel does
+ * not negotiate (vers=4 mounts 4.0), so we do, as mount.nfs would:
+ * 4.2, 4.1, 4.0 for a 4 without a minor, then 3 when no version was
+ * said at all; the kernel's nfsroot= form defaults to 3 alone. 4.1 and
+ * later keep the callback channel on our own connection, which matters
+ * where the server cannot connect back (QEMU's user networking).
  * Returns how many were put in vers[]. */
-int nfs_versions(const struct nfs_root *r, int vers[2]);
+#define NFS_MAX_TRIES 4
+int nfs_versions(const struct nfs_root *r, const char *vers[NFS_MAX_TRIES]);
 
 struct nfs_mount {
 	char *source; /* "ADDR:/path" for mount(2) */
@@ -86,12 +93,13 @@ struct nfs_mount {
 	int read_only; /* -1: not said, 0: rw, 1: ro (taken out of data) */
 };
 
-/* Build the mount(2) arguments for version vers. server is the address
+/* Build the mount(2) arguments for version vers ("2", "3", "4",
+ * "4.0", "4.1" or "4.2"); mount(2) takes them with the type "nfs". server is the address
  * to use when r->server is NULL (from DHCP or ip=), client is ours (for
  * %s and NFSv4's clientaddr=). The kernel takes no names, so a server
  * that is not an address literal is refused. Returns 0 or -1 with a
  * message in *why (static text or owned by the warnings). */
-int nfs_mount_args(const struct nfs_root *r, int vers, const struct net_addr *server, const struct net_addr *client,
+int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_addr *server, const struct net_addr *client,
 		   struct nfs_mount *out, struct strv *warnings);
 void nfs_mount_free(struct nfs_mount *m);
 
