@@ -4,7 +4,9 @@
 user networking with restrict=on and guestfwd?  Not a boot test of the init
 (that waits for issue 11's wiring): a busybox script init (netprobe/init.sh)
 mounts NFSv4 with the mount(2) data src/init/net builds, an NBD device and
-an iSCSI LUN, each holding a file "hello".
+an iSCSI LUN, each holding a file "hello"; and takes a DHCP lease from
+QEMU's own server with src/init/net's client (netprobe/dhcpprobe.c, built
+here statically).
 
     python3 tests/boot/netprobe.py --builddir build [--kver KVER]
 
@@ -25,7 +27,9 @@ import netservers  # noqa: E402
 
 MODULES = "virtio_pci,virtio_net,af_packet,nfs,nfsv4,nbd,iscsi_tcp,sd_mod,ext4"
 BINARIES = "busybox,nbd-client,iscsistart"
-CHECKS = ("DHCP", "NFS", "NBD", "ISCSI")
+CHECKS = ("OURDHCP", "DHCP", "NFS", "NBD", "ISCSI")
+NET_SOURCES = ("netaddr", "ipconf", "rawudp", "dhcp_msg", "dhcp_client", "netconf")
+COMMON_SOURCES = ("util", "cmdline", "log", "err")
 
 
 def run(cmd, **kw):
@@ -55,9 +59,17 @@ def main():
     work = a.workdir or os.path.join(a.builddir, "netprobe-work")
     os.makedirs(work, exist_ok=True)
     img = os.path.join(work, "netprobe.img")
+    src = os.path.dirname(os.path.dirname(HERE))
+    probe = os.path.join(work, "dhcpprobe")
+    run(["cc", "-static", "-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror",
+         "-I" + os.path.join(src, "src"), "-I" + os.path.join(src, "src", "common"),
+         "-I" + a.builddir, "-o", probe, os.path.join(HERE, "netprobe", "dhcpprobe.c")] +
+        [os.path.join(src, "src", "init", "net", f + ".c") for f in NET_SOURCES] +
+        [os.path.join(src, "src", "common", f + ".c") for f in COMMON_SOURCES])
     run([os.path.join(a.builddir, "uniramfs"), "build", "-k", kver, "--generic",
          "--init", os.path.join(HERE, "netprobe", "init.sh"),
          "--add-binaries", BINARIES, "--add-modules", MODULES,
+         "--add-files", probe + ":/usr/bin/dhcpprobe",
          "--microcode", "none", "--compress", "none", "-o", img])
 
     with tempfile.TemporaryDirectory(dir=work) as tmp:
@@ -87,6 +99,9 @@ def main():
     for c in CHECKS:
         m = re.search(r"PROBE-%s (ok|fail).*" % c, text)
         print(m.group(0).strip() if m else "PROBE-%s: no line" % c)
+        if c == "OURDHCP":
+            for line in re.findall(r"PROBE-CONF .*", text):
+                print("  " + line.strip())
         ok = ok and bool(m) and m.group(1) == "ok"
     if "PROBE-DONE" not in text:
         print("no PROBE-DONE: see " + log)

@@ -17,7 +17,14 @@ for m in virtio_pci virtio_net af_packet nfs nfsv4 nbd iscsi_tcp sd_mod ext4; do
 done
 ip link set lo up
 ip link set eth0 up
-# slirp's own DHCP server answers even with restrict=on.
+# slirp's own DHCP server answers even with restrict=on: first to
+# src/init/net's client (dhcpprobe.c), then to busybox's.
+if timeout 60 dhcpprobe eth0 >/tmp/dhcpprobe 2>&1; then
+	echo "PROBE-OURDHCP ok: $(grep DHCPPROBE /tmp/dhcpprobe)"
+	sed 's/^/PROBE-CONF /' /tmp/dhcpprobe | grep -v DHCPPROBE
+else
+	echo "PROBE-OURDHCP fail: $(cat /tmp/dhcpprobe)"
+fi
 if udhcpc -i eth0 -n -q -t 5 -s /bin/true >/tmp/dhcp 2>&1; then
 	echo "PROBE-DHCP ok: $(grep -o 'lease of [0-9.]*' /tmp/dhcp)"
 else
