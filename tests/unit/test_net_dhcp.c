@@ -3,6 +3,7 @@
  * hostile server's answer can and cannot do, and the retransmit
  * schedule as a function of the clock the caller gives. */
 #include <arpa/inet.h>
+#include <stdlib.h>
 
 #include "test.h"
 #include "util.h"
@@ -188,6 +189,51 @@ static void test_parse_hostile(void)
 	r.p[2] = 16;
 	CHECK(dhcp_msg_parse(r.p, r.len, &m, &why) == -1);
 	CHECK_STR(why, "not Ethernet hardware addresses");
+}
+
+/* Every prefix of a full ACK, and every single-byte corruption of its
+ * option lengths: never a crash or a read past the end (ASan build),
+ * and a cut inside an option is always refused. */
+static void test_parse_every_cut(void)
+{
+	struct reply r;
+	struct dhcp_msg m;
+	const char *why;
+	uint8_t *copy;
+
+	reply_start(&r, 9, DHCP_ACK, "10.0.2.15");
+	opt_addr(&r, 54, "10.0.2.2");
+	opt_addr(&r, 1, "255.255.255.0");
+	opt(&r, 12, "client", 6);
+	opt(&r, 17, "10.0.2.2:/srv/root", 18);
+	opt(&r, 52, "\x01", 1);
+	end(&r);
+	size_t last_opt_end = r.len - 1; /* options end at 243, 249, 255, 263, 283, 286 */
+	CHECK(last_opt_end == 286);
+	for (size_t len = 0; len <= r.len; len++) {
+		copy = malloc(len ? len : 1); /* exact size: ASan sees any overread */
+		memcpy(copy, r.p, len);
+		int ret = dhcp_msg_parse(copy, len, &m, &why);
+		bool boundary = len == 243 || len == 249 || len == 255 || len == 263 || len == 283;
+		if (len < 243)
+			CHECK(ret == -1); /* no type before then */
+		else if (len >= last_opt_end || boundary)
+			CHECK(ret == 0);
+		else
+			CHECK(ret == -1);
+		free(copy);
+	}
+	for (size_t i = 240; i < r.len; i++) {
+		uint8_t saved = r.p[i];
+		for (int v = 0; v < 256; v += 51) {
+			r.p[i] = (uint8_t)v;
+			copy = malloc(r.len);
+			memcpy(copy, r.p, r.len);
+			dhcp_msg_parse(copy, r.len, &m, &why);
+			free(copy);
+		}
+		r.p[i] = saved;
+	}
 }
 
 static void test_parse_split_and_overload(void)
@@ -394,6 +440,7 @@ int main(void)
 	RUN(test_build_discover);
 	RUN(test_parse_ack);
 	RUN(test_parse_hostile);
+	RUN(test_parse_every_cut);
 	RUN(test_parse_split_and_overload);
 	RUN(test_client_happy);
 	RUN(test_client_backoff_and_give_up);

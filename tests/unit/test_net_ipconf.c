@@ -172,7 +172,7 @@ static void test_cmdline_all(void)
 	struct cmdline c = { 0 };
 	struct net_cmdline n;
 
-	cmdline_parse(&c, "ip=eth0:dhcp ip=10.0.0.5:::24::eth1:none ip=bogus ifname=lan0:52:54:00:aa:bb:cc "
+	cmdline_parse(&c, "ip=eth0:dhcp nfsaddrs=10.0.0.5:::24::eth1:none ip=bogus ifname=lan0:52:54:00:aa:bb:cc "
 			  "BOOTIF=01-52-54-00-aa-bb-cc rd.neednet nameserver=10.0.0.53 nameserver=[2001:db8::53] "
 			  "nameserver=x rd.peerdns=0 ifname=bad");
 	net_cmdline_parse(&n, &c);

@@ -312,7 +312,8 @@ void net_cmdline_parse(struct net_cmdline *n, const struct cmdline *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const char *key = c->p[i].key, *val = c->p[i].val;
 
-		if (strcmp(key, "ip") == 0) {
+		/* nfsaddrs= is the kernel's old name for ip=. */
+		if (strcmp(key, "ip") == 0 || strcmp(key, "nfsaddrs") == 0) {
 			struct ip_conf ip;
 			if (ip_conf_parse(val, &ip, &n->warnings) < 0) {
 				ip_conf_free(&ip);

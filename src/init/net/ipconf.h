@@ -10,8 +10,8 @@
 #include "init/net/netaddr.h"
 
 /* What the command line says about the network: every ip= (the
- * kernel's Documentation/admin-guide/nfs/nfsroot.rst syntax and
- * dracut's additions), ifname=, BOOTIF=, rd.bootif=, rd.neednet,
+ * kernel's Documentation/admin-guide/nfs/nfsroot.rst syntax, also as
+ * its old name nfsaddrs=, and dracut's additions), ifname=, BOOTIF=, rd.bootif=, rd.neednet,
  * nameserver= and rd.peerdns=. Pure: a struct cmdline in, this out.
  * Wrong values never stop the parse: each one becomes a warning that
  * names the offending text, and the field stays unset. */
