@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_NET_IBFT_H
+#define UNIRAMFS_NET_IBFT_H
+
+#include "util.h"
+#include "init/net/ipconf.h"
+#include "init/net/netroot.h"
+
+/* The iSCSI Boot Firmware Table as the kernel's iscsi_ibft module shows
+ * it under /sys/firmware/ibft: initiator/, ethernetN/, targetN/. The
+ * firmware is as hostile as any other input. */
+
+/* Read the tree at dir (normally "/sys/firmware/ibft") into an iSCSI
+ * root (the target the firmware booted from, or else the first valid
+ * one) and the NIC that reaches it. Returns 0, or -1 when there is no
+ * usable target; problems are pushed onto warnings. */
+int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, struct strv *warnings);
+
+#endif

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The network words of a kernel command line (ip=, ifname=, BOOTIF=,
+ * nameserver=, root=, netroot=, nfsroot=, nbdroot=, rd.iscsi.*), then
+ * the NFS mount arguments and the IFACE.conf built from them, and the
+ * same bytes as a DHCP root-path. A boot loader's line must never
+ * crash PID 1. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "init/net/ipconf.h"
+#include "init/net/netconf.h"
+#include "init/net/netroot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cmdline c = { 0 };
+	struct net_cmdline n;
+	struct netroot r;
+	struct strv w = { 0 };
+	struct net_addr client = { 0 }, server = { 0 };
+	char *text = malloc(size + 1);
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+	cmdline_parse(&c, text);
+	net_cmdline_parse(&n, &c);
+	for (size_t i = 0; i < n.n_ip; i++) {
+		struct net_conf nc;
+		struct buf b = { 0 };
+		net_conf_from_ip(&nc, n.ip[i].device ? n.ip[i].device : "eth0", &n.ip[i]);
+		net_conf_render(&nc, &b, &w);
+		net_resolv_render(&nc, n.nameserver, n.n_nameserver, n.peerdns, &b, &w);
+		buf_free(&b);
+		if (n.ip[i].client.family)
+			client = n.ip[i].client;
+		if (n.ip[i].server.family)
+			server = n.ip[i].server;
+	}
+	if (netroot_from_cmdline(&c, &r, &w) == 0 && r.kind == NETROOT_NFS) {
+		const char *vers[NFS_MAX_TRIES];
+		int nv = nfs_versions(&r.nfs, vers);
+		for (int i = 0; i < nv; i++) {
+			struct nfs_mount m;
+			if (nfs_mount_args(&r.nfs, vers[i], &server, &client, &m, &w) == 0)
+				nfs_mount_free(&m);
+		}
+	}
+	netroot_free(&r);
+	if (netroot_from_root_path(text, &r, &w) == 0)
+		netroot_free(&r);
+	netroot_free(&r);
+	net_cmdline_free(&n);
+	cmdline_free(&c);
+	strv_free(&w);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Network root specs: the kernel's nfsroot=, dracut's nfs:/nfs4:,
+ * iscsi: and nbd:, rd.iscsi.*, DHCP root-path; and the NFS mount(2)
+ * arguments built from them. */
+#include <sys/socket.h>
+
+#include "test.h"
+#include "init/net/netroot.h"
+
+static struct strv w;
+static struct netroot r;
+
+static int spec(const char *s)
+{
+	netroot_free(&r);
+	strv_free(&w);
+	return netroot_parse(s, &r, &w);
+}
+
+static int line(const char *text)
+{
+	struct cmdline c = { 0 };
+	int ret;
+	netroot_free(&r);
+	strv_free(&w);
+	cmdline_parse(&c, text);
+	ret = netroot_from_cmdline(&c, &r, &w);
+	cmdline_free(&c);
+	return ret;
+}
+
+static struct net_addr A(const char *s)
+{
+	struct net_addr a;
+	if (net_parse_addr(s, &a) < 0)
+		abort();
+	return a;
+}
+
+static void test_nfs_dracut(void)
+{
+	CHECK(spec("nfs:10.0.2.100:/srv/root:ro,vers=4.2") == 0);
+	CHECK(r.kind == NETROOT_NFS);
+	CHECK_STR(r.nfs.server, "10.0.2.100");
+	CHECK_STR(r.nfs.path, "/srv/root");
+	CHECK_STR(r.nfs.options, "ro,vers=4.2");
+	CHECK(r.nfs.vers == 4);
+	CHECK(spec("nfs4:[2001:db8::1]:/root") == 0);
+	CHECK_STR(r.nfs.server, "2001:db8::1");
+	CHECK(r.nfs.vers == 4 && !r.nfs.options);
+	CHECK(spec("nfs:/exports/%s") == 0);
+	CHECK(!r.nfs.server);
+	CHECK_STR(r.nfs.path, "/exports/%s");
+	CHECK(spec("nfs:server:relative") == -1);
+	CHECK_STR(w.v[0], "nfs:server:relative: \"relative\" is not an absolute path");
+	CHECK(spec("nfs:[2001:db8::1/root") == -1);
+	CHECK_STR(w.v[0], "nfs:[2001:db8::1/root: \"[2001:db8::1/root\" has an unclosed '[' or no ':' after ']'");
+	CHECK(spec("smb://x") == -1);
+	CHECK_STR(w.v[0], "\"smb://x\" is not a network root (nfs:, nfs4:, iscsi:, nbd: or dhcp)");
+	CHECK(spec("dhcp") == 0 && r.kind == NETROOT_DHCP);
+}
+
+static void test_nfs_kernel(void)
+{
+	struct nfs_root k;
+	CHECK(nfs_kernel_parse(NULL, NULL, &k, &w) == 0);
+	CHECK_STR(k.path, "/tftpboot/%s");
+	CHECK(!k.server && !k.options && k.kernel_form);
+	netroot_free(&(struct netroot){ .nfs = k });
+	CHECK(nfs_kernel_parse("10.0.0.1:/srv/%s,udp,rsize=8192", NULL, &k, &w) == 0);
+	CHECK_STR(k.server, "10.0.0.1");
+	CHECK_STR(k.path, "/srv/%s");
+	CHECK_STR(k.options, "udp,rsize=8192");
+	netroot_free(&(struct netroot){ .nfs = k });
+	/* Not '/', ',' or a digit: under /tftpboot, as the kernel does. */
+	CHECK(nfs_kernel_parse("myroot", NULL, &k, &w) == 0);
+	CHECK_STR(k.path, "/tftpboot/myroot");
+	netroot_free(&(struct netroot){ .nfs = k });
+	/* DHCP's root-path first, the command line over it. */
+	CHECK(nfs_kernel_parse(",vers=4", "10.0.0.9:/from/dhcp,soft", &k, &w) == 0);
+	CHECK_STR(k.server, "10.0.0.9");
+	CHECK_STR(k.path, "/from/dhcp");
+	CHECK_STR(k.options, "soft,vers=4");
+	CHECK(k.vers == 4);
+	netroot_free(&(struct netroot){ .nfs = k });
+	CHECK(nfs_kernel_parse("default,ro", "/dhcp/path", &k, &w) == 0);
+	CHECK_STR(k.path, "/dhcp/path");
+	CHECK(!k.server);
+	netroot_free(&(struct netroot){ .nfs = k });
+	CHECK(w.n == 0);
+}
+
+static void test_nfs_mount_args(void)
+{
+	struct nfs_mount m;
+	struct net_addr client = A("10.0.2.15"), dhcp_server = A("10.0.2.2");
+	const char *vers[NFS_MAX_TRIES];
+
+	CHECK(line("root=/dev/nfs nfsroot=10.0.2.100:/srv/%s,ro") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 1);
+	CHECK_STR(vers[0], "3");
+	CHECK(nfs_mount_args(&r.nfs, "3", &dhcp_server, &client, &m, &w) == 0);
+	CHECK_STR(m.source, "10.0.2.100:/srv/10.0.2.15");
+	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,nolock,addr=10.0.2.100");
+	CHECK(m.read_only == 1);
+	nfs_mount_free(&m);
+
+	CHECK(line("root=nfs:/root:lock,port=2049") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 4);
+	CHECK_STR(vers[0], "4.2");
+	CHECK_STR(vers[1], "4.1");
+	CHECK_STR(vers[2], "4.0");
+	CHECK_STR(vers[3], "3");
+	CHECK(nfs_mount_args(&r.nfs, "4.2", &dhcp_server, &client, &m, &w) == 0);
+	CHECK_STR(m.source, "10.0.2.2:/root");
+	CHECK_STR(m.data, "vers=4.2,lock,port=2049,addr=10.0.2.2,clientaddr=10.0.2.15");
+	nfs_mount_free(&m);
+	CHECK(nfs_mount_args(&r.nfs, "3", &dhcp_server, &client, &m, &w) == 0);
+	CHECK_STR(m.data, "vers=3,lock,port=2049,addr=10.0.2.2");
+	CHECK(m.read_only == -1);
+	nfs_mount_free(&m);
+
+	CHECK(line("netroot=nfs4:[2001:db8::1]:/r:rw,clientaddr=2001:db8::9") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 3);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &client, &m, &w) == 0);
+	CHECK_STR(m.source, "[2001:db8::1]:/r");
+	CHECK_STR(m.data, "vers=4,clientaddr=2001:db8::9,addr=2001:db8::1");
+	CHECK(m.read_only == 0);
+	nfs_mount_free(&m);
+	/* What tests/boot/netprobe/init.sh mounts from the real server. */
+	CHECK(line("root=nfs4:10.0.2.100:/root") == 0);
+	CHECK(nfs_mount_args(&r.nfs, "4.2", NULL, &client, &m, &w) == 0);
+	CHECK_STR(m.source, "10.0.2.100:/root");
+	CHECK_STR(m.data, "vers=4.2,addr=10.0.2.100,clientaddr=10.0.2.15");
+	nfs_mount_free(&m);
+	/* One version said: only that one. */
+	CHECK(line("root=nfs4:10.0.0.1:/r:vers=4.1") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 1);
+	CHECK_STR(vers[0], "4.1");
+	CHECK(line("root=nfs:10.0.0.1:/r:nfsvers=3,vers=4") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 3); /* the last one wins */
+	CHECK(line("root=nfs4:10.0.0.1:/r:v3") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 3);
+	CHECK_STR(vers[2], "4.0");
+	CHECK(line("root=nfs:10.0.0.1:/r:vers=2") == 0);
+	CHECK(nfs_versions(&r.nfs, vers) == 1);
+	CHECK_STR(vers[0], "2");
+	CHECK(nfs_mount_args(&r.nfs, "4.3", NULL, &client, &m, &w) == -1);
+	CHECK_STR(w.v[0], "nfs: version \"4.3\" is not 2, 3, 4, 4.0, 4.1 or 4.2");
+	strv_free(&w);
+
+	CHECK(w.n == 0);
+	CHECK(line("root=nfs:fileserver:/r") == 0);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &client, &m, &w) == -1);
+	CHECK_STR(w.v[0], "nfs: server \"fileserver\" is not an IP address (the initramfs resolves no names)");
+	CHECK(line("root=nfs:/r") == 0);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &client, &m, &w) == -1);
+	CHECK_STR(w.v[0], "nfs: no server: none in the root spec, none from DHCP or ip=");
+	CHECK(line("root=nfs:10.0.0.1:/%s") == 0);
+	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &(struct net_addr){ 0 }, &m, &w) == -1);
+	CHECK_STR(w.v[0], "nfs: \"/%s\" needs the client address for %s, and there is none");
+}
+
+static void test_iscsi(void)
+{
+	struct iscsi_target *t = &r.iscsi.target;
+	CHECK(spec("iscsi:192.168.50.1::::iqn.2009-06.dracut:target0") == 0);
+	CHECK(r.kind == NETROOT_ISCSI);
+	CHECK_STR(t->server, "192.168.50.1");
+	CHECK(t->port == 3260 && t->lun == 0);
+	CHECK_STR(t->name, "iqn.2009-06.dracut:target0");
+	CHECK(!t->user);
+	CHECK(spec("iscsi:user:pa:ss@[2001:db8::1]:6:3261:2:iqn.x:y") == -1); /* 3 fields before '@' */
+	CHECK_STR(w.v[0], "iscsi:user:pa:ss@[2001:db8::1]:6:3261:2:iqn.x:y: the part before '@' is not USER:PASS[:RUSER:RPASS]");
+	CHECK(spec("iscsi:u:p:ru:rp@[2001:db8::1]:6:3261:2:iqn.x:y") == 0);
+	CHECK_STR(t->user, "u");
+	CHECK_STR(t->password, "p");
+	CHECK_STR(t->in_user, "ru");
+	CHECK_STR(t->in_password, "rp");
+	CHECK_STR(t->server, "2001:db8::1");
+	CHECK(t->port == 3261 && t->lun == 2);
+	CHECK_STR(t->name, "iqn.x:y");
+	CHECK(spec("iscsi:10.0.0.1:17:::iqn.x") == -1);
+	CHECK_STR(w.v[0], "iscsi:10.0.0.1:17:::iqn.x: protocol \"17\" is not 6 (TCP)");
+	CHECK(spec("iscsi:10.0.0.1::99999::iqn.x") == -1);
+	CHECK_STR(w.v[0], "iscsi:10.0.0.1::99999::iqn.x: \"99999\" is not a port");
+	CHECK(spec("iscsi:10.0.0.1:::x:iqn.x") == -1);
+	CHECK_STR(w.v[0], "iscsi:10.0.0.1:::x:iqn.x: \"x\" is not a LUN (0 to 16383)");
+	CHECK(spec("iscsi:10.0.0.1::::") == -1);
+	CHECK_STR(w.v[0], "iscsi:10.0.0.1::::: no target name");
+	CHECK(spec("iscsi:10.0.0.1:::") == -1);
+	CHECK_STR(w.v[0], "iscsi:10.0.0.1:::: \"\" is not [PROTO]:[PORT]:[LUN]:TARGET");
+	CHECK(spec("iscsi:10.0.0.1::::iqn.a\nb") == -1);
+
+	CHECK(line("netroot=iscsi:10.0.0.1::::iqn.t rd.iscsi.initiator=iqn.me rd.iscsi.username=u rd.iscsi.password=p") == 0);
+	CHECK_STR(r.iscsi.initiator, "iqn.me");
+	CHECK_STR(t->user, "u");
+	CHECK(line("rd.iscsi.target.name=iqn.t rd.iscsi.target.ip=10.0.0.7 rd.iscsi.target.port=3270 root=/dev/sda1") == 0);
+	CHECK(r.kind == NETROOT_ISCSI);
+	CHECK_STR(t->server, "10.0.0.7");
+	CHECK(t->port == 3270);
+	CHECK(line("rd.iscsi.target.name=iqn.t rd.iscsi.target.port=0") == -1);
+	CHECK_STR(w.v[0], "rd.iscsi.target.port=0: \"0\" is not a port");
+	CHECK(line("rd.iscsi.firmware=1") == 0);
+	CHECK(r.kind == NETROOT_ISCSI && r.iscsi.firmware);
+	CHECK(line("rd.iscsi.ibft") == 0 && r.iscsi.firmware);
+}
+
+static void test_nbd(void)
+{
+	CHECK(spec("nbd:10.0.2.100:10809/root:ext4:ro,noatime") == 0);
+	CHECK(r.kind == NETROOT_NBD);
+	CHECK_STR(r.nbd.server, "10.0.2.100");
+	CHECK(r.nbd.port == 10809);
+	CHECK_STR(r.nbd.export, "root");
+	CHECK_STR(r.nbd.fstype, "ext4");
+	CHECK_STR(r.nbd.rootflags, "ro,noatime");
+	CHECK(!r.nbd.nbdopts);
+	CHECK(spec("nbd:[::1]:2000") == 0);
+	CHECK_STR(r.nbd.server, "::1");
+	CHECK(r.nbd.port == 2000 && !r.nbd.export);
+	CHECK(spec("nbd:srv:exportname") == 0);
+	CHECK(r.nbd.port == 10809);
+	CHECK_STR(r.nbd.export, "exportname");
+	CHECK(spec("nbd:srv:1/e:::timeout=30") == 0);
+	CHECK(!r.nbd.fstype && !r.nbd.rootflags);
+	CHECK_STR(r.nbd.nbdopts, "timeout=30");
+	CHECK(spec("nbd:srv:70000/e") == -1);
+	CHECK_STR(w.v[0], "nbd:srv:70000/e: \"70000\" is not a port");
+	CHECK(spec("nbd:") == -1);
+	CHECK_STR(w.v[0], "nbd:: is not SERVER:PORT[/EXPORT]");
+	CHECK(line("nbdroot=10.0.0.1:10809/disk root=/dev/nbd0") == 0);
+	CHECK(r.kind == NETROOT_NBD);
+	CHECK_STR(r.nbd.export, "disk");
+}
+
+static void test_precedence_and_root_path(void)
+{
+	CHECK(line("root=/dev/nfs nfsroot=/a netroot=nbd:s:1") == 0);
+	CHECK(r.kind == NETROOT_NBD);
+	CHECK(line("root=/dev/sda1") == 0);
+	CHECK(r.kind == NETROOT_NONE);
+	CHECK(line("root=dhcp") == 0);
+	CHECK(r.kind == NETROOT_DHCP);
+	netroot_free(&r);
+	CHECK(netroot_from_root_path("iscsi:10.0.0.1::::iqn.t", &r, &w) == 0);
+	CHECK(r.kind == NETROOT_ISCSI);
+	netroot_free(&r);
+	CHECK(netroot_from_root_path("10.0.0.1:/srv/root,vers=3", &r, &w) == 0);
+	CHECK(r.kind == NETROOT_NFS && r.nfs.kernel_form && r.nfs.vers == 3);
+	CHECK_STR(r.nfs.server, "10.0.0.1");
+}
+
+int main(void)
+{
+	RUN(test_nfs_dracut);
+	RUN(test_nfs_kernel);
+	RUN(test_nfs_mount_args);
+	RUN(test_iscsi);
+	RUN(test_nbd);
+	RUN(test_precedence_and_root_path);
+	netroot_free(&r);
+	strv_free(&w);
+	return test_done();
+}
