@@ -74,6 +74,12 @@ if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
 fi
 
 if [ -x build/uniramfs ]; then
+	note "extract against cpio -idm: our image, initramfs-tools', dracut's"
+	python3 tests/extract/compare.py --builddir build 2>&1 | tee build/extract-compare.log
+	add_counts build/extract-compare.log
+fi
+
+if [ -x build/uniramfs ]; then
 	note "the README's first command on a machine without a kernel"
 	tests/demo/fresh-machine.sh build 2>&1 | tee build/demo-fresh.log
 	add_counts build/demo-fresh.log
