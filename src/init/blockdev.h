@@ -13,6 +13,7 @@ struct blockdev {
 	unsigned major, minor;
 	char *type, *uuid, *label, *partuuid, *partlabel; /* NULL when absent */
 	char *dmname; /* device-mapper name ("vg0-root"), NULL if not dm */
+	unsigned seen; /* the sysfs scan that last saw it (init.h scan_gen) */
 };
 
 /* Probe devnode (opened via ops->path) with libblkid: superblock TYPE,

@@ -39,6 +39,8 @@ static void handle_block(struct init *in, const struct uevent *ev)
 		in->ndevs++;
 	}
 	in->devs[i] = bd;
+	in->devs[i].seen = in->scan_gen;
+	in->last_activity_ms = now_ms();
 	if (in->root < 0 && in->opt.root && (blockdev_matches(&in->devs[i], in->opt.root) ||
 					      stack_link_matches(in, &in->devs[i], in->opt.root))) {
 		in->root = (long)i;
@@ -48,10 +50,44 @@ static void handle_block(struct init *in, const struct uevent *ev)
 	stack_block(in, &in->devs[i]);
 }
 
+/* A device that went away is forgotten: were it the root, the root is
+ * looked for again (a disk pulled and put back, a dm table reloaded). */
+void forget_device(struct init *in, size_t i)
+{
+	log_debug("block device %s went away", in->devs[i].devnode);
+	if (in->root == (long)i) {
+		log_warn("root device %s went away; waiting for root=%s again",
+			 in->devs[i].devnode, in->opt.root);
+		in->root = -1;
+	} else if (in->root > (long)i) {
+		in->root--;
+	}
+	blockdev_clear(&in->devs[i]);
+	memmove(&in->devs[i], &in->devs[i + 1], (in->ndevs - i - 1) * sizeof(*in->devs));
+	in->ndevs--;
+	in->last_activity_ms = now_ms();
+}
+
+static void handle_remove(struct init *in, const struct uevent *ev)
+{
+	if (!ev->subsystem || strcmp(ev->subsystem, "block") || !ev->devname)
+		return;
+	for (size_t i = 0; i < in->ndevs; i++) {
+		if (!strcmp(in->devs[i].name, ev->devname)) {
+			forget_device(in, i);
+			return;
+		}
+	}
+}
+
 void handle_uevent(const struct uevent *ev, void *userdata)
 {
 	struct init *in = userdata;
 
+	if (ev->action && !strcmp(ev->action, "remove")) {
+		handle_remove(in, ev);
+		return;
+	}
 	if (!ev->action || (strcmp(ev->action, "add") && strcmp(ev->action, "change")))
 		return;
 	if (ev->modalias && !strcmp(ev->action, "add"))

@@ -129,7 +129,7 @@ int run_shell(struct init *in, const char *why)
 	log_err("starting %s (%s); exit it to continue", sh, why);
 	argv[0] = (char *)argv0;
 	argv[1] = NULL;
-	pid = in->xops->spawn(sh, argv, in->envp);
+	pid = in->xops->spawn(sh, argv, in->tool_envp);
 	if (pid < 0) {
 		log_err("cannot start %s: %s", sh, err_msg());
 		return -1;

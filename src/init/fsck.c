@@ -105,11 +105,16 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 	for (size_t i = 0; argv[i]; i++)
 		buf_printf(&cmd, "%s%s", i ? " " : "", argv[i]);
 	log_info("checking %s (%s): %s", bd->devnode, fstype, cmd.p);
-	st = in->xops->run ? in->xops->run(path, argv, in->envp, NULL, 0)
+	st = in->xops->run ? in->xops->run(path, argv, in->tool_envp, NULL, 0)
 			   : err_set("no way to run programs");
 	if (st < 0) {
-		log_warn("cannot run %s: %s; mounting %s unchecked", cmd.p, err_msg(),
-			 bd->devnode);
+		/* Killed, or not executable: nothing says the filesystem is
+		 * sound, so as for errors left (4), never mount it unchecked. */
+		char *why = xstrdup(err_msg());
+		ret = err_set("%s did not check %s: %s; treating it as exit status 4 "
+			      "(errors left), not mounting %s unchecked", argv[0], bd->devnode,
+			      why, bd->devnode);
+		free(why);
 	} else if (st == 0) {
 		log_debug("%s: clean", bd->devnode);
 	} else if (st == 1) {

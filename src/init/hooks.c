@@ -32,9 +32,8 @@ static char **hook_env(struct init *in, const char *stage)
 	struct strv env = { 0 };
 	const struct options *o = &in->opt;
 
-	for (char **e = in->envp; e && *e; e++)
-		if (!str_has_prefix(*e, "UNIRAMFS_"))
-			strv_push(&env, *e);
+	for (char **e = in->tool_envp; e && *e; e++)
+		strv_push(&env, *e);
 	strv_push_owned(&env, xasprintf("UNIRAMFS_STAGE=%s", stage));
 	strv_push_owned(&env, xasprintf("UNIRAMFS_KVER=%s", in->kver));
 	strv_push(&env, "UNIRAMFS_SYSROOT=/sysroot");

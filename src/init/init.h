@@ -64,10 +64,15 @@ struct init {
 	struct pending *dq; /* drivers not loaded yet: driverq.c */
 	size_t ndq, capdq;
 	long root; /* index into devs, -1 until found */
+	unsigned scan_gen; /* bumped by each rescan of sysfs (lost events) */
 	struct stack *stack; /* LUKS, LVM, md: stack.c; NULL until stage 2 */
 	/* ms spent waiting for a person (passphrase prompts): a deadline
 	 * set before them moves on by as much. */
 	long long stall_ms;
+	/* When a block device last came, changed or went, a driver loaded
+	 * or a layer's tool ran (ms, CLOCK_MONOTONIC): the resume wait
+	 * counts its quiet time from here. */
+	long long last_activity_ms;
 	/* Resume, fsck, /usr, hooks: early.h. */
 	bool fs_mounted;      /* a filesystem is on /sysroot: never resume after */
 	bool resume_done;     /* resume= was dealt with (or cannot be any more) */
@@ -75,8 +80,12 @@ struct init {
 	const char *want_usr; /* the /usr device being waited for, or NULL */
 
 	char **init_argv; /* args for the real init (not argv[0]) */
-	char **envp;
+	char **envp;      /* the kernel's, for the real init */
+	char **tool_envp; /* PATH, HOME, TERM: for hooks, tools, the shell */
 };
+
+/* PATH for everything the init runs. */
+#define TOOL_PATH "/usr/sbin:/usr/bin:/sbin:/bin"
 
 enum wait_end { WAIT_ROOT, WAIT_TIMEOUT, WAIT_CHILD, WAIT_ERROR };
 
@@ -91,6 +100,11 @@ int stage_mounts(struct init *in);
 void stage_console(struct init *in);
 /* devices.c: one uevent (coldplug or netlink) moves the boot forward. */
 void handle_uevent(const struct uevent *ev, void *userdata);
+/* Drop in->devs[i] (it went away); a root that goes is looked for again. */
+void forget_device(struct init *in, size_t i);
+/* The socket overflowed: what was lost is read back from sysfs, and a
+ * device no longer there is forgotten. */
+void rescan_devices(struct init *in);
 /* driverq.c: drivers queue up, storage first; the wait loop loads
  * them one at a time until the root is there. */
 void driverq_push(struct init *in, const struct uevent *ev);

@@ -12,7 +12,9 @@
 #include "log.h"
 #include "stack.h"
 
-#define MAX_PASSPHRASE 512 /* cryptsetup's own default limit */
+/* cryptsetup's limit for a typed passphrase (DEFAULT_PASSPHRASE_SIZE_MAX):
+ * one it made is never longer, so a longer answer is a typing error. */
+#define MAX_PASSPHRASE 512
 
 static char *luks_uuid(const char *v)
 {
@@ -208,7 +210,7 @@ static void pump(void *arg)
 static int ask(struct init *in, const struct unlock *u)
 {
 	char *prompt = xasprintf("Passphrase for %s (%s): ", u->bd->devnode, u->bd->uuid);
-	char pass[MAX_PASSPHRASE + 1];
+	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
 	int r = 0;
 
 	/* whoever types needs a keyboard: every queued driver loads now */
@@ -223,6 +225,13 @@ static int ask(struct init *in, const struct unlock *u)
 			log_err("cannot read a passphrase for %s: %s", u->bd->devnode, err_msg());
 			r = -1;
 			break;
+		}
+		if (n > MAX_PASSPHRASE) {
+			explicit_bzero(pass, sizeof(pass));
+			log_err("the passphrase for %s is longer than %d characters, the most "
+				"cryptsetup takes typed; not trying it", u->bd->devnode,
+				MAX_PASSPHRASE);
+			continue;
 		}
 		st = open_with(in, u, "-", pass, (size_t)n);
 		explicit_bzero(pass, sizeof(pass));

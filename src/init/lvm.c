@@ -38,6 +38,9 @@ static int activate(struct init *in, const char *verb, const struct strv *names)
 	strv_push(&argv, verb);
 	strv_push(&argv, "-ay");
 	strv_push(&argv, "--sysinit");
+	/* names from the command line: one starting with '-' is no option */
+	if (names && names->n)
+		strv_push(&argv, "--");
 	for (size_t i = 0; names && i < names->n; i++)
 		strv_push(&argv, names->v[i]);
 	st = stack_run(in, "lvm", argv.v, NULL, 0);

@@ -25,6 +25,8 @@ struct sysops {
 	int (*chroot)(const char *path);
 	int (*execve)(const char *path, char *const argv[], char *const envp[]);
 	int (*access)(const char *path, int mode);
+	/* recv(2) on the uevent socket. */
+	ssize_t (*recv)(int fd, void *buf, size_t len, int flags);
 	/* Prefix a path for reading (sysfs, /proc, the image's files):
 	 * the real one returns a copy of path, a fake its tree + path. */
 	char *(*path)(const char *path);

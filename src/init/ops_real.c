@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -59,6 +60,7 @@ const struct sysops real_ops = {
 	.chroot = chroot,
 	.execve = execve,
 	.access = access,
+	.recv = recv,
 	.path = r_path,
 };
 

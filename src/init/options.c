@@ -173,6 +173,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->resume, p->val);
 	else if (!strcmp(k, "resume_offset"))
 		set_long(p, 0, __LONG_MAX__, &o->resume_offset, "not a number");
+	else if (!strcmp(k, "rd.resume.timeout"))
+		set_long(p, 0, 86400, &o->resume_timeout, "not a number of seconds");
 	else if (!strcmp(k, "noresume"))
 		o->noresume = true;
 	else if (!strcmp(k, "quiet"))
@@ -237,6 +239,7 @@ void options_parse(struct options *o, const struct cmdline *c)
 	o->shell = true;
 	o->fstab = true;
 	o->panic = DEFAULT_PANIC_WAIT;
+	o->resume_timeout = DEFAULT_RESUME_TIMEOUT;
 	for (size_t i = 0; i < c->n; i++)
 		one(o, &c->p[i], &rd_timeout, &rd_retry, &rootdelay);
 

@@ -19,6 +19,9 @@ enum brk {
 
 #define DEFAULT_ROOT_TIMEOUT 30 /* seconds, see docs/cmdline.md */
 #define DEFAULT_PANIC_WAIT 30
+/* Seconds the resume device is waited for once the root is there and
+ * the devices have gone quiet (rd.resume.timeout=, docs/cmdline.md). */
+#define DEFAULT_RESUME_TIMEOUT 3
 
 /* What the init needs from the command line, every alias folded in. */
 struct options {
@@ -28,6 +31,7 @@ struct options {
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;
 	long resume_offset;
+	long resume_timeout; /* rd.resume.timeout, seconds */
 	bool noresume;
 
 	bool quiet, debug;

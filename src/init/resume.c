@@ -9,6 +9,7 @@
  * filesystem as it was at hibernation. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,10 +37,15 @@ enum swap_sig swap_signature(const char tail[SIG_LEN])
 static int read_signature(struct init *in, const struct blockdev *bd, char tail[SIG_LEN])
 {
 	long page = sysconf(_SC_PAGESIZE);
-	off_t at = (off_t)in->opt.resume_offset * page + page - SIG_LEN;
-	int fd = in->ops->open(bd->devnode, O_RDONLY | O_CLOEXEC, 0);
+	off_t at;
+	int fd;
 	ssize_t n;
 
+	/* the page's byte offset must fit an off_t */
+	if (in->opt.resume_offset > (INT64_MAX - page) / page)
+		return err_set("resume_offset=%ld is past the end of any device", in->opt.resume_offset);
+	at = (off_t)in->opt.resume_offset * page + page - SIG_LEN;
+	fd = in->ops->open(bd->devnode, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return err_errno(errno, "cannot open %s", bd->devnode);
 	n = pread(fd, tail, SIG_LEN, at);
@@ -131,6 +137,8 @@ bool resume_pending(const struct init *in)
 void resume_wait(struct init *in, long long deadline_ms)
 {
 	const struct options *o = &in->opt;
+	long long quiet = o->resume_timeout * 1000, start, stall0;
+	bool settled = false;
 
 	if (!o->resume || in->resume_done)
 		return;
@@ -145,17 +153,42 @@ void resume_wait(struct init *in, long long deadline_ms)
 		in->resume_done = true;
 		return;
 	}
-	/* dracut waits for the resume device as for the root: a swap
-	 * behind a slower controller must not be skipped. */
+	/* dracut waits for the resume device as for the root; but a stale
+	 * resume= (a swap since removed) would then cost the whole root
+	 * timeout on every boot. The root is there, so the disks are
+	 * found: wait on only while devices still come (drivers queued,
+	 * layers opening, block events), then rd.resume.timeout more. */
 	if (deadline_ms < 0)
 		deadline_ms = now_ms() + DEFAULT_ROOT_TIMEOUT * 1000;
 	log_info("waiting for resume=%s", o->resume);
 	in->resume_waiting = true;
-	wait_events(in, deadline_ms, 0, true);
+	start = now_ms();
+	stall0 = in->stall_ms;
+	for (;;) {
+		long long last = in->last_activity_ms > start ? in->last_activity_ms : start;
+		long long until = last + quiet, hard = deadline_ms + (in->stall_ms - stall0);
+
+		if (until > hard)
+			until = hard;
+		if (wait_events(in, until, 0, true) != WAIT_TIMEOUT || in->resume_done)
+			break;
+		if (now_ms() >= hard)
+			break;
+		last = in->last_activity_ms > start ? in->last_activity_ms : start;
+		if (!in->ndq && now_ms() >= last + quiet) {
+			settled = true;
+			break;
+		}
+	}
 	in->resume_waiting = false;
-	if (!in->resume_done) {
+	if (in->resume_done)
+		return;
+	if (settled)
+		log_warn("resume device resume=%s did not appear within %ld seconds of the last "
+			 "device event (rd.resume.timeout=); booting normally", o->resume,
+			 o->resume_timeout);
+	else
 		log_warn("resume device resume=%s did not appear in time; booting normally",
 			 o->resume);
-		in->resume_done = true;
-	}
+	in->resume_done = true;
 }

@@ -75,21 +75,32 @@ static void read_cmdline(struct init *in, int argc, char **argv)
 	free(real);
 }
 
-/* The kernel gives init HOME and TERM; a shell also wants PATH. */
+/* The kernel gives init HOME and TERM, and every KEY=VALUE word of the
+ * command line it did not know: all of it goes to the real init, as
+ * without an initramfs. Our hooks, tools and shell get a clean one
+ * (docs/hooks.md): a LD_PRELOAD= or PATH= on the command line must not
+ * steer what runs as root here. */
 static void make_env(struct init *in, char **envp)
 {
-	struct strv env = { 0 };
+	struct strv env = { 0 }, clean = { 0 };
+	const char *term = "linux";
 	bool path = false;
 
 	for (char **e = envp; e && *e; e++) {
 		strv_push(&env, *e);
 		path |= str_has_prefix(*e, "PATH=");
+		if (str_has_prefix(*e, "TERM=") && (*e)[5])
+			term = *e + 5;
 	}
 	if (!path)
-		strv_push(&env, "PATH=/usr/sbin:/usr/bin:/sbin:/bin");
+		strv_push(&env, "PATH=" TOOL_PATH);
 	if (!env.v)
 		strv_push(&env, "TERM=linux");
 	in->envp = env.v;
+	strv_push(&clean, "PATH=" TOOL_PATH);
+	strv_push(&clean, "HOME=/");
+	strv_push_owned(&clean, xasprintf("TERM=%s", term));
+	in->tool_envp = clean.v;
 }
 
 static int check_kver(struct init *in)
@@ -220,6 +231,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		timing_mark(&in->timing, "devices");
 		run_break(in, BRK_PRE_MOUNT, "pre-mount");
 		run_hooks(in, "pre-mount");
+		if (in->root < 0)
+			continue; /* it went away while the break shell ran */
 		if (fsck_root(in) == 0 && mount_root(in) == 0)
 			break;
 		log_err("%s", err_msg());
@@ -263,6 +276,9 @@ void init_free(struct init *in)
 	for (char **e = in->envp; e && *e; e++)
 		free(*e);
 	free(in->envp);
+	for (char **e = in->tool_envp; e && *e; e++)
+		free(*e);
+	free(in->tool_envp);
 	kmsg_free();
 	memset(in, 0, sizeof(*in));
 }

@@ -171,7 +171,7 @@ int stack_run(struct init *in, const char *name, char *const argv[], const void 
 		return -1;
 	}
 	log_debug("running %s", cmd.p);
-	for (char **e = in->envp; e && *e; e++)
+	for (char **e = in->tool_envp; e && *e; e++)
 		strv_push(&env, *e);
 	/* lvm names every inherited fd it did not expect: noise on the console */
 	strv_push(&env, "LVM_SUPPRESS_FD_WARNINGS=1");

@@ -30,12 +30,16 @@ static bool exists_in_root(struct init *in, const char *path)
 		char *real = in->ops->path(full);
 		char target[PATH_MAX];
 		ssize_t n = readlink(real, target, sizeof(target) - 1);
-		free(real);
+		struct stat st;
 		if (n < 0) {
-			ok = in->ops->access(full, X_OK) == 0;
+			/* access(X_OK) is true for a directory too */
+			ok = stat(real, &st) == 0 && S_ISREG(st.st_mode) &&
+			     in->ops->access(full, X_OK) == 0;
+			free(real);
 			free(full);
 			break;
 		}
+		free(real);
 		free(full);
 		target[n] = '\0';
 		if (target[0] == '/') {

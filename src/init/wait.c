@@ -21,28 +21,46 @@ long long now_ms(void)
 	return (long long)(timing_now_us(CLOCK_MONOTONIC) / 1000);
 }
 
+void rescan_devices(struct init *in)
+{
+	in->scan_gen++;
+	if (uevent_coldplug(in->ops, handle_uevent, in) < 0) {
+		log_err("coldplug: %s", err_msg());
+		return;
+	}
+	for (size_t i = in->ndevs; i-- > 0;)
+		if (in->devs[i].seen != in->scan_gen)
+			forget_device(in, i);
+}
+
 void drain_uevents(struct init *in)
 {
 	static char buf[16384];
+	bool lost = false;
 
 	for (;;) {
 		struct uevent ev;
-		ssize_t n = recv(in->uevent_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		ssize_t n = in->ops->recv(in->uevent_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == ENOBUFS) {
-				/* Events were lost; a later coldplug pass
-				 * would be the cure, the log says why. */
-				log_warn("uevent buffer overrun, some device events were lost");
+				lost = true;
 				continue;
 			}
-			return;
+			break;
 		}
 		if (n == 0)
-			return;
+			break;
 		buf[n] = '\0';
 		if (uevent_parse(buf, (size_t)n, &ev) < 0)
 			continue;
 		handle_uevent(&ev, in);
+	}
+	if (lost) {
+		/* The kernel dropped messages: whatever they said (a device
+		 * added, a driver wanted, a disk gone) is in sysfs now. */
+		log_warn("uevent buffer overrun, some device events were lost; "
+			 "reading the devices from sysfs again");
+		rescan_devices(in);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,6 +180,51 @@ static int op_access(const char *path, int mode)
 	return r;
 }
 
+static ssize_t op_recv(int fd, void *buf, size_t len, int flags)
+{
+	if (cur->nrecv) {
+		struct fake_recv r = cur->recvs[0];
+		memmove(cur->recvs, cur->recvs + 1, --cur->nrecv * sizeof(*cur->recvs));
+		if (!r.data) {
+			errno = r.err;
+			return -1;
+		}
+		if (r.len > len)
+			r.len = len;
+		memcpy(buf, r.data, r.len);
+		free(r.data);
+		return (ssize_t)r.len;
+	}
+	/* the host's own events: read and forgotten, so poll settles */
+	if (fd >= 0)
+		while (recv(fd, buf, len, flags | MSG_DONTWAIT) > 0)
+			;
+	errno = EAGAIN;
+	return -1;
+}
+
+static void push_recv(struct fake_ops *f, struct fake_recv r)
+{
+	ARRAY_GROW(f->recvs, f->caprecv, f->nrecv + 1);
+	f->recvs[f->nrecv++] = r;
+}
+
+void fake_recv_msg(struct fake_ops *f, const char *msg)
+{
+	char *d = xstrdup(msg);
+	size_t n = strlen(d);
+
+	for (char *c = d; *c; c++)
+		if (*c == '|')
+			*c = '\0';
+	push_recv(f, (struct fake_recv){ d, n, 0 });
+}
+
+void fake_recv_err(struct fake_ops *f, int err)
+{
+	push_recv(f, (struct fake_recv){ NULL, 0, err });
+}
+
 struct fake_ops *fake_ops_new(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -202,6 +248,7 @@ struct fake_ops *fake_ops_new(void)
 		.chroot = op_chroot,
 		.execve = op_execve,
 		.access = op_access,
+		.recv = op_recv,
 		.path = op_path,
 		.data = f,
 	};
@@ -226,6 +273,9 @@ void fake_ops_free(struct fake_ops *f)
 		free(f->fails[i].name);
 	}
 	free(f->fails);
+	for (size_t i = 0; i < f->nrecv; i++)
+		free(f->recvs[i].data);
+	free(f->recvs);
 	strv_free(&f->log);
 	free(f->root);
 	if (cur == f)

@@ -29,12 +29,20 @@ struct fake_fail_rule {
 	int err;
 };
 
+struct fake_recv {
+	char *data; /* a uevent message (NUL-separated), NULL for an error */
+	size_t len;
+	int err;
+};
+
 struct fake_ops {
 	struct sysops ops; /* hand &f->ops to the code under test */
 	char *root;        /* the temporary tree, no trailing slash */
 	struct strv log;   /* one line per call, in order */
 	struct fake_fail_rule *fails;
 	size_t nfails;
+	struct fake_recv *recvs; /* what recv returns, in turn */
+	size_t nrecv, caprecv;
 };
 
 /* A new tree under $TMPDIR (or /tmp). Aborts if it cannot be made. */
@@ -48,6 +56,12 @@ void fake_ops_free(struct fake_ops *f);
  * fstype; for finit_module the module name; else the path (for symlink
  * the link path). NAME "*" matches any. */
 void fake_fail(struct fake_ops *f, const char *call, const char *name, int err);
+
+/* recv on the uevent socket returns these in turn, then EAGAIN (the
+ * host's real events are read and dropped). msg: "ACTION@DEVPATH" and
+ * "KEY=VAL" words separated by '|'. */
+void fake_recv_msg(struct fake_ops *f, const char *msg);
+void fake_recv_err(struct fake_ops *f, int err);
 
 /* The real path of p inside the tree (caller frees). */
 char *fake_path(struct fake_ops *f, const char *p);

@@ -287,6 +287,13 @@ static void test_no_init(void)
 	CHECK(logged("init=/bin/myinit not found on the root filesystem (or not executable)"));
 	init_free(&in);
 	fake_ops_free(f);
+	/* a directory passes access(X_OK) but is no program */
+	f = setup("root=/dev/vda1 panic=-1 init=/sbin");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("init=/sbin not found on the root filesystem (or not executable)"));
+	CHECK(fake_log_count(f, "execve") == 0);
+	init_free(&in);
+	fake_ops_free(f);
 }
 
 static void test_root_missing(void)

@@ -300,6 +300,30 @@ static void test_devices_at_the_prompt_wait_for_it(void)
 	finish(f, &in);
 }
 
+/* cryptsetup takes at most 512 typed characters: a longer answer is
+ * said to be too long and counts as a try, never cut and tried. */
+static void test_passphrase_too_long(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.tries=2");
+	char lng[700];
+
+	memset(lng, 'x', sizeof(lng) - 1);
+	lng[sizeof(lng) - 1] = '\0';
+	stack_setup(&in);
+	answers[0] = lng;
+	answers[1] = "right";
+	nanswer = 2;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<3>the passphrase for /dev/vda2 is longer than 512 characters, the most "
+		   "cryptsetup takes typed; not trying it\n"));
+	CHECK(fake_log_count(f, "prompt") == 2);
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <right>") >= 0);
+	finish(f, &in);
+}
+
 static void test_no_console_and_other_cryptsetup_error(void)
 {
 	struct init in;
@@ -504,9 +528,17 @@ static void test_lvm_activation(void)
 	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=vg0 rd.lvm.lv=vg1/usr,vg1/var");
 	stack_setup(&in);
 	event(&in, "vda3", "LVM2_member", "x");
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit vg0") >= 0);
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit vg1/usr vg1/var") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- vg0") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- vg1/usr vg1/var") >= 0);
 	CHECK(fake_log_count(f, "run") == 2);
+	finish(f, &in);
+
+	/* a name that looks like an option stays a name */
+	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=--yes,-ffoo rd.lvm.lv=-x/y");
+	stack_setup(&in);
+	event(&in, "vda3", "LVM2_member", "x");
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- --yes -ffoo") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- -x/y") >= 0);
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/vda1 rd.lvm=0");
@@ -749,6 +781,7 @@ int main(void)
 	RUN(test_wrong_passphrase_three_times_then_failure);
 	RUN(test_wrong_then_right_and_tries_option);
 	RUN(test_devices_at_the_prompt_wait_for_it);
+	RUN(test_passphrase_too_long);
 	RUN(test_no_console_and_other_cryptsetup_error);
 	RUN(test_generic_leaves_luks_locked_once_root_is_there);
 	RUN(test_rd_luks_0_skips);
