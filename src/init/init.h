@@ -5,12 +5,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "blockdev.h"
-#include "modload.h"
-#include "ops.h"
-#include "options.h"
-#include "timing.h"
-#include "uevent.h"
+#include "init/dev/blockdev.h"
+#include "init/dev/modload.h"
+#include "init/core/ops.h"
+#include "init/core/options.h"
+#include "init/core/timing.h"
+#include "init/dev/uevent.h"
 #include "util.h"
 
 /* The effects of the init that struct sysops does not cover: process

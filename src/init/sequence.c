@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "buildconf.h"
-#include "early.h"
+#include "init/stages/early.h"
 #include "err.h"
-#include "init.h"
-#include "kmsg.h"
+#include "layout.h"
+#include "init/init.h"
+#include "init/core/kmsg.h"
 #include "log.h"
 
 static char *read_text(struct init *in, const char *path)
@@ -54,7 +55,7 @@ static void set_log_level(struct init *in)
 static void read_cmdline(struct init *in, int argc, char **argv)
 {
 	struct cmdline c = { 0 };
-	char *defaults = read_text(in, "/etc/uniramfs/cmdline");
+	char *defaults = read_text(in, LAYOUT_CMDLINE_FILE);
 	char *real = read_text(in, "/proc/cmdline");
 
 	cmdline_parse_layers(&c, defaults, real);
@@ -106,7 +107,7 @@ static void make_env(struct init *in, char **envp)
 static int check_kver(struct init *in)
 {
 	char running[256];
-	char *p = in->ops->path("/etc/uniramfs/kver"), *built = NULL;
+	char *p = in->ops->path(LAYOUT_KVER_FILE), *built = NULL;
 	int r = read_line(p, &built);
 
 	free(p);
@@ -116,7 +117,7 @@ static int check_kver(struct init *in)
 	}
 	snprintf(in->kver, sizeof(in->kver), "%s", running);
 	if (r < 0) {
-		log_warn("/etc/uniramfs/kver: %s; not checking the kernel version", strerror(-r));
+		log_warn(LAYOUT_KVER_FILE ": %s; not checking the kernel version", strerror(-r));
 		return 0;
 	}
 	if (strcmp(str_trim(built), running) != 0) {

@@ -21,7 +21,7 @@
 
 #include <stdbool.h>
 
-#include "ops.h"
+#include "init/core/ops.h"
 #include "util.h"
 
 struct fake_fail_rule {

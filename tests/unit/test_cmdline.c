@@ -6,7 +6,7 @@
 
 #include "cmdline.h"
 #include "log.h"
-#include "options.h"
+#include "init/core/options.h"
 #include "test.h"
 
 static struct buf warnings;

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "early.h"
+#include "init/stages/early.h"
 #include "err.h"
 #include "fake_ops.h"
-#include "init.h"
-#include "kmsg.h"
+#include "init/init.h"
+#include "init/core/kmsg.h"
 #include "test.h"
 
 #define KVER "6.1.0-test"

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "fake_ops.h"
-#include "init.h"
-#include "kmsg.h"
+#include "init/init.h"
+#include "init/core/kmsg.h"
 #include "test.h"
 
 #define KVER "6.1.0-test"

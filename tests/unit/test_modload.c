@@ -8,7 +8,7 @@
 #include "err.h"
 #include "fake_ops.h"
 #include "log.h"
-#include "modload.h"
+#include "init/dev/modload.h"
 #include "test.h"
 
 #define MODDIR "/lib/modules/6.1.0-test"

@@ -11,9 +11,9 @@
 
 #include "err.h"
 #include "fake_ops.h"
-#include "init.h"
+#include "init/init.h"
 #include "log.h"
-#include "stack.h"
+#include "init/stack/stack.h"
 #include "test.h"
 
 #define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
