@@ -13,35 +13,6 @@
 #include "init/dev/uevent.h"
 #include "util.h"
 
-/* The effects of the init that struct sysops does not cover: process
- * control and the end of the initramfs. A unit test passes a fake that
- * records; nothing here may touch the host from a test. */
-struct initops {
-	/* uname(2)'s release into buf. 0 or -1. */
-	int (*uname_release)(char *buf, size_t len);
-	/* Delete the initramfs's files, never crossing into another mount
-	 * and never touching newroot. Only ever acts as PID 1 on a
-	 * ramfs/tmpfs root. 0 or -1. */
-	int (*free_initramfs)(const char *newroot);
-	/* reboot(2); returns only if that failed (or in a test). */
-	int (*reboot)(int how);
-	/* Start path on the console in its own session; the child's pid
-	 * or -1. */
-	pid_t (*spawn)(const char *path, char *const argv[], char *const envp[]);
-	/* Run path to its end (cryptsetup, lvm, mdadm) with len bytes of
-	 * input on its stdin (nothing: /dev/null) and the console as its
-	 * stdout and stderr. Its exit status 0-255, or -1 (err set) when it
-	 * could not run or died of a signal. */
-	int (*run)(const char *path, char *const argv[], char *const envp[],
-		   const void *input, size_t len);
-	/* Print prompt on the console and read one line there with echo
-	 * off into buf (NUL-terminated, no newline). Its length or -1.
-	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
-	 * a USB keyboard's driver must still load. */
-	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
-			       void (*pump)(void *), void *arg);
-};
-extern const struct initops real_initops;
 
 /* A device whose modalias matched no module in the image. */
 struct nodriver {
@@ -132,7 +103,11 @@ void drain_uevents(struct init *in);
  * -1 for none. child > 0: also end when it exits. */
 enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child,
 			  bool until_root);
-long long now_ms(void);
+/* The ops clock: CLOCK_MONOTONIC in ms. */
+static inline long long now_ms(const struct init *in)
+{
+	return in->ops->now_ms();
+}
 /* rootmount.c */
 int mount_root(struct init *in);
 /* switchroot.c: returns only on failure (or in a test, 0 after the fake

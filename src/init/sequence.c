@@ -136,7 +136,7 @@ static void stage_modules(struct init *in)
 	const struct options *o = &in->opt;
 
 	/* The socket first: nothing a module load announces is missed. */
-	in->uevent_fd = uevent_open();
+	in->uevent_fd = in->ops->uevent_open();
 	if (in->uevent_fd < 0)
 		log_err("cannot listen for device events: %s", err_msg());
 	in->ml = modload_new(in->ops, moddir);
@@ -161,7 +161,7 @@ static void stage_modules(struct init *in)
 
 static bool wait_root(struct init *in)
 {
-	long long deadline = in->opt.timeout < 0 ? -1 : now_ms() + in->opt.timeout * 1000;
+	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 
 	if (in->root < 0) {
 		if (in->opt.timeout < 0)

@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,6 +207,48 @@ static ssize_t op_recv(int fd, void *buf, size_t len, int flags)
 	return -1;
 }
 
+static int op_uevent_open(void)
+{
+	cur->uevent_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	return cur->uevent_fd;
+}
+
+/* Real fds first, without waiting; if nothing is ready, the clock moves
+ * on by the timeout instead of sleeping (a wait forever: 60 s). */
+static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int r;
+
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].revents = 0;
+	if (cur->nrecv) {
+		for (nfds_t i = 0; i < n; i++)
+			if (fds[i].fd == cur->uevent_fd)
+				fds[i].revents = POLLIN;
+		return 1;
+	}
+	r = poll(fds, n, 0);
+	if (r != 0 || timeout == 0)
+		return r;
+	if (cur->on_idle) {
+		cur->on_idle(cur);
+		if (cur->nrecv)
+			return op_poll(fds, n, 0);
+	}
+	cur->now += timeout < 0 ? 60000 : timeout;
+	return 0;
+}
+
+static long long op_now_ms(void)
+{
+	return cur->now;
+}
+
+static void op_sync(void)
+{
+	strv_push(&cur->log, "sync");
+}
+
 static void push_recv(struct fake_ops *f, struct fake_recv r)
 {
 	ARRAY_GROW(f->recvs, f->caprecv, f->nrecv + 1);
@@ -248,10 +294,18 @@ struct fake_ops *fake_ops_new(void)
 		.chroot = op_chroot,
 		.execve = op_execve,
 		.access = op_access,
+		.uevent_open = op_uevent_open,
 		.recv = op_recv,
+		.poll = op_poll,
+		.signalfd = signalfd,
+		.waitpid = waitpid,
+		.now_ms = op_now_ms,
+		.sync = op_sync,
 		.path = op_path,
 		.data = f,
 	};
+	f->now = FAKE_T0;
+	f->uevent_fd = -1;
 	cur = f;
 	return f;
 }
@@ -268,6 +322,8 @@ void fake_ops_free(struct fake_ops *f)
 	if (!f)
 		return;
 	nftw(f->root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+	if (f->uevent_fd >= 0)
+		close(f->uevent_fd);
 	for (size_t i = 0; i < f->nfails; i++) {
 		free(f->fails[i].call);
 		free(f->fails[i].name);

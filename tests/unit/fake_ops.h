@@ -14,8 +14,15 @@
  *   chdir PATH / chroot PATH  (recorded only)
  *   execve PATH ARG1 ARG2 ... (recorded only)
  *   access PATH MODE          (done inside the tree)
+ *   sync
  * mount, umount, chdir, chroot and execve succeed (return 0) unless made
- * to fail with fake_fail. path() is not recorded. */
+ * to fail with fake_fail. path() is not recorded.
+ *
+ * Time is the fake's: now_ms starts at FAKE_T0 and moves on only when
+ * poll would sleep (by its whole timeout), so a 30 s wait takes no real
+ * time. The uevent socket is an eventfd that never fires; poll reports
+ * it readable while fake_recv_* messages are queued. poll, signalfd and
+ * waitpid otherwise reach the real ones (a test's spawned child). */
 #ifndef UNIRAMFS_FAKE_OPS_H
 #define UNIRAMFS_FAKE_OPS_H
 
@@ -43,7 +50,14 @@ struct fake_ops {
 	size_t nfails;
 	struct fake_recv *recvs; /* what recv returns, in turn */
 	size_t nrecv, caprecv;
+	long long now;  /* the fake clock, ms */
+	int uevent_fd;  /* what uevent_open gave, -1 before */
+	/* called when poll would sleep, before the clock moves on: a test
+	 * makes things happen "later" (queue an event) */
+	void (*on_idle)(struct fake_ops *f);
 };
+
+#define FAKE_T0 1000000LL
 
 /* A new tree under $TMPDIR (or /tmp). Aborts if it cannot be made. */
 struct fake_ops *fake_ops_new(void);

@@ -632,9 +632,9 @@ static void test_md_degraded_after_half_timeout(void)
 				      "unused devices: <none>\n");
 	stack_setup(&in);
 	event(&in, "sda1", "linux_raid_member", "x");
-	t0 = now_ms();
+	t0 = now_ms(&in);
 	stack_wait_root(&in, t0 + 1000);
-	CHECK(now_ms() - t0 >= 1000);
+	CHECK(now_ms(&in) - t0 >= 1000); /* the fake clock: no real second */
 	CHECK(said("<4>starting RAID array(s) degraded: some members did not appear\n"));
 	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -IRs") >= 0);
 	finish(f, &in);
@@ -645,7 +645,7 @@ static void test_md_degraded_after_half_timeout(void)
 				      "md127 : active raid1 sdb1[1] sda1[0]\n\nunused devices: <none>\n");
 	stack_setup(&in);
 	event(&in, "sda1", "linux_raid_member", "x");
-	stack_wait_root(&in, now_ms() + 600);
+	stack_wait_root(&in, now_ms(&in) + 600);
 	CHECK(!said("degraded"));
 	CHECK(fake_log_count(f, "run /sbin/mdadm mdadm -IRs") == 0);
 	finish(f, &in);

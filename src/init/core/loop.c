@@ -16,11 +16,6 @@
 #include "init/init.h"
 #include "log.h"
 
-long long now_ms(void)
-{
-	return (long long)(timing_now_us(CLOCK_MONOTONIC) / 1000);
-}
-
 void rescan_devices(struct init *in)
 {
 	in->scan_gen++;
@@ -75,7 +70,7 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 		sigemptyset(&chld);
 		sigaddset(&chld, SIGCHLD);
 		sigprocmask(SIG_BLOCK, &chld, &old);
-		sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+		sfd = in->ops->signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 		if (sfd < 0) {
 			err_errno(errno, "signalfd");
 			goto out;
@@ -95,13 +90,13 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 		}
 		if (child > 0) {
 			int st;
-			if (waitpid(child, &st, WNOHANG) == child) {
+			if (in->ops->waitpid(child, &st, WNOHANG) == child) {
 				end = WAIT_CHILD;
 				break;
 			}
 		}
 		if (deadline_ms >= 0) {
-			long long left = deadline_ms + (in->stall_ms - stall0) - now_ms();
+			long long left = deadline_ms + (in->stall_ms - stall0) - now_ms(in);
 			if (left <= 0) {
 				end = WAIT_TIMEOUT;
 				break;
@@ -116,7 +111,7 @@ enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, b
 			pfd[n++] = (struct pollfd){ .fd = in->uevent_fd, .events = POLLIN };
 		if (sfd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		r = poll(pfd, n, timeout);
+		r = in->ops->poll(pfd, n, timeout);
 		if (r < 0 && errno != EINTR) {
 			err_errno(errno, "poll");
 			break;

@@ -12,12 +12,16 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
+#include <sys/signalfd.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "init/dev/uevent.h"
 #include "init/init.h"
 #include "log.h"
 #include "init/stack/stack.h"
@@ -48,6 +52,14 @@ static char *r_path(const char *path)
 	return xstrdup(path);
 }
 
+static long long r_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 const struct sysops real_ops = {
 	.mount = r_mount,
 	.umount = r_umount,
@@ -60,7 +72,13 @@ const struct sysops real_ops = {
 	.chroot = chroot,
 	.execve = execve,
 	.access = access,
+	.uevent_open = uevent_open,
 	.recv = recv,
+	.poll = poll,
+	.signalfd = signalfd,
+	.waitpid = waitpid,
+	.now_ms = r_now_ms,
+	.sync = sync,
 	.path = r_path,
 };
 

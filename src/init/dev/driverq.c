@@ -95,7 +95,7 @@ bool driverq_load_next(struct init *in)
 	p = in->dq[best];
 	in->dq[best] = in->dq[--in->ndq];
 	n = in->ml ? modload_alias(in->ml, p.modalias) : 0;
-	in->last_activity_ms = now_ms();
+	in->last_activity_ms = now_ms(in);
 	if (n < 0)
 		log_warn("%s", err_msg());
 	else if (n == 0)

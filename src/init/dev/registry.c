@@ -40,7 +40,7 @@ static void handle_block(struct init *in, const struct uevent *ev)
 	}
 	in->devs[i] = bd;
 	in->devs[i].seen = in->scan_gen;
-	in->last_activity_ms = now_ms();
+	in->last_activity_ms = now_ms(in);
 	if (in->root < 0 && in->opt.root && (blockdev_matches(&in->devs[i], in->opt.root) ||
 					      stack_link_matches(in, &in->devs[i], in->opt.root))) {
 		in->root = (long)i;
@@ -65,7 +65,7 @@ void forget_device(struct init *in, size_t i)
 	blockdev_clear(&in->devs[i]);
 	memmove(&in->devs[i], &in->devs[i + 1], (in->ndevs - i - 1) * sizeof(*in->devs));
 	in->ndevs--;
-	in->last_activity_ms = now_ms();
+	in->last_activity_ms = now_ms(in);
 }
 
 static void handle_remove(struct init *in, const struct uevent *ev)

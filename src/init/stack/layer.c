@@ -192,7 +192,7 @@ void stack_wait_root(struct init *in, long long deadline_ms)
 {
 	struct stack *s = in->stack;
 	long timeout = in->opt.timeout < 0 ? DEFAULT_ROOT_TIMEOUT : in->opt.timeout;
-	long long half = now_ms() + timeout * 1000 / 2, stall0 = in->stall_ms;
+	long long half = now_ms(in) + timeout * 1000 / 2, stall0 = in->stall_ms;
 
 	if (s && !s->md_off && !s->degraded_tried) {
 		if (deadline_ms >= 0 && half > deadline_ms)

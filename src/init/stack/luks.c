@@ -275,7 +275,7 @@ static void unlock(struct init *in, const struct unlock *u)
 	struct blockdev copy = { .name = xstrdup(u->bd->name), .devnode = xstrdup(u->bd->devnode),
 				 .uuid = xstrdup(u->bd->uuid) };
 	struct unlock uc = *u;
-	long long t0 = now_ms();
+	long long t0 = now_ms(in);
 	int r;
 
 	uc.bd = &copy;
@@ -297,7 +297,7 @@ static void unlock(struct init *in, const struct unlock *u)
 		log_info("unlocked %s as /dev/mapper/%s", copy.devnode, uc.name);
 	blockdev_clear(&copy);
 	/* A person typing does not count against rd.timeout. */
-	in->stall_ms += now_ms() - t0;
+	in->stall_ms += now_ms(in) - t0;
 	run_deferred(in);
 }
 

@@ -159,14 +159,14 @@ int failure(struct init *in, bool can_retry)
 	}
 	if (wait > 0) {
 		log_err("rebooting in %ld seconds", wait);
-		wait_events(in, now_ms() + wait * 1000, 0, false);
+		wait_events(in, now_ms(in) + wait * 1000, 0, false);
 	} else if (wait == 0) {
 		log_err("panic=0: waiting forever");
 		for (;;)
 			wait_events(in, -1, 0, false);
 	}
 	log_err("rebooting now");
-	sync();
+	in->ops->sync();
 	in->xops->reboot(RB_AUTOBOOT);
 	return -1;
 }

@@ -122,7 +122,7 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 	} else if (st == 2 || st == 3) {
 		log_err("%s corrected errors on %s and asks for a reboot (exit status %d): "
 			"rebooting now", argv[0], bd->devnode, st);
-		sync();
+		in->ops->sync();
 		in->xops->reboot(RB_AUTOBOOT);
 		ret = err_set("reboot after checking %s failed", bd->devnode);
 	} else {

@@ -159,10 +159,10 @@ void resume_wait(struct init *in, long long deadline_ms)
 	 * found: wait on only while devices still come (drivers queued,
 	 * layers opening, block events), then rd.resume.timeout more. */
 	if (deadline_ms < 0)
-		deadline_ms = now_ms() + DEFAULT_ROOT_TIMEOUT * 1000;
+		deadline_ms = now_ms(in) + DEFAULT_ROOT_TIMEOUT * 1000;
 	log_info("waiting for resume=%s", o->resume);
 	in->resume_waiting = true;
-	start = now_ms();
+	start = now_ms(in);
 	stall0 = in->stall_ms;
 	for (;;) {
 		long long last = in->last_activity_ms > start ? in->last_activity_ms : start;
@@ -172,10 +172,10 @@ void resume_wait(struct init *in, long long deadline_ms)
 			until = hard;
 		if (wait_events(in, until, 0, true) != WAIT_TIMEOUT || in->resume_done)
 			break;
-		if (now_ms() >= hard)
+		if (now_ms(in) >= hard)
 			break;
 		last = in->last_activity_ms > start ? in->last_activity_ms : start;
-		if (!in->ndq && now_ms() >= last + quiet) {
+		if (!in->ndq && now_ms(in) >= last + quiet) {
 			settled = true;
 			break;
 		}

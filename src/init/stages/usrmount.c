@@ -126,7 +126,7 @@ static bool has_opt(const char *opts, const char *word)
 
 static long wait_usr(struct init *in, const char *spec)
 {
-	long long deadline = in->opt.timeout < 0 ? -1 : now_ms() + in->opt.timeout * 1000;
+	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 	long i = find_dev(in, spec);
 
 	if (i >= 0)
