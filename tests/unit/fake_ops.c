@@ -302,7 +302,6 @@ struct fake_ops *fake_ops_new(void)
 		.now_ms = op_now_ms,
 		.sync = op_sync,
 		.path = op_path,
-		.data = f,
 	};
 	f->now = FAKE_T0;
 	f->uevent_fd = -1;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/stages/early.h"
+#include "init/stages/stages.h"
 #include "err.h"
 #include "fake_ops.h"
 #include "init/init.h"
@@ -365,18 +365,18 @@ static void test_never_resume_after_mount(void)
 	memset(&in, 0, sizeof(in));
 	in.ops = &f->ops;
 	in.xops = &fake_initops;
-	in.root = -1;
+	init_setup(&in);
 	kmsg_setup();
 	cmdline_parse_layers(&c, NULL, "resume=/dev/vda2");
 	options_parse(&in.opt, &c);
 	cmdline_free(&c);
 	in.fs_mounted = true;
-	resume_block(&in, &bd);
+	resume_seen(&in, DEV_ADDED, &bd);
 	CHECK(fake_log_count(f, "open") == 0);
 	CHECK(logged("<4>not resuming from /dev/vda2: a filesystem is mounted already\n"));
 	/* and dealt with: not looked at again */
 	in.fs_mounted = false;
-	resume_block(&in, &bd);
+	resume_seen(&in, DEV_ADDED, &bd);
 	CHECK(fake_log_count(f, "open") == 0);
 	kmsg_free();
 	done(f, &in);
@@ -393,8 +393,7 @@ static void bare_init(struct fake_ops *f, struct init *in, const char *cmdline)
 	memset(in, 0, sizeof(*in));
 	in->ops = &f->ops;
 	in->xops = &fake_initops;
-	in->root = -1;
-	in->uevent_fd = -1;
+	init_setup(in);
 	kmsg_setup();
 	cmdline_parse_layers(&c, NULL, cmdline);
 	options_parse(&in->opt, &c);
@@ -414,19 +413,19 @@ static void test_remove_forgets_root(void)
 	bare_init(f, &in, "root=UUID=" UUID);
 	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
 		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
-	drain_uevents(&in);
-	CHECK(in.ndevs == 1 && in.root == 0);
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 1 && in.root && !strcmp(in.root, "vda1"));
 	fake_recv_msg(f, "remove@/devices/virtio1/block/vda/vda1|ACTION=remove|SUBSYSTEM=block|"
 		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
-	drain_uevents(&in);
-	CHECK(in.ndevs == 0);
-	CHECK(in.root == -1);
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 0);
+	CHECK(in.root == NULL);
 	CHECK(logged("<4>root device /dev/vda1 went away; waiting for root=UUID=" UUID " again\n"));
 	/* back again: found again */
 	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
 		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
-	drain_uevents(&in);
-	CHECK(in.ndevs == 1 && in.root == 0);
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 1 && in.root && !strcmp(in.root, "vda1"));
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -445,14 +444,14 @@ static void test_overrun_rescans(void)
 	fake_recv_msg(f, "add@/devices/virtio9/block/vdz|ACTION=add|SUBSYSTEM=block|"
 		      "DEVNAME=vdz|DEVTYPE=disk|MAJOR=254|MINOR=99");
 	fake_recv_err(f, ENOBUFS);
-	drain_uevents(&in);
+	devevents_ready(&in.events);
 	CHECK(logged("<4>uevent buffer overrun, some device events were lost; reading the devices "
 		     "from sysfs again\n"));
-	CHECK(in.ndevs == 2);
-	CHECK(in.ndevs == 2 && !strcmp(in.devs[0].name, "vda") && !strcmp(in.devs[1].name, "vda1"));
-	CHECK(in.root == 1);
+	CHECK(in.devs.n == 2);
+	CHECK(in.devs.n == 2 && !strcmp(in.devs.v[0].name, "vda") && !strcmp(in.devs.v[1].name, "vda1"));
+	CHECK(in.root && !strcmp(in.root, "vda1"));
 	/* the driver of what sysfs has is queued again */
-	CHECK(in.ndq == 1);
+	CHECK(in.drivers.n == 1);
 	init_free(&in);
 	fake_ops_free(f);
 }

@@ -1,134 +1,122 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The one place the init waits: kernel uevents, a deadline and, while a
- * shell runs, that child. Nothing sleeps; everything is an event. */
+/* The event loop: sources, a deadline and a child, all through the ops
+ * table so a unit test runs it on a fake clock. */
+#include "init/core/loop.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "init/stages/early.h"
 #include "err.h"
-#include "init/init.h"
-#include "log.h"
 
-void rescan_devices(struct init *in)
+void loop_init(struct loop *l, const struct sysops *ops)
 {
-	in->scan_gen++;
-	if (uevent_coldplug(in->ops, handle_uevent, in) < 0) {
-		log_err("coldplug: %s", err_msg());
-		return;
-	}
-	for (size_t i = in->ndevs; i-- > 0;)
-		if (in->devs[i].seen != in->scan_gen)
-			forget_device(in, i);
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
 }
 
-void drain_uevents(struct init *in)
+int loop_add(struct loop *l, const struct loop_source *s)
 {
-	static char buf[16384];
-	bool lost = false;
+	if (l->n == LOOP_MAX_SOURCES)
+		return err_set("too many event sources");
+	l->src[l->n++] = *s;
+	return 0;
+}
 
-	for (;;) {
-		struct uevent ev;
-		ssize_t n = in->ops->recv(in->uevent_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
-		if (n < 0) {
-			if (errno == ENOBUFS) {
-				lost = true;
-				continue;
-			}
-			break;
-		}
-		if (n == 0)
-			break;
-		buf[n] = '\0';
-		if (uevent_parse(buf, (size_t)n, &ev) < 0)
+/* The first idle source with work, or NULL. */
+static const struct loop_source *idle_work(const struct loop *l, bool ending)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->src[i].has_work && l->src[i].has_work(l->src[i].arg, ending))
+			return &l->src[i];
+	return NULL;
+}
+
+/* Poll the sources' fds (and sfd) for up to timeout ms; handle what is
+ * ready. The poll's result. */
+static int poll_once(struct loop *l, int sfd, int timeout)
+{
+	struct pollfd pfd[LOOP_MAX_SOURCES + 1];
+	nfds_t n = 0;
+	size_t who[LOOP_MAX_SOURCES];
+	int r;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->src[i].fd < 0)
 			continue;
-		handle_uevent(&ev, in);
+		who[n] = i;
+		pfd[n++] = (struct pollfd){ .fd = l->src[i].fd, .events = POLLIN };
 	}
-	if (lost) {
-		/* The kernel dropped messages: whatever they said (a device
-		 * added, a driver wanted, a disk gone) is in sysfs now. */
-		log_warn("uevent buffer overrun, some device events were lost; "
-			 "reading the devices from sysfs again");
-		rescan_devices(in);
+	if (sfd >= 0)
+		pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	r = l->ops->poll(pfd, n, timeout);
+	if (r < 0)
+		return errno == EINTR ? 0 : err_errno(errno, "poll");
+	for (nfds_t i = 0; r > 0 && i < n; i++) {
+		if (!(pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+			continue;
+		if (pfd[i].fd == sfd) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				;
+		} else {
+			l->src[who[i]].ready(l->src[who[i]].arg);
+		}
 	}
+	return r;
 }
 
-enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child, bool until_root)
+enum loop_end loop_run(struct loop *l, long long deadline_ms, bool (*done)(void *ctx),
+		       void *ctx, pid_t child)
 {
 	sigset_t chld, old;
 	int sfd = -1;
-	enum wait_end end = WAIT_ERROR;
-	long long stall0 = in->stall_ms;
+	enum loop_end end = LOOP_ERROR;
 
 	if (child > 0) {
 		sigemptyset(&chld);
 		sigaddset(&chld, SIGCHLD);
 		sigprocmask(SIG_BLOCK, &chld, &old);
-		sfd = in->ops->signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+		sfd = l->ops->signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 		if (sfd < 0) {
 			err_errno(errno, "signalfd");
 			goto out;
 		}
 	}
 	for (;;) {
-		struct pollfd pfd[2];
-		nfds_t n = 0;
-		int timeout = -1, r;
+		bool met = done && done(ctx);
+		const struct loop_source *work = idle_work(l, met);
+		int timeout = -1, st;
 
-		bool satisfied = until_root && in->root >= 0 && !early_waiting(in);
-		bool load = in->ndq && (!satisfied || driverq_urgent(in));
-
-		if (satisfied && !load) {
-			end = WAIT_ROOT;
+		if (met && !work) {
+			end = LOOP_DONE;
 			break;
 		}
-		if (child > 0) {
-			int st;
-			if (in->ops->waitpid(child, &st, WNOHANG) == child) {
-				end = WAIT_CHILD;
-				break;
-			}
+		if (child > 0 && l->ops->waitpid(child, &st, WNOHANG) == child) {
+			end = LOOP_CHILD;
+			break;
 		}
 		if (deadline_ms >= 0) {
-			long long left = deadline_ms + (in->stall_ms - stall0) - now_ms(in);
+			long long left = deadline_ms - l->ops->now_ms();
 			if (left <= 0) {
-				end = WAIT_TIMEOUT;
+				end = LOOP_TIMEOUT;
 				break;
 			}
 			timeout = left > 60000 ? 60000 : (int)left;
 		}
-		/* Drivers still queued: look for events without blocking, then
-		 * load the next one. */
-		if (load)
+		/* Idle work waiting: look for input without blocking, then do
+		 * one piece of it. */
+		if (work)
 			timeout = 0;
-		if (in->uevent_fd >= 0)
-			pfd[n++] = (struct pollfd){ .fd = in->uevent_fd, .events = POLLIN };
-		if (sfd >= 0)
-			pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		r = in->ops->poll(pfd, n, timeout);
-		if (r < 0 && errno != EINTR) {
-			err_errno(errno, "poll");
+		int r = poll_once(l, sfd, timeout);
+		if (r < 0)
 			break;
-		}
-		for (nfds_t i = 0; r > 0 && i < n; i++) {
-			if (!(pfd[i].revents & POLLIN))
-				continue;
-			if (pfd[i].fd == in->uevent_fd) {
-				drain_uevents(in);
-			} else {
-				struct signalfd_siginfo si;
-				while (read(sfd, &si, sizeof(si)) == sizeof(si))
-					;
-			}
-		}
-		if (r == 0 && load)
-			driverq_load_next(in);
+		if (r == 0 && work)
+			work->step(work->arg);
 	}
 out:
 	if (sfd >= 0)
@@ -136,4 +124,13 @@ out:
 	if (child > 0)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	return end;
+}
+
+void loop_pump(struct loop *l)
+{
+	const struct loop_source *work;
+
+	poll_once(l, -1, 0);
+	while ((work = idle_work(l, false)))
+		work->step(work->arg);
 }

@@ -41,7 +41,6 @@ struct sysops {
 	/* Prefix a path for reading (sysfs, /proc, the image's files):
 	 * the real one returns a copy of path, a fake its tree + path. */
 	char *(*path)(const char *path);
-	void *data; /* the fake's state */
 };
 
 extern const struct sysops real_ops;

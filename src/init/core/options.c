@@ -100,14 +100,6 @@ static void add_list(struct strv *dst, const struct cmdline_param *p)
 		strv_split(dst, p->val, ",");
 }
 
-static void keep_whole(struct strv *dst, const struct cmdline_param *p)
-{
-	if (p->val)
-		strv_push_owned(dst, xasprintf("%s=%s", p->key, p->val));
-	else
-		strv_push(dst, p->key);
-}
-
 /* Dotted keys whose prefix is not a module: they belong to us, to
  * systemd, udev or another part of the boot. */
 static const char *const not_modules[] = {
@@ -198,30 +190,10 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		add_list(&o->blacklist, p);
 	else if (!strcmp(k, "disablehooks"))
 		add_list(&o->disablehooks, p);
-	else if (str_has_prefix(k, "rd.luks"))
-		keep_whole(&o->luks, p);
-	else if (str_has_prefix(k, "rd.lvm"))
-		keep_whole(&o->lvm, p);
-	else if (str_has_prefix(k, "rd.md"))
-		keep_whole(&o->md, p);
-	else if (str_has_prefix(k, "rd.iscsi"))
-		keep_whole(&o->iscsi, p);
-	else if (!strcmp(k, "ip"))
-		keep_whole(&o->ip, p);
-	else if (!strcmp(k, "nfsroot"))
-		set_str(&o->nfsroot, p->val);
-	else if (!strcmp(k, "netroot"))
-		set_str(&o->netroot, p->val);
-	else if (!strcmp(k, "cryptdevice"))
-		set_str(&o->cryptdevice, p->val);
-	else if (!strcmp(k, "cryptkey"))
-		set_str(&o->cryptkey, p->val);
 	else if (!strcmp(k, "fsck.mode"))
 		set_str(&o->fsck_mode, p->val);
 	else if (!strcmp(k, "fsck.repair"))
 		set_str(&o->fsck_repair, p->val);
-	else if (!strcmp(k, "rd.neednet"))
-		set_bool(p, &o->neednet);
 	else if (!strcmp(k, "rd.fstab"))
 		set_bool(p, &o->fstab);
 	else if (!strcmp(k, "rd.skipfsck"))
@@ -259,11 +231,9 @@ void options_parse(struct options *o, const struct cmdline *c)
 void options_free(struct options *o)
 {
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
-			  &o->nfsroot, &o->netroot, &o->cryptdevice, &o->cryptkey,
 			  &o->fsck_mode, &o->fsck_repair };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
-				 &o->modparam_arg, &o->luks, &o->lvm, &o->md, &o->iscsi,
-				 &o->ip, &o->disablehooks, &o->init_args };
+				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);

@@ -43,10 +43,10 @@ struct options {
 	struct strv driver_pre, blacklist;
 	struct strv modparam_mod, modparam_arg; /* parallel: module, "param=value" */
 
-	/* Kept for the stages to come (unlock, assemble, network, fsck). */
-	struct strv luks, lvm, md, iscsi, ip, disablehooks;
-	char *nfsroot, *netroot, *cryptdevice, *cryptkey, *fsck_mode, *fsck_repair;
-	bool neednet, fstab, skipfsck;
+	/* rd.luks.*, rd.lvm.*, rd.md.* are the layers' own (stack_parse). */
+	struct strv disablehooks;
+	char *fsck_mode, *fsck_repair;
+	bool fstab, skipfsck;
 
 	struct strv init_args; /* words after "--" */
 };

@@ -376,6 +376,21 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 	return parse_devnum(spec, &maj, &min) && maj == bd->major && min == bd->minor;
 }
 
+bool blockdev_link_matches(const struct sysops *ops, const struct blockdev *bd, const char *spec)
+{
+	char *a, *b, ra[PATH_MAX], rb[PATH_MAX];
+	bool r;
+
+	if (!str_has_prefix(spec, "/dev/") || !bd->devnode || !strcmp(spec, bd->devnode))
+		return false;
+	a = ops->path(spec);
+	b = ops->path(bd->devnode);
+	r = realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+	free(a);
+	free(b);
+	return r;
+}
+
 void blockdev_clear(struct blockdev *bd)
 {
 	free(bd->name);

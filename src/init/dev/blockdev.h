@@ -32,6 +32,8 @@ int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd);
  * VG-LV, each '-' inside VG or LV doubled).
  * Case-insensitive for UUIDs as the kernel is. */
 bool blockdev_matches(const struct blockdev *bd, const char *spec);
+/* Is spec a link in /dev a tool made to bd (mdadm's /dev/md/NAME)? */
+bool blockdev_link_matches(const struct sysops *ops, const struct blockdev *bd, const char *spec);
 /* Is spec a form we understand at all? (for a clear error early) */
 bool blockdev_spec_valid(const char *spec);
 void blockdev_clear(struct blockdev *bd);

@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "init/dev/driverq.h"
 #include "err.h"
-#include "init/init.h"
 #include "log.h"
-
-struct pending {
-	char *modalias, *devpath;
-	int prio;
-	unsigned long seq;
-};
+#include "util.h"
 
 /* 0: controllers and devices that hold disks; 1: those that may, more
  * slowly (IDE, USB hosts, CD-ROMs); 2: the rest (input, platform...). */
@@ -47,59 +42,58 @@ static int priority(const char *m)
 	return 2;
 }
 
-void driverq_push(struct init *in, const struct uevent *ev)
+void driverq_init(struct driverq *q, const struct sysops *ops)
 {
-	static unsigned long seq;
+	memset(q, 0, sizeof(*q));
+	q->ops = ops;
+}
+
+void driverq_push(struct driverq *q, const char *modalias, const char *devpath)
+{
 	struct pending *p;
 
-	for (size_t i = 0; i < in->ndq; i++)
-		if (!strcmp(in->dq[i].modalias, ev->modalias))
+	for (size_t i = 0; i < q->n; i++)
+		if (!strcmp(q->v[i].modalias, modalias))
 			return;
-	if (in->ndq == in->capdq) {
-		in->capdq = in->capdq ? 2 * in->capdq : 32;
-		in->dq = xrealloc(in->dq, in->capdq * sizeof(*in->dq));
-	}
-	p = &in->dq[in->ndq++];
-	p->modalias = xstrdup(ev->modalias);
-	p->devpath = xstrdup(ev->devpath ? ev->devpath : "?");
-	p->prio = priority(ev->modalias);
-	p->seq = seq++;
+	ARRAY_GROW(q->v, q->cap, q->n + 1);
+	p = &q->v[q->n++];
+	p->modalias = xstrdup(modalias);
+	p->devpath = xstrdup(devpath ? devpath : "?");
+	p->prio = priority(modalias);
+	p->seq = q->seq++;
 }
 
-static void remember_nodriver(struct init *in, const struct pending *p)
+static void remember_nodriver(struct driverq *q, const struct pending *p)
 {
-	for (size_t i = 0; i < in->nnodrv; i++)
-		if (strcmp(in->nodrv[i].modalias, p->modalias) == 0)
+	for (size_t i = 0; i < q->nnodrv; i++)
+		if (strcmp(q->nodrv[i].modalias, p->modalias) == 0)
 			return;
-	if (in->nnodrv == in->capnodrv) {
-		in->capnodrv = in->capnodrv ? 2 * in->capnodrv : 16;
-		in->nodrv = xrealloc(in->nodrv, in->capnodrv * sizeof(*in->nodrv));
-	}
-	in->nodrv[in->nnodrv].modalias = xstrdup(p->modalias);
-	in->nodrv[in->nnodrv].devpath = xstrdup(p->devpath);
-	in->nnodrv++;
+	ARRAY_GROW(q->nodrv, q->capnodrv, q->nnodrv + 1);
+	q->nodrv[q->nnodrv].modalias = xstrdup(p->modalias);
+	q->nodrv[q->nnodrv].devpath = xstrdup(p->devpath);
+	q->nnodrv++;
 }
 
-bool driverq_load_next(struct init *in)
+bool driverq_load_next(struct driverq *q)
 {
 	struct pending p;
 	size_t best = 0;
 	int n;
 
-	if (!in->ndq)
+	if (!q->n)
 		return false;
-	for (size_t i = 1; i < in->ndq; i++)
-		if (in->dq[i].prio < in->dq[best].prio ||
-		    (in->dq[i].prio == in->dq[best].prio && in->dq[i].seq < in->dq[best].seq))
+	for (size_t i = 1; i < q->n; i++)
+		if (q->v[i].prio < q->v[best].prio ||
+		    (q->v[i].prio == q->v[best].prio && q->v[i].seq < q->v[best].seq))
 			best = i;
-	p = in->dq[best];
-	in->dq[best] = in->dq[--in->ndq];
-	n = in->ml ? modload_alias(in->ml, p.modalias) : 0;
-	in->last_activity_ms = now_ms(in);
+	p = q->v[best];
+	q->v[best] = q->v[--q->n];
+	n = q->ml ? modload_alias(q->ml, p.modalias) : 0;
+	q->last_load_ms = q->ops->now_ms();
 	if (n < 0)
 		log_warn("%s", err_msg());
 	else if (n == 0)
-		remember_nodriver(in, &p);
+		remember_nodriver(q, &p);
 	else
 		log_debug("%s: %d module(s) for %s", p.devpath, n, p.modalias);
 	free(p.modalias);
@@ -107,29 +101,45 @@ bool driverq_load_next(struct init *in)
 	return true;
 }
 
-bool driverq_urgent(const struct init *in)
+bool driverq_urgent(const struct driverq *q)
 {
-	for (size_t i = 0; i < in->ndq; i++)
-		if (in->dq[i].prio == 0)
+	for (size_t i = 0; i < q->n; i++)
+		if (q->v[i].prio == 0)
 			return true;
 	return false;
 }
 
-void driverq_load_all(struct init *in)
+void driverq_load_all(struct driverq *q)
 {
-	while (driverq_load_next(in))
+	while (driverq_load_next(q))
 		;
 }
 
-void driverq_free(struct init *in)
+bool driverq_has_work(void *arg, bool ending)
 {
-	if (in->ndq)
-		log_debug("%zu device(s) left for the real system to load drivers for", in->ndq);
-	for (size_t i = 0; i < in->ndq; i++) {
-		free(in->dq[i].modalias);
-		free(in->dq[i].devpath);
+	struct driverq *q = arg;
+
+	return ending ? driverq_urgent(q) : q->n > 0;
+}
+
+void driverq_step(void *arg)
+{
+	driverq_load_next(arg);
+}
+
+void driverq_free(struct driverq *q)
+{
+	if (q->n)
+		log_debug("%zu device(s) left for the real system to load drivers for", q->n);
+	for (size_t i = 0; i < q->n; i++) {
+		free(q->v[i].modalias);
+		free(q->v[i].devpath);
 	}
-	free(in->dq);
-	in->dq = NULL;
-	in->ndq = in->capdq = 0;
+	free(q->v);
+	for (size_t i = 0; i < q->nnodrv; i++) {
+		free(q->nodrv[i].modalias);
+		free(q->nodrv[i].devpath);
+	}
+	free(q->nodrv);
+	memset(q, 0, sizeof(*q));
 }

@@ -31,7 +31,7 @@
  * modules a root needs spend little time in finit_module (each load's
  * time is logged under rd.debug, to measure exactly that). The kernel
  * does run module inits concurrently, so a dependency-ordered pool could
- * overlap slow probes; modload_settle is the hook it would need. */
+ * overlap slow probes. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -765,9 +765,4 @@ int modload_name(struct modload *m, const char *name)
 	}
 	free(v);
 	return r;
-}
-
-void modload_settle(struct modload *m)
-{
-	(void)m; /* loading is sequential: nothing runs in the background */
 }

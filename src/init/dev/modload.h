@@ -30,8 +30,5 @@ void modload_add_param(struct modload *m, const char *module, const char *param)
 int modload_alias(struct modload *m, const char *modalias);
 /* Load by module name (rd.driver.pre=, filesystems). 0 ok, -1 error. */
 int modload_name(struct modload *m, const char *name);
-/* Wait for any loads still running in the background (if loading is
- * parallel). */
-void modload_settle(struct modload *m);
 
 #endif

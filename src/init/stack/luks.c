@@ -9,9 +9,10 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "init/init.h"
+#include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
-#include "init/stack/stack.h"
 
 /* cryptsetup's limit for a typed passphrase (DEFAULT_PASSPHRASE_SIZE_MAX):
  * one it made is never longer, so a longer answer is a typing error. */
@@ -68,7 +69,7 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
-void luks_parse_option(struct stack *s, const char *kv)
+static void luks_parse(struct stack *s, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
 	char *key = eq ? xstrndup(kv, (size_t)(eq - kv)) : xstrdup(kv);
@@ -109,8 +110,9 @@ void luks_parse_option(struct stack *s, const char *kv)
 	free(key);
 }
 
-void luks_load_crypttab(struct init *in, struct stack *s)
+static void luks_setup(struct init *in)
 {
+	struct stack *s = &in->stack;
 	char *p = in->ops->path(LAYOUT_CRYPTTAB), *data = NULL, *save = NULL;
 	size_t len;
 	int r = read_file(p, &data, &len);
@@ -128,7 +130,7 @@ void luks_load_crypttab(struct init *in, struct stack *s)
 			f[n++] = w;
 		if (n < 2 || f[0][0] == '#')
 			continue;
-		s->crypttab = xrealloc(s->crypttab, (s->ncrypttab + 1) * sizeof(*s->crypttab));
+		ARRAY_GROW(s->crypttab, s->capcrypttab, s->ncrypttab + 1);
 		struct crypttab_entry *e = &s->crypttab[s->ncrypttab++];
 		e->name = xstrdup(f[0]);
 		e->device = xstrdup(f[1]);
@@ -150,11 +152,27 @@ static bool in_list(const struct strv *l, const char *uuid, size_t *at)
 	return false;
 }
 
+/* What an unlock job needs, its own copies: the registry's device may
+ * change or go while it runs. */
 struct unlock {
-	const struct blockdev *bd;
-	const char *name, *key;
+	char *devnode, *uuid, *name, *key; /* key NULL: ask */
 	bool discard;
+	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
 };
+
+static void unlock_free(void *data)
+{
+	struct unlock *u = data;
+
+	free(u->devnode);
+	free(u->uuid);
+	free(u->name);
+	free(u->key);
+	free(u);
+}
+
+static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc",
+					    NULL };
 
 /* cryptsetup open --type luks [--allow-discards] DEV NAME --key-file=X */
 static int open_with(struct init *in, const struct unlock *u, const char *keyarg,
@@ -171,11 +189,11 @@ static int open_with(struct init *in, const struct unlock *u, const char *keyarg
 	argv[n++] = "luks";
 	if (u->discard)
 		argv[n++] = "--allow-discards";
-	argv[n++] = u->bd->devnode;
+	argv[n++] = u->devnode;
 	argv[n++] = u->name;
 	argv[n++] = kf;
 	argv[n] = NULL;
-	st = stack_run(in, "cryptsetup", (char *const *)argv, input, len);
+	st = tool_run(in, "cryptsetup", (char *const *)argv, input, len);
 	free(kf);
 	return st;
 }
@@ -186,7 +204,7 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 
 	if (in->ops->access(u->key, R_OK) < 0) {
 		log_warn("key file %s for %s is not in this image; asking for the passphrase",
-			 u->key, u->bd->devnode);
+			 u->key, u->devnode);
 		return false;
 	}
 	st = open_with(in, u, u->key, NULL, 0);
@@ -194,44 +212,45 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 		return true;
 	if (st > 0)
 		log_warn("key file %s does not unlock %s; asking for the passphrase", u->key,
-			 u->bd->devnode);
+			 u->devnode);
 	return false;
 }
 
-/* Devices keep coming while someone types: load their drivers (a USB
- * keyboard's among them); the stack waits for the prompt to end. */
+/* Devices keep coming while someone types: their events are handled
+ * (which only queues jobs) and their drivers load, a USB keyboard's
+ * among them. */
 static void pump(void *arg)
 {
-	drain_uevents(arg);
-	driverq_load_all(arg);
+	struct init *in = arg;
+
+	loop_pump(&in->loop);
 }
 
 /* 1: unlocked; 0: all tries wrong; -1: cannot go on (no console,
  * cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
 {
-	char *prompt = xasprintf("Passphrase for %s (%s): ", u->bd->devnode, u->bd->uuid);
+	char *prompt = xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
 	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
 	int r = 0;
 
 	/* whoever types needs a keyboard: every queued driver loads now */
-	driverq_load_all(in);
-	for (long t = 0; t < in->stack->tries; t++) {
+	driverq_load_all(&in->drivers);
+	for (long t = 0; t < in->stack.tries; t++) {
 		ssize_t n = in->xops->read_secret
-				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->uevent_fd,
+				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->events.fd,
 							    pump, in)
 				    : err_set("no console");
 		int st;
 		if (n < 0) {
-			log_err("cannot read a passphrase for %s: %s", u->bd->devnode, err_msg());
+			log_err("cannot read a passphrase for %s: %s", u->devnode, err_msg());
 			r = -1;
 			break;
 		}
 		if (n > MAX_PASSPHRASE) {
 			explicit_bzero(pass, sizeof(pass));
 			log_err("the passphrase for %s is longer than %d characters, the most "
-				"cryptsetup takes typed; not trying it", u->bd->devnode,
-				MAX_PASSPHRASE);
+				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
 			continue;
 		}
 		st = open_with(in, u, "-", pass, (size_t)n);
@@ -242,87 +261,73 @@ static int ask(struct init *in, const struct unlock *u)
 		}
 		if (st != 2) { /* 2: no key slot opened with it */
 			if (st > 0)
-				log_err("cryptsetup could not open %s (exit status %d)",
-					u->bd->devnode, st);
+				log_err("cryptsetup could not open %s (exit status %d)", u->devnode, st);
 			r = -1;
 			break;
 		}
-		log_err("wrong passphrase for %s", u->bd->devnode);
+		log_err("wrong passphrase for %s", u->devnode);
 	}
 	free(prompt);
 	return r;
 }
 
-/* Devices that came during the prompt, now in turn (a copy: one of
- * them may prompt and defer more). */
-static void run_deferred(struct init *in)
+static enum job_result unlock_job(void *arg, void *data)
 {
-	while (in->stack->deferred.n) {
-		struct strv names = in->stack->deferred;
-		memset(&in->stack->deferred, 0, sizeof(names));
-		for (size_t i = 0; i < names.n; i++)
-			for (size_t k = 0; k < in->ndevs; k++)
-				if (!strcmp(in->devs[k].name, names.v[i]))
-					stack_block(in, &in->devs[k]);
-		strv_free(&names);
-	}
-}
-
-static void unlock(struct init *in, const struct unlock *u)
-{
-	/* bd points into in->devs, which the events handled at the prompt
-	 * may move or clear: work on a copy of what is needed */
-	struct blockdev copy = { .name = xstrdup(u->bd->name), .devnode = xstrdup(u->bd->devnode),
-				 .uuid = xstrdup(u->bd->uuid) };
-	struct unlock uc = *u;
-	long long t0 = now_ms(in);
+	struct init *in = arg;
+	struct unlock *u = data;
+	long long t0;
 	int r;
 
-	uc.bd = &copy;
-	if (uc.key && try_keyfile(in, &uc)) {
+	if (u->generic && in->root) {
+		log_info("%s: LUKS UUID=%s left locked: the root is already there", u->devnode,
+			 u->uuid);
+		return JOB_DONE;
+	}
+	stack_load_modules(in, "luks", luks_modules);
+	/* cryptsetup's lock directory; it warns on every open without it */
+	in->ops->mkdir("/run/cryptsetup", 0700);
+	if (u->key && try_keyfile(in, u)) {
 		r = 1;
 	} else {
-		in->stack->prompting = true;
-		while ((r = ask(in, &uc)) == 0) {
-			log_err("giving up on %s after %ld wrong passphrases", copy.devnode,
-				in->stack->tries);
-			in->stack->prompting = false;
-			if (failure(in, true) < 0)
-				break;
-			in->stack->prompting = true;
-		}
-		in->stack->prompting = false;
+		t0 = now_ms(in);
+		r = ask(in, u);
+		/* A person typing does not count against rd.timeout. */
+		in->stall_ms += now_ms(in) - t0;
 	}
 	if (r == 1)
-		log_info("unlocked %s as /dev/mapper/%s", copy.devnode, uc.name);
-	blockdev_clear(&copy);
-	/* A person typing does not count against rd.timeout. */
-	in->stall_ms += now_ms(in) - t0;
-	run_deferred(in);
+		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
+	if (r != 0)
+		return JOB_DONE;
+	log_err("giving up on %s after %ld wrong passphrases", u->devnode, in->stack.tries);
+	free(u->key);
+	u->key = NULL; /* the retry asks */
+	return JOB_FAILED;
 }
 
-void luks_block(struct init *in, const struct blockdev *bd)
+static void luks_seen(struct init *in, const struct blockdev *bd)
 {
-	struct stack *s = in->stack;
+	struct stack *s = &in->stack;
 	const struct crypttab_entry *e = NULL;
-	struct unlock u = { .bd = bd };
-	char *defname = NULL;
+	struct unlock *u;
+	const char *key = NULL;
 	size_t at;
-	bool wanted;
+	bool wanted, generic = false;
 
 	if (s->luks_off || !bd->uuid)
 		return;
 	for (size_t i = 0; !s->crypttab_off && i < s->ncrypttab && !e; i++)
 		if (blockdev_matches(bd, s->crypttab[i].device))
 			e = &s->crypttab[i];
-	if (s->luks_uuids.n || s->name_uuids.n)
+	if (s->luks_uuids.n || s->name_uuids.n) {
 		wanted = in_list(&s->luks_uuids, bd->uuid, NULL) ||
 			 in_list(&s->name_uuids, bd->uuid, NULL);
-	else if (s->ncrypttab && !s->crypttab_off)
+	} else if (s->ncrypttab && !s->crypttab_off) {
 		wanted = e != NULL;
-	else
-		wanted = in->root < 0; /* generic: only while the root is still to come */
-	if (!wanted && in->root >= 0 && !s->luks_uuids.n && !s->name_uuids.n && !e) {
+	} else {
+		wanted = !in->root; /* generic: only while the root is still to come */
+		generic = true;
+	}
+	if (!wanted && in->root && !s->luks_uuids.n && !s->name_uuids.n && !e) {
 		log_info("%s: LUKS UUID=%s left locked: the root is already there", bd->devnode,
 			 bd->uuid);
 		return;
@@ -333,21 +338,49 @@ void luks_block(struct init *in, const struct blockdev *bd)
 	}
 	if (stack_once(s, "luks", bd->uuid))
 		return;
+	u = xcalloc(1, sizeof(*u));
+	u->devnode = xstrdup(bd->devnode);
+	u->uuid = xstrdup(bd->uuid);
+	u->generic = generic;
 	if (in_list(&s->name_uuids, bd->uuid, &at))
-		u.name = s->name_names.v[at];
+		u->name = xstrdup(s->name_names.v[at]);
 	else if (e)
-		u.name = e->name;
+		u->name = xstrdup(e->name);
 	else
-		u.name = defname = xasprintf("luks-%s", bd->uuid);
-	for (size_t i = 0; i < s->key_paths.n && !u.key; i++)
+		u->name = xasprintf("luks-%s", bd->uuid);
+	for (size_t i = 0; i < s->key_paths.n && !key; i++)
 		if (!*s->key_uuids.v[i] || stack_uuid_eq(s->key_uuids.v[i], bd->uuid))
-			u.key = s->key_paths.v[i];
-	if (!u.key && e)
-		u.key = e->keyfile;
-	u.discard = s->discard || (e && has_word(e->options, "discard"));
-	stack_load_modules(in, "luks");
-	/* cryptsetup's lock directory; it warns on every open without it */
-	in->ops->mkdir("/run/cryptsetup", 0700);
-	unlock(in, &u);
-	free(defname);
+			key = s->key_paths.v[i];
+	if (!key && e)
+		key = e->keyfile;
+	u->key = key ? xstrdup(key) : NULL;
+	u->discard = s->discard || (e && has_word(e->options, "discard"));
+	stack_queue(in, "unlock", unlock_job, u, unlock_free);
 }
+
+static void luks_report_missing(struct init *in)
+{
+	const struct stack *s = &in->stack;
+
+	for (size_t i = 0; i < s->luks_uuids.n; i++)
+		if (!stack_seen_uuid(in, "crypto_LUKS", s->luks_uuids.v[i]))
+			log_err("waited for LUKS device UUID=%s (rd.luks.uuid) which never appeared",
+				s->luks_uuids.v[i]);
+	for (size_t i = 0; i < s->name_uuids.n; i++)
+		if (!strv_contains(&s->luks_uuids, s->name_uuids.v[i]) &&
+		    !stack_seen_uuid(in, "crypto_LUKS", s->name_uuids.v[i]))
+			log_err("waited for LUKS device UUID=%s (rd.luks.name) which never appeared",
+				s->name_uuids.v[i]);
+}
+
+const struct layer luks_layer = {
+	.name = "luks",
+	.blkid_type = "crypto_LUKS",
+	.makes = "the unlocked device, /dev/mapper/NAME (a dm device)",
+	.option = "rd.luks",
+	.modules = luks_modules,
+	.parse = luks_parse,
+	.setup = luks_setup,
+	.seen = luks_seen,
+	.report_missing = luks_report_missing,
+};

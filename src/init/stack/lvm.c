@@ -7,10 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "init/init.h"
 #include "init/stack/stack.h"
+#include "log.h"
 
-void lvm_parse_option(struct stack *s, const char *kv)
+static const char *const lvm_modules[] = { "dm_mod", "dm_snapshot", "dm_thin_pool",
+					   "dm_mirror", "dm_cache", "dm_cache_smq", NULL };
+/* raid456 benchmarks its algorithms for a good half second: only once
+ * lvm failed without it */
+static const char *const lvm_raid_modules[] = { "dm_raid", NULL };
+
+static void lvm_parse(struct stack *s, const char *kv)
 {
 	bool b;
 
@@ -43,7 +50,7 @@ static int activate(struct init *in, const char *verb, const struct strv *names)
 		strv_push(&argv, "--");
 	for (size_t i = 0; names && i < names->n; i++)
 		strv_push(&argv, names->v[i]);
-	st = stack_run(in, "lvm", argv.v, NULL, 0);
+	st = tool_run(in, "lvm", argv.v, NULL, 0);
 	/* A VG whose other PVs are still to come fails in part: normal. */
 	if (st > 0)
 		log_info("lvm %s exited with status %d", verb, st);
@@ -65,17 +72,35 @@ static void activate_all(struct init *in, const struct stack *s)
 		if (s->lvs.n)
 			st |= activate(in, "lvchange", &s->lvs) > 0;
 	}
-	if (st > 0 && stack_load_modules(in, "lvm-raid"))
+	if (st > 0 && stack_load_modules(in, "lvm-raid", lvm_raid_modules))
 		activate_all(in, s);
 }
 
-void lvm_block(struct init *in, const struct blockdev *bd)
+static enum job_result activate_job(void *arg, void *data)
 {
-	struct stack *s = in->stack;
+	struct init *in = arg;
+
+	log_info("%s is an LVM physical volume: activating", (const char *)data);
+	stack_load_modules(in, "lvm", lvm_modules);
+	activate_all(in, &in->stack);
+	return JOB_DONE;
+}
+
+static void lvm_seen(struct init *in, const struct blockdev *bd)
+{
+	struct stack *s = &in->stack;
 
 	if (s->lvm_off || stack_once(s, "lvm", bd->devnode))
 		return;
-	log_info("%s is an LVM physical volume: activating", bd->devnode);
-	stack_load_modules(in, "lvm");
-	activate_all(in, s);
+	stack_queue(in, "lvm", activate_job, xstrdup(bd->devnode), NULL);
 }
+
+const struct layer lvm_layer = {
+	.name = "lvm",
+	.blkid_type = "LVM2_member",
+	.makes = "the volume group's logical volumes, /dev/VG/LV (dm devices)",
+	.option = "rd.lvm",
+	.modules = lvm_modules,
+	.parse = lvm_parse,
+	.seen = lvm_seen,
+};

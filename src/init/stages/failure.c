@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stages/stages.h"
 #include "log.h"
 
 #define MAX_NODRIVER_LINES 64
@@ -45,8 +46,10 @@ static void report_nodriver(struct init *in)
 {
 	size_t shown = 0, other = 0;
 
-	for (size_t i = 0; i < in->nnodrv; i++) {
-		const struct nodriver *d = &in->nodrv[i];
+	const struct driverq *q = &in->drivers;
+
+	for (size_t i = 0; i < q->nnodrv; i++) {
+		const struct nodriver *d = &q->nodrv[i];
 		if (!storage_like(d->modalias)) {
 			other++;
 			continue;
@@ -62,19 +65,19 @@ static void report_nodriver(struct init *in)
 		return;
 	log_notice("%zu other devices have no driver in this image (not storage; rd.debug lists them)",
 		   other);
-	for (size_t i = 0; i < in->nnodrv; i++)
-		if (!storage_like(in->nodrv[i].modalias))
-			log_debug("  %s (%s)", in->nodrv[i].modalias, in->nodrv[i].devpath);
+	for (size_t i = 0; i < q->nnodrv; i++)
+		if (!storage_like(q->nodrv[i].modalias))
+			log_debug("  %s (%s)", q->nodrv[i].modalias, q->nodrv[i].devpath);
 }
 
 void report_devices(struct init *in)
 {
-	if (!in->ndevs) {
+	if (!in->devs.n) {
 		log_err("no block devices were seen");
 	} else {
 		log_err("block devices seen:");
-		for (size_t i = 0; i < in->ndevs; i++) {
-			const struct blockdev *bd = &in->devs[i];
+		for (size_t i = 0; i < in->devs.n; i++) {
+			const struct blockdev *bd = &in->devs.v[i];
 			struct buf b = { 0 };
 			buf_printf(&b, "  %s", bd->devnode);
 			if (bd->type)
@@ -134,7 +137,7 @@ int run_shell(struct init *in, const char *why)
 		log_err("cannot start %s: %s", sh, err_msg());
 		return -1;
 	}
-	wait_events(in, -1, pid, false);
+	loop_run(&in->loop, -1, NULL, NULL, pid);
 	return 0;
 }
 
@@ -159,11 +162,11 @@ int failure(struct init *in, bool can_retry)
 	}
 	if (wait > 0) {
 		log_err("rebooting in %ld seconds", wait);
-		wait_events(in, now_ms(in) + wait * 1000, 0, false);
+		loop_run(&in->loop, now_ms(in) + wait * 1000, NULL, NULL, 0);
 	} else if (wait == 0) {
 		log_err("panic=0: waiting forever");
 		for (;;)
-			wait_events(in, -1, 0, false);
+			loop_run(&in->loop, -1, NULL, NULL, 0);
 	}
 	log_err("rebooting now");
 	in->ops->sync();

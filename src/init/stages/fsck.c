@@ -9,7 +9,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "init/stages/early.h"
+#include "init/stages/stages.h"
 #include "err.h"
 #include "log.h"
 #include "init/stack/stack.h"
@@ -66,12 +66,12 @@ static void warn_values(const struct options *o)
 /* e2fsck may be packed as e2fsck or only as fsck.ext4 (and back). */
 static char *find_checker(struct init *in, const char *tool, const char *fstype)
 {
-	char *path = stack_find_tool(in, tool), *alt;
+	char *path = tool_find(in, tool), *alt;
 
 	if (path || strcmp(tool, "e2fsck"))
 		return path;
 	alt = xasprintf("fsck.%s", fstype);
-	path = stack_find_tool(in, alt);
+	path = tool_find(in, alt);
 	free(alt);
 	return path;
 }
@@ -138,7 +138,7 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 
 int fsck_root(struct init *in)
 {
-	const struct blockdev *bd = &in->devs[in->root];
+	const struct blockdev *bd = root_dev(in);
 	char *type;
 	int r;
 

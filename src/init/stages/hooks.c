@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/stages/early.h"
+#include "init/stages/stages.h"
 #include "err.h"
 #include "log.h"
 
@@ -29,8 +29,8 @@ static char **hook_env(struct init *in, const char *stage)
 	strv_push(&env, "UNIRAMFS_SYSROOT=/sysroot");
 	if (o->root)
 		strv_push_owned(&env, xasprintf("UNIRAMFS_ROOT=%s", o->root));
-	if (in->root >= 0)
-		strv_push_owned(&env, xasprintf("UNIRAMFS_ROOT_DEV=%s", in->devs[in->root].devnode));
+	if (root_dev(in))
+		strv_push_owned(&env, xasprintf("UNIRAMFS_ROOT_DEV=%s", root_dev(in)->devnode));
 	if (o->rootfstype)
 		strv_push_owned(&env, xasprintf("UNIRAMFS_ROOTFSTYPE=%s", o->rootfstype));
 	if (o->rootflags)

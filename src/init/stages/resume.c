@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/stages/early.h"
+#include "init/init.h"
+#include "init/stages/stages.h"
 #include "err.h"
 #include "log.h"
 
@@ -93,7 +94,7 @@ static void resume_from(struct init *in, const struct blockdev *bd)
 			 "booting normally", bd->devnode);
 }
 
-void resume_block(struct init *in, const struct blockdev *bd)
+static void resume_block(struct init *in, const struct blockdev *bd)
 {
 	const struct options *o = &in->opt;
 	char tail[SIG_LEN];
@@ -129,57 +130,61 @@ void resume_block(struct init *in, const struct blockdev *bd)
 	}
 }
 
+void resume_seen(void *arg, enum dev_change what, const struct blockdev *bd)
+{
+	if (what != DEV_REMOVED)
+		resume_block(arg, bd);
+}
+
 bool resume_pending(const struct init *in)
 {
 	return in->resume_waiting && !in->resume_done;
 }
 
-void resume_wait(struct init *in, long long deadline_ms)
+bool resume_begin(struct init *in)
 {
 	const struct options *o = &in->opt;
-	long long quiet = o->resume_timeout * 1000, start, stall0;
-	bool settled = false;
 
 	if (!o->resume || in->resume_done)
-		return;
+		return false;
 	if (o->noresume) {
 		log_info("noresume: not resuming from resume=%s", o->resume);
 		in->resume_done = true;
-		return;
+		return false;
 	}
 	if (!blockdev_spec_valid(o->resume)) {
 		log_warn("resume=%s is not a device uniramfs understands; booting normally",
 			 o->resume);
 		in->resume_done = true;
-		return;
+		return false;
 	}
-	/* dracut waits for the resume device as for the root; but a stale
-	 * resume= (a swap since removed) would then cost the whole root
-	 * timeout on every boot. The root is there, so the disks are
-	 * found: wait on only while devices still come (drivers queued,
-	 * layers opening, block events), then rd.resume.timeout more. */
-	if (deadline_ms < 0)
-		deadline_ms = now_ms(in) + DEFAULT_ROOT_TIMEOUT * 1000;
 	log_info("waiting for resume=%s", o->resume);
 	in->resume_waiting = true;
-	start = now_ms(in);
-	stall0 = in->stall_ms;
-	for (;;) {
-		long long last = in->last_activity_ms > start ? in->last_activity_ms : start;
-		long long until = last + quiet, hard = deadline_ms + (in->stall_ms - stall0);
+	return true;
+}
 
-		if (until > hard)
-			until = hard;
-		if (wait_events(in, until, 0, true) != WAIT_TIMEOUT || in->resume_done)
-			break;
-		if (now_ms(in) >= hard)
-			break;
-		last = in->last_activity_ms > start ? in->last_activity_ms : start;
-		if (!in->ndq && now_ms(in) >= last + quiet) {
-			settled = true;
-			break;
-		}
-	}
+/* dracut waits for the resume device as for the root; but a stale
+ * resume= (a swap since removed) would then cost the whole root timeout
+ * on every boot. The root is there, so the disks are found: the wait
+ * goes on only while devices still come (block devices, drivers
+ * loading, a layer's tool running), then rd.resume.timeout more. */
+long long resume_quiet_until(const struct init *in, long long since)
+{
+	long long last = since;
+
+	if (in->devs.last_change_ms > last)
+		last = in->devs.last_change_ms;
+	if (in->drivers.last_load_ms > last)
+		last = in->drivers.last_load_ms;
+	if (in->stack.last_run_ms > last)
+		last = in->stack.last_run_ms;
+	return last + in->opt.resume_timeout * 1000;
+}
+
+void resume_end(struct init *in, bool settled)
+{
+	const struct options *o = &in->opt;
+
 	in->resume_waiting = false;
 	if (in->resume_done)
 		return;

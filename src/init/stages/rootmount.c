@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stages/stages.h"
 #include "log.h"
 #include "init/stages/mountopts.h"
 
@@ -26,9 +27,31 @@ static void load_fs_module(struct init *in, const char *type)
 	free(alias);
 }
 
+void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
+{
+	struct init *in = arg;
+
+	if (what == DEV_REMOVED) {
+		/* a disk pulled and put back, a dm table reloaded: look again */
+		if (in->root && !strcmp(in->root, bd->name)) {
+			log_warn("root device %s went away; waiting for root=%s again", bd->devnode,
+				 in->opt.root);
+			free(in->root);
+			in->root = NULL;
+		}
+		return;
+	}
+	if (in->root || !in->opt.root)
+		return;
+	if (blockdev_matches(bd, in->opt.root) || blockdev_link_matches(in->ops, bd, in->opt.root)) {
+		in->root = xstrdup(bd->name);
+		log_info("root=%s is %s", in->opt.root, bd->devnode);
+	}
+}
+
 int mount_root(struct init *in)
 {
-	const struct blockdev *bd = &in->devs[in->root];
+	const struct blockdev *bd = root_dev(in);
 	struct strv types = { 0 };
 	unsigned long flags;
 	char *data;

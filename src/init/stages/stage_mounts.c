@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stages/stages.h"
 #include "log.h"
 
 static const struct {

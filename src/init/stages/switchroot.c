@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stages/stages.h"
 #include "init/core/kmsg.h"
 #include "log.h"
 

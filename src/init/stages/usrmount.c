@@ -8,7 +8,8 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "init/stages/early.h"
+#include "init/init.h"
+#include "init/stages/stages.h"
 #include "err.h"
 #include "log.h"
 #include "init/stages/mountopts.h"
@@ -97,19 +98,6 @@ int fstab_find(const char *text, const char *mountpoint, struct fstab_entry *e)
 	return 1;
 }
 
-static long find_dev(const struct init *in, const char *spec)
-{
-	for (size_t i = 0; i < in->ndevs; i++)
-		if (blockdev_matches(&in->devs[i], spec))
-			return (long)i;
-	return -1;
-}
-
-bool early_waiting(const struct init *in)
-{
-	return resume_pending(in) || (in->want_usr && find_dev(in, in->want_usr) < 0);
-}
-
 static bool has_opt(const char *opts, const char *word)
 {
 	size_t n = strlen(word);
@@ -124,36 +112,16 @@ static bool has_opt(const char *opts, const char *word)
 	return false;
 }
 
-static long wait_usr(struct init *in, const char *spec)
+int mount_usr_entry(struct init *in, const struct fstab_entry *e)
 {
-	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
-	long i = find_dev(in, spec);
-
-	if (i >= 0)
-		return i;
-	log_info("waiting for the /usr device %s", spec);
-	in->want_usr = spec;
-	wait_events(in, deadline, 0, true);
-	in->want_usr = NULL;
-	return find_dev(in, spec);
-}
-
-static int mount_entry(struct init *in, const struct fstab_entry *e)
-{
-	const struct blockdev *bd;
+	const struct blockdev *bd = registry_match(&in->devs, e->spec);
 	unsigned long flags;
 	char *data, *type;
-	long i;
 	int r;
 
-	if (!blockdev_spec_valid(e->spec))
-		return err_set("/usr is %s in /sysroot/etc/fstab: not a device uniramfs "
-			       "understands", e->spec);
-	i = wait_usr(in, e->spec);
-	if (i < 0)
+	if (!bd)
 		return err_set("the /usr device %s (from /sysroot/etc/fstab) did not appear "
 			       "within %ld seconds", e->spec, in->opt.timeout);
-	bd = &in->devs[i];
 	type = xstrdup(strcmp(e->type, "auto") ? e->type : bd->type ? bd->type : "");
 	if (!*type) {
 		free(type);
@@ -178,10 +146,9 @@ static int mount_entry(struct init *in, const struct fstab_entry *e)
 	return r;
 }
 
-int mount_usr(struct init *in)
+int usr_entry(struct init *in, struct fstab_entry *e)
 {
 	char *path, *text = NULL;
-	struct fstab_entry e;
 	int r;
 
 	if (!in->opt.fstab)
@@ -194,16 +161,20 @@ int mount_usr(struct init *in)
 			log_warn("cannot read /sysroot/etc/fstab: %s", strerror(-r));
 		return 0;
 	}
-	r = fstab_find(text, "/usr", &e);
+	r = fstab_find(text, "/usr", e);
 	free(text);
 	if (r > 0)
 		return 0;
-	if (has_opt(e.opts, "noauto")) {
-		log_info("/usr (%s) is noauto in /sysroot/etc/fstab, not mounting it", e.spec);
-		fstab_entry_free(&e);
+	if (has_opt(e->opts, "noauto")) {
+		log_info("/usr (%s) is noauto in /sysroot/etc/fstab, not mounting it", e->spec);
+		fstab_entry_free(e);
 		return 0;
 	}
-	r = mount_entry(in, &e);
-	fstab_entry_free(&e);
-	return r;
+	if (!blockdev_spec_valid(e->spec)) {
+		err_set("/usr is %s in /sysroot/etc/fstab: not a device uniramfs understands",
+			e->spec);
+		fstab_entry_free(e);
+		return -1;
+	}
+	return 1;
 }
