@@ -349,6 +349,45 @@ static void test_resume_no_image(void)
 	done(f, &in);
 }
 
+/* Devices still coming (here a disk every 0.9 s, four times) are not
+ * quiet: the short resume wait counts from the last of them. */
+static int churn_left;
+
+static void churn(struct fake_ops *f)
+{
+	char *msg;
+
+	if (!churn_left--) {
+		f->on_idle = NULL;
+		return;
+	}
+	f->now += 900;
+	msg = xasprintf("add@/devices/virtual/block/vd%c|ACTION=add|SUBSYSTEM=block|DEVNAME=vd%c|"
+			"DEVTYPE=disk|MAJOR=254|MINOR=%d", 'w' + churn_left, 'w' + churn_left,
+			100 + churn_left);
+	fake_recv_msg(f, msg);
+	free(msg);
+}
+
+static void test_resume_waits_while_devices_come(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=UUID=" UUID " resume=UUID=0000-1111 rd.resume.timeout=1", NULL);
+	churn_left = 4;
+	f->on_idle = churn;
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<4>resume device resume=UUID=0000-1111 did not appear within 1 seconds of "
+		     "the last device event (rd.resume.timeout=); booting normally\n"));
+	/* on the fake clock: the four disks' 3.6 s, then the quiet second */
+	CHECK(f->now - FAKE_T0 >= 4 * 900 + 1000);
+	CHECK(f->now - FAKE_T0 < 30000);
+	done(f, &in);
+}
+
 /* Once a filesystem is mounted, a resume device that shows up late is
  * never resumed from. */
 static void test_never_resume_after_mount(void)
@@ -772,6 +811,7 @@ int main(void)
 	RUN(test_swap_signatures);
 	RUN(test_resume_kernel_image);
 	RUN(test_resume_no_image);
+	RUN(test_resume_waits_while_devices_come);
 	RUN(test_never_resume_after_mount);
 	RUN(test_remove_forgets_root);
 	RUN(test_overrun_rescans);
