@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "buildconf.h"
-#include "init/stages/stages.h"
 #include "err.h"
-#include "layout.h"
-#include "init/init.h"
 #include "init/core/kmsg.h"
+#include "init/init.h"
+#include "init/stages/stages.h"
+#include "layout.h"
 #include "log.h"
 
 static char *read_text(struct init *in, const char *path)

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
 #include "init/core/timing.h"
+#include "log.h"
 
 static int kmsg_fd = -1;
 static bool attached;

@@ -23,8 +23,8 @@
 #include "err.h"
 #include "init/dev/uevent.h"
 #include "init/init.h"
-#include "log.h"
 #include "init/stack/stack.h"
+#include "log.h"
 
 static int r_finit_module(int fd, const char *params, int flags)
 {

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "log.h"
 #include "init/dev/uevent.h"
+#include "log.h"
 #include "util.h"
 
 int uevent_open(void)

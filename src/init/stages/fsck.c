@@ -9,10 +9,10 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "init/stages/stages.h"
 #include "err.h"
-#include "log.h"
 #include "init/stack/stack.h"
+#include "init/stages/stages.h"
+#include "log.h"
 
 static bool is_ext(const char *t)
 {

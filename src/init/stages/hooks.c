@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/stages/stages.h"
 #include "err.h"
+#include "init/stages/stages.h"
 #include "log.h"
 
 static int by_name(const struct dirent **a, const struct dirent **b)

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "init/init.h"
 #include "init/stages/stages.h"
-#include "err.h"
 #include "log.h"
 
 /* The kernel keeps the swap header in the first page of the area; its

@@ -7,9 +7,9 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stages/mountopts.h"
 #include "init/stages/stages.h"
 #include "log.h"
-#include "init/stages/mountopts.h"
 
 /* The filesystem may be a module (ext4, xfs, btrfs) or built in; ext3
  * and ext2 are served by ext4 through its fs- alias. */

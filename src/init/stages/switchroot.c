@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "init/core/kmsg.h"
 #include "init/init.h"
 #include "init/stages/stages.h"
-#include "init/core/kmsg.h"
 #include "log.h"
 
 #define NEWROOT "/sysroot"

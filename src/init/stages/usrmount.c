@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "init/init.h"
-#include "init/stages/stages.h"
 #include "err.h"
-#include "log.h"
+#include "init/init.h"
 #include "init/stages/mountopts.h"
+#include "init/stages/stages.h"
+#include "log.h"
 
 /* fstab escapes space, tab, newline and backslash as \ooo (getmntent). */
 static char *unescape(const char *s, size_t n)
