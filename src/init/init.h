@@ -42,8 +42,6 @@ struct init {
 	char *root;          /* kernel name of the root= device, NULL until found */
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
 	bool resume_done;    /* resume= was dealt with (or cannot be any more) */
-	bool resume_waiting; /* the wait for the root also waits for resume= */
-	const char *want_usr; /* the /usr device being waited for, or NULL */
 	/* ms spent waiting for a person (passphrase prompts): a deadline
 	 * set before them moves on by as much. */
 	long long stall_ms;

@@ -184,34 +184,29 @@ int run_jobs(struct init *in)
 	return 0;
 }
 
-/* Everything the wait for the root waits for: the root, and the resume
- * and /usr devices while they are waited for. */
-static bool boot_ready(struct init *in)
-{
-	return in->root && !resume_pending(in) &&
-	       !(in->want_usr && !registry_match(&in->devs, in->want_usr));
-}
-
+/* What a wait waits for: a predicate on the boot, with its argument. */
 struct waiting {
 	struct init *in;
-	bool (*ready)(struct init *in);
+	bool (*ready)(const struct init *in, const void *arg);
+	const void *arg;
 };
 
 /* The loop ends for a queued job too: jobs run out here. */
-static bool wait_done(void *arg)
+static bool wait_done(void *p)
 {
-	struct waiting *w = arg;
+	struct waiting *w = p;
 
-	return w->in->jobs.n || w->ready(w->in);
+	return w->in->jobs.n || w->ready(w->in, w->arg);
 }
 
-/* The one place the boot waits for devices: the loop until ready(in)
- * or the deadline (-1: none), running the jobs the events queue as they
- * come. Time spent at a passphrase prompt moves the deadline on.
+/* The one place the boot waits for devices: the loop until ready(in,
+ * arg) or the deadline (-1: none), running the jobs the events queue as
+ * they come. Time spent at a passphrase prompt moves the deadline on.
  * 1 ready, 0 not (timeout), -1 the failure path gave up (a test). */
-static int boot_wait(struct init *in, long long deadline, bool (*ready)(struct init *in))
+static int boot_wait(struct init *in, long long deadline,
+		     bool (*ready)(const struct init *in, const void *arg), const void *arg)
 {
-	struct waiting w = { in, ready };
+	struct waiting w = { in, ready, arg };
 	long long stall0 = in->stall_ms;
 
 	for (;;) {
@@ -229,9 +224,21 @@ static int boot_wait(struct init *in, long long deadline, bool (*ready)(struct i
 	}
 }
 
-static bool root_ready(struct init *in)
+static bool root_ready(const struct init *in, const void *arg)
 {
+	(void)arg;
 	return in->root != NULL;
+}
+
+static bool resume_ready(const struct init *in, const void *arg)
+{
+	(void)arg;
+	return in->root && in->resume_done;
+}
+
+static bool usr_ready(const struct init *in, const void *spec)
+{
+	return registry_match(&in->devs, spec) != NULL;
 }
 
 /* The root is there: resume= too, for a short while once the devices
@@ -252,7 +259,7 @@ static int wait_resume(struct init *in, long long deadline)
 		long long hard = deadline + (in->stall_ms - stall0);
 		long long until = resume_quiet_until(in, start);
 
-		r = boot_wait(in, until < hard ? until : hard, boot_ready);
+		r = boot_wait(in, until < hard ? until : hard, resume_ready, NULL);
 		if (r != 0 || in->resume_done || !in->root)
 			break;
 		if (now_ms(in) >= hard)
@@ -288,13 +295,14 @@ int init_wait_root(struct init *in)
 
 		if (deadline >= 0 && half > deadline)
 			half = deadline;
-		if ((r = boot_wait(in, half, root_ready)) < 0)
+		if ((r = boot_wait(in, half, root_ready, NULL)) < 0)
 			return -1;
 		if (!in->root)
 			stack_half_time(in);
 	}
 	/* the root may have come first: its siblings' disk drivers still load */
-	if (boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready) < 0)
+	if (boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready,
+		      NULL) < 0)
 		return -1;
 	if (in->root && wait_resume(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0)) < 0)
 		return -1;
@@ -319,9 +327,7 @@ static int stage_usr(struct init *in)
 	if (!registry_match(&in->devs, e.spec)) {
 		deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 		log_info("waiting for the /usr device %s", e.spec);
-		in->want_usr = e.spec;
-		r = boot_wait(in, deadline, boot_ready);
-		in->want_usr = NULL;
+		r = boot_wait(in, deadline, usr_ready, e.spec);
 		if (r < 0) {
 			fstab_entry_free(&e);
 			return -2;

@@ -136,11 +136,6 @@ void resume_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 		resume_block(arg, bd);
 }
 
-bool resume_pending(const struct init *in)
-{
-	return in->resume_waiting && !in->resume_done;
-}
-
 bool resume_begin(struct init *in)
 {
 	const struct options *o = &in->opt;
@@ -159,7 +154,6 @@ bool resume_begin(struct init *in)
 		return false;
 	}
 	log_info("waiting for resume=%s", o->resume);
-	in->resume_waiting = true;
 	return true;
 }
 
@@ -185,7 +179,6 @@ void resume_end(struct init *in, bool settled)
 {
 	const struct options *o = &in->opt;
 
-	in->resume_waiting = false;
 	if (in->resume_done)
 		return;
 	if (settled)

@@ -60,8 +60,6 @@ long long resume_quiet_until(const struct init *in, long long since);
 /* The wait is over; settled: it ended on the quiet time, not the
  * root's timeout. Warns when the device never came. */
 void resume_end(struct init *in, bool settled);
-/* Is the wait for the root still to go on for the resume device? */
-bool resume_pending(const struct init *in);
 
 /* fsck.c */
 /* The checker's argv for fstype per fsck.mode=/fsck.repair= (NULL when
