@@ -25,6 +25,7 @@
 #include "err.h"
 #include "hostonly.h"
 #include "image.h"
+#include "layout.h"
 #include "log.h"
 #include "microcode.h"
 #include "modules.h"
@@ -183,9 +184,13 @@ static int add_modules(struct plan *p)
 	struct modules *m = NULL;
 	char *fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
 			     p->sysroot, p->kver, p->sysroot, p->sysroot, p->kver, p->sysroot);
-	char *mp = xasprintf("%s/etc/modprobe.d:%s/run/modprobe.d:%s/usr/local/lib/modprobe.d:%s/lib/modprobe.d:%s/usr/lib/modprobe.d",
-			     p->sysroot, p->sysroot, p->sysroot, p->sysroot, p->sysroot);
-	int r = modules_open(&m, p->kmoddir, p->kver, fw);
+	static const char *const mpdirs[] = { LAYOUT_MODPROBE_DIRS };
+	struct buf mp = { 0 };
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mpdirs); i++)
+		buf_printf(&mp, "%s%s%s", i ? ":" : "", p->sysroot, mpdirs[i]);
+	r = modules_open(&m, p->kmoddir, p->kver, fw);
 
 	if (r == 0) {
 		modules_omit(m, &p->o->omit_modules);
@@ -196,13 +201,13 @@ static int add_modules(struct plan *p)
 	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
 		r = modules_add(m, p->o->add_modules.v[i], true);
 	if (r == 0)
-		r = modules_emit(m, p->img, mp);
+		r = modules_emit(m, p->img, mp.p);
 	if (r == 0)
 		p->nmodules = modules_count(m);
 	if (m)
 		modules_free(m);
 	free(fw);
-	free(mp);
+	buf_free(&mp);
 	return r;
 }
 

@@ -20,8 +20,7 @@
 #include "log.h"
 #include "sysroot.h"
 
-static const char *const hook_stages[] = { "cmdline", "pre-udev", "pre-mount", "mount",
-					   "pre-pivot" };
+static const char *const hook_stages[] = { LAYOUT_HOOK_STAGES };
 static const char *const bin_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
 
 void early_plan_hostonly(struct early_plan *ep, const struct hostonly *h)

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "hostonly.h"
 #include "image.h"
+#include "layout.h"
 #include "util.h"
 
 /* What the image needs for the early boot's other duties (issue 6):
@@ -18,7 +19,7 @@ struct early_plan {
 	char *resume_dev;    /* hostonly: "MAJ:MIN" of the resume device */
 };
 
-#define HOOKS_DIR "/usr/lib/uniramfs/hooks"
+#define HOOKS_DIR LAYOUT_HOOKS_DIR
 
 /* Remember what hostonly found (call before hostonly_free). */
 void early_plan_hostonly(struct early_plan *ep, const struct hostonly *h);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "layout.h"
 #include "log.h"
 #include "modules_priv.h"
 #include "util.h"
@@ -89,9 +90,7 @@ static void load_builtin(struct modules *m)
  * is read at all: only the kernel's own modules.softdep counts. */
 static char **config_paths(const char *kmoddir, const char *kver)
 {
-	static const char *const dirs[] = { "/etc/modprobe.d", "/run/modprobe.d",
-					    "/usr/local/lib/modprobe.d", "/usr/lib/modprobe.d",
-					    "/lib/modprobe.d" };
+	static const char *const dirs[] = { LAYOUT_MODPROBE_DIRS };
 	char **v = xcalloc(ARRAY_SIZE(dirs) + 1, sizeof(*v));
 	char *tail = xasprintf("/lib/modules/%s", kver);
 	size_t n = 0;

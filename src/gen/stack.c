@@ -16,6 +16,7 @@
 
 #include "elf.h"
 #include "err.h"
+#include "layout.h"
 #include "log.h"
 
 #define MAX_DEPTH 16
@@ -153,8 +154,7 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 /* The tool's path on the host as elf_add_binary finds it, or NULL. */
 static char *find_tool(const char *sysroot, const char *name)
 {
-	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
-					    "/usr/bin", "/sbin", "/bin" };
+	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);

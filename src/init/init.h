@@ -5,134 +5,77 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "blockdev.h"
-#include "modload.h"
-#include "ops.h"
-#include "options.h"
-#include "timing.h"
-#include "uevent.h"
+#include "init/core/jobs.h"
+#include "init/core/loop.h"
+#include "init/core/ops.h"
+#include "init/core/options.h"
+#include "init/core/timing.h"
+#include "init/dev/driverq.h"
+#include "init/dev/events.h"
+#include "init/dev/modload.h"
+#include "init/dev/registry.h"
+#include "init/stack/stack.h"
 #include "util.h"
 
-/* The effects of the init that struct sysops does not cover: process
- * control and the end of the initramfs. A unit test passes a fake that
- * records; nothing here may touch the host from a test. */
-struct initops {
-	/* uname(2)'s release into buf. 0 or -1. */
-	int (*uname_release)(char *buf, size_t len);
-	/* Delete the initramfs's files, never crossing into another mount
-	 * and never touching newroot. Only ever acts as PID 1 on a
-	 * ramfs/tmpfs root. 0 or -1. */
-	int (*free_initramfs)(const char *newroot);
-	/* reboot(2); returns only if that failed (or in a test). */
-	int (*reboot)(int how);
-	/* Start path on the console in its own session; the child's pid
-	 * or -1. */
-	pid_t (*spawn)(const char *path, char *const argv[], char *const envp[]);
-	/* Run path to its end (cryptsetup, lvm, mdadm) with len bytes of
-	 * input on its stdin (nothing: /dev/null) and the console as its
-	 * stdout and stderr. Its exit status 0-255, or -1 (err set) when it
-	 * could not run or died of a signal. */
-	int (*run)(const char *path, char *const argv[], char *const envp[],
-		   const void *input, size_t len);
-	/* Print prompt on the console and read one line there with echo
-	 * off into buf (NUL-terminated, no newline). Its length or -1.
-	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
-	 * a USB keyboard's driver must still load. */
-	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
-			       void (*pump)(void *), void *arg);
-};
-extern const struct initops real_initops;
+/* PATH for everything the init runs. */
+#define TOOL_PATH "/usr/sbin:/usr/bin:/sbin:/bin"
 
-/* A device whose modalias matched no module in the image. */
-struct nodriver {
-	char *modalias, *devpath;
-};
-
+/* The whole init: its effects (ops), the loop and what feeds it (the
+ * device registry, the driver queue, the queued jobs), the layers, and
+ * the state of the boot itself. */
 struct init {
 	const struct sysops *ops;
 	const struct initops *xops;
 	struct options opt;
 	struct timing timing;
-	struct modload *ml;
-	int uevent_fd; /* -1 until stage 2 */
-	char kver[256];
 
-	struct blockdev *devs;
-	size_t ndevs, capdevs;
-	struct nodriver *nodrv;
-	size_t nnodrv, capnodrv;
-	struct pending *dq; /* drivers not loaded yet: driverq.c */
-	size_t ndq, capdq;
-	long root; /* index into devs, -1 until found */
-	struct stack *stack; /* LUKS, LVM, md: stack.c; NULL until stage 2 */
+	struct loop loop;
+	struct devevents events; /* the uevent source */
+	struct registry devs;
+	struct driverq drivers;
+	struct modload *ml;
+	struct jobq jobs;
+	struct stack stack; /* LUKS, LVM, md */
+
+	/* The boot's state. */
+	char kver[256];
+	char *root;          /* kernel name of the root= device, NULL until found */
+	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
+	bool resume_done;    /* resume= was dealt with (or cannot be any more) */
 	/* ms spent waiting for a person (passphrase prompts): a deadline
 	 * set before them moves on by as much. */
 	long long stall_ms;
-	/* Resume, fsck, /usr, hooks: early.h. */
-	bool fs_mounted;      /* a filesystem is on /sysroot: never resume after */
-	bool resume_done;     /* resume= was dealt with (or cannot be any more) */
-	bool resume_waiting;  /* wait_events(until_root) also waits for resume= */
-	const char *want_usr; /* the /usr device being waited for, or NULL */
-
-	char **init_argv; /* args for the real init (not argv[0]) */
-	char **envp;
+	char **init_argv;    /* args for the real init (not argv[0]) */
+	char **envp;         /* the kernel's, for the real init */
+	char **tool_envp;    /* PATH, HOME, TERM: for hooks, tools, the shell */
 };
-
-enum wait_end { WAIT_ROOT, WAIT_TIMEOUT, WAIT_CHILD, WAIT_ERROR };
 
 /* The whole boot. Returns only when it did not hand over: after the
  * failure path gave up (the reboot returned: a test), or 0 if execve
  * "succeeded" in a test. argv/envp are those the kernel gave /init. */
 int init_run(struct init *in, int argc, char **argv, char **envp);
+/* Wire the loop, the registry and its subscribers (init_run does it;
+ * a unit test driving one part calls it after setting ops and opt). */
+void init_setup(struct init *in);
 void init_free(struct init *in);
+/* Run the queued jobs; a failed one goes through the failure path and
+ * runs again. 0, or -1 when the failure path gave up (a test). */
+int run_jobs(struct init *in);
 
-/* stage_mounts.c */
-int stage_mounts(struct init *in);
-void stage_console(struct init *in);
-/* devices.c: one uevent (coldplug or netlink) moves the boot forward. */
-void handle_uevent(const struct uevent *ev, void *userdata);
-/* driverq.c: drivers queue up, storage first; the wait loop loads
- * them one at a time until the root is there. */
-void driverq_push(struct init *in, const struct uevent *ev);
-/* Load the most urgent queued driver; false when the queue is empty. */
-bool driverq_load_next(struct init *in);
-/* Is a disk driver (the first class) still queued? */
-bool driverq_urgent(const struct init *in);
-/* Everything queued, e.g. keyboards before asking for a passphrase. */
-void driverq_load_all(struct init *in);
-void driverq_free(struct init *in);
-/* stack.c: unlock, activate, assemble what a probed device holds. */
-void stack_setup(struct init *in);
-void stack_block(struct init *in, const struct blockdev *bd);
-/* Wait for the root until deadline_ms; half way, start RAID arrays
- * still missing members (degraded). */
-void stack_wait_root(struct init *in, long long deadline_ms);
-/* Is spec a link in /dev the tools made to bd (mdadm's /dev/md/NAME)? */
-bool stack_link_matches(struct init *in, const struct blockdev *bd, const char *spec);
-/* After a timeout: name each rd.luks.uuid / rd.md.uuid never seen. */
-void stack_report_missing(struct init *in);
-void stack_free(struct init *in);
-/* wait.c: handle every uevent waiting on the socket. */
-void drain_uevents(struct init *in);
-/* wait.c: the one poll() loop. deadline_ms is CLOCK_MONOTONIC in ms,
- * -1 for none. child > 0: also end when it exits. */
-enum wait_end wait_events(struct init *in, long long deadline_ms, pid_t child,
-			  bool until_root);
-long long now_ms(void);
-/* rootmount.c */
-int mount_root(struct init *in);
-/* switchroot.c: returns only on failure (or in a test, 0 after the fake
- * execve). */
-int switch_root(struct init *in);
-int write_state(struct init *in);
-/* failure.c */
-void report_devices(struct init *in);
-/* Run a shell if allowed and present: 0 when it ran and exited, -1 if
- * there was none. */
-int run_shell(struct init *in, const char *why);
-/* Shell, then retry (returns 0), or wait and reboot (returns -1 only
- * when the reboot returned). */
-int failure(struct init *in, bool can_retry);
-void run_break(struct init *in, unsigned brk, const char *name);
+/* The wait for root= (and resume=) with its jobs: 1 the root is there,
+ * 0 it did not come (said so), -1 the failure path gave up (a test). */
+int init_wait_root(struct init *in);
+
+/* The ops clock: CLOCK_MONOTONIC in ms. */
+static inline long long now_ms(const struct init *in)
+{
+	return in->ops->now_ms();
+}
+
+/* The root device, NULL until root= appeared (or after it went). */
+static inline const struct blockdev *root_dev(const struct init *in)
+{
+	return registry_get(&in->devs, in->root);
+}
 
 #endif

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "init.h"
+#include "init/init.h"
 
 int main(int argc, char **argv, char **envp)
 {

@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "buildconf.h"
-#include "early.h"
 #include "err.h"
-#include "init.h"
-#include "kmsg.h"
+#include "init/core/kmsg.h"
+#include "init/init.h"
+#include "init/stages/stages.h"
+#include "layout.h"
 #include "log.h"
 
 static char *read_text(struct init *in, const char *path)
@@ -54,11 +55,12 @@ static void set_log_level(struct init *in)
 static void read_cmdline(struct init *in, int argc, char **argv)
 {
 	struct cmdline c = { 0 };
-	char *defaults = read_text(in, "/etc/uniramfs/cmdline");
+	char *defaults = read_text(in, LAYOUT_CMDLINE_FILE);
 	char *real = read_text(in, "/proc/cmdline");
 
 	cmdline_parse_layers(&c, defaults, real);
 	options_parse(&in->opt, &c);
+	stack_parse(&in->stack, &c);
 	set_log_level(in);
 	log_info("uniramfs " UNIRAMFS_VERSION " starting");
 	if (defaults)
@@ -75,27 +77,38 @@ static void read_cmdline(struct init *in, int argc, char **argv)
 	free(real);
 }
 
-/* The kernel gives init HOME and TERM; a shell also wants PATH. */
+/* The kernel gives init HOME and TERM, and every KEY=VALUE word of the
+ * command line it did not know: all of it goes to the real init, as
+ * without an initramfs. Our hooks, tools and shell get a clean one
+ * (docs/hooks.md): a LD_PRELOAD= or PATH= on the command line must not
+ * steer what runs as root here. */
 static void make_env(struct init *in, char **envp)
 {
-	struct strv env = { 0 };
+	struct strv env = { 0 }, clean = { 0 };
+	const char *term = "linux";
 	bool path = false;
 
 	for (char **e = envp; e && *e; e++) {
 		strv_push(&env, *e);
 		path |= str_has_prefix(*e, "PATH=");
+		if (str_has_prefix(*e, "TERM=") && (*e)[5])
+			term = *e + 5;
 	}
 	if (!path)
-		strv_push(&env, "PATH=/usr/sbin:/usr/bin:/sbin:/bin");
+		strv_push(&env, "PATH=" TOOL_PATH);
 	if (!env.v)
 		strv_push(&env, "TERM=linux");
 	in->envp = env.v;
+	strv_push(&clean, "PATH=" TOOL_PATH);
+	strv_push(&clean, "HOME=/");
+	strv_push_owned(&clean, xasprintf("TERM=%s", term));
+	in->tool_envp = clean.v;
 }
 
 static int check_kver(struct init *in)
 {
 	char running[256];
-	char *p = in->ops->path("/etc/uniramfs/kver"), *built = NULL;
+	char *p = in->ops->path(LAYOUT_KVER_FILE), *built = NULL;
 	int r = read_line(p, &built);
 
 	free(p);
@@ -105,7 +118,7 @@ static int check_kver(struct init *in)
 	}
 	snprintf(in->kver, sizeof(in->kver), "%s", running);
 	if (r < 0) {
-		log_warn("/etc/uniramfs/kver: %s; not checking the kernel version", strerror(-r));
+		log_warn(LAYOUT_KVER_FILE ": %s; not checking the kernel version", strerror(-r));
 		return 0;
 	}
 	if (strcmp(str_trim(built), running) != 0) {
@@ -122,15 +135,20 @@ static void stage_modules(struct init *in)
 {
 	char *moddir = xasprintf("/lib/modules/%s", in->kver);
 	const struct options *o = &in->opt;
+	struct loop_source src = { .ready = devevents_ready, .arg = &in->events };
 
 	/* The socket first: nothing a module load announces is missed. */
-	in->uevent_fd = uevent_open();
-	if (in->uevent_fd < 0)
+	in->events.fd = in->ops->uevent_open();
+	if (in->events.fd < 0)
 		log_err("cannot listen for device events: %s", err_msg());
+	src.fd = in->events.fd;
+	if (src.fd >= 0 && loop_add(&in->loop, &src) < 0)
+		log_err("%s", err_msg());
 	in->ml = modload_new(in->ops, moddir);
 	if (!in->ml)
 		log_err("cannot read the modules in %s: %s", moddir, err_msg());
 	free(moddir);
+	in->drivers.ml = in->ml;
 	if (in->ml) {
 		for (size_t i = 0; i < o->blacklist.n; i++)
 			modload_blacklist(in->ml, o->blacklist.v[i]);
@@ -142,42 +160,207 @@ static void stage_modules(struct init *in)
 	for (size_t i = 0; in->ml && i < o->driver_pre.n; i++)
 		if (modload_name(in->ml, o->driver_pre.v[i]) < 0)
 			log_warn("rd.driver.pre=%s: %s", o->driver_pre.v[i], err_msg());
-	if (uevent_coldplug(in->ops, handle_uevent, in) < 0)
+	if (devevents_coldplug(&in->events) < 0)
 		log_err("coldplug: %s", err_msg());
 	timing_mark(&in->timing, "coldplug");
 }
 
-static bool wait_root(struct init *in)
+int run_jobs(struct init *in)
 {
-	long long deadline = in->opt.timeout < 0 ? -1 : now_ms() + in->opt.timeout * 1000;
+	struct job j;
 
-	if (in->root < 0) {
+	while (jobq_pop(&in->jobs, &j)) {
+		if (j.run(in, j.data) == JOB_FAILED) {
+			/* the failure path from here only: never inside the loop */
+			if (failure(in, true) < 0) {
+				job_free(&j);
+				return -1;
+			}
+			jobq_push_front(&in->jobs, &j);
+			continue;
+		}
+		job_free(&j);
+	}
+	return 0;
+}
+
+/* What a wait waits for: a predicate on the boot, with its argument. */
+struct waiting {
+	struct init *in;
+	bool (*ready)(const struct init *in, const void *arg);
+	const void *arg;
+};
+
+/* The loop ends for a queued job too: jobs run out here. */
+static bool wait_done(void *p)
+{
+	struct waiting *w = p;
+
+	return w->in->jobs.n || w->ready(w->in, w->arg);
+}
+
+/* The one place the boot waits for devices: the loop until ready(in,
+ * arg) or the deadline (-1: none), running the jobs the events queue as
+ * they come. Time spent at a passphrase prompt moves the deadline on.
+ * 1 ready, 0 not (timeout), -1 the failure path gave up (a test). */
+static int boot_wait(struct init *in, long long deadline,
+		     bool (*ready)(const struct init *in, const void *arg), const void *arg)
+{
+	struct waiting w = { in, ready, arg };
+	long long stall0 = in->stall_ms;
+
+	for (;;) {
+		long long d = deadline < 0 ? -1 : deadline + (in->stall_ms - stall0);
+		enum loop_end e = loop_run(&in->loop, d, wait_done, &w, 0);
+
+		if (e == LOOP_ERROR)
+			log_err("%s", err_msg());
+		if (in->jobs.n) {
+			if (run_jobs(in) < 0)
+				return -1;
+			continue;
+		}
+		return e == LOOP_DONE;
+	}
+}
+
+static bool root_ready(const struct init *in, const void *arg)
+{
+	(void)arg;
+	return in->root != NULL;
+}
+
+static bool resume_ready(const struct init *in, const void *arg)
+{
+	(void)arg;
+	return in->root && in->resume_done;
+}
+
+static bool usr_ready(const struct init *in, const void *spec)
+{
+	return registry_match(&in->devs, spec) != NULL;
+}
+
+/* The root is there: resume= too, for a short while once the devices
+ * are quiet (resume.c says how long), never past deadline. */
+static int wait_resume(struct init *in, long long deadline)
+{
+	long long start, stall0;
+	bool settled = false;
+	int r = 0;
+
+	if (!resume_begin(in))
+		return 0;
+	if (deadline < 0)
+		deadline = now_ms(in) + DEFAULT_ROOT_TIMEOUT * 1000;
+	start = now_ms(in);
+	stall0 = in->stall_ms;
+	for (;;) {
+		long long hard = deadline + (in->stall_ms - stall0);
+		long long until = resume_quiet_until(in, start);
+
+		r = boot_wait(in, until < hard ? until : hard, resume_ready, NULL);
+		if (r != 0 || in->resume_done || !in->root)
+			break;
+		if (now_ms(in) >= hard)
+			break;
+		if (!in->drivers.n && now_ms(in) >= resume_quiet_until(in, start)) {
+			settled = true;
+			break;
+		}
+	}
+	resume_end(in, settled);
+	return r < 0 ? -1 : 0;
+}
+
+int init_wait_root(struct init *in)
+{
+	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
+	long long stall0 = in->stall_ms;
+	int r;
+
+	if (!in->root) {
 		if (in->opt.timeout < 0)
 			log_info("waiting for root=%s", in->opt.root);
 		else
 			log_info("waiting up to %ld seconds for root=%s", in->opt.timeout,
 				 in->opt.root);
-		stack_wait_root(in, deadline);
-	} else if (driverq_urgent(in)) {
-		/* the root came first; its siblings' disk drivers still load */
-		wait_events(in, deadline, 0, true);
 	}
-	if (in->root >= 0)
-		resume_wait(in, deadline);
-	if (in->ml)
-		modload_settle(in->ml);
-	if (in->root >= 0)
-		return true;
+	/* Half the root timeout (15 s when it is forever) gives every
+	 * member of an array its chance; then the layers may act (md:
+	 * start what is short of members degraded). */
+	if (!in->root && stack_has_half_time(in)) {
+		long timeout = in->opt.timeout < 0 ? DEFAULT_ROOT_TIMEOUT : in->opt.timeout;
+		long long half = now_ms(in) + timeout * 1000 / 2;
+
+		if (deadline >= 0 && half > deadline)
+			half = deadline;
+		if ((r = boot_wait(in, half, root_ready, NULL)) < 0)
+			return -1;
+		if (!in->root)
+			stack_half_time(in);
+	}
+	/* the root may have come first: its siblings' disk drivers still load */
+	if (boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready,
+		      NULL) < 0)
+		return -1;
+	if (in->root && wait_resume(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0)) < 0)
+		return -1;
+	if (in->root)
+		return 1;
 	log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
 		in->opt.timeout);
 	stack_report_missing(in);
-	return false;
+	return 0;
+}
+
+/* After the root: the /usr its fstab names, its device waited for as
+ * the root's was. */
+static int stage_usr(struct init *in)
+{
+	struct fstab_entry e;
+	long long deadline;
+	int r = usr_entry(in, &e);
+
+	if (r <= 0)
+		return r;
+	if (!registry_match(&in->devs, e.spec)) {
+		deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
+		log_info("waiting for the /usr device %s", e.spec);
+		r = boot_wait(in, deadline, usr_ready, e.spec);
+		if (r < 0) {
+			fstab_entry_free(&e);
+			return -2;
+		}
+	}
+	r = mount_usr_entry(in, &e);
+	fstab_entry_free(&e);
+	return r;
+}
+
+void init_setup(struct init *in)
+{
+	struct loop_source drivers = { .fd = -1, .has_work = driverq_has_work,
+				       .step = driverq_step, .arg = &in->drivers };
+
+	loop_init(&in->loop, in->ops);
+	registry_init(&in->devs, in->ops);
+	driverq_init(&in->drivers, in->ops);
+	devevents_init(&in->events, in->ops, &in->devs, &in->drivers);
+	stack_init(&in->stack);
+	/* in this order: the root is known before a layer asks whether it
+	 * is still to come */
+	registry_subscribe(&in->devs, root_seen, in);
+	registry_subscribe(&in->devs, resume_seen, in);
+	registry_subscribe(&in->devs, stack_seen, in);
+	loop_add(&in->loop, &drivers);
 }
 
 int init_run(struct init *in, int argc, char **argv, char **envp)
 {
-	in->root = -1;
-	in->uevent_fd = -1;
+	int r;
+
+	init_setup(in);
 	timing_start(&in->timing);
 	kmsg_setup();
 	make_env(in, envp);
@@ -211,7 +394,10 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	stack_setup(in);
 	stage_modules(in);
 	for (;;) {
-		if (!wait_root(in)) {
+		r = init_wait_root(in);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
 			report_devices(in);
 			if (failure(in, true) == 0)
 				continue;
@@ -220,6 +406,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		timing_mark(&in->timing, "devices");
 		run_break(in, BRK_PRE_MOUNT, "pre-mount");
 		run_hooks(in, "pre-mount");
+		if (!in->root)
+			continue; /* it went away while the break shell ran */
 		if (fsck_root(in) == 0 && mount_root(in) == 0)
 			break;
 		log_err("%s", err_msg());
@@ -228,7 +416,9 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	}
 	run_break(in, BRK_MOUNT, "mount");
 	run_hooks(in, "mount");
-	while (mount_usr(in) < 0) {
+	while ((r = stage_usr(in)) < 0) {
+		if (r == -2)
+			return -1;
 		log_err("%s", err_msg());
 		if (failure(in, true) < 0)
 			return -1;
@@ -244,25 +434,23 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 
 void init_free(struct init *in)
 {
-	stack_free(in);
-	driverq_free(in);
+	jobq_free(&in->jobs);
+	stack_free(&in->stack);
+	driverq_free(&in->drivers);
+	registry_free(&in->devs);
 	options_free(&in->opt);
 	timing_free(&in->timing);
 	if (in->ml)
 		modload_free(in->ml);
-	if (in->uevent_fd >= 0)
-		close(in->uevent_fd);
-	for (size_t i = 0; i < in->ndevs; i++)
-		blockdev_clear(&in->devs[i]);
-	free(in->devs);
-	for (size_t i = 0; i < in->nnodrv; i++) {
-		free(in->nodrv[i].modalias);
-		free(in->nodrv[i].devpath);
-	}
-	free(in->nodrv);
+	if (in->events.fd >= 0)
+		close(in->events.fd);
+	free(in->root);
 	for (char **e = in->envp; e && *e; e++)
 		free(*e);
 	free(in->envp);
+	for (char **e = in->tool_envp; e && *e; e++)
+		free(*e);
+	free(in->tool_envp);
 	kmsg_free();
 	memset(in, 0, sizeof(*in));
 }

@@ -7,8 +7,8 @@
 
 #include "cmdline.h"
 #include "log.h"
-#include "mountopts.h"
-#include "options.h"
+#include "init/stages/mountopts.h"
+#include "init/core/options.h"
 
 static void quiet_sink(int level, const char *msg, void *userdata)
 {

@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,6 +184,93 @@ static int op_access(const char *path, int mode)
 	return r;
 }
 
+static ssize_t op_recv(int fd, void *buf, size_t len, int flags)
+{
+	if (cur->nrecv) {
+		struct fake_recv r = cur->recvs[0];
+		memmove(cur->recvs, cur->recvs + 1, --cur->nrecv * sizeof(*cur->recvs));
+		if (!r.data) {
+			errno = r.err;
+			return -1;
+		}
+		if (r.len > len)
+			r.len = len;
+		memcpy(buf, r.data, r.len);
+		free(r.data);
+		return (ssize_t)r.len;
+	}
+	/* the host's own events: read and forgotten, so poll settles */
+	if (fd >= 0)
+		while (recv(fd, buf, len, flags | MSG_DONTWAIT) > 0)
+			;
+	errno = EAGAIN;
+	return -1;
+}
+
+static int op_uevent_open(void)
+{
+	cur->uevent_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	return cur->uevent_fd;
+}
+
+/* Real fds first, without waiting; if nothing is ready, the clock moves
+ * on by the timeout instead of sleeping (a wait forever: 60 s). */
+static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int r;
+
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].revents = 0;
+	if (cur->nrecv) {
+		for (nfds_t i = 0; i < n; i++)
+			if (fds[i].fd == cur->uevent_fd)
+				fds[i].revents = POLLIN;
+		return 1;
+	}
+	r = poll(fds, n, 0);
+	if (r != 0 || timeout == 0)
+		return r;
+	if (cur->on_idle) {
+		cur->on_idle(cur);
+		if (cur->nrecv)
+			return op_poll(fds, n, 0);
+	}
+	cur->now += timeout < 0 ? 60000 : timeout;
+	return 0;
+}
+
+static long long op_now_ms(void)
+{
+	return cur->now;
+}
+
+static void op_sync(void)
+{
+	strv_push(&cur->log, "sync");
+}
+
+static void push_recv(struct fake_ops *f, struct fake_recv r)
+{
+	ARRAY_GROW(f->recvs, f->caprecv, f->nrecv + 1);
+	f->recvs[f->nrecv++] = r;
+}
+
+void fake_recv_msg(struct fake_ops *f, const char *msg)
+{
+	char *d = xstrdup(msg);
+	size_t n = strlen(d);
+
+	for (char *c = d; *c; c++)
+		if (*c == '|')
+			*c = '\0';
+	push_recv(f, (struct fake_recv){ d, n, 0 });
+}
+
+void fake_recv_err(struct fake_ops *f, int err)
+{
+	push_recv(f, (struct fake_recv){ NULL, 0, err });
+}
+
 struct fake_ops *fake_ops_new(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -202,9 +294,17 @@ struct fake_ops *fake_ops_new(void)
 		.chroot = op_chroot,
 		.execve = op_execve,
 		.access = op_access,
+		.uevent_open = op_uevent_open,
+		.recv = op_recv,
+		.poll = op_poll,
+		.signalfd = signalfd,
+		.waitpid = waitpid,
+		.now_ms = op_now_ms,
+		.sync = op_sync,
 		.path = op_path,
-		.data = f,
 	};
+	f->now = FAKE_T0;
+	f->uevent_fd = -1;
 	cur = f;
 	return f;
 }
@@ -221,11 +321,16 @@ void fake_ops_free(struct fake_ops *f)
 	if (!f)
 		return;
 	nftw(f->root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+	if (f->uevent_fd >= 0)
+		close(f->uevent_fd);
 	for (size_t i = 0; i < f->nfails; i++) {
 		free(f->fails[i].call);
 		free(f->fails[i].name);
 	}
 	free(f->fails);
+	for (size_t i = 0; i < f->nrecv; i++)
+		free(f->recvs[i].data);
+	free(f->recvs);
 	strv_free(&f->log);
 	free(f->root);
 	if (cur == f)

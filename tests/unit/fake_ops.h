@@ -14,18 +14,31 @@
  *   chdir PATH / chroot PATH  (recorded only)
  *   execve PATH ARG1 ARG2 ... (recorded only)
  *   access PATH MODE          (done inside the tree)
+ *   sync
  * mount, umount, chdir, chroot and execve succeed (return 0) unless made
- * to fail with fake_fail. path() is not recorded. */
+ * to fail with fake_fail. path() is not recorded.
+ *
+ * Time is the fake's: now_ms starts at FAKE_T0 and moves on only when
+ * poll would sleep (by its whole timeout), so a 30 s wait takes no real
+ * time. The uevent socket is an eventfd that never fires; poll reports
+ * it readable while fake_recv_* messages are queued. poll, signalfd and
+ * waitpid otherwise reach the real ones (a test's spawned child). */
 #ifndef UNIRAMFS_FAKE_OPS_H
 #define UNIRAMFS_FAKE_OPS_H
 
 #include <stdbool.h>
 
-#include "ops.h"
+#include "init/core/ops.h"
 #include "util.h"
 
 struct fake_fail_rule {
 	char *call, *name;
+	int err;
+};
+
+struct fake_recv {
+	char *data; /* a uevent message (NUL-separated), NULL for an error */
+	size_t len;
 	int err;
 };
 
@@ -35,7 +48,16 @@ struct fake_ops {
 	struct strv log;   /* one line per call, in order */
 	struct fake_fail_rule *fails;
 	size_t nfails;
+	struct fake_recv *recvs; /* what recv returns, in turn */
+	size_t nrecv, caprecv;
+	long long now;  /* the fake clock, ms */
+	int uevent_fd;  /* what uevent_open gave, -1 before */
+	/* called when poll would sleep, before the clock moves on: a test
+	 * makes things happen "later" (queue an event) */
+	void (*on_idle)(struct fake_ops *f);
 };
+
+#define FAKE_T0 1000000LL
 
 /* A new tree under $TMPDIR (or /tmp). Aborts if it cannot be made. */
 struct fake_ops *fake_ops_new(void);
@@ -48,6 +70,12 @@ void fake_ops_free(struct fake_ops *f);
  * fstype; for finit_module the module name; else the path (for symlink
  * the link path). NAME "*" matches any. */
 void fake_fail(struct fake_ops *f, const char *call, const char *name, int err);
+
+/* recv on the uevent socket returns these in turn, then EAGAIN (the
+ * host's real events are read and dropped). msg: "ACTION@DEVPATH" and
+ * "KEY=VAL" words separated by '|'. */
+void fake_recv_msg(struct fake_ops *f, const char *msg);
+void fake_recv_err(struct fake_ops *f, int err);
 
 /* The real path of p inside the tree (caller frees). */
 char *fake_path(struct fake_ops *f, const char *p);

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <unistd.h>
 
-#include "blockdev.h"
+#include "init/dev/blockdev.h"
 #include "err.h"
 #include "fake_ops.h"
 #include "test.h"

@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "early.h"
+#include "init/stages/stages.h"
+#include "err.h"
 #include "fake_ops.h"
-#include "init.h"
-#include "kmsg.h"
+#include "init/init.h"
+#include "init/core/kmsg.h"
 #include "test.h"
 
 #define KVER "6.1.0-test"
@@ -53,7 +54,8 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 	return pid;
 }
 
-/* "run PATH ARG1 ARG2..." then one "env K=V" line per UNIRAMFS_ variable. */
+/* "run PATH ARG1 ARG2..." then one "env K=V" line per variable. A status
+ * of -1 is a tool killed by a signal. */
 static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
 		 size_t len)
 {
@@ -64,10 +66,13 @@ static int x_run(const char *path, char *const argv[], char *const envp[], const
 	for (size_t i = 0; argv[i]; i++)
 		buf_printf(&b, " %s", argv[i]);
 	strv_push_owned(&cur->log, b.p);
+	int st = nstatus < (int)ARRAY_SIZE(statuses) ? statuses[nstatus++] : 0;
+
 	for (char *const *e = envp; e && *e; e++)
-		if (str_has_prefix(*e, "UNIRAMFS_"))
-			strv_push_owned(&cur->log, xasprintf("env %s", *e));
-	return nstatus < (int)ARRAY_SIZE(statuses) ? statuses[nstatus++] : 0;
+		strv_push_owned(&cur->log, xasprintf("env %s", *e));
+	if (st < 0)
+		return err_set("%s killed by signal 9", path);
+	return st;
 }
 
 static const struct initops fake_initops = {
@@ -179,15 +184,17 @@ static struct fake_ops *setup(const char *cmdline, const char *dev2)
 	return f;
 }
 
+static char *kernel_env[] = { "HOME=/", "TERM=linux", NULL };
+static char **run_env = kernel_env; /* what the kernel gives /init */
+
 static int run(struct fake_ops *f, struct init *in)
 {
-	char *envp[] = { "HOME=/", "TERM=linux", NULL };
 	char *argv[] = { "/init", NULL };
 
 	memset(in, 0, sizeof(*in));
 	in->ops = &f->ops;
 	in->xops = &fake_initops;
-	return init_run(in, 1, argv, envp);
+	return init_run(in, 1, argv, run_env);
 }
 
 static void done(struct fake_ops *f, struct init *in)
@@ -321,6 +328,64 @@ static void test_resume_no_image(void)
 		     "booting normally\n"));
 	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
 	done(f, &in);
+
+	/* a stale resume= (the swap is gone): once the devices are quiet,
+	 * rd.resume.timeout, not the root's 30 s */
+	f = setup("root=UUID=" UUID " resume=UUID=0000-1111 rd.resume.timeout=1", NULL);
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<6>waiting for resume=UUID=0000-1111\n"
+		     "<4>resume device resume=UUID=0000-1111 did not appear within 1 seconds of "
+		     "the last device event (rd.resume.timeout=); booting normally\n"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	done(f, &in);
+
+	/* an offset whose byte position overflows: named, not read */
+	f = setup("root=UUID=" UUID " resume=/dev/vda2 resume_offset=9223372036854775807", swap_image);
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<4>resume_offset=9223372036854775807 is past the end of any device; "
+		     "booting normally\n"));
+	CHECK(fake_log_count(f, "open /dev/vda2") == 0);
+	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
+	done(f, &in);
+}
+
+/* Devices still coming (here a disk every 0.9 s, four times) are not
+ * quiet: the short resume wait counts from the last of them. */
+static int churn_left;
+
+static void churn(struct fake_ops *f)
+{
+	char *msg;
+
+	if (!churn_left--) {
+		f->on_idle = NULL;
+		return;
+	}
+	f->now += 900;
+	msg = xasprintf("add@/devices/virtual/block/vd%c|ACTION=add|SUBSYSTEM=block|DEVNAME=vd%c|"
+			"DEVTYPE=disk|MAJOR=254|MINOR=%d", 'w' + churn_left, 'w' + churn_left,
+			100 + churn_left);
+	fake_recv_msg(f, msg);
+	free(msg);
+}
+
+static void test_resume_waits_while_devices_come(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=UUID=" UUID " resume=UUID=0000-1111 rd.resume.timeout=1", NULL);
+	churn_left = 4;
+	f->on_idle = churn;
+	CHECK(run(f, &in) == 0);
+	CHECK(logged("<4>resume device resume=UUID=0000-1111 did not appear within 1 seconds of "
+		     "the last device event (rd.resume.timeout=); booting normally\n"));
+	/* on the fake clock: the four disks' 3.6 s, then the quiet second */
+	CHECK(f->now - FAKE_T0 >= 4 * 900 + 1000);
+	CHECK(f->now - FAKE_T0 < 30000);
+	done(f, &in);
 }
 
 /* Once a filesystem is mounted, a resume device that shows up late is
@@ -339,21 +404,95 @@ static void test_never_resume_after_mount(void)
 	memset(&in, 0, sizeof(in));
 	in.ops = &f->ops;
 	in.xops = &fake_initops;
-	in.root = -1;
+	init_setup(&in);
 	kmsg_setup();
 	cmdline_parse_layers(&c, NULL, "resume=/dev/vda2");
 	options_parse(&in.opt, &c);
 	cmdline_free(&c);
 	in.fs_mounted = true;
-	resume_block(&in, &bd);
+	resume_seen(&in, DEV_ADDED, &bd);
 	CHECK(fake_log_count(f, "open") == 0);
 	CHECK(logged("<4>not resuming from /dev/vda2: a filesystem is mounted already\n"));
 	/* and dealt with: not looked at again */
 	in.fs_mounted = false;
-	resume_block(&in, &bd);
+	resume_seen(&in, DEV_ADDED, &bd);
 	CHECK(fake_log_count(f, "open") == 0);
 	kmsg_free();
 	done(f, &in);
+}
+
+/* ------------------------------------------------------------ device events */
+
+/* An init at the device stage without a boot around it: the fake tree
+ * of setup(), root= and the log sink ready, nothing probed yet. */
+static void bare_init(struct fake_ops *f, struct init *in, const char *cmdline)
+{
+	struct cmdline c = { 0 };
+
+	memset(in, 0, sizeof(*in));
+	in->ops = &f->ops;
+	in->xops = &fake_initops;
+	init_setup(in);
+	kmsg_setup();
+	cmdline_parse_layers(&c, NULL, cmdline);
+	options_parse(&in->opt, &c);
+	cmdline_free(&c);
+}
+
+/* A root that goes away is looked for again: the next wait does not
+ * end on a device that is no longer there. */
+static void test_remove_forgets_root(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("", NULL);
+	bare_init(f, &in, "root=UUID=" UUID);
+	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
+		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 1 && in.root && !strcmp(in.root, "vda1"));
+	fake_recv_msg(f, "remove@/devices/virtio1/block/vda/vda1|ACTION=remove|SUBSYSTEM=block|"
+		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 0);
+	CHECK(in.root == NULL);
+	CHECK(logged("<4>root device /dev/vda1 went away; waiting for root=UUID=" UUID " again\n"));
+	/* back again: found again */
+	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
+		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 1 && in.root && !strcmp(in.root, "vda1"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* ENOBUFS: events were lost; sysfs says what is there now. */
+static void test_overrun_rescans(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("", NULL);
+	bare_init(f, &in, "root=UUID=" UUID);
+	/* a disk whose remove was lost, then the overrun */
+	fake_recv_msg(f, "add@/devices/virtio9/block/vdz|ACTION=add|SUBSYSTEM=block|"
+		      "DEVNAME=vdz|DEVTYPE=disk|MAJOR=254|MINOR=99");
+	fake_recv_err(f, ENOBUFS);
+	devevents_ready(&in.events);
+	CHECK(logged("<4>uevent buffer overrun, some device events were lost; reading the devices "
+		     "from sysfs again\n"));
+	CHECK(in.devs.n == 2);
+	CHECK(in.devs.n == 2 && !strcmp(in.devs.v[0].name, "vda") && !strcmp(in.devs.v[1].name, "vda1"));
+	CHECK(in.root && !strcmp(in.root, "vda1"));
+	/* the driver of what sysfs has is queued again */
+	CHECK(in.drivers.n == 1);
+	init_free(&in);
+	fake_ops_free(f);
 }
 
 /* ------------------------------------------------------------ fsck */
@@ -450,6 +589,18 @@ static void test_fsck_exit_codes(void)
 	CHECK(run(f, &in) == -1);
 	CHECK(logged("<3>e2fsck left errors on /dev/vda1 (exit status 4, see its output above); "
 		     "repair it by hand: e2fsck -f /dev/vda1\n"
+		     "<3>not starting a shell: rd.shell=0\n"));
+	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	done(f, &in);
+
+	/* killed (or not executable): as status 4, never mounted unchecked */
+	f = setup("root=/dev/vda1 panic=-1 rd.shell=0", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	statuses[0] = -1;
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>e2fsck did not check /dev/vda1: /usr/sbin/e2fsck killed by signal 9; "
+		     "treating it as exit status 4 (errors left), not mounting /dev/vda1 unchecked\n"
 		     "<3>not starting a shell: rd.shell=0\n"));
 	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
 	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
@@ -590,7 +741,10 @@ static void test_hooks(void)
 	statuses[2] = 0; /* pre-mount */
 	statuses[3] = 0; /* mount */
 	statuses[4] = 7; /* pre-pivot/10-a */
+	run_env = (char *[]){ "HOME=/", "TERM=vt100", "LD_PRELOAD=/evil.so", "PATH=/evil",
+			      "rootfstype=x", NULL };
 	CHECK(run(f, &in) == 0);
+	run_env = kernel_env;
 	const char *order[] = {
 		"run " HOOKS_DIR "/cmdline/x", "env UNIRAMFS_STAGE=cmdline",
 		"run " HOOKS_DIR "/pre-udev/x", "finit_module virtio_blk",
@@ -614,6 +768,13 @@ static void test_hooks(void)
 	CHECK(between(f, "env UNIRAMFS_SYSROOT=/sysroot", a, b));
 	CHECK(between(f, "env UNIRAMFS_KVER=" KVER, a, b));
 	CHECK(between(f, "env UNIRAMFS_ROOT_MOUNTED=1", a, b));
+	/* a clean environment: the command line's words do not reach it */
+	CHECK(between(f, "env PATH=/usr/sbin:/usr/bin:/sbin:/bin", a, b));
+	CHECK(between(f, "env HOME=/", a, b));
+	CHECK(between(f, "env TERM=vt100", a, b));
+	CHECK(fake_log_count(f, "env LD_PRELOAD") == 0);
+	CHECK(fake_log_count(f, "env PATH=/evil") == 0);
+	CHECK(fake_log_count(f, "env rootfstype") == 0);
 	CHECK(logged("<4>hook pre-pivot/10-a failed with status 7\n"));
 	CHECK(logged("<4>hook pre-pivot/30-notexec is not executable, skipping it\n"));
 	CHECK(logged("<6>hook pre-pivot/99-off disabled by disablehooks=\n"));
@@ -650,7 +811,10 @@ int main(void)
 	RUN(test_swap_signatures);
 	RUN(test_resume_kernel_image);
 	RUN(test_resume_no_image);
+	RUN(test_resume_waits_while_devices_come);
 	RUN(test_never_resume_after_mount);
+	RUN(test_remove_forgets_root);
+	RUN(test_overrun_rescans);
 	RUN(test_fsck_argv);
 	RUN(test_fsck_exit_codes);
 	RUN(test_fstab_parse);

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "fake_ops.h"
-#include "init.h"
-#include "kmsg.h"
+#include "init/init.h"
+#include "init/core/kmsg.h"
 #include "test.h"
 
 #define KVER "6.1.0-test"
@@ -201,7 +201,7 @@ static void test_boot(void)
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
 	CHECK(fake_log_count(f, "reboot") == 0);
-	CHECK(in.root >= 0);
+	CHECK(in.root && !strcmp(in.root, "vda1"));
 	CHECK(logged("root=UUID=" UUID " is /dev/vda1"));
 	/* by-uuid link for the root, made by blockdev_make_links */
 	t = fake_readlink(f, "/dev/disk/by-uuid/" UUID);
@@ -287,6 +287,13 @@ static void test_no_init(void)
 	CHECK(logged("init=/bin/myinit not found on the root filesystem (or not executable)"));
 	init_free(&in);
 	fake_ops_free(f);
+	/* a directory passes access(X_OK) but is no program */
+	f = setup("root=/dev/vda1 panic=-1 init=/sbin");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("init=/sbin not found on the root filesystem (or not executable)"));
+	CHECK(fake_log_count(f, "execve") == 0);
+	init_free(&in);
+	fake_ops_free(f);
 }
 
 static void test_root_missing(void)
@@ -298,9 +305,9 @@ static void test_root_missing(void)
 	if (!make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
-	t0 = now_ms();
+	t0 = f->ops.now_ms();
 	CHECK(run(f, &in) == -1);
-	CHECK(now_ms() - t0 >= 1000);
+	CHECK(f->ops.now_ms() - t0 >= 1000); /* the fake clock: no real second */
 	CHECK(logged("<3>root device root=UUID=0000-1111 did not appear within 1 seconds\n"
 		     "<3>block devices seen:\n"));
 	CHECK(logged("<3>  /dev/vda1 TYPE=ext4 UUID=" UUID " LABEL=rootfs\n"));
@@ -321,6 +328,58 @@ static void test_root_missing(void)
 	free(k);
 	init_free(&in);
 	fake_ops_free(f);
+}
+
+/* The disk's block devices come only after the coldplug, as the kernel
+ * announces them once virtio_blk probed it: first as "add" events on
+ * the socket, then (lost_events) with the socket overflowing instead. */
+static bool lost_events;
+
+static void disk_arrives(struct fake_ops *f)
+{
+	f->on_idle = NULL;
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
+		     "/sys/class/block/vda");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
+		     "/sys/class/block/vda1");
+	if (lost_events) {
+		fake_recv_err(f, ENOBUFS);
+		return;
+	}
+	fake_recv_msg(f, "add@/devices/pci0000:00/0000:00:04.0/virtio1/block/vda|ACTION=add|"
+		      "SUBSYSTEM=block|DEVNAME=vda|DEVTYPE=disk|MAJOR=254|MINOR=0");
+	fake_recv_msg(f, "add@/devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1|ACTION=add|"
+		      "SUBSYSTEM=block|DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+}
+
+static void test_root_comes_later(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	for (int lost = 0; lost < 2; lost++) {
+		f = setup("root=UUID=" UUID " rd.timeout=5 panic=-1");
+		p = fake_path(f, "/sys/class/block/vda");
+		CHECK(unlink(p) == 0);
+		free(p);
+		p = fake_path(f, "/sys/class/block/vda1");
+		CHECK(unlink(p) == 0);
+		free(p);
+		lost_events = lost;
+		f->on_idle = disk_arrives;
+		CHECK(run(f, &in) == 0);
+		CHECK(logged("root=UUID=" UUID " is /dev/vda1"));
+		CHECK(fake_log_find_prefix(f, "mount /dev/vda1 /sysroot ext4", 0) >= 0);
+		CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+		if (lost)
+			CHECK(logged("<4>uevent buffer overrun, some device events were lost; "
+				     "reading the devices from sysfs again\n"));
+		init_free(&in);
+		fake_ops_free(f);
+	}
 }
 
 static void test_shell_offered(void)
@@ -520,6 +579,7 @@ int main(void)
 	RUN(test_init_symlink_in_new_root);
 	RUN(test_no_init);
 	RUN(test_root_missing);
+	RUN(test_root_comes_later);
 	RUN(test_shell_offered);
 	RUN(test_no_root_option);
 	RUN(test_baked_defaults);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <sys/mount.h>
 
-#include "mountopts.h"
+#include "init/stages/mountopts.h"
 #include "test.h"
 
 static void check(const char *opts, unsigned long want_flags, const char *want_data)

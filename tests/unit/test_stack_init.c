@@ -11,9 +11,9 @@
 
 #include "err.h"
 #include "fake_ops.h"
-#include "init.h"
+#include "init/init.h"
 #include "log.h"
-#include "stack.h"
+#include "init/stack/stack.h"
 #include "test.h"
 
 #define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
@@ -124,10 +124,10 @@ static struct fake_ops *setup(struct init *in, const char *cmdline)
 	memset(in, 0, sizeof(*in));
 	in->ops = &f->ops;
 	in->xops = &fake_initops;
-	in->root = -1;
-	in->uevent_fd = -1;
+	init_setup(in);
 	cmdline_parse_layers(&c, NULL, cmdline);
 	options_parse(&in->opt, &c);
+	stack_parse(&in->stack, &c);
 	cmdline_free(&c);
 	log_set_sink(sink, NULL);
 	log_set_level(LOG_INFO);
@@ -140,8 +140,7 @@ static void finish(struct fake_ops *f, struct init *in)
 		fake_log_dump(f);
 		printf("# messages:\n%s", msgs.p);
 	}
-	stack_free(in);
-	options_free(&in->opt);
+	init_free(in);
 	fake_ops_free(f);
 	cur = NULL;
 }
@@ -159,8 +158,9 @@ static void event(struct init *in, const char *name, const char *type, const cha
 {
 	struct blockdev bd;
 	dev(&bd, name, type, uuid);
-	stack_block(in, &bd);
+	stack_seen(in, DEV_ADDED, &bd);
 	free(bd.devnode);
+	run_jobs(in);
 }
 
 static bool said(const char *line)
@@ -251,23 +251,17 @@ static void test_wrong_then_right_and_tries_option(void)
 	finish(f, &in);
 }
 
-/* At the prompt: the LUKS device's own entry is replaced by a change
- * event, and an LVM PV appears; the PV waits for the prompt to end. */
+/* At the prompt an LVM PV appears: its event only queues a job, which
+ * runs once the prompt is over, never inside it. */
 static void arrive_at_prompt(void *arg)
 {
 	struct init *in = arg;
+	struct blockdev bd;
 
-	blockdev_clear(&in->devs[0]);
-	dev(&in->devs[0], "vda2", "crypto_LUKS", U1);
-	in->devs[0].name = xstrdup("vda2");
-	in->devs[0].type = xstrdup("crypto_LUKS");
-	in->devs[0].uuid = xstrdup(U1);
-	dev(&in->devs[1], "vdb1", "LVM2_member", "pv");
-	in->devs[1].name = xstrdup("vdb1");
-	in->devs[1].type = xstrdup("LVM2_member");
-	in->devs[1].uuid = xstrdup("pv");
-	in->ndevs = 2;
-	stack_block(in, &in->devs[1]);
+	dev(&bd, "vdb1", "LVM2_member", "pv");
+	stack_seen(in, DEV_ADDED, &bd);
+	free(bd.devnode);
+	CHECK(fake_log_count(cur, "run /usr/sbin/lvm") == 0);
 }
 
 static void test_devices_at_the_prompt_wait_for_it(void)
@@ -276,27 +270,37 @@ static void test_devices_at_the_prompt_wait_for_it(void)
 	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
 	int crypt, lvm;
 
-	in.devs = xcalloc(2, sizeof(*in.devs));
-	in.devs[0].name = xstrdup("vda2");
-	in.devs[0].devnode = xstrdup("/dev/vda2");
-	in.devs[0].type = xstrdup("crypto_LUKS");
-	in.devs[0].uuid = xstrdup(U1);
-	in.ndevs = 1;
-	stack_setup(&in);
 	answers[0] = "p";
 	nanswer = 1;
 	at_prompt = arrive_at_prompt;
-	stack_block(&in, &in.devs[0]);
+	event(&in, "vda2", "crypto_LUKS", U1);
 	crypt = fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2", 0);
 	lvm = fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit");
 	CHECK(crypt >= 0 && lvm > crypt);
 	CHECK(fake_log_count(f, "prompt") == 1);
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
-	for (size_t i = 0; i < in.ndevs; i++)
-		blockdev_clear(&in.devs[i]);
-	free(in.devs);
-	in.devs = NULL;
-	in.ndevs = 0;
+	finish(f, &in);
+}
+
+static void test_passphrase_too_long(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.tries=2");
+	char lng[700];
+
+	memset(lng, 'x', sizeof(lng) - 1);
+	lng[sizeof(lng) - 1] = '\0';
+	stack_setup(&in);
+	answers[0] = lng;
+	answers[1] = "right";
+	nanswer = 2;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<3>the passphrase for /dev/vda2 is longer than 512 characters, the most "
+		   "cryptsetup takes typed; not trying it\n"));
+	CHECK(fake_log_count(f, "prompt") == 2);
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <right>") >= 0);
 	finish(f, &in);
 }
 
@@ -328,7 +332,7 @@ static void test_generic_leaves_luks_locked_once_root_is_there(void)
 	struct fake_ops *f = setup(&in, "root=/dev/vda1");
 
 	stack_setup(&in);
-	in.root = 0;
+	in.root = xstrdup("vda1");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_count(f, "prompt") == 0);
 	CHECK(said("<6>/dev/vdb1: LUKS UUID=" U2 " left locked: the root is already there\n"));
@@ -337,7 +341,7 @@ static void test_generic_leaves_luks_locked_once_root_is_there(void)
 	/* named on the command line: unlocked anyway (a /usr, a swap) */
 	f = setup(&in, "root=/dev/vda1 rd.luks.uuid=" U2);
 	stack_setup(&in);
-	in.root = 0;
+	in.root = xstrdup("vda1");
 	answers[0] = "p";
 	nanswer = 1;
 	event(&in, "vdb1", "crypto_LUKS", U2);
@@ -504,9 +508,17 @@ static void test_lvm_activation(void)
 	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=vg0 rd.lvm.lv=vg1/usr,vg1/var");
 	stack_setup(&in);
 	event(&in, "vda3", "LVM2_member", "x");
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit vg0") >= 0);
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit vg1/usr vg1/var") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- vg0") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- vg1/usr vg1/var") >= 0);
 	CHECK(fake_log_count(f, "run") == 2);
+	finish(f, &in);
+
+	/* a name that looks like an option stays a name */
+	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=--yes,-ffoo rd.lvm.lv=-x/y");
+	stack_setup(&in);
+	event(&in, "vda3", "LVM2_member", "x");
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- --yes -ffoo") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- -x/y") >= 0);
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/vda1 rd.lvm=0");
@@ -600,10 +612,11 @@ static void test_md_degraded_after_half_timeout(void)
 				      "unused devices: <none>\n");
 	stack_setup(&in);
 	event(&in, "sda1", "linux_raid_member", "x");
-	t0 = now_ms();
-	stack_wait_root(&in, t0 + 1000);
-	CHECK(now_ms() - t0 >= 1000);
-	CHECK(said("<4>starting RAID array(s) degraded: some members did not appear\n"));
+	t0 = now_ms(&in);
+	CHECK(init_wait_root(&in) == 0);
+	CHECK(now_ms(&in) - t0 >= 1000); /* the fake clock: no real second */
+	CHECK(said("<4>starting RAID array(s) degraded: some members did not appear\n"
+		   "<3>root device root=/dev/md0 did not appear within 1 seconds\n"));
 	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -IRs") >= 0);
 	finish(f, &in);
 
@@ -613,7 +626,7 @@ static void test_md_degraded_after_half_timeout(void)
 				      "md127 : active raid1 sdb1[1] sda1[0]\n\nunused devices: <none>\n");
 	stack_setup(&in);
 	event(&in, "sda1", "linux_raid_member", "x");
-	stack_wait_root(&in, now_ms() + 600);
+	CHECK(init_wait_root(&in) == 0);
 	CHECK(!said("degraded"));
 	CHECK(fake_log_count(f, "run /sbin/mdadm mdadm -IRs") == 0);
 	finish(f, &in);
@@ -628,15 +641,15 @@ static void test_timeout_names_awaited_uuid(void)
 
 	stack_setup(&in);
 	dev(&bd, "vdb1", "crypto_LUKS", U2);
-	in.devs = &bd;
-	in.ndevs = 1;
+	in.devs.v = &bd;
+	in.devs.n = 1;
 	stack_report_missing(&in);
 	CHECK(said("<3>waited for LUKS device UUID=" U1 " (rd.luks.uuid) which never appeared\n"));
 	CHECK(!said("UUID=" U2 " (rd.luks.uuid)"));
 	CHECK(said("<3>waited for RAID array UUID=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718 (rd.md.uuid) "
 		   "which never appeared\n"));
-	in.devs = NULL;
-	in.ndevs = 0;
+	in.devs.v = NULL;
+	in.devs.n = 0;
 	free(bd.devnode);
 	finish(f, &in);
 }
@@ -697,12 +710,12 @@ static void test_link_made_by_tool_matches(void)
 	fake_write(f, "/dev/md126", "");
 	fake_symlink(f, "../md127", "/dev/md/root");
 	dev(&bd, "md127", "ext4", U1);
-	CHECK(stack_link_matches(&in, &bd, "/dev/md/root"));
-	CHECK(!stack_link_matches(&in, &bd, "/dev/md/other"));
-	CHECK(!stack_link_matches(&in, &bd, "UUID=" U1));
+	CHECK(blockdev_link_matches(in.ops, &bd, "/dev/md/root"));
+	CHECK(!blockdev_link_matches(in.ops, &bd, "/dev/md/other"));
+	CHECK(!blockdev_link_matches(in.ops, &bd, "UUID=" U1));
 	free(bd.devnode);
 	dev(&bd, "md126", "ext4", U2);
-	CHECK(!stack_link_matches(&in, &bd, "/dev/md/root"));
+	CHECK(!blockdev_link_matches(in.ops, &bd, "/dev/md/root"));
 	free(bd.devnode);
 	finish(f, &in);
 }
@@ -732,13 +745,11 @@ static void test_uevent_to_unlock(void)
 	stack_setup(&in);
 	answers[0] = "pw";
 	nanswer = 1;
-	handle_uevent(&ev, &in);
-	CHECK(in.ndevs == 1 && in.devs[0].type && !strcmp(in.devs[0].type, "crypto_LUKS"));
+	devevents_handle(&in.events, &ev);
+	run_jobs(&in);
+	CHECK(in.devs.n == 1 && in.devs.v[0].type && !strcmp(in.devs.v[0].type, "crypto_LUKS"));
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
 			       " --key-file=- <pw>") >= 0);
-	for (size_t i = 0; i < in.ndevs; i++)
-		blockdev_clear(&in.devs[i]);
-	free(in.devs);
 	finish(f, &in);
 }
 
@@ -749,6 +760,7 @@ int main(void)
 	RUN(test_wrong_passphrase_three_times_then_failure);
 	RUN(test_wrong_then_right_and_tries_option);
 	RUN(test_devices_at_the_prompt_wait_for_it);
+	RUN(test_passphrase_too_long);
 	RUN(test_no_console_and_other_cryptsetup_error);
 	RUN(test_generic_leaves_luks_locked_once_root_is_there);
 	RUN(test_rd_luks_0_skips);

@@ -8,7 +8,7 @@
 #include "err.h"
 #include "fake_ops.h"
 #include "test.h"
-#include "uevent.h"
+#include "init/dev/uevent.h"
 
 static void test_parse_kernel_message(void)
 {

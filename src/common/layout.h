@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_LAYOUT_H
+#define UNIRAMFS_LAYOUT_H
+
+/* What the generator (src/gen) and the init (src/init) must agree on:
+ * where things are in the image, and the orders both walk. One list for
+ * both, so they cannot drift apart. Each list is an initializer:
+ *   static const char *const dirs[] = { LAYOUT_TOOL_DIRS }; */
+
+/* Hooks: LAYOUT_HOOKS_DIR/STAGE/NAME (docs/hooks.md), the stages in
+ * boot order. */
+#define LAYOUT_HOOKS_DIR "/usr/lib/uniramfs/hooks"
+#define LAYOUT_HOOK_STAGES "cmdline", "pre-udev", "pre-mount", "mount", "pre-pivot"
+
+/* Where tools (cryptsetup, lvm, mdadm, e2fsck) are looked for, on the
+ * host when packing and in the image when running: the same path. */
+#define LAYOUT_TOOL_DIRS "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"
+
+/* modprobe.d directories in kmod's order (modprobe.d(5): SYSCONFDIR,
+ * /run, /usr/local/lib, DISTCONFDIR, /lib): a file name in an earlier
+ * one hides the same name in a later one. */
+#define LAYOUT_MODPROBE_DIRS                                                              \
+	"/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d", "/usr/lib/modprobe.d", \
+		"/lib/modprobe.d"
+
+/* The image's own files. */
+#define LAYOUT_KVER_FILE "/etc/uniramfs/kver"       /* the kernel it was built for */
+#define LAYOUT_CMDLINE_FILE "/etc/uniramfs/cmdline" /* baked command line defaults */
+#define LAYOUT_CRYPTTAB "/etc/crypttab"             /* hostonly LUKS devices */
+
+#endif

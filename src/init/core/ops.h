@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_OPS_H
+#define UNIRAMFS_INIT_OPS_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Every effect the init has on the system goes through this table, so
+ * unit tests can run the stages without root against a fake that
+ * records what was asked (tests/unit/fake_ops.c). Paths are as the init
+ * sees them ("/dev/vda1"); the real table passes them straight through,
+ * a fake may prefix a temporary directory. Returns follow the syscalls:
+ * -1 with errno set. */
+struct sysops {
+	int (*mount)(const char *src, const char *target, const char *fstype,
+		     unsigned long flags, const char *data);
+	int (*umount)(const char *target, int flags);
+	int (*mkdir)(const char *path, mode_t mode);
+	int (*symlink)(const char *target, const char *linkpath);
+	int (*unlink)(const char *path);
+	int (*open)(const char *path, int flags, mode_t mode);
+	/* finit_module(2) on an fd from open. */
+	int (*finit_module)(int fd, const char *params, int flags);
+	int (*chdir)(const char *path);
+	int (*chroot)(const char *path);
+	int (*execve)(const char *path, char *const argv[], char *const envp[]);
+	int (*access)(const char *path, int mode);
+	/* The uevent socket (uevent_open) and recv(2) on it. */
+	int (*uevent_open)(void);
+	ssize_t (*recv)(int fd, void *buf, size_t len, int flags);
+	/* The waiting: poll(2), signalfd(2), waitpid(2), and the clock
+	 * the deadlines are in (CLOCK_MONOTONIC, ms). A fake's clock moves
+	 * on when poll would sleep, so tests never wait real seconds. */
+	int (*poll)(struct pollfd *fds, nfds_t n, int timeout_ms);
+	int (*signalfd)(int fd, const sigset_t *mask, int flags);
+	pid_t (*waitpid)(pid_t pid, int *status, int options);
+	long long (*now_ms)(void);
+	void (*sync)(void);
+	/* Prefix a path for reading (sysfs, /proc, the image's files):
+	 * the real one returns a copy of path, a fake its tree + path. */
+	char *(*path)(const char *path);
+};
+
+extern const struct sysops real_ops;
+
+/* The effects of the init that struct sysops does not cover: process
+ * control and the end of the initramfs. A unit test passes a fake that
+ * records; nothing here may touch the host from a test. */
+struct initops {
+	/* uname(2)'s release into buf. 0 or -1. */
+	int (*uname_release)(char *buf, size_t len);
+	/* Delete the initramfs's files, never crossing into another mount
+	 * and never touching newroot. Only ever acts as PID 1 on a
+	 * ramfs/tmpfs root. 0 or -1. */
+	int (*free_initramfs)(const char *newroot);
+	/* reboot(2); returns only if that failed (or in a test). */
+	int (*reboot)(int how);
+	/* Start path on the console in its own session; the child's pid
+	 * or -1. */
+	pid_t (*spawn)(const char *path, char *const argv[], char *const envp[]);
+	/* Run path to its end (cryptsetup, lvm, mdadm) with len bytes of
+	 * input on its stdin (nothing: /dev/null) and the console as its
+	 * stdout and stderr. Its exit status 0-255, or -1 (err set) when it
+	 * could not run or died of a signal. */
+	int (*run)(const char *path, char *const argv[], char *const envp[],
+		   const void *input, size_t len);
+	/* Print prompt on the console and read one line there with echo
+	 * off into buf (NUL-terminated, no newline). Its length or -1.
+	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
+	 * a USB keyboard's driver must still load. */
+	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
+			       void (*pump)(void *), void *arg);
+};
+extern const struct initops real_initops;
+
+#endif

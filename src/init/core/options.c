@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "init/core/options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static void set_str(char **dst, const char *val)
+{
+	free(*dst);
+	*dst = val ? xstrdup(val) : NULL;
+}
+
+static void warn_value(const struct cmdline_param *p, const char *why)
+{
+	log_warn("ignoring %s=%s: %s", p->key, p->val ? p->val : "", why);
+}
+
+static void set_long(const struct cmdline_param *p, long min, long max, long *dst,
+		     const char *why)
+{
+	long v;
+	if (cmdline_parse_int(p->val, min, max, &v) < 0) {
+		warn_value(p, why);
+		return;
+	}
+	*dst = v;
+}
+
+/* A bare key means yes ("rd.shell"), a value must be a boolean. */
+static void set_bool(const struct cmdline_param *p, bool *dst)
+{
+	bool v;
+	if (!p->val) {
+		*dst = true;
+		return;
+	}
+	if (cmdline_parse_bool(p->val, &v) < 0) {
+		warn_value(p, "not a boolean (use 1 or 0)");
+		return;
+	}
+	*dst = v;
+}
+
+static const struct {
+	const char *name;
+	unsigned brk;
+} break_names[] = {
+	/* dracut */
+	{ "cmdline", BRK_CMDLINE },
+	{ "pre-udev", BRK_PRE_UDEV },
+	{ "pre-trigger", BRK_PRE_UDEV },
+	{ "initqueue", BRK_PRE_MOUNT },
+	{ "pre-mount", BRK_PRE_MOUNT },
+	{ "mount", BRK_MOUNT },
+	{ "pre-pivot", BRK_PRE_PIVOT },
+	{ "cleanup", BRK_PRE_PIVOT },
+	/* initramfs-tools */
+	{ "top", BRK_CMDLINE },
+	{ "modules", BRK_PRE_UDEV },
+	{ "premount", BRK_PRE_MOUNT },
+	{ "mountroot", BRK_PRE_MOUNT },
+	{ "bottom", BRK_PRE_PIVOT },
+	{ "init", BRK_PRE_PIVOT },
+	/* mkinitcpio */
+	{ "y", BRK_PRE_MOUNT },
+	{ "postmount", BRK_MOUNT },
+};
+
+/* rd.break alone means "just before switch_root" (dracut); break alone
+ * means "before mounting the root" (initramfs-tools, mkinitcpio). */
+static void set_break(struct options *o, const struct cmdline_param *p, unsigned bare)
+{
+	struct strv names = { 0 };
+
+	if (!p->val || !*p->val) {
+		o->breaks |= bare;
+		return;
+	}
+	strv_split(&names, p->val, ",");
+	for (size_t i = 0; i < names.n; i++) {
+		size_t k;
+		for (k = 0; k < ARRAY_SIZE(break_names); k++)
+			if (strcmp(names.v[i], break_names[k].name) == 0)
+				break;
+		if (k == ARRAY_SIZE(break_names)) {
+			log_warn("ignoring %s=%s: unknown break point '%s'", p->key, p->val,
+				 names.v[i]);
+			continue;
+		}
+		o->breaks |= break_names[k].brk;
+	}
+	strv_free(&names);
+}
+
+static void add_list(struct strv *dst, const struct cmdline_param *p)
+{
+	if (p->val)
+		strv_split(dst, p->val, ",");
+}
+
+/* Dotted keys whose prefix is not a module: they belong to us, to
+ * systemd, udev or another part of the boot. */
+static const char *const not_modules[] = {
+	"rd", "fsck", "systemd", "udev", "net", "plymouth", "vconsole", "locale",
+	"luks", "lvm", "mount", "swap", "resume", "root", "dracut", "initramfs",
+};
+
+static void add_modparam(struct options *o, const struct cmdline_param *p)
+{
+	const char *dot = strchr(p->key, '.');
+	char *mod;
+
+	if (!dot || dot == p->key || !dot[1])
+		return;
+	for (const char *c = p->key; c < dot; c++)
+		if (!(*c == '_' || *c == '-' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return;
+	mod = xstrndup(p->key, (size_t)(dot - p->key));
+	for (size_t i = 0; i < ARRAY_SIZE(not_modules); i++) {
+		if (strcmp(mod, not_modules[i]) == 0) {
+			free(mod);
+			return;
+		}
+	}
+	/* modprobe treats - and _ alike in module names. */
+	for (char *c = mod; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	strv_push_owned(&o->modparam_mod, mod);
+	if (p->val)
+		strv_push_owned(&o->modparam_arg, xasprintf("%s=%s", dot + 1, p->val));
+	else
+		strv_push(&o->modparam_arg, dot + 1);
+}
+
+static void one(struct options *o, const struct cmdline_param *p, long *rd_timeout,
+		long *rd_retry, long *rootdelay)
+{
+	const char *k = p->key;
+
+	if (!strcmp(k, "root"))
+		set_str(&o->root, p->val);
+	else if (!strcmp(k, "rootfstype"))
+		set_str(&o->rootfstype, p->val);
+	else if (!strcmp(k, "rootflags"))
+		set_str(&o->rootflags, p->val);
+	else if (!strcmp(k, "init"))
+		set_str(&o->init, p->val);
+	else if (!strcmp(k, "ro") && !p->val)
+		o->rw = false;
+	else if (!strcmp(k, "rw") && !p->val)
+		o->rw = true;
+	else if (!strcmp(k, "rootwait"))
+		o->rootwait = true;
+	else if (!strcmp(k, "rootdelay"))
+		set_long(p, 0, 86400, rootdelay, "not a number of seconds");
+	else if (!strcmp(k, "rd.timeout"))
+		set_long(p, 0, 86400, rd_timeout, "not a number of seconds");
+	else if (!strcmp(k, "rd.retry"))
+		set_long(p, 0, 86400, rd_retry, "not a number of seconds");
+	else if (!strcmp(k, "resume"))
+		set_str(&o->resume, p->val);
+	else if (!strcmp(k, "resume_offset"))
+		set_long(p, 0, __LONG_MAX__, &o->resume_offset, "not a number");
+	else if (!strcmp(k, "rd.resume.timeout"))
+		set_long(p, 0, 86400, &o->resume_timeout, "not a number of seconds");
+	else if (!strcmp(k, "noresume"))
+		o->noresume = true;
+	else if (!strcmp(k, "quiet"))
+		o->quiet = true;
+	else if (!strcmp(k, "loglevel"))
+		set_long(p, 0, 7, &o->loglevel, "not a log level 0-7");
+	else if (!strcmp(k, "rd.debug") || !strcmp(k, "debug"))
+		o->debug = true;
+	else if (!strcmp(k, "rd.break"))
+		set_break(o, p, BRK_PRE_PIVOT);
+	else if (!strcmp(k, "break"))
+		set_break(o, p, BRK_PRE_MOUNT);
+	else if (!strcmp(k, "rd.shell"))
+		set_bool(p, &o->shell);
+	else if (!strcmp(k, "panic"))
+		set_long(p, -86400, 86400, &o->panic, "not a number of seconds");
+	else if (!strcmp(k, "rd.driver.pre") || !strcmp(k, "earlymodules"))
+		add_list(&o->driver_pre, p);
+	else if (!strcmp(k, "rd.driver.blacklist") || !strcmp(k, "modprobe.blacklist") ||
+		 !strcmp(k, "blacklist"))
+		add_list(&o->blacklist, p);
+	else if (!strcmp(k, "disablehooks"))
+		add_list(&o->disablehooks, p);
+	else if (!strcmp(k, "fsck.mode"))
+		set_str(&o->fsck_mode, p->val);
+	else if (!strcmp(k, "fsck.repair"))
+		set_str(&o->fsck_repair, p->val);
+	else if (!strcmp(k, "rd.fstab"))
+		set_bool(p, &o->fstab);
+	else if (!strcmp(k, "rd.skipfsck"))
+		set_bool(p, &o->skipfsck);
+	else if (strchr(k, '.'))
+		add_modparam(o, p);
+}
+
+void options_parse(struct options *o, const struct cmdline *c)
+{
+	long rd_timeout = -2, rd_retry = -2, rootdelay = -2;
+
+	memset(o, 0, sizeof(*o));
+	o->loglevel = -1;
+	o->shell = true;
+	o->fstab = true;
+	o->panic = DEFAULT_PANIC_WAIT;
+	o->resume_timeout = DEFAULT_RESUME_TIMEOUT;
+	for (size_t i = 0; i < c->n; i++)
+		one(o, &c->p[i], &rd_timeout, &rd_retry, &rootdelay);
+
+	/* How long to wait for the root: rootwait is forever; otherwise
+	 * the first of rd.timeout, rd.retry, rootdelay; 0 is forever. */
+	if (rd_timeout == -2)
+		rd_timeout = rd_retry;
+	if (rd_timeout == -2)
+		rd_timeout = rootdelay;
+	o->timeout = rd_timeout == -2 ? DEFAULT_ROOT_TIMEOUT : rd_timeout;
+	if (o->rootwait || o->timeout == 0)
+		o->timeout = -1;
+	for (size_t i = 0; i < c->init_args.n; i++)
+		strv_push(&o->init_args, c->init_args.v[i]);
+}
+
+void options_free(struct options *o)
+{
+	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
+			  &o->fsck_mode, &o->fsck_repair };
+	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
+				 &o->modparam_arg, &o->disablehooks, &o->init_args };
+
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+		free(*strs[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		strv_free(lists[i]);
+	memset(o, 0, sizeof(*o));
+}

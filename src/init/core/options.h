@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_OPTIONS_H
+#define UNIRAMFS_INIT_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "cmdline.h"
+#include "util.h"
+
+/* Break points, in boot order. Every distribution's spelling maps onto
+ * one of these (docs/cmdline.md). */
+enum brk {
+	BRK_CMDLINE = 1 << 0,   /* after the API filesystems, before anything else */
+	BRK_PRE_UDEV = 1 << 1,  /* before modules and devices */
+	BRK_PRE_MOUNT = 1 << 2, /* root found, not mounted yet */
+	BRK_PRE_PIVOT = 1 << 3, /* root and /usr mounted, before switch_root */
+	BRK_MOUNT = 1 << 4,     /* root mounted, /usr not yet */
+};
+
+#define DEFAULT_ROOT_TIMEOUT 30 /* seconds, see docs/cmdline.md */
+#define DEFAULT_PANIC_WAIT 30
+/* Seconds the resume device is waited for once the root is there and
+ * the devices have gone quiet (rd.resume.timeout=, docs/cmdline.md). */
+#define DEFAULT_RESUME_TIMEOUT 3
+
+/* What the init needs from the command line, every alias folded in. */
+struct options {
+	char *root, *rootfstype, *rootflags, *init;
+	bool rw;
+	bool rootwait;
+	long timeout;   /* seconds to wait for the root; -1: forever */
+	char *resume;
+	long resume_offset;
+	long resume_timeout; /* rd.resume.timeout, seconds */
+	bool noresume;
+
+	bool quiet, debug;
+	long loglevel; /* -1: not given */
+	unsigned breaks;
+	bool shell;    /* rd.shell: the emergency shell is allowed */
+	long panic;    /* seconds before the reboot after a failure; 0 forever */
+
+	struct strv driver_pre, blacklist;
+	struct strv modparam_mod, modparam_arg; /* parallel: module, "param=value" */
+
+	/* rd.luks.*, rd.lvm.*, rd.md.* are the layers' own (stack_parse). */
+	struct strv disablehooks;
+	char *fsck_mode, *fsck_repair;
+	bool fstab, skipfsck;
+
+	struct strv init_args; /* words after "--" */
+};
+
+/* Fold c into o. Unknown keys are ignored; a value that does not parse
+ * is named in a warning (log_warn) and the default kept. Never fails. */
+void options_parse(struct options *o, const struct cmdline *c);
+void options_free(struct options *o);
+
+#endif

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Block devices: what libblkid says about them, the /dev/disk/by-* links
+ * udev would make, and whether a root=/resume= spec names them. */
+#include <blkid.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "init/dev/blockdev.h"
+#include "err.h"
+#include "log.h"
+#include "util.h"
+
+static char *lookup(blkid_probe pr, const char *key)
+{
+	const char *v;
+	if (blkid_probe_lookup_value(pr, key, &v, NULL) < 0 || !*v)
+		return NULL;
+	return xstrdup(v);
+}
+
+/* libblkid finds a partition's GPT/MBR entry through sysfs and the whole
+ * disk's block device. Where it cannot (no such pairing, or a test's
+ * regular files), read the entry from the parent disk named by sysfs:
+ * /sys/class/block/NAME links into .../block/DISK/NAME. */
+static void part_entry_from_disk(const struct sysops *ops, struct blockdev *bd)
+{
+	char *p = xasprintf("/sys/class/block/%s", bd->name), *real = ops->path(p);
+	char *partfile = path_join(real, "partition"), *num = NULL, link[PATH_MAX];
+	ssize_t n = readlink(real, link, sizeof(link) - 1);
+	int partno;
+
+	free(p);
+	free(real);
+	if (n <= 0 || read_line(partfile, &num) < 0 || (partno = atoi(num)) <= 0)
+		goto out;
+	link[n] = '\0';
+	char *slash = strrchr(link, '/');
+	if (!slash)
+		goto out;
+	*slash = '\0';
+	slash = strrchr(link, '/');
+	char *disk = xasprintf("/dev/%s", slash ? slash + 1 : link);
+	for (char *c = disk; *c; c++)
+		if (*c == '!') /* sysfs spells "cciss/c0d0" as "cciss!c0d0" */
+			*c = '/';
+	real = ops->path(disk);
+	blkid_probe pr = blkid_new_probe_from_filename(real);
+	free(real);
+	if (!pr) {
+		log_debug("%s: cannot probe the disk %s: %m", bd->name, disk);
+		free(disk);
+		goto out;
+	}
+	free(disk);
+	blkid_probe_enable_superblocks(pr, 0);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_partlist ls = blkid_probe_get_partitions(pr);
+	blkid_partition par = ls ? blkid_partlist_get_partition_by_partno(ls, partno) : NULL;
+	if (par) {
+		const char *u = blkid_partition_get_uuid(par), *l = blkid_partition_get_name(par);
+		if (u && *u)
+			bd->partuuid = xstrdup(u);
+		if (l && *l)
+			bd->partlabel = xstrdup(l);
+	}
+	blkid_free_probe(pr);
+out:
+	free(partfile);
+	free(num);
+}
+
+/* lvm and cryptsetup name their mappings; the kernel calls them dm-N. */
+static void read_dm_name(const struct sysops *ops, struct blockdev *bd)
+{
+	char *p = xasprintf("/sys/class/block/%s/dm/name", bd->name), *real = ops->path(p);
+	char *name = NULL;
+
+	free(bd->dmname);
+	bd->dmname = NULL;
+	if (read_line(real, &name) == 0 && *name)
+		bd->dmname = name;
+	else
+		free(name);
+	free(p);
+	free(real);
+}
+
+int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
+{
+	char *real = ops->path(bd->devnode);
+	blkid_probe pr = blkid_new_probe_from_filename(real);
+	int r;
+
+	free(real);
+	if (bd->name && str_has_prefix(bd->name, "dm-"))
+		read_dm_name(ops, bd);
+	if (!pr)
+		return err_errno(errno, "cannot open %s for probing", bd->devnode);
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
+						      BLKID_SUBLKS_LABEL);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	r = blkid_do_safeprobe(pr);
+	if (r == -1) {
+		blkid_free_probe(pr);
+		return err_set("cannot probe %s", bd->devnode);
+	}
+	free(bd->type);
+	free(bd->uuid);
+	free(bd->label);
+	free(bd->partuuid);
+	free(bd->partlabel);
+	bd->type = bd->uuid = bd->label = NULL;
+	if (r == -2) {
+		/* two filesystems' signatures: mounting either could be wrong */
+		log_warn("%s: more than one filesystem signature, not using it", bd->devnode);
+	} else {
+		bd->type = lookup(pr, "TYPE");
+		bd->uuid = lookup(pr, "UUID");
+		bd->label = lookup(pr, "LABEL");
+	}
+	bd->partuuid = lookup(pr, "PART_ENTRY_UUID");
+	bd->partlabel = lookup(pr, "PART_ENTRY_NAME");
+	blkid_free_probe(pr);
+	if (!bd->partuuid && !bd->partlabel && bd->name)
+		part_entry_from_disk(ops, bd);
+	log_debug("%s: TYPE=%s UUID=%s LABEL=%s PARTUUID=%s PARTLABEL=%s", bd->devnode,
+		  bd->type ? bd->type : "", bd->uuid ? bd->uuid : "",
+		  bd->label ? bd->label : "", bd->partuuid ? bd->partuuid : "",
+		  bd->partlabel ? bd->partlabel : "");
+	return 0;
+}
+
+/* udev's ID_FS_LABEL_ENC and friends: libblkid's own encoder, which
+ * writes '/', whitespace and other unsafe bytes as \xNN. */
+static char *encode(const char *s)
+{
+	size_t n = strlen(s) * 4 + 1;
+	char *out = xmalloc(n);
+	if (blkid_encode_string(s, out, n) < 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int mkdir_ok(const struct sysops *ops, const char *path)
+{
+	if (ops->mkdir(path, 0755) < 0 && errno != EEXIST)
+		return err_errno(errno, "cannot create %s", path);
+	return 0;
+}
+
+static int make_link(const struct sysops *ops, const char *dir, const char *value,
+		     const char *name)
+{
+	char *enc = encode(value), *d, *link, *target;
+	int r = 0;
+
+	if (!enc || !*enc || strcmp(enc, ".") == 0 || strcmp(enc, "..") == 0) {
+		free(enc);
+		return 0;
+	}
+	d = xasprintf("/dev/disk/%s", dir);
+	link = xasprintf("%s/%s", d, enc);
+	target = xasprintf("../../%s", name);
+	if (mkdir_ok(ops, d) < 0) {
+		r = -1;
+		goto out;
+	}
+	/* The newest device with a value wins, as with udev's default
+	 * link priority. */
+	if (ops->unlink(link) < 0 && errno != ENOENT) {
+		r = err_errno(errno, "cannot replace %s", link);
+		goto out;
+	}
+	if (ops->symlink(target, link) < 0)
+		r = err_errno(errno, "cannot link %s to %s", link, target);
+out:
+	free(enc);
+	free(d);
+	free(link);
+	free(target);
+	return r;
+}
+
+/* libdevmapper makes the node itself when udev is not running; when it
+ * is already there (a node or our link) it is left alone. */
+static int make_mapper_link(const struct sysops *ops, const struct blockdev *bd)
+{
+	char *link, *target;
+	int r = 0;
+
+	if (strchr(bd->dmname, '/') || !strcmp(bd->dmname, ".") || !strcmp(bd->dmname, ".."))
+		return 0;
+	if (mkdir_ok(ops, "/dev/mapper") < 0)
+		return -1;
+	link = xasprintf("/dev/mapper/%s", bd->dmname);
+	target = xasprintf("../%s", bd->name);
+	if (ops->symlink(target, link) < 0 && errno != EEXIST)
+		r = err_errno(errno, "cannot link %s to %s", link, target);
+	free(link);
+	free(target);
+	return r;
+}
+
+int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd)
+{
+	int r = 0;
+
+	if (bd->dmname && bd->name)
+		r = make_mapper_link(ops, bd);
+	if (!bd->uuid && !bd->label && !bd->partuuid && !bd->partlabel)
+		return r;
+	if (mkdir_ok(ops, "/dev/disk") < 0)
+		return -1;
+	if (bd->uuid)
+		r |= make_link(ops, "by-uuid", bd->uuid, bd->name);
+	if (bd->label)
+		r |= make_link(ops, "by-label", bd->label, bd->name);
+	if (bd->partuuid)
+		r |= make_link(ops, "by-partuuid", bd->partuuid, bd->name);
+	if (bd->partlabel)
+		r |= make_link(ops, "by-partlabel", bd->partlabel, bd->name);
+	return r ? -1 : 0;
+}
+
+/* MAJ:MIN, or the kernel's name_to_dev_t hex form (new_decode_dev). */
+static bool parse_devnum(const char *s, unsigned *maj, unsigned *min)
+{
+	char *end;
+	unsigned long a, b;
+
+	if (!*s || !isxdigit((unsigned char)*s))
+		return false;
+	if (strchr(s, ':')) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		if (errno || *end != ':' || !isdigit((unsigned char)end[1]))
+			return false;
+		b = strtoul(end + 1, &end, 10);
+		if (errno || *end || a > 0xfff || b > 0xfffff)
+			return false;
+		*maj = (unsigned)a;
+		*min = (unsigned)b;
+		return true;
+	}
+	errno = 0;
+	a = strtoul(s, &end, 16);
+	if (errno || *end || a > 0xffffffffUL)
+		return false;
+	*maj = (unsigned)((a & 0xfff00) >> 8);
+	*min = (unsigned)((a & 0xff) | ((a >> 12) & 0xfff00));
+	return true;
+}
+
+static const char *value_of(const char *spec, const char *key)
+{
+	size_t n = strlen(key);
+	if (strncasecmp(spec, key, n) != 0 || !spec[n])
+		return NULL;
+	return spec + n;
+}
+
+static bool eq_enc(const char *devval, const char *want, bool icase)
+{
+	if (!devval)
+		return false;
+	if (icase ? strcasecmp(devval, want) == 0 : strcmp(devval, want) == 0)
+		return true;
+	char *enc = encode(devval);
+	bool r = enc && (icase ? strcasecmp(enc, want) == 0 : strcmp(enc, want) == 0);
+	free(enc);
+	return r;
+}
+
+struct form {
+	const char *prefix;
+	size_t field;  /* offsetof in struct blockdev */
+	bool icase;
+};
+
+static const struct form forms[] = {
+	{ "UUID=", offsetof(struct blockdev, uuid), true },
+	{ "LABEL=", offsetof(struct blockdev, label), false },
+	{ "PARTUUID=", offsetof(struct blockdev, partuuid), true },
+	{ "PARTLABEL=", offsetof(struct blockdev, partlabel), false },
+	{ "/dev/disk/by-uuid/", offsetof(struct blockdev, uuid), true },
+	{ "/dev/disk/by-label/", offsetof(struct blockdev, label), false },
+	{ "/dev/disk/by-partuuid/", offsetof(struct blockdev, partuuid), true },
+	{ "/dev/disk/by-partlabel/", offsetof(struct blockdev, partlabel), false },
+};
+
+/* The kernel's "PARTUUID=x/PARTNROFF=n" needs the neighbours, not a form
+ * one device can answer: it is not valid here. */
+bool blockdev_spec_valid(const char *spec)
+{
+	unsigned maj, min;
+
+	if (!spec)
+		return false;
+	if (str_has_prefix(spec, "block:"))
+		spec += 6;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		const char *v = value_of(spec, forms[i].prefix);
+		if (!v)
+			continue;
+		if (forms[i].prefix[0] == '/')
+			return !strchr(v, '/'); /* a link name has '/' as \x2f */
+		return !strstr(v, "/PARTNROFF=");
+	}
+	if (str_has_prefix(spec, "/dev/disk/"))
+		return false; /* by-id, by-path: we make no such links */
+	if (str_has_prefix(spec, "/dev/"))
+		return spec[5] != '\0';
+	return parse_devnum(spec, &maj, &min);
+}
+
+/* lvm names the mapping of VG/LV "VG-LV", doubling each '-' in either
+ * part so the one single '-' is the separator. */
+static bool matches_vg_lv(const char *dmname, const char *vglv)
+{
+	const char *slash = strchr(vglv, '/'), *d = dmname;
+
+	if (!slash || slash == vglv || !slash[1] || strchr(slash + 1, '/'))
+		return false;
+	for (const char *c = vglv; *c; c++) {
+		if (*c == '/') {
+			if (*d++ != '-')
+				return false;
+			continue;
+		}
+		if (*d++ != *c)
+			return false;
+		if (*c == '-' && *d++ != '-')
+			return false;
+	}
+	return *d == '\0';
+}
+
+bool blockdev_matches(const struct blockdev *bd, const char *spec)
+{
+	unsigned maj, min;
+
+	if (!blockdev_spec_valid(spec))
+		return false;
+	if (str_has_prefix(spec, "block:"))
+		spec += 6;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		const char *v = value_of(spec, forms[i].prefix);
+		if (!v)
+			continue;
+		const char *devval = *(char *const *)((const char *)bd + forms[i].field);
+		return eq_enc(devval, v, forms[i].icase);
+	}
+	if (str_has_prefix(spec, "/dev/")) {
+		if (bd->devnode && strcmp(bd->devnode, spec) == 0)
+			return true;
+		if (bd->dmname && str_has_prefix(spec, "/dev/mapper/"))
+			return strcmp(bd->dmname, spec + 12) == 0;
+		if (bd->dmname && matches_vg_lv(bd->dmname, spec + 5))
+			return true;
+		return bd->name && strcmp(bd->name, spec + 5) == 0;
+	}
+	return parse_devnum(spec, &maj, &min) && maj == bd->major && min == bd->minor;
+}
+
+bool blockdev_link_matches(const struct sysops *ops, const struct blockdev *bd, const char *spec)
+{
+	char *a, *b, ra[PATH_MAX], rb[PATH_MAX];
+	bool r;
+
+	if (!str_has_prefix(spec, "/dev/") || !bd->devnode || !strcmp(spec, bd->devnode))
+		return false;
+	a = ops->path(spec);
+	b = ops->path(bd->devnode);
+	r = realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+	free(a);
+	free(b);
+	return r;
+}
+
+void blockdev_clear(struct blockdev *bd)
+{
+	free(bd->name);
+	free(bd->devnode);
+	free(bd->type);
+	free(bd->uuid);
+	free(bd->label);
+	free(bd->partuuid);
+	free(bd->partlabel);
+	free(bd->dmname);
+	memset(bd, 0, sizeof(*bd));
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_BLOCKDEV_H
+#define UNIRAMFS_INIT_BLOCKDEV_H
+
+#include <stdbool.h>
+
+#include "init/core/ops.h"
+
+/* A block device as the init knows it after probing. */
+struct blockdev {
+	char *name;    /* "vda1" */
+	char *devnode; /* "/dev/vda1" */
+	unsigned major, minor;
+	char *type, *uuid, *label, *partuuid, *partlabel; /* NULL when absent */
+	char *dmname; /* device-mapper name ("vg0-root"), NULL if not dm */
+	unsigned seen; /* the sysfs scan that last saw it (init.h scan_gen) */
+};
+
+/* Probe devnode (opened via ops->path) with libblkid: superblock TYPE,
+ * UUID, LABEL and partition PARTUUID, PARTLABEL; and the dm name from
+ * /sys/class/block/NAME/dm/name. name/major/minor are filled by the
+ * caller (from the uevent or sysfs). 0 or -1. */
+int blockdev_probe(const struct sysops *ops, struct blockdev *bd);
+/* /dev/disk/by-uuid/UUID, by-label/LABEL, by-partuuid/PARTUUID,
+ * by-partlabel/PARTLABEL -> ../../NAME (udev's escaping of odd chars),
+ * and /dev/mapper/DMNAME -> ../NAME unless lvm or cryptsetup made it. */
+int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd);
+/* Does a root=/resume= spec name this device? Accepts /dev/NAME,
+ * UUID=, LABEL=, PARTUUID=, PARTLABEL=, MAJ:MIN, hex MAJMIN (the
+ * kernel's old form), /dev/disk/by-{uuid,label,partuuid,partlabel}/X,
+ * and for a dm device /dev/mapper/DMNAME and /dev/VG/LV (lvm's dm name
+ * VG-LV, each '-' inside VG or LV doubled).
+ * Case-insensitive for UUIDs as the kernel is. */
+bool blockdev_matches(const struct blockdev *bd, const char *spec);
+/* Is spec a link in /dev a tool made to bd (mdadm's /dev/md/NAME)? */
+bool blockdev_link_matches(const struct sysops *ops, const struct blockdev *bd, const char *spec);
+/* Is spec a form we understand at all? (for a clear error early) */
+bool blockdev_spec_valid(const char *spec);
+void blockdev_clear(struct blockdev *bd);
+
+#endif

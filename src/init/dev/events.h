@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_DEV_EVENTS_H
+#define UNIRAMFS_INIT_DEV_EVENTS_H
+
+#include "init/core/ops.h"
+#include "init/dev/driverq.h"
+#include "init/dev/registry.h"
+#include "init/dev/uevent.h"
+
+/* The kernel's device events, from coldplug or the uevent socket (a
+ * loop source): a modalias queues its driver, a block device goes to
+ * the registry. */
+struct devevents {
+	const struct sysops *ops;
+	int fd; /* the uevent socket, -1 when it could not be opened */
+	struct registry *reg;
+	struct driverq *dq;
+};
+
+void devevents_init(struct devevents *d, const struct sysops *ops, struct registry *reg,
+		    struct driverq *dq);
+/* One event. */
+void devevents_handle(struct devevents *d, const struct uevent *ev);
+/* Every device that exists already. 0 or -1 (err set). */
+int devevents_coldplug(struct devevents *d);
+/* The socket is readable: handle every event waiting. When the kernel
+ * dropped some (ENOBUFS), sysfs is read again and a device no longer
+ * there is forgotten. */
+void devevents_ready(void *d);
+
+#endif

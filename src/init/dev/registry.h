@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_DEV_REGISTRY_H
+#define UNIRAMFS_INIT_DEV_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "init/core/ops.h"
+#include "init/dev/blockdev.h"
+#include "init/dev/uevent.h"
+
+/* The block devices the init knows, each probed (blkid) and given its
+ * /dev/disk links once per add or change. Whoever cares (the root
+ * matcher, resume, the stacking layers) subscribes and is told of each
+ * device that appeared, changed or went; the registry calls no one by
+ * name. A subscriber gets a device valid only during the call. */
+enum dev_change { DEV_ADDED, DEV_CHANGED, DEV_REMOVED };
+
+typedef void (*dev_subscriber_fn)(void *arg, enum dev_change what, const struct blockdev *bd);
+
+#define REGISTRY_MAX_SUBSCRIBERS 8
+
+struct registry {
+	const struct sysops *ops;
+	struct blockdev *v; /* in the order they came */
+	size_t n, cap;
+	struct {
+		dev_subscriber_fn fn;
+		void *arg;
+	} subs[REGISTRY_MAX_SUBSCRIBERS];
+	size_t nsubs;
+	unsigned scan_gen;         /* bumped by each rescan of sysfs */
+	long long last_change_ms;  /* ops clock: when a device last came, changed or went */
+};
+
+void registry_init(struct registry *r, const struct sysops *ops);
+/* In the order subscribed. */
+void registry_subscribe(struct registry *r, dev_subscriber_fn fn, void *arg);
+/* A block uevent (add, change, remove) or a coldplugged device. */
+void registry_event(struct registry *r, const struct uevent *ev);
+/* A rescan of sysfs: begin, then every device there through
+ * registry_event, then end forgets (publishes as removed) the ones it
+ * did not see. */
+void registry_scan_begin(struct registry *r);
+void registry_scan_end(struct registry *r);
+/* By kernel name ("vda1"), or NULL. */
+const struct blockdev *registry_get(const struct registry *r, const char *name);
+/* The first device spec (root=, resume=, fstab) names: blockdev_matches,
+ * or a link in /dev a tool made (mdadm's /dev/md/NAME). NULL if none. */
+const struct blockdev *registry_match(const struct registry *r, const char *spec);
+void registry_free(struct registry *r);
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Encrypted, logical and RAID layers, as a table. Each probed block
+ * device may hold one: its row's seen() queues a job (unlock, activate,
+ * assemble); what the job makes appears as a new block device and comes
+ * through the registry like any other, so stacks in any order just
+ * work. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "init/init.h"
+#include "init/stack/stack.h"
+#include "log.h"
+
+static const struct layer *const layers[] = { &luks_layer, &lvm_layer, &md_layer };
+
+void stack_init(struct stack *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->tries = 3;
+}
+
+void stack_parse(struct stack *s, const struct cmdline *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cmdline_param *p = &c->p[i];
+		for (size_t k = 0; k < ARRAY_SIZE(layers); k++) {
+			const char *o = layers[k]->option;
+			size_t n = strlen(o);
+			if (strncmp(p->key, o, n) || (p->key[n] && p->key[n] != '.'))
+				continue;
+			char *kv = p->val ? xasprintf("%s=%s", p->key, p->val) : xstrdup(p->key);
+			layers[k]->parse(s, kv);
+			free(kv);
+		}
+	}
+}
+
+void stack_free(struct stack *s)
+{
+	strv_free(&s->luks_uuids);
+	strv_free(&s->name_uuids);
+	strv_free(&s->name_names);
+	strv_free(&s->key_paths);
+	strv_free(&s->key_uuids);
+	for (size_t i = 0; i < s->ncrypttab; i++) {
+		free(s->crypttab[i].name);
+		free(s->crypttab[i].device);
+		free(s->crypttab[i].keyfile);
+		free(s->crypttab[i].options);
+	}
+	free(s->crypttab);
+	strv_free(&s->vgs);
+	strv_free(&s->lvs);
+	strv_free(&s->md_uuids);
+	strv_free(&s->done);
+	memset(s, 0, sizeof(*s));
+}
+
+void stack_seen(void *arg, enum dev_change what, const struct blockdev *bd)
+{
+	struct init *in = arg;
+
+	if (what == DEV_REMOVED || !bd->type)
+		return;
+	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
+		if (!strcmp(bd->type, layers[k]->blkid_type))
+			layers[k]->seen(in, bd);
+}
+
+bool stack_has_half_time(const struct init *in)
+{
+	if (in->stack.half_time_done)
+		return false;
+	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
+		if (layers[k]->half_time)
+			return true;
+	return false;
+}
+
+bool stack_half_time(struct init *in)
+{
+	bool did = false;
+
+	if (in->stack.half_time_done)
+		return false;
+	in->stack.half_time_done = true;
+	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
+		if (layers[k]->half_time)
+			did |= layers[k]->half_time(in);
+	return did;
+}
+
+void stack_setup(struct init *in)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
+		if (layers[k]->setup)
+			layers[k]->setup(in);
+}
+
+void stack_report_missing(struct init *in)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
+		if (layers[k]->report_missing)
+			layers[k]->report_missing(in);
+}
+

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* LUKS1 and LUKS2: which headers to open, under which name, with which
+ * key, and the passphrase prompt with its tries. cryptsetup does the
+ * work; the passphrase reaches it through a pipe, never argv. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init/init.h"
+#include "init/stack/stack.h"
+#include "layout.h"
+#include "log.h"
+
+/* cryptsetup's limit for a typed passphrase (DEFAULT_PASSPHRASE_SIZE_MAX):
+ * one it made is never longer, so a longer answer is a typing error. */
+#define MAX_PASSPHRASE 512
+
+static char *luks_uuid(const char *v)
+{
+	char *u;
+
+	if (!strncasecmp(v, "UUID=", 5))
+		v += 5;
+	if (!strncmp(v, "luks-", 5))
+		v += 5;
+	u = xstrdup(v);
+	for (char *c = u; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
+	return u;
+}
+
+/* rd.luks.key: systemd's UUID=PATH, or PATH[:UUID]. */
+static void parse_key(struct stack *s, const char *v)
+{
+	const char *eq = strchr(v, '='), *slash = strchr(v, '/'), *colon;
+
+	if (eq && (!slash || eq < slash)) {
+		char *u = xstrndup(v, (size_t)(eq - v));
+		strv_push_owned(&s->key_uuids, luks_uuid(u));
+		strv_push(&s->key_paths, eq + 1);
+		free(u);
+		return;
+	}
+	colon = strrchr(v, ':');
+	if (colon && colon[1]) {
+		strv_push_owned(&s->key_paths, xstrndup(v, (size_t)(colon - v)));
+		strv_push_owned(&s->key_uuids, luks_uuid(colon + 1));
+	} else {
+		strv_push_owned(&s->key_paths, xstrndup(v, colon ? (size_t)(colon - v) : strlen(v)));
+		strv_push(&s->key_uuids, "");
+	}
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static void luks_parse(struct stack *s, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char *key = eq ? xstrndup(kv, (size_t)(eq - kv)) : xstrdup(kv);
+	const char *v = eq ? eq + 1 : NULL;
+	bool b;
+
+	if (!strcmp(key, "rd.luks") || !strcmp(key, "rd.luks.crypttab")) {
+		if (v && cmdline_parse_bool(v, &b) < 0)
+			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
+		else if (!strcmp(key, "rd.luks"))
+			s->luks_off = v && !b;
+		else
+			s->crypttab_off = v && !b;
+	} else if (!strcmp(key, "rd.luks.uuid") && v && *v) {
+		strv_push_owned(&s->luks_uuids, luks_uuid(v));
+	} else if (!strcmp(key, "rd.luks.name") && v) {
+		const char *sep = strchr(v, '=');
+		if (!sep || sep == v || !sep[1] || strchr(sep + 1, '/')) {
+			log_warn("ignoring %s: expected rd.luks.name=UUID=NAME", kv);
+		} else {
+			char *u = xstrndup(v, (size_t)(sep - v));
+			strv_push_owned(&s->name_uuids, luks_uuid(u));
+			strv_push(&s->name_names, sep + 1);
+			free(u);
+		}
+	} else if (!strcmp(key, "rd.luks.key") && v && *v) {
+		parse_key(s, v);
+	} else if (!strcmp(key, "rd.luks.options") && v) {
+		const char *opts = strchr(v, '=');
+		if (has_word(opts ? opts + 1 : v, "discard"))
+			s->discard = true;
+	} else if (!strcmp(key, "rd.luks.allow-discards")) {
+		s->discard = true;
+	} else if (!strcmp(key, "rd.luks.tries") && v) {
+		if (cmdline_parse_int(v, 1, 100, &s->tries) < 0)
+			log_warn("ignoring %s: not a number from 1 to 100", kv);
+	}
+	free(key);
+}
+
+static void luks_setup(struct init *in)
+{
+	struct stack *s = &in->stack;
+	char *p = in->ops->path(LAYOUT_CRYPTTAB), *data = NULL, *save = NULL;
+	size_t len;
+	int r = read_file(p, &data, &len);
+
+	free(p);
+	if (r < 0) {
+		if (r != -ENOENT)
+			log_warn("cannot read /etc/crypttab: %s", strerror(-r));
+		return;
+	}
+	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[4] = { 0 }, *fs = NULL;
+		size_t n = 0;
+		for (char *w = strtok_r(line, " \t", &fs); w && n < 4; w = strtok_r(NULL, " \t", &fs))
+			f[n++] = w;
+		if (n < 2 || f[0][0] == '#')
+			continue;
+		ARRAY_GROW(s->crypttab, s->capcrypttab, s->ncrypttab + 1);
+		struct crypttab_entry *e = &s->crypttab[s->ncrypttab++];
+		e->name = xstrdup(f[0]);
+		e->device = xstrdup(f[1]);
+		e->keyfile = f[2] && strcmp(f[2], "none") && strcmp(f[2], "-") ? xstrdup(f[2]) : NULL;
+		e->options = xstrdup(f[3] ? f[3] : "");
+	}
+	free(data);
+}
+
+static bool in_list(const struct strv *l, const char *uuid, size_t *at)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (stack_uuid_eq(l->v[i], uuid)) {
+			if (at)
+				*at = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* What an unlock job needs, its own copies: the registry's device may
+ * change or go while it runs. */
+struct unlock {
+	char *devnode, *uuid, *name, *key; /* key NULL: ask */
+	bool discard;
+	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
+};
+
+static void unlock_free(void *data)
+{
+	struct unlock *u = data;
+
+	free(u->devnode);
+	free(u->uuid);
+	free(u->name);
+	free(u->key);
+	free(u);
+}
+
+static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc",
+					    NULL };
+
+/* cryptsetup open --type luks [--allow-discards] DEV NAME --key-file=X */
+static int open_with(struct init *in, const struct unlock *u, const char *keyarg,
+		     const void *input, size_t len)
+{
+	char *kf = xasprintf("--key-file=%s", keyarg);
+	const char *argv[9];
+	size_t n = 0;
+	int st;
+
+	argv[n++] = "cryptsetup";
+	argv[n++] = "open";
+	argv[n++] = "--type";
+	argv[n++] = "luks";
+	if (u->discard)
+		argv[n++] = "--allow-discards";
+	argv[n++] = u->devnode;
+	argv[n++] = u->name;
+	argv[n++] = kf;
+	argv[n] = NULL;
+	st = tool_run(in, "cryptsetup", (char *const *)argv, input, len);
+	free(kf);
+	return st;
+}
+
+static bool try_keyfile(struct init *in, const struct unlock *u)
+{
+	int st;
+
+	if (in->ops->access(u->key, R_OK) < 0) {
+		log_warn("key file %s for %s is not in this image; asking for the passphrase",
+			 u->key, u->devnode);
+		return false;
+	}
+	st = open_with(in, u, u->key, NULL, 0);
+	if (st == 0)
+		return true;
+	if (st > 0)
+		log_warn("key file %s does not unlock %s; asking for the passphrase", u->key,
+			 u->devnode);
+	return false;
+}
+
+/* Devices keep coming while someone types: their events are handled
+ * (which only queues jobs) and their drivers load, a USB keyboard's
+ * among them. */
+static void pump(void *arg)
+{
+	struct init *in = arg;
+
+	loop_pump(&in->loop);
+}
+
+/* 1: unlocked; 0: all tries wrong; -1: cannot go on (no console,
+ * cryptsetup failed otherwise). */
+static int ask(struct init *in, const struct unlock *u)
+{
+	char *prompt = xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
+	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
+	int r = 0;
+
+	/* whoever types needs a keyboard: every queued driver loads now */
+	driverq_load_all(&in->drivers);
+	for (long t = 0; t < in->stack.tries; t++) {
+		ssize_t n = in->xops->read_secret
+				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->events.fd,
+							    pump, in)
+				    : err_set("no console");
+		int st;
+		if (n < 0) {
+			log_err("cannot read a passphrase for %s: %s", u->devnode, err_msg());
+			r = -1;
+			break;
+		}
+		if (n > MAX_PASSPHRASE) {
+			explicit_bzero(pass, sizeof(pass));
+			log_err("the passphrase for %s is longer than %d characters, the most "
+				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
+			continue;
+		}
+		st = open_with(in, u, "-", pass, (size_t)n);
+		explicit_bzero(pass, sizeof(pass));
+		if (st == 0) {
+			r = 1;
+			break;
+		}
+		if (st != 2) { /* 2: no key slot opened with it */
+			if (st > 0)
+				log_err("cryptsetup could not open %s (exit status %d)", u->devnode, st);
+			r = -1;
+			break;
+		}
+		log_err("wrong passphrase for %s", u->devnode);
+	}
+	free(prompt);
+	return r;
+}
+
+static enum job_result unlock_job(void *arg, void *data)
+{
+	struct init *in = arg;
+	struct unlock *u = data;
+	long long t0;
+	int r;
+
+	if (u->generic && in->root) {
+		log_info("%s: LUKS UUID=%s left locked: the root is already there", u->devnode,
+			 u->uuid);
+		return JOB_DONE;
+	}
+	stack_load_modules(in, "luks", luks_modules);
+	/* cryptsetup's lock directory; it warns on every open without it */
+	in->ops->mkdir("/run/cryptsetup", 0700);
+	if (u->key && try_keyfile(in, u)) {
+		r = 1;
+	} else {
+		t0 = now_ms(in);
+		r = ask(in, u);
+		/* A person typing does not count against rd.timeout. */
+		in->stall_ms += now_ms(in) - t0;
+	}
+	if (r == 1)
+		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
+	if (r != 0)
+		return JOB_DONE;
+	log_err("giving up on %s after %ld wrong passphrases", u->devnode, in->stack.tries);
+	free(u->key);
+	u->key = NULL; /* the retry asks */
+	return JOB_FAILED;
+}
+
+static void luks_seen(struct init *in, const struct blockdev *bd)
+{
+	struct stack *s = &in->stack;
+	const struct crypttab_entry *e = NULL;
+	struct unlock *u;
+	const char *key = NULL;
+	size_t at;
+	bool wanted, generic = false;
+
+	if (s->luks_off || !bd->uuid)
+		return;
+	for (size_t i = 0; !s->crypttab_off && i < s->ncrypttab && !e; i++)
+		if (blockdev_matches(bd, s->crypttab[i].device))
+			e = &s->crypttab[i];
+	if (s->luks_uuids.n || s->name_uuids.n) {
+		wanted = in_list(&s->luks_uuids, bd->uuid, NULL) ||
+			 in_list(&s->name_uuids, bd->uuid, NULL);
+	} else if (s->ncrypttab && !s->crypttab_off) {
+		wanted = e != NULL;
+	} else {
+		wanted = !in->root; /* generic: only while the root is still to come */
+		generic = true;
+	}
+	if (!wanted && in->root && !s->luks_uuids.n && !s->name_uuids.n && !e) {
+		log_info("%s: LUKS UUID=%s left locked: the root is already there", bd->devnode,
+			 bd->uuid);
+		return;
+	}
+	if (!wanted) {
+		log_info("%s: LUKS UUID=%s not asked for, left locked", bd->devnode, bd->uuid);
+		return;
+	}
+	if (stack_once(s, "luks", bd->uuid))
+		return;
+	u = xcalloc(1, sizeof(*u));
+	u->devnode = xstrdup(bd->devnode);
+	u->uuid = xstrdup(bd->uuid);
+	u->generic = generic;
+	if (in_list(&s->name_uuids, bd->uuid, &at))
+		u->name = xstrdup(s->name_names.v[at]);
+	else if (e)
+		u->name = xstrdup(e->name);
+	else
+		u->name = xasprintf("luks-%s", bd->uuid);
+	for (size_t i = 0; i < s->key_paths.n && !key; i++)
+		if (!*s->key_uuids.v[i] || stack_uuid_eq(s->key_uuids.v[i], bd->uuid))
+			key = s->key_paths.v[i];
+	if (!key && e)
+		key = e->keyfile;
+	u->key = key ? xstrdup(key) : NULL;
+	u->discard = s->discard || (e && has_word(e->options, "discard"));
+	stack_queue(in, "unlock", unlock_job, u, unlock_free);
+}
+
+static void luks_report_missing(struct init *in)
+{
+	const struct stack *s = &in->stack;
+
+	for (size_t i = 0; i < s->luks_uuids.n; i++)
+		if (!stack_seen_uuid(in, "crypto_LUKS", s->luks_uuids.v[i]))
+			log_err("waited for LUKS device UUID=%s (rd.luks.uuid) which never appeared",
+				s->luks_uuids.v[i]);
+	for (size_t i = 0; i < s->name_uuids.n; i++)
+		if (!strv_contains(&s->luks_uuids, s->name_uuids.v[i]) &&
+		    !stack_seen_uuid(in, "crypto_LUKS", s->name_uuids.v[i]))
+			log_err("waited for LUKS device UUID=%s (rd.luks.name) which never appeared",
+				s->name_uuids.v[i]);
+}
+
+const struct layer luks_layer = {
+	.name = "luks",
+	.blkid_type = "crypto_LUKS",
+	.makes = "the unlocked device, /dev/mapper/NAME (a dm device)",
+	.option = "rd.luks",
+	.modules = luks_modules,
+	.parse = luks_parse,
+	.setup = luks_setup,
+	.seen = luks_seen,
+	.report_missing = luks_report_missing,
+};

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* md RAID: every member goes to `mdadm -I`, which starts its array when
+ * the last member arrives. An array still short of members half way to
+ * the root timeout is started degraded, as dracut does after rd.retry. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "init/init.h"
+#include "init/stack/stack.h"
+#include "log.h"
+
+static const char *const md_modules[] = { "md_mod", "raid1", "raid0", "raid10",
+					  "raid456", "linear", NULL };
+
+static void md_parse(struct stack *s, const char *kv)
+{
+	bool b;
+
+	if (str_has_prefix(kv, "rd.md=")) {
+		if (cmdline_parse_bool(kv + 6, &b) < 0)
+			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
+		else
+			s->md_off = !b;
+	} else if (str_has_prefix(kv, "rd.md.uuid=") && kv[11]) {
+		strv_split(&s->md_uuids, kv + 11, ",");
+	}
+}
+
+static bool md_wanted(const struct stack *s, const char *uuid)
+{
+	if (!s->md_uuids.n)
+		return true;
+	for (size_t i = 0; i < s->md_uuids.n; i++)
+		if (stack_uuid_eq(s->md_uuids.v[i], uuid))
+			return true;
+	return false;
+}
+
+static enum job_result incremental_job(void *arg, void *data)
+{
+	struct init *in = arg;
+	char *argv[] = { "mdadm", "-I", data, NULL };
+	int st;
+
+	stack_load_modules(in, "md", md_modules);
+	st = tool_run(in, "mdadm", argv, NULL, 0);
+	if (st > 0)
+		log_warn("mdadm -I %s exited with status %d", (const char *)data, st);
+	return JOB_DONE;
+}
+
+static void md_seen(struct init *in, const struct blockdev *bd)
+{
+	struct stack *s = &in->stack;
+
+	if (s->md_off)
+		return;
+	if (!md_wanted(s, bd->uuid)) {
+		log_info("%s: RAID member of UUID=%s, not in rd.md.uuid, left alone", bd->devnode,
+			 bd->uuid ? bd->uuid : "?");
+		return;
+	}
+	s->md_member_seen = true;
+	if (stack_once(s, "md", bd->devnode))
+		return;
+	stack_queue(in, "mdadm -I", incremental_job, xstrdup(bd->devnode), NULL);
+}
+
+/* Any array in /proc/mdstat still inactive (members missing)? */
+static bool any_inactive(struct init *in)
+{
+	char *p = in->ops->path("/proc/mdstat"), *data = NULL;
+	size_t len;
+	bool r;
+
+	if (read_file(p, &data, &len) < 0) {
+		free(p);
+		return false;
+	}
+	r = strstr(data, " : inactive ") != NULL;
+	free(p);
+	free(data);
+	return r;
+}
+
+static bool md_half_time(struct init *in)
+{
+	char *argv[] = { "mdadm", "-IRs", NULL };
+	int st;
+
+	if (in->stack.md_off || !in->stack.md_member_seen || !any_inactive(in))
+		return false;
+	log_warn("starting RAID array(s) degraded: some members did not appear");
+	st = tool_run(in, "mdadm", argv, NULL, 0);
+	if (st > 0)
+		log_warn("mdadm -IRs exited with status %d", st);
+	return true;
+}
+
+static void md_report_missing(struct init *in)
+{
+	const struct stack *s = &in->stack;
+
+	for (size_t i = 0; i < s->md_uuids.n; i++)
+		if (!stack_seen_uuid(in, "linux_raid_member", s->md_uuids.v[i]))
+			log_err("waited for RAID array UUID=%s (rd.md.uuid) which never appeared",
+				s->md_uuids.v[i]);
+}
+
+const struct layer md_layer = {
+	.name = "md",
+	.blkid_type = "linux_raid_member",
+	.makes = "the array, /dev/mdN (and /dev/md/NAME)",
+	.option = "rd.md",
+	.modules = md_modules,
+	.parse = md_parse,
+	.seen = md_seen,
+	.half_time = md_half_time,
+	.report_missing = md_report_missing,
+};

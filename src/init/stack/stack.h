@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_STACK_STACK_H
+#define UNIRAMFS_INIT_STACK_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cmdline.h"
+#include "init/core/jobs.h"
+#include "init/dev/blockdev.h"
+#include "init/dev/registry.h"
+#include "util.h"
+
+struct init;
+
+/* One line of the image's /etc/crypttab (hostonly images). */
+struct crypttab_entry {
+	char *name, *device, *keyfile, *options; /* keyfile NULL: ask */
+};
+
+/* What the rd.luks.*, rd.lvm.* and rd.md.* options and the image's
+ * crypttab ask for, and what was done already. */
+struct stack {
+	bool luks_off, lvm_off, md_off, crypttab_off;
+	struct strv luks_uuids;             /* rd.luks.uuid, lowercase, no "luks-" */
+	struct strv name_uuids, name_names; /* rd.luks.name=UUID=NAME, parallel */
+	struct strv key_paths, key_uuids;   /* rd.luks.key, parallel; uuid "" = any */
+	bool discard;                       /* rd.luks.options=discard, rd.luks.allow-discards */
+	long tries;                         /* rd.luks.tries, default 3 */
+	struct crypttab_entry *crypttab;
+	size_t ncrypttab, capcrypttab;
+	struct strv vgs, lvs;  /* rd.lvm.vg, rd.lvm.lv */
+	struct strv md_uuids;  /* rd.md.uuid as given (mdadm or blkid spelling) */
+	struct strv done;      /* "luks:UUID", "lvm:/dev/X", "md:/dev/X", "modules:SET" */
+	bool md_member_seen, half_time_done;
+	long long last_run_ms; /* ops clock: when a layer's tool last ran */
+};
+
+/* A layer a block device may hold, libblkid style: a new one (iSCSI,
+ * NBD) is one file and one row in layer.c's table. */
+struct layer {
+	const char *name;       /* "luks" */
+	const char *blkid_type; /* the TYPE blkid gives its devices: "crypto_LUKS" */
+	const char *makes;      /* what opening one makes, for the docs and the log */
+	const char *option;     /* its command line options: "rd.luks" (and "rd.luks.*") */
+	const char *const *modules; /* loaded before its tool first runs (NULL-terminated) */
+	/* One of its options, "KEY=VALUE" or "KEY". */
+	void (*parse)(struct stack *s, const char *kv);
+	/* Once the options are read (luks: the image's crypttab), or NULL. */
+	void (*setup)(struct init *in);
+	/* A device of its type appeared or changed: queue a job to open it
+	 * if it is wanted. Never blocks. */
+	void (*seen)(struct init *in, const struct blockdev *bd);
+	/* The root is not there half way to its timeout (md: start arrays
+	 * degraded). NULL: nothing to do. Runs between loop runs. */
+	bool (*half_time)(struct init *in);
+	/* After the root timed out: name what it waited for in vain. */
+	void (*report_missing)(struct init *in);
+};
+
+/* layer.c */
+void stack_init(struct stack *s);
+/* The layers' options from the command line: the one place they are read. */
+void stack_parse(struct stack *s, const struct cmdline *c);
+/* Each layer's setup (the image's crypttab). */
+void stack_setup(struct init *in);
+/* The registry's subscriber (arg: struct init). */
+void stack_seen(void *in, enum dev_change what, const struct blockdev *bd);
+/* Half the root timeout passed without it: each layer's half_time, once.
+ * True when one did something. */
+bool stack_half_time(struct init *in);
+bool stack_has_half_time(const struct init *in);
+/* After a timeout: name each rd.luks.uuid / rd.md.uuid never seen. */
+void stack_report_missing(struct init *in);
+void stack_free(struct stack *s);
+
+/* common.c: for the layers */
+/* "kind:key" was done before; if not, mark it and return false. */
+bool stack_once(struct stack *s, const char *kind, const char *key);
+/* UUIDs compared as their hex digits, any case, any '-' or ':'. */
+bool stack_uuid_eq(const char *a, const char *b);
+/* Was a device of blkid type with this UUID ever seen? */
+bool stack_seen_uuid(const struct init *in, const char *type, const char *uuid);
+/* Load a set of modules (NULL-terminated) once per set name: true when
+ * it did now. No modprobe in the image: the kernel's request_module()
+ * for a dm target or an md personality finds nothing. */
+bool stack_load_modules(struct init *in, const char *set, const char *const *mods);
+/* Queue a layer's job. data is owned by the job (freed with free(3)
+ * unless free_fn). */
+void stack_queue(struct init *in, const char *what, enum job_result (*run)(void *in, void *data),
+		 void *data, void (*free_fn)(void *));
+
+/* luks.c, lvm.c, md.c */
+extern const struct layer luks_layer, lvm_layer, md_layer;
+
+/* tool.c */
+/* The tool's path in the image ("/usr/sbin/lvm") or NULL. */
+char *tool_find(struct init *in, const char *name);
+/* Run a tool found by name with the clean environment; its exit status,
+ * or -1 after logging why it could not run. input may be NULL. */
+int tool_run(struct init *in, const char *name, char *const argv[], const void *input,
+	     size_t len);
+/* The real initops' run. */
+int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
+	     size_t len);
+/* passphrase.c: the real initops' read_secret. */
+ssize_t real_read_secret(const char *prompt, char *buf, size_t size, int evfd,
+			 void (*pump)(void *), void *arg);
+
+#endif

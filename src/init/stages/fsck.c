@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Check a filesystem before it is mounted, with the checker the image
+ * carries (e2fsck, fsck.vfat), the way fsck(8) and systemd-fsck do:
+ * "preen" by default, fsck.mode= and fsck.repair= as systemd reads them.
+ * Exit codes are fsck(8)'s: 1 errors corrected, 2 reboot needed, 4 and
+ * up errors left, operational errors. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init/stack/stack.h"
+#include "init/stages/stages.h"
+#include "log.h"
+
+static bool is_ext(const char *t)
+{
+	return !strcmp(t, "ext2") || !strcmp(t, "ext3") || !strcmp(t, "ext4");
+}
+
+/* The checker's name for a type; NULL for those that need none at boot
+ * (xfs and btrfs check themselves when mounted). */
+static const char *checker(const char *t)
+{
+	if (is_ext(t))
+		return "e2fsck";
+	if (!strcmp(t, "vfat") || !strcmp(t, "msdos") || !strcmp(t, "fat"))
+		return "fsck.vfat";
+	return NULL;
+}
+
+char **fsck_argv(const struct options *o, const char *fstype, const char *devnode)
+{
+	const char *mode = o->fsck_mode ? o->fsck_mode : "auto";
+	const char *repair = o->fsck_repair ? o->fsck_repair : "preen";
+	const char *tool = checker(fstype);
+	struct strv argv = { 0 };
+
+	if (o->skipfsck || !strcmp(mode, "skip") || !tool)
+		return NULL;
+	strv_push(&argv, tool);
+	if (!strcmp(repair, "yes"))
+		strv_push(&argv, "-y");
+	else if (!strcmp(repair, "no"))
+		strv_push(&argv, "-n");
+	else
+		strv_push(&argv, "-a");
+	/* dosfsck's -f salvages chains, it does not force. */
+	if (!strcmp(mode, "force") && is_ext(fstype))
+		strv_push(&argv, "-f");
+	strv_push(&argv, devnode);
+	return argv.v;
+}
+
+static void warn_values(const struct options *o)
+{
+	if (o->fsck_mode && strcmp(o->fsck_mode, "auto") && strcmp(o->fsck_mode, "force") &&
+	    strcmp(o->fsck_mode, "skip"))
+		log_warn("ignoring fsck.mode=%s: not auto, force or skip", o->fsck_mode);
+	if (o->fsck_repair && strcmp(o->fsck_repair, "preen") && strcmp(o->fsck_repair, "yes") &&
+	    strcmp(o->fsck_repair, "no"))
+		log_warn("ignoring fsck.repair=%s: not preen, yes or no", o->fsck_repair);
+}
+
+/* e2fsck may be packed as e2fsck or only as fsck.ext4 (and back). */
+static char *find_checker(struct init *in, const char *tool, const char *fstype)
+{
+	char *path = tool_find(in, tool), *alt;
+
+	if (path || strcmp(tool, "e2fsck"))
+		return path;
+	alt = xasprintf("fsck.%s", fstype);
+	path = tool_find(in, alt);
+	free(alt);
+	return path;
+}
+
+static void free_argv(char **argv)
+{
+	for (char **a = argv; a && *a; a++)
+		free(*a);
+	free(argv);
+}
+
+int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
+{
+	char **argv;
+	char *path;
+	struct buf cmd = { 0 };
+	int st, ret = 0;
+
+	warn_values(&in->opt);
+	argv = fsck_argv(&in->opt, fstype, bd->devnode);
+	if (!argv) {
+		log_debug("not checking %s (%s)", bd->devnode, fstype);
+		return 0;
+	}
+	path = find_checker(in, argv[0], fstype);
+	if (!path) {
+		log_info("no %s in this image, not checking %s", argv[0], bd->devnode);
+		free_argv(argv);
+		return 0;
+	}
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&cmd, "%s%s", i ? " " : "", argv[i]);
+	log_info("checking %s (%s): %s", bd->devnode, fstype, cmd.p);
+	st = in->xops->run ? in->xops->run(path, argv, in->tool_envp, NULL, 0)
+			   : err_set("no way to run programs");
+	if (st < 0) {
+		/* Killed, or not executable: nothing says the filesystem is
+		 * sound, so as for errors left (4), never mount it unchecked. */
+		char *why = xstrdup(err_msg());
+		ret = err_set("%s did not check %s: %s; treating it as exit status 4 "
+			      "(errors left), not mounting %s unchecked", argv[0], bd->devnode,
+			      why, bd->devnode);
+		free(why);
+	} else if (st == 0) {
+		log_debug("%s: clean", bd->devnode);
+	} else if (st == 1) {
+		log_notice("%s corrected errors on %s, going on", argv[0], bd->devnode);
+	} else if (st == 2 || st == 3) {
+		log_err("%s corrected errors on %s and asks for a reboot (exit status %d): "
+			"rebooting now", argv[0], bd->devnode, st);
+		in->ops->sync();
+		in->xops->reboot(RB_AUTOBOOT);
+		ret = err_set("reboot after checking %s failed", bd->devnode);
+	} else {
+		ret = err_set("%s left errors on %s (exit status %d, see its output above); "
+			      "repair it by hand: %s -f %s", argv[0], bd->devnode, st, argv[0],
+			      bd->devnode);
+	}
+	free(path);
+	buf_free(&cmd);
+	free_argv(argv);
+	return ret;
+}
+
+int fsck_root(struct init *in)
+{
+	const struct blockdev *bd = root_dev(in);
+	char *type;
+	int r;
+
+	if (in->opt.rootfstype)
+		type = xstrndup(in->opt.rootfstype, strcspn(in->opt.rootfstype, ","));
+	else if (bd->type)
+		type = xstrdup(bd->type);
+	else
+		return 0; /* mount_root says why it cannot mount it */
+	r = fsck_device(in, bd, type);
+	free(type);
+	return r;
+}

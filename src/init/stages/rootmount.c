@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Stage 5: the root filesystem on /sysroot. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "err.h"
+#include "init/init.h"
+#include "init/stages/mountopts.h"
+#include "init/stages/stages.h"
+#include "log.h"
+
+/* The filesystem may be a module (ext4, xfs, btrfs) or built in; ext3
+ * and ext2 are served by ext4 through its fs- alias. */
+static void load_fs_module(struct init *in, const char *type)
+{
+	char *alias;
+
+	if (!in->ml)
+		return;
+	if (modload_name(in->ml, type) == 0)
+		return;
+	alias = xasprintf("fs-%s", type);
+	if (modload_alias(in->ml, alias) <= 0)
+		log_debug("no module for filesystem %s in the image (built in?)", type);
+	free(alias);
+}
+
+void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
+{
+	struct init *in = arg;
+
+	if (what == DEV_REMOVED) {
+		/* a disk pulled and put back, a dm table reloaded: look again */
+		if (in->root && !strcmp(in->root, bd->name)) {
+			log_warn("root device %s went away; waiting for root=%s again", bd->devnode,
+				 in->opt.root);
+			free(in->root);
+			in->root = NULL;
+		}
+		return;
+	}
+	if (in->root || !in->opt.root)
+		return;
+	if (blockdev_matches(bd, in->opt.root) || blockdev_link_matches(in->ops, bd, in->opt.root)) {
+		in->root = xstrdup(bd->name);
+		log_info("root=%s is %s", in->opt.root, bd->devnode);
+	}
+}
+
+int mount_root(struct init *in)
+{
+	const struct blockdev *bd = root_dev(in);
+	struct strv types = { 0 };
+	unsigned long flags;
+	char *data;
+	int ret = -1, e = 0;
+
+	if (in->opt.rootfstype)
+		strv_split(&types, in->opt.rootfstype, ",");
+	else if (bd->type)
+		strv_push(&types, bd->type);
+	if (!types.n)
+		return err_set("cannot mount %s: no filesystem found on it "
+			       "(blkid saw no signature; set rootfstype= if it is right)",
+			       bd->devnode);
+
+	mountopts_parse(in->opt.rootflags, &flags, &data);
+	if (!in->opt.rw)
+		flags |= MS_RDONLY;
+	if (in->ops->mkdir("/sysroot", 0755) < 0 && errno != EEXIST) {
+		err_errno(errno, "cannot create /sysroot");
+		goto out;
+	}
+	for (size_t i = 0; i < types.n; i++) {
+		load_fs_module(in, types.v[i]);
+		log_debug("mounting %s (TYPE %s) on /sysroot, flags 0x%lx, options %s",
+			  bd->devnode, types.v[i], flags, data ? data : "");
+		if (in->ops->mount(bd->devnode, "/sysroot", types.v[i], flags, data) == 0) {
+			log_info("mounted %s (%s, %s) on /sysroot", bd->devnode, types.v[i],
+				 flags & MS_RDONLY ? "ro" : "rw");
+			in->fs_mounted = true;
+			ret = 0;
+			goto out;
+		}
+		e = errno;
+	}
+	err_errno(e, "cannot mount %s (TYPE %s) on /sysroot", bd->devnode,
+		  in->opt.rootfstype ? in->opt.rootfstype : types.v[0]);
+out:
+	free(data);
+	strv_free(&types);
+	return ret;
+}

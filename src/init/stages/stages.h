@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_STAGES_STAGES_H
+#define UNIRAMFS_INIT_STAGES_STAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "init/init.h"
+#include "layout.h"
+
+/* The stages of the boot, each called by sequence.c in turn: the API
+ * filesystems, the root, resume, fsck, a separate /usr, hooks,
+ * switch_root, and the failure path. None of them waits on the loop
+ * for devices: sequence.c does (and runs the queued jobs meanwhile). */
+
+/* stage_mounts.c */
+int stage_mounts(struct init *in);
+void stage_console(struct init *in);
+
+/* rootmount.c */
+/* The registry's subscriber that finds root= (arg: struct init), and
+ * forgets it if it goes away. */
+void root_seen(void *in, enum dev_change what, const struct blockdev *bd);
+int mount_root(struct init *in);
+
+/* switchroot.c: returns only on failure (or in a test, 0 after the fake
+ * execve). */
+int switch_root(struct init *in);
+int write_state(struct init *in);
+
+/* failure.c */
+void report_devices(struct init *in);
+/* Run a shell if allowed and present: 0 when it ran and exited, -1 if
+ * there was none. */
+int run_shell(struct init *in, const char *why);
+/* Shell, then retry (returns 0), or wait and reboot (returns -1 only
+ * when the reboot returned). Only sequence.c calls it. */
+int failure(struct init *in, bool can_retry);
+void run_break(struct init *in, unsigned brk, const char *name);
+
+/* resume.c */
+enum swap_sig {
+	SWAP_NONE,     /* no swap signature at all */
+	SWAP_PLAIN,    /* SWAPSPACE2 / SWAP-SPACE: an ordinary swap area */
+	SWAP_KERNEL,   /* S1SUSPEND / S2SUSPEND: the kernel's hibernation image */
+	SWAP_USWSUSP,  /* ULSUSPEND: uswsusp's userspace image */
+};
+/* What the last 10 bytes of a swap header page say. */
+enum swap_sig swap_signature(const char tail[10]);
+/* The registry's subscriber (arg: struct init): the resume= device,
+ * the moment it appears, is resumed from when it holds a kernel image
+ * (returns only if that did not happen). */
+void resume_seen(void *in, enum dev_change what, const struct blockdev *bd);
+/* The root is there: is there a resume= still to wait for? Says so
+ * (or why not: noresume, a spec not understood). */
+bool resume_begin(struct init *in);
+/* When the wait for it may end: rd.resume.timeout after the devices
+ * last changed (not before since, the time the wait began). */
+long long resume_quiet_until(const struct init *in, long long since);
+/* The wait is over; settled: it ended on the quiet time, not the
+ * root's timeout. Warns when the device never came. */
+void resume_end(struct init *in, bool settled);
+
+/* fsck.c */
+/* The checker's argv for fstype per fsck.mode=/fsck.repair= (NULL when
+ * skipped or fstype needs none): argv[0] the tool's name. */
+char **fsck_argv(const struct options *o, const char *fstype, const char *devnode);
+/* Check a device before it is mounted. 0: go on (clean, fixed, no
+ * checker, skipped); -1 (err set): the failure path. Exit status 2
+ * reboots. */
+int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype);
+/* fsck_device for the root, with the type mount_root will use. */
+int fsck_root(struct init *in);
+
+/* usrmount.c */
+/* One fstab line: fields unescaped (\040 and the other octal escapes). */
+struct fstab_entry {
+	char *spec, *file, *type, *opts;
+	int passno;
+};
+/* The entry for mountpoint in fstab text (comments, blank lines, tabs
+ * and spaces handled). 0 found, 1 not there. */
+int fstab_find(const char *text, const char *mountpoint, struct fstab_entry *e);
+void fstab_entry_free(struct fstab_entry *e);
+/* After the root: the /usr entry of the root's /etc/fstab to mount, if
+ * any. 1 (e filled), 0 none (or noauto, rd.fstab=0), -1 (err set): a
+ * spec uniramfs does not understand. */
+int usr_entry(struct init *in, struct fstab_entry *e);
+/* Check and mount it on /sysroot/usr; its device must have come. 0, or
+ * -1 (err set). */
+int mount_usr_entry(struct init *in, const struct fstab_entry *e);
+
+/* hooks.c */
+#define HOOKS_DIR LAYOUT_HOOKS_DIR
+/* Every executable in HOOKS_DIR/STAGE, in name order, with the state in
+ * their environment. A hook that fails is logged; the boot goes on. */
+void run_hooks(struct init *in, const char *stage);
+
+#endif

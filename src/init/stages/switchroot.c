@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Stage 6: hand the machine to the real init, the way util-linux's
+ * switch_root does, leaving state for it in /run/uniramfs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init/core/kmsg.h"
+#include "init/init.h"
+#include "init/stages/stages.h"
+#include "log.h"
+
+#define NEWROOT "/sysroot"
+
+/* Is path (as the new root will see it) an executable there? A symlink
+ * such as /sbin/init -> /lib/systemd/systemd is absolute from the new
+ * root, so links are followed by hand below /sysroot. */
+static bool exists_in_root(struct init *in, const char *path)
+{
+	char *cur = xstrdup(path);
+	bool ok = false;
+
+	for (int depth = 0; depth < 40; depth++) {
+		char *full = xasprintf(NEWROOT "%s", cur);
+		char *real = in->ops->path(full);
+		char target[PATH_MAX];
+		ssize_t n = readlink(real, target, sizeof(target) - 1);
+		struct stat st;
+		if (n < 0) {
+			/* access(X_OK) is true for a directory too */
+			ok = stat(real, &st) == 0 && S_ISREG(st.st_mode) &&
+			     in->ops->access(full, X_OK) == 0;
+			free(real);
+			free(full);
+			break;
+		}
+		free(real);
+		free(full);
+		target[n] = '\0';
+		if (target[0] == '/') {
+			free(cur);
+			cur = xstrdup(target);
+		} else {
+			char *slash = strrchr(cur, '/');
+			char *next = xasprintf("%.*s/%s", (int)(slash - cur), cur, target);
+			free(cur);
+			cur = path_normalize(next);
+			free(next);
+		}
+	}
+	free(cur);
+	return ok;
+}
+
+static const char *find_init(struct init *in)
+{
+	static const char *const fallback[] = { "/sbin/init", "/etc/init", "/bin/init", "/bin/sh" };
+
+	/* As the kernel: an init= that is not there is an error, not a
+	 * reason to start something else. */
+	if (in->opt.init) {
+		if (exists_in_root(in, in->opt.init))
+			return in->opt.init;
+		err_set("init=%s not found on the root filesystem (or not executable)",
+			in->opt.init);
+		return NULL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fallback); i++)
+		if (exists_in_root(in, fallback[i]))
+			return fallback[i];
+	err_set("no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh");
+	return NULL;
+}
+
+static int write_file(struct init *in, const char *path, const char *data, size_t len)
+{
+	int fd = in->ops->open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int r;
+
+	if (fd < 0)
+		return err_errno(errno, "cannot create %s", path);
+	r = write_all(fd, data, len);
+	close(fd);
+	if (r < 0)
+		return err_errno(r, "cannot write %s", path);
+	return 0;
+}
+
+int write_state(struct init *in)
+{
+	const struct buf *log = kmsg_kept();
+	char *t = timing_text(&in->timing);
+	int r = 0;
+
+	if (in->ops->mkdir("/run/uniramfs", 0755) < 0 && errno != EEXIST)
+		log_warn("cannot create /run/uniramfs: %s", strerror(errno));
+	if (write_file(in, "/run/uniramfs/timings", t, strlen(t)) < 0 ||
+	    write_file(in, "/run/uniramfs/log", log->p ? log->p : "", log->len) < 0) {
+		log_warn("%s", err_msg());
+		r = -1;
+	}
+	free(t);
+	return r;
+}
+
+/* The environment for the real init: ours (what the kernel gave us)
+ * with RD_TIMESTAMP, the init's start in CLOCK_REALTIME and
+ * CLOCK_MONOTONIC microseconds (see docs/cmdline.md for who reads it). */
+static char **init_env(struct init *in)
+{
+	struct strv env = { 0 };
+
+	for (char **e = in->envp; e && *e; e++)
+		if (!str_has_prefix(*e, "RD_TIMESTAMP="))
+			strv_push(&env, *e);
+	strv_push_owned(&env, xasprintf("RD_TIMESTAMP=%llu %llu", in->timing.start_realtime_us,
+					in->timing.start_monotonic_us));
+	return env.v;
+}
+
+int switch_root(struct init *in)
+{
+	static const char *const moves[] = { "/dev", "/proc", "/sys", "/run" };
+	const struct sysops *ops = in->ops;
+	struct strv argv = { 0 };
+	char **envp;
+	const char *init;
+	int r;
+
+	init = find_init(in);
+	if (!init)
+		return -1;
+	log_info("switching to the root filesystem, starting %s", init);
+	timing_mark(&in->timing, "switch");
+	write_state(in);
+
+	for (size_t i = 0; i < ARRAY_SIZE(moves); i++) {
+		char *target = xasprintf(NEWROOT "%s", moves[i]);
+		if (ops->mount(moves[i], target, NULL, MS_MOVE, NULL) < 0) {
+			log_warn("cannot move %s to %s: %s; detaching it", moves[i], target,
+				 strerror(errno));
+			ops->umount(moves[i], MNT_DETACH);
+		}
+		free(target);
+	}
+	if (ops->chdir(NEWROOT) < 0)
+		return err_errno(errno, "cannot enter " NEWROOT);
+	if (in->xops->free_initramfs(NEWROOT) < 0)
+		log_warn("freeing the initramfs: %s", err_msg());
+	if (ops->mount(NEWROOT, "/", NULL, MS_MOVE, NULL) < 0)
+		return err_errno(errno, "cannot move " NEWROOT " to /");
+	if (ops->chroot(".") < 0)
+		return err_errno(errno, "cannot chroot into the new root");
+	if (ops->chdir("/") < 0)
+		return err_errno(errno, "cannot chdir to / in the new root");
+
+	strv_push(&argv, init);
+	for (char **a = in->init_argv; a && *a; a++)
+		strv_push(&argv, *a);
+	envp = init_env(in);
+	r = ops->execve(init, argv.v, envp);
+	if (r < 0)
+		err_errno(errno, "cannot execute %s", init);
+	strv_free(&argv);
+	for (char **e = envp; e && *e; e++)
+		free(*e);
+	free(envp);
+	return r;
+}
