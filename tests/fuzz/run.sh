@@ -13,27 +13,28 @@ out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
 
-flags="-g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined"
-flags="$flags -fno-sanitize-recover=all -I$src/src/common -I$src/src/gen -I$out"
-common="$src/src/common/cpio.c $src/src/common/err.c $src/src/common/log.c $src/src/common/util.c"
-: > "$out/config.h"
+targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_dhcp fuzz_ipconf}
 
+# The targets' sources are listed once, in tests/fuzz/meson.build: build
+# them there, with clang, ASan and UBSan, stopping at the first report.
 echo "fuzz: building in $out with $cc"
+if [ ! -f "$out/build/build.ninja" ]; then
+	CC=$cc meson setup "$out/build" "$src" -Dfuzz=true -Db_sanitize=address,undefined \
+		-Db_lundef=false -Dc_args=-fno-sanitize-recover=all >"$out/setup.log" 2>&1 ||
+		{ cat "$out/setup.log"; exit 1; }
+fi
+paths=
+for t in $targets; do
+	case $t in
+	fuzz_dhcp | fuzz_ipconf) paths="$paths tests/fuzz/net/$t" ;;
+	*) paths="$paths tests/fuzz/$t" ;;
+	esac
+done
 # shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_cpio" "$src/tests/fuzz/fuzz_cpio.c" $common
-# shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_image" "$src/tests/fuzz/fuzz_image.c" $common \
-	"$src/src/gen/compress.c" "$src/src/gen/image_read.c" -lzstd -llzma -llz4 -lz -lpthread
-# shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_extract" "$src/tests/fuzz/fuzz_extract.c" $common \
-	"$src/src/common/nameset.c" "$src/src/gen/compress.c" "$src/src/gen/image_read.c" \
-	"$src/src/gen/extract.c" "$src/src/gen/extract_path.c" -lzstd -llzma -llz4 -lz -lpthread
-# shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_config" "$src/tests/fuzz/fuzz_config.c" $common \
-	"$src/src/gen/config.c" "$src/src/gen/compress.c" -lzstd -llzma -llz4 -lz -lpthread
-# shellcheck disable=SC2086
-$cc $flags -I"$src/src/init" -o "$out/fuzz_cmdline" "$src/tests/fuzz/fuzz_cmdline.c" $common \
-	"$src/src/common/cmdline.c" "$src/src/init/options.c" "$src/src/init/mountopts.c"
+ninja -C "$out/build" $paths >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+for p in $paths; do
+	ln -sf "$out/build/$p" "$out/${p##*/}"
+done
 
 # Seeds: a small tree as cpio, plain and in every compression the reader
 # knows, and a multi-segment image.
@@ -57,7 +58,7 @@ for f in "$seeds"/*; do
 done
 
 status=0
-for t in ${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline}; do
+for t in $targets; do
 	dirs="$seeds"
 	[ "$t" = fuzz_extract ] && dirs="$out/seeds-extract"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"

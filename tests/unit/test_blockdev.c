@@ -182,7 +182,7 @@ static const char *const valid_no_match[] = {
 	"/dev/vda", "/dev/vda10", "/dev/mapper/vg-root", "UUID=0b3c2d4e-0000-0000-0000-000000000000",
 	"LABEL=My root/x y", "LABEL=my", "PARTLABEL=root", "PARTLABEL=ROOT PART",
 	"PARTUUID=6a1b2c3d-4e5f-4061-8273-94a5b6c7d8e0", "254:0", "255:1", "8:1", "fe00",
-	"0801", "/dev/disk/by-label/my root", "/dev/disk/by-uuid/" PARTUUID,
+	"0801", "/dev/disk/by-label/my root", ("/dev/disk/by-uuid/" PARTUUID),
 };
 
 static const char *const invalid[] = {
