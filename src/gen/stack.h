@@ -9,7 +9,7 @@
 #include "util.h"
 
 /* The LUKS, LVM and md layers an image must open: the tools, their
- * udev-less configs and the keys (DESIGN.md, stage 3). */
+ * udev-less configs and the keys (docs/design.md, "Layers as a table"). */
 struct stack_plan {
 	bool hostonly;
 	struct strv layers;      /* hostonly's stack: "dm-crypt", "lvm", "md", ... */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The boot, stage by stage (DESIGN.md "The init"). Everything it does
+/* The boot, stage by stage (docs/design.md, "The stages"). Everything it does
  * to the system goes through in->ops and in->xops. */
 #include <errno.h>
 #include <fcntl.h>
