@@ -6,6 +6,8 @@ them (nm --defined-only). Prints file edges, folder edges and every cycle
 (docs/design.md, "Folders, and which way they depend").
 
   tools/init-deps.py [BUILDDIR]        (default: build)
+  tools/init-deps.py --tap BUILDDIR    as a test: no cycle, and each folder
+                                       uses only those after it in ORDER
 """
 import collections
 import glob
@@ -60,8 +62,28 @@ def cycles(edges):
     return found
 
 
+# Each folder may use itself and the ones after it, never one before.
+ORDER = ["sequence", "main", "stages", "stack", "dev", "net", "core"]
+
+
+def tap(edges, fedges, found):
+    print("1..2")
+    print("%s 1 - no cycle among the init's files" % ("not ok" if found else "ok"))
+    for comp in found:
+        print("# cycle: " + " ".join(comp))
+    wrong = ["%s -> %s" % (v, w) for v in sorted(fedges) for w in sorted(fedges[v])
+             if v not in ORDER or w not in ORDER or ORDER.index(w) < ORDER.index(v)]
+    print("%s 2 - folders depend one way (%s)" % ("not ok" if wrong else "ok", " > ".join(ORDER)))
+    for w in wrong:
+        print("# against the order: " + w)
+    return 1 if found or wrong else 0
+
+
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    args = sys.argv[1:]
+    as_tap = args[:1] == ["--tap"]
+    args = args[1:] if as_tap else args
+    build = args[0] if args else "build"
     objs = glob.glob(os.path.join(build, "src/init/libinitstages.a.p/*.o"))
     if not objs:
         sys.exit("init-deps: no objects under %s/src/init/libinitstages.a.p (build first)" % build)
@@ -78,18 +100,20 @@ def main():
             other = defined.get(f[-1])
             if other and other != me:
                 edges[me].add(other)
-    for v in sorted(edges):
-        print("%-22s -> %s" % (v, " ".join(sorted(edges[v]))))
     folder = lambda v: v.split("/")[0] if "/" in v else v
     fedges = collections.defaultdict(set)
     for v, ws in edges.items():
         for w in ws:
             if folder(w) != folder(v):
                 fedges[folder(v)].add(folder(w))
+    found = cycles(edges)
+    if as_tap:
+        return tap(edges, fedges, found)
+    for v in sorted(edges):
+        print("%-22s -> %s" % (v, " ".join(sorted(edges[v]))))
     print("\nfolders:")
     for v in sorted({folder(v) for v in edges}):
         print("%-10s -> %s" % (v, " ".join(sorted(fedges[v])) or "(itself only)"))
-    found = cycles(edges)
     print()
     for comp in found:
         print("cycle (%d files): %s" % (len(comp), " ".join(comp)))
@@ -98,4 +122,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
