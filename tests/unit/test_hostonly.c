@@ -156,6 +156,8 @@ static void test_md_raid1(void)
 	free(root);
 }
 
+static void keep_message(int level, const char *msg, void *userdata);
+
 /* Network roots (issue 11): the modules (the root's and the NIC's on the
  * route to the server), and the command line the init is to read. */
 static void test_nfs4_root(void)
@@ -249,6 +251,27 @@ static void test_nbd_root(void)
 	CHECK_STR(h.net.server, "192.168.1.10");
 	CHECK_STR(joined(&h.net.cmdline),
 		  "netroot=nbd:192.168.1.10:10809/rootfs:ext4,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_nbd_without_client_warns(void)
+{
+	char *root = fixture("nbd-noclient"), *want;
+	struct buf logged = { 0 };
+	struct hostonly h;
+
+	log_set_sink(keep_message, &logged);
+	CHECK(hostonly_detect(root, &h) == 0);
+	log_set_sink(NULL, NULL);
+	want = xasprintf("%d hostonly: the root is on nbd0, but no nbd-client tells its server: give "
+			 "nbdroot=SERVER:PORT/EXPORT with --cmdline\n", LOG_WARNING);
+	CHECK_STR(logged.p, want);
+	free(want);
+	buf_free(&logged);
+	CHECK_STR(joined(&h.modules), "nbd");
+	CHECK_STR(h.net.kind, "nbd");
+	CHECK(h.net.server == NULL && h.net.iface == NULL && h.net.cmdline.n == 0);
 	hostonly_free(&h);
 	free(root);
 }
@@ -391,6 +414,7 @@ int main(void)
 	RUN(test_iscsi_root);
 	RUN(test_iscsi_target_with_space_and_quote_fails);
 	RUN(test_nbd_root);
+	RUN(test_nbd_without_client_warns);
 	RUN(test_local_root_has_no_net);
 	RUN(test_error_no_mountinfo);
 	RUN(test_error_no_root_mount);
