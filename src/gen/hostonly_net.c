@@ -453,7 +453,8 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 		free(t);
 		goto out;
 	}
-	if (port && (!*port || strspn(port, "0123456789") != strlen(port) || strlen(port) > 5)) {
+	if (port && (!*port || strspn(port, "0123456789") != strlen(port) || strlen(port) > 5 ||
+		     atoi(port) < 1 || atoi(port) > 65535)) {
 		t = printable(port);
 		err_set("iSCSI %s: persistent_port \"%s\" is not a port", session, t);
 		free(t);
@@ -472,6 +473,11 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 	if (user && *user && strcmp(user, "(null)") != 0)
 		log_warn("hostonly: iSCSI %s logs in with CHAP: the image carries no secret; give "
 			 "rd.iscsi.username= and rd.iscsi.password= on the kernel command line", session);
+	/* the init's iscsi: parser takes 0 to 16383 */
+	if (strlen(lun) > 5 || atoi(lun) > 16383) {
+		err_set("iSCSI %s: LUN %s is past 16383, which netroot=iscsi: cannot carry", session, lun);
+		goto out;
+	}
 	set_net(c, "iscsi", addr);
 	push_module(c, "iscsi_tcp");
 	srv = server_field(addr);

@@ -449,6 +449,18 @@ static void test_net_hostonly_tools(void)
 	}
 }
 
+/* sysfs values the init could not take are refused at build time. */
+static void test_net_iscsi_bad_port(void)
+{
+	char *root = sysroot("iscsi", "iscsistart");
+	struct hostonly h;
+
+	put(root, "/sys/class/iscsi_connection/connection1:0/persistent_port", "70000\n", 0644);
+	CHECK(hostonly_detect(root, &h) == -1);
+	CHECK_STR(err_msg(), "iSCSI session1: persistent_port \"70000\" is not a port");
+	rm_tree(root);
+}
+
 /* The baked line: ours first, unless the user's --cmdline says it. */
 static void test_net_cmdline_merge(void)
 {
@@ -496,6 +508,7 @@ int main(void)
 	RUN(test_net_generic_tools_and_summary);
 	RUN(test_net_hostonly_tools);
 	RUN(test_net_cmdline_merge);
+	RUN(test_net_iscsi_bad_port);
 	buf_free(&notices);
 	return test_done();
 }
