@@ -29,6 +29,7 @@
 #include "log.h"
 #include "microcode.h"
 #include "modules.h"
+#include "nettools.h"
 #include "output.h"
 #include "stack.h"
 
@@ -42,6 +43,7 @@ struct plan {
 	size_t nmodules;
 	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
 	struct early_plan early; /* fsck, hooks, resume=: early_gen.c */
+	struct net_plan net;     /* network roots' tools and netroot=: nettools.c */
 };
 
 static char *host_path(const struct plan *p, const char *path)
@@ -167,6 +169,7 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		struct strv extra = { 0 };
 		stack_plan_hostonly(&p->stack, p->sysroot, &h);
 		early_plan_hostonly(&p->early, &h);
+		net_plan_hostonly(&p->net, &h);
 		stack_plan_modules(&p->stack, &extra);
 		for (size_t i = 0; r == 0 && i < extra.n; i++)
 			r = modules_add(m, extra.v[i], false);
@@ -402,9 +405,17 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	if (r == 0)
-		r = add_files(&p);
+		r = net_plan_add(&p.net, p.img, p.sysroot);
 	if (r == 0)
-		r = early_plan_add(&p.early, p.img, p.sysroot, o);
+		r = add_files(&p);
+	if (r == 0) {
+		/* the baked line: hostonly's netroot=/ip= before the user's */
+		struct build_opts eo = *o;
+		char *cmdline = net_plan_cmdline(&p.net, o->cmdline);
+		eo.cmdline = cmdline;
+		r = early_plan_add(&p.early, p.img, p.sysroot, &eo);
+		free(cmdline);
+	}
 	if (r == 0)
 		r = write_image(&p, &size);
 	if (r == 0) {
@@ -413,10 +424,15 @@ int build_image(const struct build_opts *o)
 			   o->mode == MODE_HOSTONLY ? "hostonly" : "generic", p.nmodules, image_count(p.img),
 			   (unsigned long long)size, compression_name(o->compress),
 			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		char *net = net_plan_summary(&p.net);
+		if (net)
+			log_notice("network root%s: %s", o->mode == MODE_HOSTONLY ? "" : "s", net);
+		free(net);
 	}
 	image_free(p.img);
 	stack_plan_free(&p.stack);
 	early_plan_free(&p.early);
+	net_plan_free(&p.net);
 	free(p.kver);
 	free(p.kmoddir);
 	free(p.output);

@@ -104,7 +104,7 @@ static int check_device_level(const struct ctx *c, const char *dir)
 
 /* From a device directory up to /sys/devices: the disk's own driver (sd,
  * virtio_blk, nvme), then its controller and every bus above it. */
-static int walk_up(const struct ctx *c, const char *dir)
+int hostonly_walk_up(const struct ctx *c, const char *dir)
 {
 	char *top = xasprintf("%s/sys/devices", c->root);
 	char *p = xstrdup(dir);
@@ -251,7 +251,7 @@ static int walk_nvme_subsystem(const struct ctx *c, const char *disk)
 			if (r > 0)
 				r = 0;
 			else if (r == 0)
-				r = walk_up(c, real);
+				r = hostonly_walk_up(c, real);
 			free(real);
 			free(link);
 		}
@@ -293,7 +293,7 @@ static int walk_block(const struct ctx *c, const char *dir, int depth)
 	if (r == 0)
 		r = walk_nvme_subsystem(c, disk);
 	if (r == 0)
-		r = walk_up(c, disk);
+		r = hostonly_walk_up(c, disk);
 	free(disk);
 	return r;
 }
@@ -329,11 +329,17 @@ static int detect(struct ctx *c)
 	int r;
 
 	r = hostonly_parse_mountinfo(c, &root, &usr);
-	if (r == 0)
-		r = hostonly_mount_device(c, &root, "the root filesystem", &h->root_dev);
-	if (r == 0) {
+	if (r == 0 && hostonly_net_is_nfs(root.fstype)) {
 		push_uniq(&h->fstypes, root.fstype);
-		r = walk_majmin(c, h->root_dev);
+		r = hostonly_net_nfs(c, &root);
+	} else if (r == 0) {
+		r = hostonly_mount_device(c, &root, "the root filesystem", &h->root_dev);
+		if (r == 0) {
+			push_uniq(&h->fstypes, root.fstype);
+			r = walk_majmin(c, h->root_dev);
+		}
+		if (r == 0)
+			r = hostonly_net_block(c, h->root_dev, root.fstype);
 	}
 	if (r == 0 && usr.majmin) {
 		r = hostonly_mount_device(c, &usr, "/usr", &usrdev);
@@ -392,5 +398,6 @@ void hostonly_free(struct hostonly *h)
 	strv_free(&h->stack);
 	free(h->root_dev);
 	free(h->resume_dev);
+	hostonly_net_free(&h->net);
 	memset(h, 0, sizeof(*h));
 }

@@ -4,6 +4,17 @@
 
 #include "util.h"
 
+/* A network root (issue 11): the server, the interface the route to it
+ * leaves by, and the words the init's command line needs to find it
+ * again (dracut's spellings, as src/init/net/netroot.c and ipconf.c
+ * read them). */
+struct hostonly_net {
+	char *kind;          /* "nfs", "iscsi" or "nbd"; NULL: the root is local */
+	char *server;        /* its address; NULL: not known (an nbd client gone) */
+	char *iface;         /* NULL: no route or no NIC behind it */
+	struct strv cmdline; /* netroot=..., rd.iscsi.initiator=..., ifname=..., ip=... */
+};
+
 /* What this machine's root needs, found by reading (sysroot-prefixed)
  * /proc/self/mountinfo, /sys, /proc/swaps and /sys/power/resume. */
 struct hostonly {
@@ -15,6 +26,7 @@ struct hostonly {
 	/* dm/md layers met, top down: "lvm", "dm-crypt", "dm-integrity",
 	 * "dm-verity", "multipath", "md" */
 	struct strv stack;
+	struct hostonly_net net;
 };
 
 int hostonly_detect(const char *sysroot, struct hostonly *h);

@@ -31,14 +31,14 @@ static void unescape_octal(char *s)
 	*o = '\0';
 }
 
-static void mount_set(struct mount *m, const char *majmin, const char *fstype, const char *source)
+static void mount_set(struct mount *m, const char *majmin, const char *fstype, const char *source,
+		      const char *opts)
 {
-	free(m->majmin);
-	free(m->fstype);
-	free(m->source);
+	hostonly_mount_free(m);
 	m->majmin = xstrdup(majmin);
 	m->fstype = xstrdup(fstype);
 	m->source = xstrdup(source);
+	m->opts = xstrdup(opts ? opts : "");
 }
 
 void hostonly_mount_free(struct mount *m)
@@ -46,6 +46,7 @@ void hostonly_mount_free(struct mount *m)
 	free(m->majmin);
 	free(m->fstype);
 	free(m->source);
+	free(m->opts);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -63,7 +64,7 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 		return -1;
 	}
 	for (line = data; line && *line; line = next) {
-		char *f[6], *fstype, *source, *p = line;
+		char *f[6], *fstype, *source, *opts, *p = line;
 		size_t i;
 
 		next = strchr(line, '\n');
@@ -75,6 +76,7 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 			;
 		fstype = p ? strsep(&p, " ") : NULL;
 		source = p ? strsep(&p, " ") : NULL;
+		opts = p ? strsep(&p, " ") : NULL;
 		if (i < ARRAY_SIZE(f) || !fstype || !source) {
 			if (*line)
 				log_warn("%s: skipping malformed line", path);
@@ -83,9 +85,9 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 		unescape_octal(f[4]);
 		unescape_octal(source);
 		if (strcmp(f[4], "/") == 0)
-			mount_set(root, f[2], fstype, source);
+			mount_set(root, f[2], fstype, source, opts);
 		else if (strcmp(f[4], "/usr") == 0)
-			mount_set(usr, f[2], fstype, source);
+			mount_set(usr, f[2], fstype, source, opts);
 	}
 	free(data);
 	if (!root->majmin) {

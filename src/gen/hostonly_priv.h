@@ -17,6 +17,7 @@ struct mount {
 	char *majmin;
 	char *fstype;
 	char *source;
+	char *opts; /* the superblock's options (nfs: vers=, addr=) */
 };
 
 static inline char *at_root(const struct ctx *c, const char *path)
@@ -28,6 +29,18 @@ static inline char *at_root(const struct ctx *c, const char *path)
  * Returns 0, or 1 when there is no such file (callers decide whether that
  * matters), or -1: a link pointing nowhere is an error. */
 int hostonly_resolve_link(const struct ctx *c, const char *path, char **out);
+
+/* Collect the drivers and modaliases from a /sys/devices directory up. */
+int hostonly_walk_up(const struct ctx *c, const char *dir);
+
+/* Network roots (hostonly_net.c): an nfs/nfs4 root mount; a root
+ * device (MAJ:MIN) under an iSCSI session or on /dev/nbdN. Each fills
+ * c->h->net and adds the modules; the block one does nothing for a
+ * local disk. */
+bool hostonly_net_is_nfs(const char *fstype);
+int hostonly_net_nfs(const struct ctx *c, const struct mount *root);
+int hostonly_net_block(const struct ctx *c, const char *majmin, const char *fstype);
+void hostonly_net_free(struct hostonly_net *n);
 
 /* The root and /usr mounts (usr->majmin NULL when /usr is not one). */
 int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr);

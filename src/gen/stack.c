@@ -151,8 +151,7 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 		strv_push(out, sp->keyboard.v[i]);
 }
 
-/* The tool's path on the host as elf_add_binary finds it, or NULL. */
-static char *find_tool(const char *sysroot, const char *name)
+char *stack_find_tool(const char *sysroot, const char *name)
 {
 	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 
@@ -188,7 +187,7 @@ static int add_tools(struct stack_plan *sp, struct image *img, const char *sysro
 		have[i] = false;
 		if (sp->hostonly && !needed(sp, t))
 			continue;
-		path = find_tool(sysroot, t->name);
+		path = stack_find_tool(sysroot, t->name);
 		if (!path) {
 			if (sp->hostonly)
 				r = err_set("the root is on %s but %s is not installed (apt install %s)",

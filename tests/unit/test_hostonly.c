@@ -156,6 +156,137 @@ static void test_md_raid1(void)
 	free(root);
 }
 
+static void keep_message(int level, const char *msg, void *userdata);
+
+/* Network roots (issue 11): the modules (the root's and the NIC's on the
+ * route to the server), and the command line the init is to read. */
+static void test_nfs4_root(void)
+{
+	char *root = fixture("nfs4");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK(h.root_dev == NULL);
+	CHECK_STR(joined(&h.fstypes), "nfs4");
+	/* enp1s0's 192.168.0.0/16 beats enp0s3's default route */
+	CHECK_STR(joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
+	CHECK_STR(joined(&h.modaliases),
+		  "pci:v00001AF4d00001000sv00001AF4sd00000001bc02sc00i00,virtio:d00000001v00001AF4");
+	CHECK_STR(h.net.kind, "nfs");
+	CHECK_STR(h.net.server, "192.168.1.10");
+	CHECK_STR(h.net.iface, "enp1s0");
+	CHECK_STR(joined(&h.net.cmdline),
+		  "netroot=nfs4:192.168.1.10:/srv/roots/host1,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_nfs_ipv6_path_with_space_is_quoted(void)
+{
+	char *root = fixture("nfs-v6-space");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK_STR(h.net.server, "fd00::10");
+	CHECK_STR(h.net.iface, "enp1s0");
+	CHECK_STR(joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
+	CHECK_STR(joined(&h.net.cmdline),
+		  "netroot=\"nfs4:[fd00::10]:/srv/my root\",ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_nfs_path_with_quote_fails(void)
+{
+	char *root = fixture("nfs-hostile");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == -1);
+	CHECK_STR(err_msg(), "the NFS root \"nfs4:192.168.1.10:/srv/a\"b\" has a quote or control character: "
+			     "it cannot go on the kernel command line");
+	CHECK(h.net.kind == NULL && h.modules.n == 0);
+	free(root);
+}
+
+static void test_iscsi_root(void)
+{
+	char *root = fixture("iscsi");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK_STR(h.root_dev, "8:1");
+	CHECK_STR(joined(&h.modules), "e1000,iscsi_tcp,sd_mod");
+	CHECK_STR(joined(&h.modaliases),
+		  "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00,scsi:t-0x00");
+	CHECK_STR(h.net.kind, "iscsi");
+	CHECK_STR(h.net.server, "10.0.2.2");
+	CHECK_STR(h.net.iface, "eth0");
+	/* eth0 is the kernel's own name: no ifname= for it */
+	CHECK_STR(joined(&h.net.cmdline), "netroot=iscsi:10.0.2.2::3261:1:iqn.2003-01.org.example:storage.root,"
+					  "rd.iscsi.initiator=iqn.1993-08.org.debian:01:a1b2c3d4e5f6,ip=eth0:dhcp");
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_iscsi_target_with_space_and_quote_fails(void)
+{
+	char *root = fixture("iscsi-hostile");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == -1);
+	CHECK_STR(err_msg(), "iSCSI session1: target name \"iqn.2003-01.org.example:my \"root\" disk\" has a space, "
+			     "quote or control character: it cannot go on the kernel command line");
+	free(root);
+}
+
+static void test_nbd_root(void)
+{
+	char *root = fixture("nbd");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK_STR(h.root_dev, "43:0");
+	CHECK_STR(joined(&h.modules), "nbd,virtio_net,virtio_pci");
+	CHECK_STR(h.net.kind, "nbd");
+	CHECK_STR(h.net.server, "192.168.1.10");
+	CHECK_STR(joined(&h.net.cmdline),
+		  "netroot=nbd:192.168.1.10:10809/rootfs:ext4,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_nbd_without_client_warns(void)
+{
+	char *root = fixture("nbd-noclient"), *want;
+	struct buf logged = { 0 };
+	struct hostonly h;
+
+	log_set_sink(keep_message, &logged);
+	CHECK(hostonly_detect(root, &h) == 0);
+	log_set_sink(NULL, NULL);
+	want = xasprintf("%d hostonly: the root is on nbd0, but no nbd-client tells its server: give "
+			 "nbdroot=SERVER:PORT/EXPORT with --cmdline\n", LOG_WARNING);
+	CHECK_STR(logged.p, want);
+	free(want);
+	buf_free(&logged);
+	CHECK_STR(joined(&h.modules), "nbd");
+	CHECK_STR(h.net.kind, "nbd");
+	CHECK(h.net.server == NULL && h.net.iface == NULL && h.net.cmdline.n == 0);
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_local_root_has_no_net(void)
+{
+	char *root = fixture("ahci");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK(h.net.kind == NULL && h.net.cmdline.n == 0);
+	hostonly_free(&h);
+	free(root);
+}
+
 static void keep_message(int level, const char *msg, void *userdata)
 {
 	struct buf *b = userdata;
@@ -277,6 +408,14 @@ int main(void)
 	RUN(test_btrfs_anonymous_dev_uses_source);
 	RUN(test_md_raid1);
 	RUN(test_stale_resume_ignored);
+	RUN(test_nfs4_root);
+	RUN(test_nfs_ipv6_path_with_space_is_quoted);
+	RUN(test_nfs_path_with_quote_fails);
+	RUN(test_iscsi_root);
+	RUN(test_iscsi_target_with_space_and_quote_fails);
+	RUN(test_nbd_root);
+	RUN(test_nbd_without_client_warns);
+	RUN(test_local_root_has_no_net);
 	RUN(test_error_no_mountinfo);
 	RUN(test_error_no_root_mount);
 	RUN(test_error_root_not_block);

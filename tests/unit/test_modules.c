@@ -753,7 +753,11 @@ static void test_generic(void)
 					    "virtio_pci", "sd_mod", "usb_storage", "uas", "xhci_pci",
 					    "dm_crypt", "dm_mod", "raid1", "raid456", "ext4", "xfs",
 					    "btrfs", "vfat", "megaraid_sas", "mpt3sas", "usbhid",
-					    "hid_generic", "mmc_block", "sdhci_pci" };
+					    "hid_generic", "mmc_block", "sdhci_pci",
+					    /* network roots: issue 11 */
+					    "virtio_net", "e1000", "e1000e", "igb", "r8169",
+					    "nfs", "nfsv4", "sunrpc", "iscsi_tcp", "libiscsi",
+					    "scsi_transport_iscsi", "nbd" };
 	struct modules *m;
 	struct image *img;
 	unsigned long long bytes = 0;
@@ -793,6 +797,8 @@ static void test_generic(void)
 	/* Things no boot needs stay out. */
 	CHECK(modules_find(m, "scsi_debug") == NULL);
 	CHECK(modules_find(m, "lpfc") == NULL);
+	CHECK(modules_find(m, "rpcsec_gss_krb5") == NULL);
+	CHECK(modules_find(m, "iwlwifi") == NULL);
 	CHECK(t2 - t1 < 1.0);
 	image_free(img);
 	modules_free(m);

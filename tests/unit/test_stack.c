@@ -13,6 +13,7 @@
 #include "hostonly.h"
 #include "image.h"
 #include "log.h"
+#include "nettools.h"
 #include "stack.h"
 #include "test.h"
 #include "util.h"
@@ -357,6 +358,142 @@ static void test_add_keys(void)
 	rm_tree(root);
 }
 
+/* Network roots' tools (nettools.c): generic takes what the host has
+ * and says what is missing; hostonly the root's one, or fails naming
+ * the package. */
+static void test_net_generic_tools_and_summary(void)
+{
+	static const struct {
+		const char *tools, *summary;
+		bool iscsi, nbd;
+	} cases[] = {
+		{ "iscsistart,nbd-client", "nfs, iscsi, nbd", true, true },
+		{ "nbd-client", "nfs, nbd (no iscsistart: apt install open-iscsi)", false, true },
+		{ "", "nfs (no iscsistart: apt install open-iscsi; no nbd-client: apt install nbd-client)", false,
+		  false },
+	};
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *root = sysroot("virtio", cases[i].tools), *sum;
+		struct net_plan np = { 0 };
+		struct image *img = image_new();
+		CHECK(net_plan_add(&np, img, root) == 0);
+		CHECK(image_has(img, "/usr/sbin/iscsistart") == cases[i].iscsi);
+		CHECK(image_has(img, "/usr/sbin/nbd-client") == cases[i].nbd);
+		sum = net_plan_summary(&np);
+		CHECK_STR(sum, cases[i].summary);
+		free(sum);
+		net_plan_free(&np);
+		image_free(img);
+		rm_tree(root);
+	}
+}
+
+static int net_plan_for(const char *root, struct net_plan *np, struct image *img)
+{
+	struct hostonly h;
+	int r = hostonly_detect(root, &h);
+
+	CHECK(r == 0);
+	memset(np, 0, sizeof(*np));
+	if (r == 0) {
+		net_plan_hostonly(np, &h);
+		r = net_plan_add(np, img, root);
+	}
+	hostonly_free(&h);
+	return r;
+}
+
+static void test_net_hostonly_tools(void)
+{
+	static const struct {
+		const char *fixture, *tools, *msg, *summary;
+		bool iscsi, nbd;
+	} cases[] = {
+		{ "iscsi", "iscsistart,nbd-client", NULL, "iscsi from 10.0.2.2 via eth0", true, false },
+		{ "nbd", "iscsistart,nbd-client", NULL, "nbd from 192.168.1.10 via enp1s0", false, true },
+		{ "nfs4", "iscsistart,nbd-client", NULL, "nfs from 192.168.1.10 via enp1s0", false, false },
+		{ "virtio", "iscsistart,nbd-client", NULL, NULL, false, false },
+		{ "iscsi", "nbd-client", "the root is on iSCSI but iscsistart is not installed (apt install open-iscsi)",
+		  NULL, false, false },
+		{ "nbd", "", "the root is on NBD but nbd-client is not installed (apt install nbd-client)", NULL, false,
+		  false },
+	};
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *root = sysroot(cases[i].fixture, cases[i].tools), *sum;
+		struct net_plan np;
+		struct image *img = image_new();
+		int r = net_plan_for(root, &np, img);
+		if (cases[i].msg) {
+			CHECK(r < 0);
+			CHECK_STR(err_msg(), cases[i].msg);
+		} else {
+			CHECK(r == 0);
+			sum = net_plan_summary(&np);
+			if (cases[i].summary)
+				CHECK_STR(sum, cases[i].summary);
+			else
+				CHECK(sum == NULL);
+			free(sum);
+		}
+		CHECK(image_has(img, "/usr/sbin/iscsistart") == cases[i].iscsi);
+		CHECK(image_has(img, "/usr/sbin/nbd-client") == cases[i].nbd);
+		net_plan_free(&np);
+		image_free(img);
+		rm_tree(root);
+	}
+}
+
+/* sysfs values the init could not take are refused at build time. */
+static void test_net_iscsi_bad_port(void)
+{
+	char *root = sysroot("iscsi", "iscsistart");
+	struct hostonly h;
+
+	put(root, "/sys/class/iscsi_connection/connection1:0/persistent_port", "70000\n", 0644);
+	CHECK(hostonly_detect(root, &h) == -1);
+	CHECK_STR(err_msg(), "iSCSI session1: persistent_port \"70000\" is not a port");
+	rm_tree(root);
+}
+
+/* The baked line: ours first, unless the user's --cmdline says it. */
+static void test_net_cmdline_merge(void)
+{
+	static const struct {
+		const char *user, *want;
+	} cases[] = {
+		{ NULL, "netroot=nfs4:192.168.1.10:/srv/roots/host1 ifname=enp1s0:52:54:00:12:34:02 ip=enp1s0:dhcp" },
+		{ "quiet -- single",
+		  "netroot=nfs4:192.168.1.10:/srv/roots/host1 ifname=enp1s0:52:54:00:12:34:02 ip=enp1s0:dhcp quiet -- "
+		  "single" },
+		{ "ip=10.0.0.5::10.0.0.1:255.255.255.0::enp1s0:none",
+		  "netroot=nfs4:192.168.1.10:/srv/roots/host1 ip=10.0.0.5::10.0.0.1:255.255.255.0::enp1s0:none" },
+		{ "root=/dev/sda1", "ifname=enp1s0:52:54:00:12:34:02 ip=enp1s0:dhcp root=/dev/sda1" },
+		{ "nfsroot=10.0.0.9:/x ifname=enp1s0:52:54:00:aa:bb:cc",
+		  "ip=enp1s0:dhcp nfsroot=10.0.0.9:/x ifname=enp1s0:52:54:00:aa:bb:cc" },
+	};
+	char *root = fixture("nfs4");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct net_plan np = { 0 };
+		char *line;
+		net_plan_hostonly(&np, &h);
+		line = net_plan_cmdline(&np, cases[i].user);
+		CHECK_STR(line, cases[i].want);
+		free(line);
+		net_plan_free(&np);
+	}
+	hostonly_free(&h);
+	free(root);
+}
+
 int main(void)
 {
 	log_init("uniramfs", LOG_WARNING);
@@ -368,6 +505,10 @@ int main(void)
 	RUN(test_thin_pool_needs_thin_check);
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
+	RUN(test_net_generic_tools_and_summary);
+	RUN(test_net_hostonly_tools);
+	RUN(test_net_cmdline_merge);
+	RUN(test_net_iscsi_bad_port);
 	buf_free(&notices);
 	return test_done();
 }
