@@ -22,12 +22,16 @@
 #include "cpio.h"
 #include "early_gen.h"
 #include "elf.h"
+#include "format_gen_init_cpio.h"
 #include "err.h"
 #include "hostonly.h"
 #include "image.h"
+#include "kernel_tree.h"
 #include "log.h"
 #include "microcode.h"
 #include "modules.h"
+#include "modules_priv.h"
+#include "nameset.h"
 #include "output.h"
 #include "stack.h"
 
@@ -35,7 +39,8 @@ struct plan {
 	const struct build_opts *o;
 	const char *sysroot;
 	char *kver;
-	char *kmoddir;
+	char *kmoddir; /* NULL: a kernel without module support */
+	struct kernel_tree kt;
 	char *output;
 	struct image *img;
 	size_t nmodules;
@@ -53,6 +58,15 @@ static int resolve_kver(struct plan *p)
 	struct utsname u;
 	struct stat st;
 
+	if (p->o->kernel_tree) {
+		if (p->o->kmoddir)
+			return err_set("--kernel-tree and --kmoddir both name the modules: give one");
+		if (kernel_tree_open(&p->kt, p->o->kernel_tree, p->o->kver) < 0)
+			return -1;
+		p->kver = xstrdup(p->kt.kver);
+		p->kmoddir = p->kt.kmoddir ? xstrdup(p->kt.kmoddir) : NULL;
+		return 0;
+	}
 	if (p->o->kver) {
 		p->kver = xstrdup(p->o->kver);
 	} else {
@@ -135,6 +149,12 @@ static int add_skeleton(struct plan *p)
 	return r;
 }
 
+/* A kernel without module support (m NULL) needs none of them. */
+static int want_module(struct modules *m, const char *name)
+{
+	return m ? modules_add(m, name, false) : 0;
+}
+
 static int add_hostonly(struct plan *p, struct modules *m)
 {
 	struct hostonly h = { 0 };
@@ -145,22 +165,22 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		return err_wrap("hostonly");
 	}
 	for (size_t i = 0; r == 0 && i < h.modules.n; i++)
-		r = modules_add(m, h.modules.v[i], false);
+		r = want_module(m, h.modules.v[i]);
 	for (size_t i = 0; r == 0 && i < h.modaliases.n; i++)
-		r = modules_add(m, h.modaliases.v[i], false);
+		r = want_module(m, h.modaliases.v[i]);
 	for (size_t i = 0; r == 0 && i < h.fstypes.n; i++) {
 		/* filesystems register "fs-TYPE" aliases; ext4 serves ext2/3 */
 		char *alias = xasprintf("fs-%s", h.fstypes.v[i]);
-		r = modules_add(m, alias, false);
+		r = want_module(m, alias);
 		free(alias);
 	}
 	for (size_t i = 0; r == 0 && i < h.stack.n; i++) {
 		if (strcmp(h.stack.v[i], "dm-crypt") == 0)
-			r = modules_add(m, "dm_crypt", false);
+			r = want_module(m, "dm_crypt");
 		else if (strcmp(h.stack.v[i], "lvm") == 0 || strcmp(h.stack.v[i], "dm") == 0)
-			r = modules_add(m, "dm_mod", false);
+			r = want_module(m, "dm_mod");
 		else if (strcmp(h.stack.v[i], "md") == 0)
-			r = modules_add(m, "md_mod", false);
+			r = want_module(m, "md_mod");
 	}
 	if (r == 0) {
 		struct strv extra = { 0 };
@@ -168,7 +188,7 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		early_plan_hostonly(&p->early, &h);
 		stack_plan_modules(&p->stack, &extra);
 		for (size_t i = 0; r == 0 && i < extra.n; i++)
-			r = modules_add(m, extra.v[i], false);
+			r = want_module(m, extra.v[i]);
 		strv_free(&extra);
 	}
 	log_info("hostonly: root %s (%s), %zu drivers, %zu device aliases%s%s", h.root_dev ? h.root_dev : "?",
@@ -178,14 +198,54 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	return r;
 }
 
+/* Without module support the image has no modules, only the list of
+ * built-in ones (for a rescue shell's modprobe, and so the init knows);
+ * a module asked for must be one of them. */
+static int add_builtin_only(struct plan *p)
+{
+	struct nameset builtin = { 0 };
+	char *data = NULL, *line, *save, *dst;
+	size_t len;
+	int r = 0;
+
+	if (p->kt.builtin && read_file(p->kt.builtin, &data, &len) == 0) {
+		for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char *name = modname_from_path(line);
+			nameset_put(&builtin, name, NULL);
+			free(name);
+		}
+		dst = xasprintf("/lib/modules/%s/modules.builtin", p->kver);
+		r = image_add_file(p->img, dst, p->kt.builtin, 0644, 0);
+		free(dst);
+	}
+	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++) {
+		char *name = modname_normalize(p->o->add_modules.v[i]);
+		if (!nameset_has(&builtin, name))
+			r = err_set("module '%s': kernel %s has no module support (CONFIG_MODULES is off) "
+				    "and %s", p->o->add_modules.v[i], p->kver,
+				    p->kt.builtin ? "it is not in its modules.builtin" : "no modules.builtin");
+		free(name);
+	}
+	if (r == 0 && p->o->mode == MODE_HOSTONLY)
+		r = add_hostonly(p, NULL);
+	nameset_free(&builtin);
+	free(data);
+	return r;
+}
+
 static int add_modules(struct plan *p)
 {
 	struct modules *m = NULL;
-	char *fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
+	char *fw, *mp;
+	int r;
+
+	if (!p->kmoddir)
+		return add_builtin_only(p);
+	fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
 			     p->sysroot, p->kver, p->sysroot, p->sysroot, p->kver, p->sysroot);
-	char *mp = xasprintf("%s/etc/modprobe.d:%s/run/modprobe.d:%s/usr/local/lib/modprobe.d:%s/lib/modprobe.d:%s/usr/lib/modprobe.d",
+	mp = xasprintf("%s/etc/modprobe.d:%s/run/modprobe.d:%s/usr/local/lib/modprobe.d:%s/lib/modprobe.d:%s/usr/lib/modprobe.d",
 			     p->sysroot, p->sysroot, p->sysroot, p->sysroot, p->sysroot);
-	int r = modules_open(&m, p->kmoddir, p->kver, fw);
+	r = modules_open(&m, p->kmoddir, p->kver, fw);
 
 	if (r == 0) {
 		modules_omit(m, &p->o->omit_modules);
@@ -327,6 +387,43 @@ static bool want_microcode(const struct plan *p)
 	return ok;
 }
 
+/* The list format: the cpio goes to a temporary file beside the list,
+ * which format_gen_init_cpio.c turns into the list and its files. */
+static int write_list(struct plan *p, uint64_t *size)
+{
+	char *tmp = xasprintf("%s.cpio-XXXXXX", p->output);
+	struct sink *file = NULL;
+	struct cpio_writer *w = NULL;
+	struct stat st;
+	int fd = mkstemp(tmp), r = 0;
+
+	if (fd < 0) {
+		r = err_errno(errno, "%s", tmp);
+		free(tmp);
+		return r;
+	}
+	if (p->o->microcode == MICROCODE_AUTO && p->o->mode == MODE_HOSTONLY)
+		log_info("no early microcode in a gen_init_cpio list (it must be its own segment)");
+	file = sink_fd_new(fd);
+	w = cpio_writer_new(file);
+	r = image_write_cpio(p->img, w, source_date_epoch());
+	if (r == 0)
+		r = cpio_write_trailer(w);
+	if (r == 0)
+		r = sink_finish(file);
+	cpio_writer_free(w);
+	sink_free(file);
+	if (close(fd) < 0 && r == 0)
+		r = err_errno(errno, "%s", tmp);
+	if (r == 0)
+		r = gen_init_cpio_write(tmp, p->output);
+	if (r == 0 && stat(p->output, &st) == 0)
+		*size = (uint64_t)st.st_size;
+	unlink(tmp);
+	free(tmp);
+	return r;
+}
+
 static int write_image(struct plan *p, uint64_t *size)
 {
 	struct output out;
@@ -401,12 +498,13 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = early_plan_add(&p.early, p.img, p.sysroot, o);
 	if (r == 0)
-		r = write_image(&p, &size);
+		r = o->format == FORMAT_GEN_INIT_CPIO ? write_list(&p, &size) : write_image(&p, &size);
 	if (r == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		log_notice("wrote %s: kernel %s, %s, %zu modules, %zu entries, %llu bytes, %s, %.2f s", p.output, p.kver,
 			   o->mode == MODE_HOSTONLY ? "hostonly" : "generic", p.nmodules, image_count(p.img),
-			   (unsigned long long)size, compression_name(o->compress),
+			   (unsigned long long)size,
+			   o->format == FORMAT_GEN_INIT_CPIO ? "gen_init_cpio list" : compression_name(o->compress),
 			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	image_free(p.img);
@@ -414,6 +512,7 @@ int build_image(const struct build_opts *o)
 	early_plan_free(&p.early);
 	free(p.kver);
 	free(p.kmoddir);
+	kernel_tree_close(&p.kt);
 	free(p.output);
 	return r;
 }
