@@ -34,6 +34,7 @@
 #include "nameset.h"
 #include "output.h"
 #include "stack.h"
+#include "uki.h"
 
 struct plan {
 	const struct build_opts *o;
@@ -466,6 +467,79 @@ static int write_image(struct plan *p, uint64_t *size)
 	return r;
 }
 
+static int read_input(const char *what, const char *path, char **data, size_t *len)
+{
+	int r = read_file(path, data, len);
+	if (r < 0)
+		return err_errno(r, "--uki: %s %s", what, path);
+	return 0;
+}
+
+/* The UKI from the image just written (uki.h). */
+static int write_uki(struct plan *p)
+{
+	const struct build_opts *o = p->o;
+	char *stub = NULL, *kernel = NULL, *initrd = NULL, *osrel = NULL, *kpath, *opath = NULL;
+	size_t stub_len = 0, kernel_len = 0, initrd_len = 0, osrel_len = 0;
+	struct uki_section sec[5];
+	struct buf uki = { 0 };
+	struct output out = { .fd = -1, .dirfd = -1 };
+	size_t n = 0;
+	int r;
+
+	if (o->uki_kernel)
+		kpath = xstrdup(o->uki_kernel);
+	else if (o->kernel_tree)
+		kpath = path_join(o->kernel_tree, "arch/x86/boot/bzImage");
+	else {
+		char *rel = xasprintf("/boot/vmlinuz-%s", p->kver);
+		kpath = host_path(p, rel);
+		free(rel);
+	}
+	r = read_input("stub", o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, &stub, &stub_len);
+	if (r == 0)
+		r = read_input("kernel", kpath, &kernel, &kernel_len);
+	if (r == 0)
+		r = read_input("image", p->output, &initrd, &initrd_len);
+	if (r == 0) {
+		static const char *const osrels[] = { "/etc/os-release", "/usr/lib/os-release" };
+		for (size_t i = 0; !osrel && i < ARRAY_SIZE(osrels); i++) {
+			opath = host_path(p, osrels[i]);
+			if (read_file(opath, &osrel, &osrel_len) < 0) {
+				osrel = NULL;
+				free(opath);
+				opath = NULL;
+			}
+		}
+		if (!osrel)
+			log_warn("--uki: no os-release under %s: the UKI has no .osrel section", p->sysroot);
+	}
+	if (r == 0) {
+		/* ukify's order; the stub looks sections up by name */
+		if (osrel)
+			sec[n++] = (struct uki_section){ ".osrel", osrel, osrel_len };
+		if (o->uki_cmdline)
+			sec[n++] = (struct uki_section){ ".cmdline", o->uki_cmdline, strlen(o->uki_cmdline) };
+		sec[n++] = (struct uki_section){ ".uname", p->kver, strlen(p->kver) };
+		sec[n++] = (struct uki_section){ ".initrd", initrd, initrd_len };
+		sec[n++] = (struct uki_section){ ".linux", kernel, kernel_len };
+		r = uki_assemble(&uki, o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, (const uint8_t *)stub,
+				 stub_len, sec, n);
+	}
+	if (r == 0)
+		r = output_open(&out, o->uki);
+	if (r == 0 && write_all(out.fd, uki.p, uki.len) < 0)
+		r = err_errno(errno, "%s", o->uki);
+	if (r == 0)
+		r = output_commit(&out);
+	if (r == 0)
+		log_notice("wrote %s: UKI, kernel %s, %zu bytes", o->uki, kpath, uki.len);
+	output_abort(&out);
+	buf_free(&uki);
+	free(stub), free(kernel), free(initrd), free(osrel), free(kpath), free(opath);
+	return r;
+}
+
 int build_image(const struct build_opts *o)
 {
 	struct plan p = { .o = o };
@@ -481,7 +555,20 @@ int build_image(const struct build_opts *o)
 		r = compression_check_built_in(o->compress);
 	if (r == 0)
 		r = resolve_kver(&p);
-	if (r == 0) {
+	if (r == 0 && o->uki && o->format != FORMAT_CPIO)
+		r = err_set("--uki needs an image, not a --format gen_init_cpio list");
+	if (r == 0 && o->uki)
+		r = output_check(o->uki);
+	if (r == 0 && o->uki && !o->output) {
+		/* the image lives only inside the UKI */
+		int fd;
+		p.output = xasprintf("%s.initrd-XXXXXX", o->uki);
+		fd = mkstemp(p.output);
+		if (fd < 0)
+			r = err_errno(errno, "%s", p.output);
+		else
+			close(fd);
+	} else if (r == 0) {
 		resolve_output(&p);
 		r = output_check(p.output);
 	}
@@ -499,6 +586,10 @@ int build_image(const struct build_opts *o)
 		r = early_plan_add(&p.early, p.img, p.sysroot, o);
 	if (r == 0)
 		r = o->format == FORMAT_GEN_INIT_CPIO ? write_list(&p, &size) : write_image(&p, &size);
+	if (r == 0 && o->uki)
+		r = write_uki(&p);
+	if (o->uki && !o->output && p.output)
+		unlink(p.output);
 	if (r == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		log_notice("wrote %s: kernel %s, %s, %zu modules, %zu entries, %llu bytes, %s, %.2f s", p.output, p.kver,

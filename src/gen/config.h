@@ -9,6 +9,8 @@
 
 enum build_mode { MODE_GENERIC, MODE_HOSTONLY };
 enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
+#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
+
 enum output_format { FORMAT_CPIO, FORMAT_GEN_INIT_CPIO };
 
 /* Everything `uniramfs build` takes. Each field is one config key and
@@ -27,7 +29,13 @@ struct build_opts {
 	struct strv add_keys; /* SRC[:DST], LUKS key files, mode 0600 */
 	char *kmoddir;
 	char *kernel_tree; /* a kernel build directory (kernel_tree.h) */
-	enum output_format format;
+	#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
+
+enum output_format format;
+	char *uki;         /* --uki FILE.efi (uki.h) */
+	char *uki_stub;
+	char *uki_kernel;
+	char *uki_cmdline;
 	char *sysroot;
 	char *cmdline;
 	enum microcode_mode microcode;
