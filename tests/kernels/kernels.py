@@ -13,7 +13,9 @@
   FLAVOUR/*  Debian 13's 6.12 kernels (fetch.py: amd64, cloud-amd64,
              rt-amd64) on a core set of tests/boot's scenarios; what a
              kernel lacks is a skip with its reason, never a silent drop
-  uki        (uki.py) the UKI under OVMF
+  uki        `uniramfs build --uki`: the UKI (systemd's stub, the host's
+             kernel, our image) on an EFI system partition made with
+             mtools (no mount), booted by OVMF; built twice, the same bytes
 
 Boots and checks are tests/boot/run.py's (imported, not copied).  The
 last line is `N passed, N failed, N skipped`; exit status 1 on a failure.
@@ -315,8 +317,82 @@ def matrix_tests(a, res, only):
                     os.unlink(os.path.join(kwork, p))
 
 
+# ------------------------------------------------------------ UKI
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+STUB = "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
+
+
+def esp_image(path, efi):
+    """A FAT ESP holding efi as the removable-media boot path, written
+    with mtools: nothing is mounted."""
+    if os.path.exists(path):
+        os.unlink(path)
+    with open(path, "wb") as f:
+        f.truncate(64 << 20)
+    run_cmd(["mformat", "-i", path, "-F", "-N", "0", "-v", "ESP", "::"])
+    run_cmd(["mmd", "-i", path, "::/EFI", "::/EFI/BOOT"])
+    run_cmd(["mcopy", "-i", path, efi, "::/EFI/BOOT/BOOTX64.EFI"])
+
+
+def uki_test(a, res, only):
+    if only and "uki" not in only:
+        return
+    missing = [p for p in (OVMF_CODE, OVMF_VARS, STUB, shutil.which("mformat") or "mtools")
+               if not os.path.exists(p)]
+    if missing:
+        res.add("uki", None, skip="not installed: " + ", ".join(missing))
+        return
+    t = time.monotonic()
+    work = os.path.join(a.work, "uki")
+    os.makedirs(os.path.join(work, "logs"), exist_ok=True)
+    sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
+    kver, _ = boottest.find_kernel()
+    try:
+        testinit = boottest.find_testinit(a.builddir, a.work)
+        disk = disks.ensure(sc.disk, testinit, a.work)
+        cmdline = "%s root=%s" % (boottest.BASE_CMDLINE, sc.root)
+        effs = []
+        for i in (1, 2):
+            efi = os.path.join(work, "uki%d.efi" % i)
+            run_cmd([a.uniramfs, "build", "--config", "/dev/null", "-k", kver, "--generic",
+                     "--microcode", "none", "--uki", efi, "--uki-cmdline", cmdline])
+            effs.append(open(efi, "rb").read())
+        if effs[0] != effs[1]:
+            res.add("uki", "two builds of the same UKI differ")
+            return
+        esp = os.path.join(work, "esp.img")
+        esp_image(esp, os.path.join(work, "uki1.efi"))
+        vars_copy = os.path.join(work, "vars.fd")
+        shutil.copyfile(OVMF_VARS, vars_copy)
+        log = os.path.join(work, "logs", "uki.log")
+        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1", "-machine", "q35",
+               "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none", "-snapshot",
+               "-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
+               "-drive", "if=pflash,format=raw,file=" + vars_copy,
+               "-drive", "if=none,id=d0,format=raw,file=" + disk,
+               "-device", "virtio-blk-pci,drive=d0",
+               "-drive", "if=none,id=d1,format=raw,file=" + esp,
+               "-device", "virtio-blk-pci,drive=d1,bootindex=1",
+               "-serial", "file:" + log]
+        timed_out = False
+        try:
+            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.STDOUT, timeout=a.timeout + 60)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        text = open(log, errors="replace").read().replace("\r", "")
+        err = boottest.check(sc, text, timed_out)
+        if err is None and "EFI stub: Loaded initrd" not in text:
+            err = "the kernel did not say it took the initrd from the stub"
+        res.add("uki", err and "%s\n%s\n    full log: %s" % (err, tail(text), log),
+                secs=time.monotonic() - t)
+    except RuntimeError as e:
+        res.add("uki", str(e))
+
+
 def all_names():
-    return ["mini-list", "mini-initrd", "mini-builtin"] + \
+    return ["mini-list", "mini-initrd", "mini-builtin", "uki"] + \
         ["%s/%s" % (f, n) for f in fetch.FLAVOURS for n in CORE]
 
 
@@ -348,6 +424,7 @@ def main():
     res = Result()
     t0 = time.monotonic()
     mini_tests(a, res, only)
+    uki_test(a, res, only)
     matrix_tests(a, res, only)
     p, f, s = res.counts()
     say("%d passed, %d failed, %d skipped (%.1f s wall)" % (p, f, s, time.monotonic() - t0))
