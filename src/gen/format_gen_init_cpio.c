@@ -194,6 +194,7 @@ int gen_init_cpio_write(const char *cpio_path, const char *list)
 out:
 	if (fresh)
 		remove_tree(fresh);
+	free(fresh);
 	output_abort(&out);
 	buf_free(&list_text);
 	free(old);

@@ -374,6 +374,66 @@ static void test_list_format(void)
 	free(d), free(t), free(list);
 }
 
+/* --uki end to end with a fake kernel: the sections in ukify's order,
+ * the image inside, the same bytes twice; a bad stub is refused by name
+ * and leaves no file. */
+static void test_uki_build(void)
+{
+	char *t = tree_without_modules("ukitree"), *k = path_join(tmpdir, "vmlinuz-fake");
+	char *u1 = path_join(tmpdir, "a.efi"), *u2 = path_join(tmpdir, "b.efi");
+	const char *stub = "/usr/lib/systemd/boot/efi/linuxx64.efi.stub";
+	char *o, *c, *out = NULL, *d = NULL, *want;
+	size_t len;
+
+	if (access(stub, R_OK) < 0) {
+		free(t), free(k), free(u1), free(u2);
+		SKIP("no systemd-boot-efi stub");
+	}
+	put(tmpdir, "vmlinuz-fake", "FAKE-KERNEL");
+	c = build(o = xasprintf("--kernel-tree %s --uki %s --uki-kernel %s --uki-cmdline 'root=/dev/vda ro'", t, u1, k));
+	CHECK(run(c, NULL) == 0);
+	free(o), free(c);
+	c = build(o = xasprintf("--kernel-tree %s --uki %s --uki-kernel %s --uki-cmdline 'root=/dev/vda ro'", t, u2, k));
+	CHECK(run(c, NULL) == 0);
+	CHECK(same_file(u1, u2));
+	CHECK(read_file(u1, &d, &len) == 0);
+	if (d) {
+		char *osr = memmem(d, len, ".osrel\0\0", 8), *cl = memmem(d, len, ".cmdline", 8);
+		char *un = memmem(d, len, ".uname\0\0", 8), *in = memmem(d, len, ".initrd\0", 8);
+		char *li = memmem(d, len, ".linux\0\0", 8);
+		CHECK(cl && un && in && li && (!osr || osr < cl) && cl < un && un < in && in < li);
+		CHECK(memmem(d, len, "root=/dev/vda ro", 16) != NULL);
+		CHECK(memmem(d, len, "6.1.0-mini", 10) != NULL);
+		CHECK(len > 11 && memcmp(d + len - 512, "FAKE-KERNEL", 11) == 0);
+	}
+	free(o), free(c), free(d);
+	{
+		/* no temporary image left beside the UKI */
+		DIR *dir = opendir(tmpdir);
+		struct dirent *e;
+		int extra = 0;
+		while ((e = readdir(dir)))
+			if (strstr(e->d_name, ".efi.initrd-"))
+				extra++;
+		closedir(dir);
+		CHECK(extra == 0);
+	}
+
+	unlink(u2);
+	c = build(o = xasprintf("--kernel-tree %s --uki %s --uki-kernel %s --uki-stub %s", t, u2, k, k));
+	CHECK(run(c, &out) == 1);
+	want = xasprintf("uniramfs: error: %s: not a PE image (no MZ header)\n", k);
+	CHECK_STR(out, want);
+	CHECK(access(u2, F_OK) < 0);
+	free(o), free(c), free(out), free(want);
+
+	c = build(o = xasprintf("--kernel-tree %s --uki %s --format gen_init_cpio -o %s/l", t, u2, tmpdir));
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(out, "uniramfs: error: --uki needs an image, not a --format gen_init_cpio list\n");
+	free(o), free(c), free(out);
+	free(t), free(k), free(u1), free(u2);
+}
+
 int main(void)
 {
 	const char *bd = getenv("UNIRAMFS_BUILDDIR");
@@ -402,6 +462,7 @@ int main(void)
 	RUN(test_tree_without_modules);
 	RUN(test_tree_with_modules);
 	RUN(test_list_format);
+	RUN(test_uki_build);
 	sh("rm -rf %s%s", tmpdir, "");
 	free(tmpdir), free(uniramfs), free(init_bin), free(kver);
 	return test_done();
