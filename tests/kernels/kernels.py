@@ -113,6 +113,8 @@ def read_cpio(path):
         name = name.lstrip("/")
         if name in ("", "."):
             continue
+        if stat.S_ISLNK(mode) and body.endswith(b"\0"):
+            body = body[:-1]   # gen_init_cpio stores a link's target with its NUL
         out[name] = (mode, uid, gid, (rmaj, rmin) if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else None,
                      body)
     return out
