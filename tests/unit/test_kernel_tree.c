@@ -195,6 +195,18 @@ static void test_tree_without_modules(void)
 	strv_free(&n.v);
 	free(o), free(c);
 
+	/* hostonly for a guest on such a kernel: its stack, no modules */
+	o = xasprintf("--kernel-tree %s -o %s --hostonly --sysroot %s/tests/unit/fixtures/hostonly/virtio", t, img,
+		      getenv("UNIRAMFS_SRCDIR"));
+	c = build(o);
+	CHECK(run(c, NULL) == 0);
+	CHECK(image_foreach(img, collect, &n) == 0);
+	/* no host binaries here, so no usrmerge link: /lib is a directory */
+	CHECK(strv_contains(&n.v, "lib/modules/6.1.0-mini/modules.builtin"));
+	CHECK(!any_ko(&n.v));
+	strv_free(&n.v);
+	free(o), free(c);
+
 	o = xasprintf("--kernel-tree %s -o %s --add-modules nvme", t, img);
 	c = build(o);
 	CHECK(run(c, &out) == 1);
@@ -215,6 +227,23 @@ static void test_tree_without_modules(void)
 	CHECK(strstr(out, "/none: no kernel release (") && strstr(out, "was the kernel built?): No such file or directory\n"));
 	free(o), free(c), free(out);
 	free(t), free(img);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *da, *db;
+	size_t la, lb;
+	bool same;
+	if (read_file(a, &da, &la) < 0)
+		return false;
+	if (read_file(b, &db, &lb) < 0) {
+		free(da);
+		return false;
+	}
+	same = la == lb && memcmp(da, db, la) == 0;
+	free(da);
+	free(db);
+	return same;
 }
 
 /* A tree with modules built (make modules, not installed): the host's
@@ -255,6 +284,17 @@ static void test_tree_with_modules(void)
 	CHECK(strv_contains(&n.v, "usr/lib/modules/6.1.0-tree/modules.dep"));
 	CHECK(strv_contains(&n.v, "usr/lib/modules/6.1.0-tree/modules.builtin"));
 	strv_free(&n.v);
+	/* the module itself, not the stage's link to it */
+	{
+		char *x = path_join(tmpdir, "withmod.x"), *ko, *src;
+		CHECK(image_extract(img, x, 0) == 0);
+		ko = path_join(x, "usr/lib/modules/6.1.0-tree/kernel/fs/ext4/ext4.ko");
+		src = path_join(t, "fs/ext4/ext4.ko");
+		struct stat st;
+		CHECK(lstat(ko, &st) == 0 && S_ISREG(st.st_mode));
+		CHECK(same_file(ko, src));
+		free(x), free(ko), free(src);
+	}
 	free(o), free(c), free(out);
 
 	/* a module the order names but the build did not make */
@@ -276,23 +316,6 @@ static void test_tree_with_modules(void)
 	CHECK_STR(out, "uniramfs: error: --kernel-tree and --kmoddir both name the modules: give one\n");
 	free(o), free(c), free(out);
 	free(t), free(img);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	char *da, *db;
-	size_t la, lb;
-	bool same;
-	if (read_file(a, &da, &la) < 0)
-		return false;
-	if (read_file(b, &db, &lb) < 0) {
-		free(da);
-		return false;
-	}
-	same = la == lb && memcmp(da, db, la) == 0;
-	free(da);
-	free(db);
-	return same;
 }
 
 static void test_list_format(void)
