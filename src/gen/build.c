@@ -555,6 +555,8 @@ int build_image(const struct build_opts *o)
 		r = compression_check_built_in(o->compress);
 	if (r == 0)
 		r = resolve_kver(&p);
+	if (r == 0 && o->format == FORMAT_GEN_INIT_CPIO && !o->output)
+		r = err_set("--format gen_init_cpio needs -o LIST (the list, its files in LIST.d)");
 	if (r == 0 && o->uki && o->format != FORMAT_CPIO)
 		r = err_set("--uki needs an image, not a --format gen_init_cpio list");
 	if (r == 0 && o->uki)

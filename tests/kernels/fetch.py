@@ -123,12 +123,31 @@ def unpack(cache, flavour, deb, ver):
         os.path.join(root, "usr/lib/modules", kver)
 
 
+def cached(cache, flavour):
+    """The newest kernel of this flavour already unpacked, or None."""
+    found = []
+    for d in glob.glob(os.path.join(cache, flavour + "-*", ".unpacked")):
+        ver = os.path.basename(os.path.dirname(d))[len(flavour) + 1:]
+        key = [int(x) if x.isdigit() else x for x in re.split(r"[.+~-]", ver)]
+        found.append((key, ver))
+    return max(found)[1] if found else None
+
+
 def kernel(cache, flavour, apt=None):
     """Fetch (or find) the trixie kernel of one flavour; returns a dict:
-    flavour, package, version, kver, vmlinuz, kmoddir."""
+    flavour, package, version, kver, vmlinuz, kmoddir.  Without the
+    mirror (no network), the newest one unpacked before is used."""
     apt = apt or Apt(cache)
-    pkg, ver = apt.image_package(flavour)
-    deb = apt.download(pkg, ver)
+    try:
+        pkg, ver = apt.image_package(flavour)
+        deb = apt.download(pkg, ver)
+    except RuntimeError as e:
+        ver = cached(cache, flavour)
+        if not ver:
+            raise
+        say("fetch: %s: the mirror failed (%s); using the cached %s"
+            % (flavour, str(e).splitlines()[0], ver))
+        pkg, deb = "linux-image-" + flavour, None
     root, kver, vmlinuz, moddir = unpack(cache, flavour, deb, ver)
     return {"flavour": flavour, "package": pkg, "version": ver, "kver": kver,
             "vmlinuz": vmlinuz, "kmoddir": moddir}

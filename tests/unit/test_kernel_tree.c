@@ -380,6 +380,11 @@ static void test_list_format(void)
 		free(o), free(c), free(out), free(want), free(l2), free(l2d), free(elsewhere);
 	}
 
+	c = build(o = xasprintf("--kernel-tree %s --format gen_init_cpio", t));
+	CHECK(run(c, &out) == 1);
+	CHECK_STR(out, "uniramfs: error: --format gen_init_cpio needs -o LIST (the list, its files in LIST.d)\n");
+	free(o), free(c), free(out);
+
 	/* a name the format cannot carry */
 	{
 		char *src = path_join(tmpdir, "plain");
