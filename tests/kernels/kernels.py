@@ -10,6 +10,9 @@
              mini-initrd the image made with --kernel-tree boots it
              mini-builtin the list as its CONFIG_INITRAMFS_SOURCE: it
                          boots with no external initrd
+             mini-modules the same kernel with virtio_blk and ext4 as
+                         modules, which --kernel-tree takes from the tree
+                         after `make modules` (not installed): it boots
   FLAVOUR/*  Debian 13's 6.12 kernels (fetch.py: amd64, cloud-amd64,
              rt-amd64) on a core set of tests/boot's scenarios; what a
              kernel lacks is a skip with its reason, never a silent drop
@@ -224,6 +227,38 @@ def mini_tests(a, res, only):
             res.add("mini-builtin", str(e))
 
 
+def mini_modules_test(a, res, only):
+    if only and "mini-modules" not in only:
+        return
+    try:
+        tree, src, bz = minikernel.ensure(a.cache, "modular")
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        res.add("mini-modules", "cannot build the modular minimal kernel: %s" % e)
+        return
+    work = os.path.join(a.work, "mini")
+    os.makedirs(os.path.join(work, "logs"), exist_ok=True)
+    sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
+    try:
+        testinit = boottest.find_testinit(a.builddir, a.work)
+        disk = disks.ensure(sc.disk, testinit, a.work)
+        img = os.path.join(work, "initrd-modular.img")
+        run_cmd([a.uniramfs, "build", "--config", "/dev/null", "--kernel-tree", tree,
+                 "--microcode", "none", "--generic", "-o", img])
+        listing = run_cmd([a.uniramfs, "ls", img])
+        missing = [m for m in ("kernel/drivers/block/virtio_blk.ko", "kernel/fs/ext4/ext4.ko")
+                   if m not in listing]
+        if missing:
+            res.add("mini-modules", "the image lacks the tree's " + ", ".join(missing))
+            return
+        log = os.path.join(work, "logs", "mini-modules.log")
+        text, dt, to = boot_plain(bz, img, disk, "%s root=%s" % (boottest.BASE_CMDLINE, sc.root),
+                                  log, a.timeout)
+        err = boottest.check(sc, text, to)
+        res.add("mini-modules", err and "%s\n%s\n    full log: %s" % (err, tail(text), log), secs=dt)
+    except RuntimeError as e:
+        res.add("mini-modules", str(e))
+
+
 # ------------------------------------------------------------ trixie matrix
 def kernel_has(k, need):
     kind, name = need.split(":", 1)
@@ -394,7 +429,7 @@ def uki_test(a, res, only):
 
 
 def all_names():
-    return ["mini-list", "mini-initrd", "mini-builtin", "uki"] + \
+    return ["mini-list", "mini-initrd", "mini-builtin", "mini-modules", "uki"] + \
         ["%s/%s" % (f, n) for f in fetch.FLAVOURS for n in CORE]
 
 
@@ -426,6 +461,7 @@ def main():
     res = Result()
     t0 = time.monotonic()
     mini_tests(a, res, only)
+    mini_modules_test(a, res, only)
     uki_test(a, res, only)
     matrix_tests(a, res, only)
     p, f, s = res.counts()

@@ -10,7 +10,8 @@ fragment and the source package's version, so CI builds it once:
   CACHE/mini-HASH/            the build tree (make O=...)
   CACHE/mini-HASH/bzImage     the kernel without a built-in initramfs
 
-  tests/kernels/minikernel.py [--cache DIR]      build (or find) it, print its tree
+  tests/kernels/minikernel.py [--cache DIR] [--variant nomod|modular]
+                                 build (or find) it, print its tree
 """
 
 import argparse
@@ -71,6 +72,14 @@ CONFIG_EFI_STUB=y
 """
 
 
+# The same kernel with module support, its disk and filesystem drivers
+# as modules: --kernel-tree's modules straight from the tree.
+MODULAR = (FRAGMENT.replace("# CONFIG_MODULES is not set\n", "CONFIG_MODULES=y\n")
+           .replace("CONFIG_VIRTIO_BLK=y\n", "CONFIG_VIRTIO_BLK=m\n")
+           .replace("CONFIG_EXT4_FS=y\n", "CONFIG_EXT4_FS=m\n"))
+FRAGMENTS = {"nomod": FRAGMENT, "modular": MODULAR}
+
+
 def say(*a):
     print(*a, flush=True)
 
@@ -83,8 +92,8 @@ def source_version():
     return r.stdout.strip()
 
 
-def key(version):
-    return hashlib.sha256((version + "\n" + FRAGMENT).encode()).hexdigest()[:16]
+def key(version, fragment):
+    return hashlib.sha256((version + "\n" + fragment).encode()).hexdigest()[:16]
 
 
 def source_tree(cache, version):
@@ -103,7 +112,7 @@ def source_tree(cache, version):
     return top
 
 
-def check_config(out):
+def check_config(out, fragment):
     have = {}
     with open(os.path.join(out, ".config")) as f:
         for ln in f:
@@ -114,7 +123,7 @@ def check_config(out):
             elif ln.startswith("# CONFIG_") and ln.endswith(" is not set"):
                 have[ln[2:-len(" is not set")]] = "n"
     bad = []
-    for ln in FRAGMENT.splitlines():
+    for ln in fragment.splitlines():
         if ln.startswith("CONFIG_"):
             k, v = ln.split("=", 1)
         else:
@@ -129,13 +138,15 @@ def make(src, out, *targets):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
-def ensure(cache=CACHE):
+def ensure(cache=CACHE, variant="nomod"):
     """Build (or find) the kernel; returns (build tree, source tree, bzImage)
-    or raises RuntimeError saying why it cannot."""
+    or raises RuntimeError saying why it cannot.  variant: nomod (no module
+    support) or modular (make modules too, nothing installed)."""
+    fragment = FRAGMENTS[variant]
     version = source_version()
     if version is None:
         raise RuntimeError("%s not installed (apt-get install %s)" % (SOURCE_TAR, SOURCE_PKG))
-    out = os.path.join(cache, "mini-" + key(version))
+    out = os.path.join(cache, "mini-" + key(version, fragment))
     bz = os.path.join(out, "bzImage")
     src = source_tree(cache, version)
     if os.path.isfile(bz):
@@ -143,14 +154,14 @@ def ensure(cache=CACHE):
     os.makedirs(out, exist_ok=True)
     frag = os.path.join(out, "fragment.config")
     with open(frag, "w") as f:
-        f.write(FRAGMENT)
+        f.write(fragment)
     say("minikernel: configuring %s in %s" % (version, out))
     make(src, out, "KCONFIG_ALLCONFIG=" + frag, "allnoconfig")
-    bad = check_config(out)
+    bad = check_config(out, fragment)
     if bad:
         raise RuntimeError("minikernel: config did not take: " + ", ".join(bad))
     say("minikernel: building bzImage (a few minutes on two cores)")
-    make(src, out, "bzImage")
+    make(src, out, "bzImage", *(("modules",) if variant == "modular" else ()))
     shutil.copyfile(os.path.join(out, "arch/x86/boot/bzImage"), bz + ".tmp")
     os.rename(bz + ".tmp", bz)
     return out, src, bz
@@ -183,9 +194,10 @@ def with_builtin_initramfs(tree, src, source, dest):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", default=CACHE)
+    ap.add_argument("--variant", default="nomod", choices=sorted(FRAGMENTS))
     a = ap.parse_args()
     try:
-        out, _, bz = ensure(a.cache)
+        out, _, bz = ensure(a.cache, a.variant)
     except (RuntimeError, subprocess.CalledProcessError) as e:
         sys.exit(str(e))
     print(out)
