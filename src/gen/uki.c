@@ -83,7 +83,10 @@ int uki_assemble(struct buf *out, const char *stub_name, const uint8_t *stub, si
 	falign = get32(stub + opt + 36);
 	hdrs = get32(stub + opt + 60);
 	ndirs = get32(stub + opt + 108);
-	if (!salign || !falign || (falign & (falign - 1)) || (salign & (salign - 1)) || hdrs > stub_len)
+	/* the specification's bounds: a power of two from 512 to 64 KiB for
+	 * the file, at least that for sections (2 MiB is plenty) */
+	if (falign < 512 || falign > 65536 || (falign & (falign - 1)) || salign < falign ||
+	    salign > (2u << 20) || (salign & (salign - 1)) || hdrs > stub_len)
 		return err_set("%s: bad alignment or header size", stub_name);
 	if (ndirs > 16 || 112 + 8 * (uint64_t)ndirs > optlen)
 		return err_set("%s: bad data directory count %u", stub_name, ndirs);
@@ -100,6 +103,11 @@ int uki_assemble(struct buf *out, const char *stub_name, const uint8_t *stub, si
 		if (vaddr + vsz > end_va)
 			end_va = vaddr + vsz;
 	}
+	/* the headers are kept whole even when no section data follows them */
+	if (end_raw < hdrs)
+		end_raw = hdrs;
+	if (end_va < hdrs)
+		end_va = hdrs;
 	for (size_t i = 0; i < n; i++)
 		if (strlen(s[i].name) > 8)
 			return err_set("section name '%s' is longer than 8 bytes", s[i].name);

@@ -35,6 +35,9 @@ $cc $flags -o "$out/fuzz_config" "$src/tests/fuzz/fuzz_config.c" $common \
 $cc $flags -I"$src/src/init" -o "$out/fuzz_cmdline" "$src/tests/fuzz/fuzz_cmdline.c" $common \
 	"$src/src/common/cmdline.c" "$src/src/init/options.c" "$src/src/init/mountopts.c"
 
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_uki" "$src/tests/fuzz/fuzz_uki.c" $common "$src/src/gen/uki.c"
+
 # Seeds: a small tree as cpio, plain and in every compression the reader
 # knows, and a multi-segment image.
 seeds="$out/seeds"
@@ -56,10 +59,16 @@ for f in "$seeds"/*; do
 	{ printf '\0'; cat "$f"; } > "$out/seeds-extract/${f##*/}"
 done
 
+# fuzz_uki starts from systemd's stub, when it is installed
+mkdir -p "$out/seeds-uki"
+stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
+[ -f "$stub" ] && cp "$stub" "$out/seeds-uki/"
+
 status=0
-for t in ${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline}; do
+for t in ${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki}; do
 	dirs="$seeds"
 	[ "$t" = fuzz_extract ] && dirs="$out/seeds-extract"
+	[ "$t" = fuzz_uki ] && dirs="$out/seeds-uki"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"

@@ -94,6 +94,26 @@ static void test_layout(void)
 	buf_free(&b);
 }
 
+/* A stub with no sections of its own (found by fuzz_uki): the new data
+ * goes after the headers, never over them. */
+static void test_no_sections(void)
+{
+	uint8_t stub[0x700];
+	size_t len = make_stub(stub);
+	struct uki_section s[] = { { ".linux", "KERNEL", 6 } };
+	struct buf b = { 0 };
+	const uint8_t *sh;
+
+	stub[PE + 6] = 0;
+	CHECK(uki_assemble(&b, "stub", stub, len, s, 1) == 0);
+	sh = (const uint8_t *)b.p + TABLE;
+	CHECK(memcmp(sh, ".linux", 6) == 0);
+	CHECK(g32(sh + 20) == 0x400 && g32(sh + 12) == 0x1000);
+	CHECK(b.len == 0x600 && memcmp(b.p + 0x400, "KERNEL", 6) == 0);
+	CHECK(g16((const uint8_t *)b.p + OPT) == 0x20b);
+	buf_free(&b);
+}
+
 static void test_deterministic(void)
 {
 	uint8_t stub[0x700];
@@ -133,6 +153,10 @@ static void test_hostile_stubs(void)
 	CHECK(uki_assemble(&b, "x.efi", stub, len, s, 1) < 0);
 	CHECK_STR(err_msg(), "x.efi: bad alignment or header size");
 	make_stub(stub);
+	p32(stub + OPT + 36, 0x80000000); /* would pad the UKI to 2 GiB */
+	CHECK(uki_assemble(&b, "x.efi", stub, len, s, 1) < 0);
+	CHECK_STR(err_msg(), "x.efi: bad alignment or header size");
+	make_stub(stub);
 	p32(stub + OPT + 108, 0x40000000);
 	CHECK(uki_assemble(&b, "x.efi", stub, len, s, 1) < 0);
 	CHECK_STR(err_msg(), "x.efi: bad data directory count 1073741824");
@@ -155,6 +179,7 @@ static void test_hostile_stubs(void)
 int main(void)
 {
 	RUN(test_layout);
+	RUN(test_no_sections);
 	RUN(test_deterministic);
 	RUN(test_hostile_stubs);
 	return test_done();
