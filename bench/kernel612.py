@@ -38,7 +38,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--flavour", default="amd64", choices=fetch.FLAVOURS)
     ap.add_argument("--cache", default=fetch.CACHE)
-    ap.add_argument("--workdir", default=os.path.join(HERE, "work-kernel612"))
+    ap.add_argument("--workdir", default=os.path.join(HERE, "work", "kernel612"))
     a = ap.parse_args()
     work = os.path.abspath(a.workdir)
     os.makedirs(os.path.join(work, "img"), exist_ok=True)
