@@ -23,21 +23,27 @@
 #include "early_gen.h"
 #include "elf.h"
 #include "err.h"
+#include "format_gen_init_cpio.h"
 #include "hostonly.h"
 #include "image.h"
+#include "kernel_tree.h"
 #include "layout.h"
 #include "log.h"
 #include "microcode.h"
 #include "modules.h"
+#include "modules_priv.h"
+#include "nameset.h"
 #include "nettools.h"
 #include "output.h"
 #include "stack.h"
+#include "uki.h"
 
 struct plan {
 	const struct build_opts *o;
 	const char *sysroot;
 	char *kver;
-	char *kmoddir;
+	char *kmoddir; /* NULL: a kernel without module support */
+	struct kernel_tree kt;
 	char *output;
 	struct image *img;
 	size_t nmodules;
@@ -56,6 +62,15 @@ static int resolve_kver(struct plan *p)
 	struct utsname u;
 	struct stat st;
 
+	if (p->o->kernel_tree) {
+		if (p->o->kmoddir)
+			return err_set("--kernel-tree and --kmoddir both name the modules: give one");
+		if (kernel_tree_open(&p->kt, p->o->kernel_tree, p->o->kver) < 0)
+			return -1;
+		p->kver = xstrdup(p->kt.kver);
+		p->kmoddir = p->kt.kmoddir ? xstrdup(p->kt.kmoddir) : NULL;
+		return 0;
+	}
 	if (p->o->kver) {
 		p->kver = xstrdup(p->o->kver);
 	} else {
@@ -138,6 +153,12 @@ static int add_skeleton(struct plan *p)
 	return r;
 }
 
+/* A kernel without module support (m NULL) needs none of them. */
+static int want_module(struct modules *m, const char *name)
+{
+	return m ? modules_add(m, name, false) : 0;
+}
+
 static int add_hostonly(struct plan *p, struct modules *m)
 {
 	struct hostonly h = { 0 };
@@ -148,22 +169,22 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		return err_wrap("hostonly");
 	}
 	for (size_t i = 0; r == 0 && i < h.modules.n; i++)
-		r = modules_add(m, h.modules.v[i], false);
+		r = want_module(m, h.modules.v[i]);
 	for (size_t i = 0; r == 0 && i < h.modaliases.n; i++)
-		r = modules_add(m, h.modaliases.v[i], false);
+		r = want_module(m, h.modaliases.v[i]);
 	for (size_t i = 0; r == 0 && i < h.fstypes.n; i++) {
 		/* filesystems register "fs-TYPE" aliases; ext4 serves ext2/3 */
 		char *alias = xasprintf("fs-%s", h.fstypes.v[i]);
-		r = modules_add(m, alias, false);
+		r = want_module(m, alias);
 		free(alias);
 	}
 	for (size_t i = 0; r == 0 && i < h.stack.n; i++) {
 		if (strcmp(h.stack.v[i], "dm-crypt") == 0)
-			r = modules_add(m, "dm_crypt", false);
+			r = want_module(m, "dm_crypt");
 		else if (strcmp(h.stack.v[i], "lvm") == 0 || strcmp(h.stack.v[i], "dm") == 0)
-			r = modules_add(m, "dm_mod", false);
+			r = want_module(m, "dm_mod");
 		else if (strcmp(h.stack.v[i], "md") == 0)
-			r = modules_add(m, "md_mod", false);
+			r = want_module(m, "md_mod");
 	}
 	if (r == 0) {
 		struct strv extra = { 0 };
@@ -172,7 +193,7 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		net_plan_hostonly(&p->net, &h);
 		stack_plan_modules(&p->stack, &extra);
 		for (size_t i = 0; r == 0 && i < extra.n; i++)
-			r = modules_add(m, extra.v[i], false);
+			r = want_module(m, extra.v[i]);
 		strv_free(&extra);
 	}
 	log_info("hostonly: root %s (%s), %zu drivers, %zu device aliases%s%s", h.root_dev ? h.root_dev : "?",
@@ -182,15 +203,53 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	return r;
 }
 
+/* Without module support the image has no modules, only the list of
+ * built-in ones (for a rescue shell's modprobe, and so the init knows);
+ * a module asked for must be one of them. */
+static int add_builtin_only(struct plan *p)
+{
+	struct nameset builtin = { 0 };
+	char *data = NULL, *line, *save, *dst;
+	size_t len;
+	int r = 0;
+
+	if (p->kt.builtin && read_file(p->kt.builtin, &data, &len) == 0) {
+		for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char *name = modname_from_path(line);
+			nameset_put(&builtin, name, NULL);
+			free(name);
+		}
+		dst = xasprintf("/lib/modules/%s/modules.builtin", p->kver);
+		r = image_add_file(p->img, dst, p->kt.builtin, 0644, 0);
+		free(dst);
+	}
+	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++) {
+		char *name = modname_normalize(p->o->add_modules.v[i]);
+		if (!nameset_has(&builtin, name))
+			r = err_set("module '%s': kernel %s has no module support (CONFIG_MODULES is off) "
+				    "and %s", p->o->add_modules.v[i], p->kver,
+				    p->kt.builtin ? "it is not in its modules.builtin" : "no modules.builtin");
+		free(name);
+	}
+	if (r == 0 && p->o->mode == MODE_HOSTONLY)
+		r = add_hostonly(p, NULL);
+	nameset_free(&builtin);
+	free(data);
+	return r;
+}
+
 static int add_modules(struct plan *p)
 {
 	struct modules *m = NULL;
-	char *fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
-			     p->sysroot, p->kver, p->sysroot, p->sysroot, p->kver, p->sysroot);
 	static const char *const mpdirs[] = { LAYOUT_MODPROBE_DIRS };
 	struct buf mp = { 0 };
+	char *fw;
 	int r;
 
+	if (!p->kmoddir)
+		return add_builtin_only(p);
+	fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
+			     p->sysroot, p->kver, p->sysroot, p->sysroot, p->kver, p->sysroot);
 	for (size_t i = 0; i < ARRAY_SIZE(mpdirs); i++)
 		buf_printf(&mp, "%s%s%s", i ? ":" : "", p->sysroot, mpdirs[i]);
 	r = modules_open(&m, p->kmoddir, p->kver, fw);
@@ -335,6 +394,43 @@ static bool want_microcode(const struct plan *p)
 	return ok;
 }
 
+/* The list format: the cpio goes to a temporary file beside the list,
+ * which format_gen_init_cpio.c turns into the list and its files. */
+static int write_list(struct plan *p, uint64_t *size)
+{
+	char *tmp = xasprintf("%s.cpio-XXXXXX", p->output);
+	struct sink *file = NULL;
+	struct cpio_writer *w = NULL;
+	struct stat st;
+	int fd = mkstemp(tmp), r = 0;
+
+	if (fd < 0) {
+		r = err_errno(errno, "%s", tmp);
+		free(tmp);
+		return r;
+	}
+	if (p->o->microcode == MICROCODE_AUTO && p->o->mode == MODE_HOSTONLY)
+		log_info("no early microcode in a gen_init_cpio list (it must be its own segment)");
+	file = sink_fd_new(fd);
+	w = cpio_writer_new(file);
+	r = image_write_cpio(p->img, w, source_date_epoch());
+	if (r == 0)
+		r = cpio_write_trailer(w);
+	if (r == 0)
+		r = sink_finish(file);
+	cpio_writer_free(w);
+	sink_free(file);
+	if (close(fd) < 0 && r == 0)
+		r = err_errno(errno, "%s", tmp);
+	if (r == 0)
+		r = gen_init_cpio_write(tmp, p->output);
+	if (r == 0 && stat(p->output, &st) == 0)
+		*size = (uint64_t)st.st_size;
+	unlink(tmp);
+	free(tmp);
+	return r;
+}
+
 static int write_image(struct plan *p, uint64_t *size)
 {
 	struct output out;
@@ -377,6 +473,79 @@ static int write_image(struct plan *p, uint64_t *size)
 	return r;
 }
 
+static int read_input(const char *what, const char *path, char **data, size_t *len)
+{
+	int r = read_file(path, data, len);
+	if (r < 0)
+		return err_errno(r, "--uki: %s %s", what, path);
+	return 0;
+}
+
+/* The UKI from the image just written (uki.h). */
+static int write_uki(struct plan *p)
+{
+	const struct build_opts *o = p->o;
+	char *stub = NULL, *kernel = NULL, *initrd = NULL, *osrel = NULL, *kpath, *opath = NULL;
+	size_t stub_len = 0, kernel_len = 0, initrd_len = 0, osrel_len = 0;
+	struct uki_section sec[5];
+	struct buf uki = { 0 };
+	struct output out = { .fd = -1, .dirfd = -1 };
+	size_t n = 0;
+	int r;
+
+	if (o->uki_kernel)
+		kpath = xstrdup(o->uki_kernel);
+	else if (o->kernel_tree)
+		kpath = path_join(o->kernel_tree, "arch/x86/boot/bzImage");
+	else {
+		char *rel = xasprintf("/boot/vmlinuz-%s", p->kver);
+		kpath = host_path(p, rel);
+		free(rel);
+	}
+	r = read_input("stub", o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, &stub, &stub_len);
+	if (r == 0)
+		r = read_input("kernel", kpath, &kernel, &kernel_len);
+	if (r == 0)
+		r = read_input("image", p->output, &initrd, &initrd_len);
+	if (r == 0) {
+		static const char *const osrels[] = { "/etc/os-release", "/usr/lib/os-release" };
+		for (size_t i = 0; !osrel && i < ARRAY_SIZE(osrels); i++) {
+			opath = host_path(p, osrels[i]);
+			if (read_file(opath, &osrel, &osrel_len) < 0) {
+				osrel = NULL;
+				free(opath);
+				opath = NULL;
+			}
+		}
+		if (!osrel)
+			log_warn("--uki: no os-release under %s: the UKI has no .osrel section", p->sysroot);
+	}
+	if (r == 0) {
+		/* ukify's order; the stub looks sections up by name */
+		if (osrel)
+			sec[n++] = (struct uki_section){ ".osrel", osrel, osrel_len };
+		if (o->uki_cmdline)
+			sec[n++] = (struct uki_section){ ".cmdline", o->uki_cmdline, strlen(o->uki_cmdline) };
+		sec[n++] = (struct uki_section){ ".uname", p->kver, strlen(p->kver) };
+		sec[n++] = (struct uki_section){ ".initrd", initrd, initrd_len };
+		sec[n++] = (struct uki_section){ ".linux", kernel, kernel_len };
+		r = uki_assemble(&uki, o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, (const uint8_t *)stub,
+				 stub_len, sec, n);
+	}
+	if (r == 0)
+		r = output_open(&out, o->uki);
+	if (r == 0 && write_all(out.fd, uki.p, uki.len) < 0)
+		r = err_errno(errno, "%s", o->uki);
+	if (r == 0)
+		r = output_commit(&out);
+	if (r == 0)
+		log_notice("wrote %s: UKI, kernel %s, %zu bytes", o->uki, kpath, uki.len);
+	output_abort(&out);
+	buf_free(&uki);
+	free(stub), free(kernel), free(initrd), free(osrel), free(kpath), free(opath);
+	return r;
+}
+
 int build_image(const struct build_opts *o)
 {
 	struct plan p = { .o = o };
@@ -392,7 +561,22 @@ int build_image(const struct build_opts *o)
 		r = compression_check_built_in(o->compress);
 	if (r == 0)
 		r = resolve_kver(&p);
-	if (r == 0) {
+	if (r == 0 && o->format == FORMAT_GEN_INIT_CPIO && !o->output)
+		r = err_set("--format gen_init_cpio needs -o LIST (the list, its files in LIST.d)");
+	if (r == 0 && o->uki && o->format != FORMAT_CPIO)
+		r = err_set("--uki needs an image, not a --format gen_init_cpio list");
+	if (r == 0 && o->uki)
+		r = output_check(o->uki);
+	if (r == 0 && o->uki && !o->output) {
+		/* the image lives only inside the UKI */
+		int fd;
+		p.output = xasprintf("%s.initrd-XXXXXX", o->uki);
+		fd = mkstemp(p.output);
+		if (fd < 0)
+			r = err_errno(errno, "%s", p.output);
+		else
+			close(fd);
+	} else if (r == 0) {
 		resolve_output(&p);
 		r = output_check(p.output);
 	}
@@ -417,12 +601,17 @@ int build_image(const struct build_opts *o)
 		free(cmdline);
 	}
 	if (r == 0)
-		r = write_image(&p, &size);
+		r = o->format == FORMAT_GEN_INIT_CPIO ? write_list(&p, &size) : write_image(&p, &size);
+	if (r == 0 && o->uki)
+		r = write_uki(&p);
+	if (o->uki && !o->output && p.output)
+		unlink(p.output);
 	if (r == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		log_notice("wrote %s: kernel %s, %s, %zu modules, %zu entries, %llu bytes, %s, %.2f s", p.output, p.kver,
 			   o->mode == MODE_HOSTONLY ? "hostonly" : "generic", p.nmodules, image_count(p.img),
-			   (unsigned long long)size, compression_name(o->compress),
+			   (unsigned long long)size,
+			   o->format == FORMAT_GEN_INIT_CPIO ? "gen_init_cpio list" : compression_name(o->compress),
 			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 		char *net = net_plan_summary(&p.net);
 		if (net)
@@ -435,6 +624,7 @@ int build_image(const struct build_opts *o)
 	net_plan_free(&p.net);
 	free(p.kver);
 	free(p.kmoddir);
+	kernel_tree_close(&p.kt);
 	free(p.output);
 	return r;
 }

@@ -14,7 +14,7 @@
 
 #include "err.h"
 
-enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_VERBOSE };
+enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_VERBOSE, T_FORMAT };
 
 struct key {
 	const char *name;
@@ -41,6 +41,12 @@ static const struct key keys[] = {
 	{ "add-hook", T_LIST, F(add_hooks), "hooks to add, STAGE:FILE (STAGE: cmdline, pre-udev, pre-mount, mount, pre-pivot), comma-separated", 0 },
 	{ "add-keys", T_LIST, F(add_keys), "LUKS key files to add (mode 0600), SRC[:DST], comma-separated", 0 },
 	{ "kmoddir", T_STR, F(kmoddir), "module directory (default: SYSROOT/lib/modules/KVER)", 0 },
+	{ "kernel-tree", T_STR, F(kernel_tree), "a kernel build directory: its version, modules.builtin and built modules (instead of -k and --kmoddir)", 0 },
+	{ "format", T_FORMAT, F(format), "cpio, or gen_init_cpio: the list the kernel's usr/gen_init_cpio reads, files in OUTPUT.d (default: cpio)", 0 },
+	{ "uki", T_STR, F(uki), "also write a unified kernel image (EFI binary: stub, kernel, this image, command line)", 0 },
+	{ "uki-stub", T_STR, F(uki_stub), "the UKI's EFI stub (default: " UKI_DEFAULT_STUB ")", 0 },
+	{ "uki-kernel", T_STR, F(uki_kernel), "the UKI's kernel (default: SYSROOT/boot/vmlinuz-KVER, or the --kernel-tree's bzImage)", 0 },
+	{ "uki-cmdline", T_STR, F(uki_cmdline), "the UKI's kernel command line (its .cmdline section)", 0 },
 	{ "sysroot", T_STR, F(sysroot), "root of the host to inspect (default: /)", 0 },
 	{ "cmdline", T_STR, F(cmdline), "default kernel command line baked into the image", 0 },
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
@@ -156,6 +162,14 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 			o->microcode = MICROCODE_NONE;
 		else
 			return err_set("%s: bad value '%s' for %s (expected auto or none)", where, value, k->name);
+		return 0;
+	case T_FORMAT:
+		if (strcmp(value, "cpio") == 0)
+			o->format = FORMAT_CPIO;
+		else if (strcmp(value, "gen_init_cpio") == 0)
+			o->format = FORMAT_GEN_INIT_CPIO;
+		else
+			return err_set("%s: bad value '%s' for %s (expected cpio or gen_init_cpio)", where, value, k->name);
 		return 0;
 	case T_VERBOSE:
 		if (!value || !*value || strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)

@@ -9,6 +9,9 @@
 
 enum build_mode { MODE_GENERIC, MODE_HOSTONLY };
 enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
+#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
+
+enum output_format { FORMAT_CPIO, FORMAT_GEN_INIT_CPIO };
 
 /* Everything `uniramfs build` takes. Each field is one config key and
  * one flag of the same name (see config.c's table). */
@@ -25,6 +28,14 @@ struct build_opts {
 	struct strv add_hooks; /* STAGE:FILE, hooks run by the init at STAGE */
 	struct strv add_keys; /* SRC[:DST], LUKS key files, mode 0600 */
 	char *kmoddir;
+	char *kernel_tree; /* a kernel build directory (kernel_tree.h) */
+	#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
+
+enum output_format format;
+	char *uki;         /* --uki FILE.efi (uki.h) */
+	char *uki_stub;
+	char *uki_kernel;
+	char *uki_cmdline;
 	char *sysroot;
 	char *cmdline;
 	enum microcode_mode microcode;

@@ -42,6 +42,7 @@ struct extract {
 	const char *image;
 	int root;
 	bool preserve;
+	bool nodes_quiet; /* EXTRACT_NODES_ELSEWHERE */
 	struct dirfix *dirs;
 	size_t ndirs, dirs_cap;
 	struct nameset links; /* "ARCHIVE INO MODE" -> struct link */
@@ -316,6 +317,8 @@ static bool skip_entry(const struct extract *x, const struct cpio_entry *e)
 {
 	if (x->preserve || (!S_ISCHR(e->mode) && !S_ISBLK(e->mode)))
 		return false;
+	if (x->nodes_quiet)
+		return true;
 	log_warn("entry \"%s\": %s device %u:%u skipped (--preserve makes device nodes)",
 		 e->name, S_ISCHR(e->mode) ? "character" : "block", e->rdev_major, e->rdev_minor);
 	return true;
@@ -422,7 +425,8 @@ static void extract_free(struct extract *x)
 
 int image_extract(const char *path, const char *dir, unsigned flags)
 {
-	struct extract x = { .image = path, .preserve = flags & EXTRACT_PRESERVE };
+	struct extract x = { .image = path, .preserve = flags & EXTRACT_PRESERVE,
+			     .nodes_quiet = flags & EXTRACT_NODES_ELSEWHERE };
 	struct walk w = { .entry = extract_entry, .userdata = &x };
 	int r;
 

@@ -39,6 +39,9 @@ int image_ls(const char *path, FILE *out);
  * stderr), set-id bits dropped and nothing chowned; EXTRACT_PRESERVE
  * makes nodes, keeps every mode bit and the owners. */
 #define EXTRACT_PRESERVE 1u
+/* Without EXTRACT_PRESERVE, skip device nodes without a word: the
+ * caller carries them another way (the gen_init_cpio list's nod lines). */
+#define EXTRACT_NODES_ELSEWHERE 2u
 int image_extract(const char *path, const char *dir, unsigned flags);
 
 #endif

@@ -26,6 +26,8 @@ static void usage(FILE *f)
 		"  --add-binaries B,..  --add-keys SRC[:DST],..  --add-hook STAGE:FILE,..\n"
 		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
 		"  --microcode auto|none  --init FILE  --config FILE  -v, --verbose\n"
+		"  --kernel-tree DIR  --format cpio|gen_init_cpio\n"
+		"  --uki FILE.efi  --uki-cmdline \"...\"  --uki-kernel FILE  --uki-stub FILE\n"
 		"\n"
 		"extract options:\n"
 		"  --preserve  also make device nodes, keep set-id bits and owners\n"

@@ -13,7 +13,7 @@ out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
 
-targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_dhcp fuzz_ipconf}
+targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_dhcp fuzz_ipconf}
 
 # The targets' sources are listed once, in tests/fuzz/meson.build: build
 # them there, with clang, ASan and UBSan, stopping at the first report.
@@ -57,10 +57,16 @@ for f in "$seeds"/*; do
 	{ printf '\0'; cat "$f"; } > "$out/seeds-extract/${f##*/}"
 done
 
+# fuzz_uki starts from systemd's stub, when it is installed
+mkdir -p "$out/seeds-uki"
+stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
+[ -f "$stub" ] && cp "$stub" "$out/seeds-uki/"
+
 status=0
 for t in $targets; do
 	dirs="$seeds"
 	[ "$t" = fuzz_extract ] && dirs="$out/seeds-extract"
+	[ "$t" = fuzz_uki ] && dirs="$out/seeds-uki"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"
