@@ -31,6 +31,7 @@ struct build_opts {
 	char *init;
 	struct strv configs; /* --config FILE (may repeat); replaces the default files */
 	int verbose;
+	int fallback; /* hostonly: also write a generic image beside it */
 };
 
 void build_opts_init(struct build_opts *o);
