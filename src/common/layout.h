@@ -27,5 +27,9 @@
 #define LAYOUT_KVER_FILE "/etc/uniramfs/kver"       /* the kernel it was built for */
 #define LAYOUT_CMDLINE_FILE "/etc/uniramfs/cmdline" /* baked command line defaults */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"             /* hostonly LUKS devices */
+/* A hostonly image's record of the machine it was made for (key=value
+ * lines: root, fstype, drivers, fallback): the init names it when the
+ * root is not found, since that is then the likely reason. */
+#define LAYOUT_HOSTONLY_FILE "/etc/uniramfs/hostonly"
 
 #endif

@@ -45,6 +45,7 @@ struct plan {
 	char *kmoddir; /* NULL: a kernel without module support */
 	struct kernel_tree kt;
 	char *output;
+	char *fallback; /* --fallback: the generic image beside a hostonly one */
 	struct image *img;
 	size_t nmodules;
 	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
@@ -159,6 +160,26 @@ static int want_module(struct modules *m, const char *name)
 	return m ? modules_add(m, name, false) : 0;
 }
 
+/* The record the init names when a hostonly image does not find its
+ * root: on other hardware that is the likely reason, and the fallback
+ * image the way out. */
+static int add_hostonly_record(struct plan *p, const struct hostonly *h)
+{
+	struct buf b = { 0 };
+	int r;
+
+	buf_printf(&b, "root=%s\nfstype=%s\ndrivers=", h->root_dev ? h->root_dev : "",
+		   h->fstypes.n ? h->fstypes.v[0] : "");
+	for (size_t i = 0; i < h->modules.n; i++)
+		buf_printf(&b, "%s%s", i ? "," : "", h->modules.v[i]);
+	buf_printf(&b, "\n");
+	if (p->fallback)
+		buf_printf(&b, "fallback=%s\n", p->fallback);
+	r = image_add_data(p->img, LAYOUT_HOSTONLY_FILE, b.p, b.len, 0644);
+	buf_free(&b);
+	return r;
+}
+
 static int add_hostonly(struct plan *p, struct modules *m)
 {
 	struct hostonly h = { 0 };
@@ -186,6 +207,8 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		else if (strcmp(h.stack.v[i], "md") == 0)
 			r = want_module(m, "md_mod");
 	}
+	if (r == 0)
+		r = add_hostonly_record(p, &h);
 	if (r == 0) {
 		struct strv extra = { 0 };
 		stack_plan_hostonly(&p->stack, p->sysroot, &h);
@@ -546,6 +569,31 @@ static int write_uki(struct plan *p)
 	return r;
 }
 
+/* mkinitcpio's fallback preset: the same name with "-fallback" before a
+ * final ".img" (initramfs-KVER-fallback.img), else at its end
+ * (initrd.img-KVER-fallback). */
+static char *fallback_path(const char *output)
+{
+	size_t n = strlen(output);
+
+	if (str_has_suffix(output, ".img"))
+		return xasprintf("%.*s-fallback.img", (int)(n - 4), output);
+	return xasprintf("%s-fallback", output);
+}
+
+/* The generic image first: the hostonly one names it, so it must exist
+ * before that is written, and a failure leaves both old images. */
+static int build_fallback(const struct plan *p)
+{
+	struct build_opts g = *p->o;
+
+	g.mode = MODE_GENERIC;
+	g.fallback = 0;
+	g.kver = p->kver;
+	g.output = p->fallback;
+	return build_image(&g);
+}
+
 int build_image(const struct build_opts *o)
 {
 	struct plan p = { .o = o };
@@ -580,6 +628,16 @@ int build_image(const struct build_opts *o)
 		resolve_output(&p);
 		r = output_check(p.output);
 	}
+	if (r == 0 && o->fallback) {
+		if (o->mode != MODE_HOSTONLY)
+			r = err_set("--fallback goes with --hostonly (a generic image needs no fallback)");
+		else if (o->uki)
+			r = err_set("--fallback goes with an image file, not --uki (a UKI holds one image)");
+		else
+			p.fallback = fallback_path(p.output);
+	}
+	if (r == 0 && p.fallback)
+		r = build_fallback(&p);
 	if (r == 0)
 		r = add_skeleton(&p);
 	if (r == 0)
@@ -626,5 +684,6 @@ int build_image(const struct build_opts *o)
 	free(p.kmoddir);
 	kernel_tree_close(&p.kt);
 	free(p.output);
+	free(p.fallback);
 	return r;
 }

@@ -14,7 +14,7 @@
 
 #include "err.h"
 
-enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_VERBOSE, T_FORMAT };
+enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_YESNO, T_FORMAT };
 
 struct key {
 	const char *name;
@@ -51,7 +51,8 @@ static const struct key keys[] = {
 	{ "cmdline", T_STR, F(cmdline), "default kernel command line baked into the image", 0 },
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
 	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
-	{ "verbose", T_VERBOSE, F(verbose), "more messages", 0 },
+	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
+	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
 };
 
 void build_opts_init(struct build_opts *o)
@@ -101,7 +102,7 @@ const char *config_key_name(const char *key)
 bool config_key_is_bool(const char *key)
 {
 	const struct key *k = find_key(key);
-	return k && (k->type == T_FLAG_MODE || k->type == T_VERBOSE);
+	return k && (k->type == T_FLAG_MODE || k->type == T_YESNO);
 }
 
 int config_set(struct build_opts *o, const char *key, const char *value, const char *where)
@@ -171,14 +172,17 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		else
 			return err_set("%s: bad value '%s' for %s (expected cpio or gen_init_cpio)", where, value, k->name);
 		return 0;
-	case T_VERBOSE:
+	case T_YESNO: {
+		/* a count: -v -v is more verbose than -v */
+		int *n = (int *)((char *)o + k->off);
 		if (!value || !*value || strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
-			o->verbose++;
+			(*n)++;
 		else if (strcmp(value, "no") == 0 || strcmp(value, "0") == 0)
-			o->verbose = 0;
+			*n = 0;
 		else
 			return err_set("%s: bad value '%s' for %s (expected yes or no)", where, value, k->name);
 		return 0;
+	}
 	}
 	return err_set("%s: unhandled key '%s'", where, key);
 }

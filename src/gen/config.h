@@ -31,7 +31,7 @@ struct build_opts {
 	char *kernel_tree; /* a kernel build directory (kernel_tree.h) */
 	#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
 
-enum output_format format;
+	enum output_format format;
 	char *uki;         /* --uki FILE.efi (uki.h) */
 	char *uki_stub;
 	char *uki_kernel;
@@ -42,6 +42,7 @@ enum output_format format;
 	char *init;
 	struct strv configs; /* --config FILE (may repeat); replaces the default files */
 	int verbose;
+	int fallback; /* hostonly: also write a generic image beside it */
 };
 
 void build_opts_init(struct build_opts *o);

@@ -20,7 +20,7 @@ static void usage(FILE *f)
 		"       uniramfs --help | --version\n"
 		"\n"
 		"build options (each is also a key in /etc/uniramfs.conf, flags win):\n"
-		"  -k, --kver KVER, -o, --output FILE, --generic, --hostonly,\n"
+		"  -k, --kver KVER, -o, --output FILE, --generic, --hostonly, --fallback,\n"
 		"  --compress zstd|xz|lz4|gzip|none, --compress-level N,\n"
 		"  --add-modules M,..  --omit-modules M,..  --add-files SRC[:DST],..\n"
 		"  --add-binaries B,..  --add-keys SRC[:DST],..  --add-hook STAGE:FILE,..\n"

@@ -173,6 +173,16 @@ SCENARIOS = [
                         "(or not executable)", "uniramfs: rebooting now")),
     Scenario("hostonly", "a --hostonly image for the guest's virtio-blk + ext4 stack",
              EXT4, _u(EXT4), build=tuple(HOSTONLY_ARGS), ours_only=True),
+    Scenario("hostonly-other-hw", "a --hostonly image made for virtio-blk, booted on an AHCI disk, "
+             "says so and names the generic image",
+             EXT4, _u(EXT4), bus="ahci", build=tuple(HOSTONLY_ARGS),
+             cmdline="rd.timeout=%d rd.shell=0" % MISSING_ROOT_TIMEOUT, ours_only=True,
+             fail_msgs=("uniramfs: root device root={root} did not appear within %d seconds"
+                        % MISSING_ROOT_TIMEOUT,
+                        "uniramfs: this is a hostonly image, made for a machine whose root is "
+                        "reached through virtio_blk,virtio_pci; this machine's hardware may differ",
+                        "uniramfs: a generic image (uniramfs build --generic) boots on any hardware",
+                        "uniramfs: rebooting now")),
 ]
 SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 SCENARIOS.extend(scenarios_early.scenarios(Scenario))

@@ -525,6 +525,43 @@ static void test_hostonly_fixture(void)
 	free(c), free(img);
 }
 
+/* A hostonly image records what it was made for; --fallback writes a
+ * generic image beside it first, and the record names it. */
+static void test_hostonly_fallback(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	char *img = path_join(tmpdir, "ho.img"), *fb = path_join(tmpdir, "ho-fallback.img");
+	char *c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s --hostonly --fallback "
+			    "--sysroot %s/tests/unit/fixtures/hostonly/virtio --kmoddir /lib/modules/%s 2>&1",
+			    uniramfs, kver, init_bin, img, src, kver);
+	char *out = NULL, *x = path_join(tmpdir, "ho-x"), *rec = NULL, *want;
+	struct names n = { 0 };
+	size_t len;
+
+	CHECK(run(c, NULL) == 0);
+	CHECK(access(fb, F_OK) == 0);
+	CHECK(image_foreach(fb, collect_names, &n) == 0);
+	CHECK(strv_contains(&n.v, "ahci.ko")); /* generic: every controller */
+	CHECK(!strv_contains(&n.v, "hostonly"));
+	strv_free(&n.v);
+	free(c);
+	c = xasprintf("%s extract %s %s >/dev/null 2>&1", uniramfs, img, x);
+	CHECK(run(c, NULL) == 0);
+	free(c);
+	c = path_join(x, "etc/uniramfs/hostonly");
+	CHECK(read_file(c, &rec, &len) == 0);
+	want = xasprintf("fstype=ext4\ndrivers=virtio_blk,virtio_pci\nfallback=%s\n", fb);
+	CHECK(rec && strstr(rec, want));
+	free(want), free(rec), free(c);
+
+	/* a generic image needs none */
+	c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s/g.img --generic --fallback 2>&1",
+		      uniramfs, kver, init_bin, tmpdir);
+	CHECK(run(c, &out) != 0);
+	CHECK(out && strstr(out, "--fallback goes with --hostonly (a generic image needs no fallback)"));
+	free(out), free(c), free(x), free(fb), free(img);
+}
+
 int main(void)
 {
 	const char *bd = getenv("UNIRAMFS_BUILDDIR");
@@ -560,6 +597,7 @@ int main(void)
 	RUN(test_compress_not_built_in);
 	RUN(test_bad_config_line);
 	RUN(test_hostonly_fixture);
+	RUN(test_hostonly_fallback);
 	RUN(test_image_links_resolved);
 	RUN(test_conflicting_destinations);
 	RUN(test_add_file_as_root);

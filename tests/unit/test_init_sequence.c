@@ -330,6 +330,39 @@ static void test_root_missing(void)
 	fake_ops_free(f);
 }
 
+/* A hostonly image that misses its root says what it was made for and
+ * which image boots anywhere; a control byte in the record (it is read
+ * from the image and printed on the console) is not printed as is. */
+static void test_root_missing_hostonly(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	fake_write(f, "/etc/uniramfs/hostonly",
+		   "root=254:1\nfstype=ext4\ndrivers=virtio_blk,virtio_pci\e[2J\n"
+		   "fallback=/boot/initrd.img-" KVER "-fallback\n");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>this is a hostonly image, made for a machine whose root is reached through "
+		     "virtio_blk,virtio_pci?[2J; this machine's hardware may differ\n"
+		     "<3>boot the generic image made beside it instead: /boot/initrd.img-" KVER
+		     "-fallback\n"));
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* without a fallback: how to make one */
+	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	fake_write(f, "/etc/uniramfs/hostonly", "root=254:1\nfstype=ext4\ndrivers=virtio_blk\n");
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>this is a hostonly image, made for a machine whose root is reached through "
+		     "virtio_blk; this machine's hardware may differ\n"
+		     "<3>a generic image (uniramfs build --generic) boots on any hardware\n"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 /* The disk's block devices come only after the coldplug, as the kernel
  * announces them once virtio_blk probed it: first as "add" events on
  * the socket, then (lost_events) with the socket overflowing instead. */
@@ -579,6 +612,7 @@ int main(void)
 	RUN(test_init_symlink_in_new_root);
 	RUN(test_no_init);
 	RUN(test_root_missing);
+	RUN(test_root_missing_hostonly);
 	RUN(test_root_comes_later);
 	RUN(test_shell_offered);
 	RUN(test_no_root_option);

@@ -10,6 +10,7 @@
 #include "err.h"
 #include "init/init.h"
 #include "init/stages/stages.h"
+#include "layout.h"
 #include "log.h"
 
 #define MAX_NODRIVER_LINES 64
@@ -70,6 +71,52 @@ static void report_nodriver(struct init *in)
 			log_debug("  %s (%s)", q->nodrv[i].modalias, q->nodrv[i].devpath);
 }
 
+/* The value of KEY= in the hostonly record, printable bytes only (it
+ * goes to the console), or NULL. */
+static char *record_value(const char *rec, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = rec; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, key, klen) || l[klen] != '=')
+			continue;
+		char *v = xstrndup(l + klen + 1, strcspn(l + klen + 1, "\n"));
+		for (char *c = v; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		if (*v)
+			return v;
+		free(v);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A hostonly image on other hardware is the likeliest reason for a
+ * missing root: say so, and which image boots anywhere. */
+static void report_hostonly(struct init *in)
+{
+	char *path = in->ops->path(LAYOUT_HOSTONLY_FILE), *rec = NULL, *drivers, *fallback;
+	size_t len;
+
+	if (read_file(path, &rec, &len) < 0) {
+		free(path);
+		return;
+	}
+	drivers = record_value(rec, "drivers");
+	fallback = record_value(rec, "fallback");
+	log_err("this is a hostonly image, made for a machine whose root is reached through %s;"
+		" this machine's hardware may differ", drivers ? drivers : "(no drivers recorded)");
+	if (fallback)
+		log_err("boot the generic image made beside it instead: %s", fallback);
+	else
+		log_err("a generic image (uniramfs build --generic) boots on any hardware");
+	free(drivers);
+	free(fallback);
+	free(rec);
+	free(path);
+}
+
 void report_devices(struct init *in)
 {
 	if (!in->devs.n) {
@@ -97,6 +144,7 @@ void report_devices(struct init *in)
 		}
 	}
 	report_nodriver(in);
+	report_hostonly(in);
 }
 
 /* A shell, or a busybox that is one when called "sh". */
