@@ -19,6 +19,10 @@ struct loop_source {
 	 * condition holds, so only work that must not be left counts. */
 	bool (*has_work)(void *arg, bool ending);
 	void (*step)(void *arg); /* one piece of it */
+	/* A timer, NULL if none: when (ops clock ms, -1: not now), and
+	 * what to do once that has come (a DHCP retransmit). */
+	long long (*deadline)(void *arg);
+	void (*expired)(void *arg);
 	void *arg;
 };
 

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /* Every effect the init has on the system goes through this table, so
@@ -37,6 +38,14 @@ struct sysops {
 	int (*signalfd)(int fd, const sigset_t *mask, int flags);
 	pid_t (*waitpid)(pid_t pid, int *status, int options);
 	long long (*now_ms)(void);
+	/* The network, only ever touched when the boot needs it: socket(2)
+	 * (rtnetlink, the DHCP AF_PACKET socket), bind(2), sendto(2),
+	 * recvfrom(2). */
+	int (*socket)(int domain, int type, int protocol);
+	int (*bind)(int fd, const void *addr, unsigned len);
+	ssize_t (*sendto)(int fd, const void *buf, size_t len, int flags, const void *addr,
+			  unsigned alen);
+	ssize_t (*recvfrom)(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen);
 	void (*sync)(void);
 	/* Prefix a path for reading (sysfs, /proc, the image's files):
 	 * the real one returns a copy of path, a fake its tree + path. */

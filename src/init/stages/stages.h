@@ -23,6 +23,10 @@ void stage_console(struct init *in);
 void root_seen(void *in, enum dev_change what, const struct blockdev *bd);
 int mount_root(struct init *in);
 
+/* netmount.c: the NFS root on /sysroot, the network up. 0 or -1 (err
+ * set: the server, the interface and its address, what mount said). */
+int mount_net_root(struct init *in);
+
 /* switchroot.c: returns only on failure (or in a test, 0 after the fake
  * execve). */
 int switch_root(struct init *in);

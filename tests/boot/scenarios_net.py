@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for network roots (issue 11).
+
+Each boot's guest has a virtio-net NIC on QEMU user networking with
+restrict=on: QEMU's DHCP server gives it 10.0.2.15/24 and nothing leaves
+the host; the real servers of netservers.py listen on 127.0.0.1 and the
+guest reaches them at 10.0.2.100 through guestfwd rules (one connection
+per rule for the VM's life, so the server starts first).  The images name
+the NIC driver and the NFS client explicitly (--add-modules), so these
+tests do not depend on the generator's own choice of modules.
+"""
+
+import contextlib
+import os
+import shutil
+import tempfile
+
+import disks
+import netservers
+
+NFS = disks.Disk("nfs", "nfs4", "", "")           # only .fs is looked at
+NET_MODULES = ["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4"]
+SERVER = netservers.GUEST_ADDR
+
+
+def _nic(netdev_extra=""):
+    netdev = "user,id=n0,restrict=on" + ("," + netdev_extra if netdev_extra else "")
+    return ["-netdev", netdev, "-device", "virtio-net-pci,netdev=n0"]
+
+
+def nfs_root(testinit, work):
+    """An export holding a root like disks.py's, served by ganesha."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
+        try:
+            export = os.path.join(tmp, "export")
+            disks._populate(export, testinit)
+            with netservers.start_nfs(export, tmp) as s:
+                yield [], _nic(s.guestfwd(2049))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
+def nic_only(testinit, work):
+    """A local root disk and a NIC that nothing asks for."""
+    @contextlib.contextmanager
+    def ctx():
+        yield [disks.ensure(disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001",
+                                       "testroot"), testinit, work)], _nic()
+    return ctx()
+
+
+def scenarios(Scenario):
+    return [
+        Scenario("nfs-dhcp", "NFSv4 root by root=nfs4:SERVER:/PATH, address by DHCP",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_root, expect=("root-writable=no",),
+                 log_expect=("uniramfs: eth0: 10.0.2.15/24 from DHCP server 10.0.2.2",)),
+        Scenario("nfs-static", "NFSv4 root by root=/dev/nfs nfsroot= with a static ip=",
+                 NFS, "/dev/nfs", build=NET_MODULES, net=nfs_root,
+                 cmdline="nfsroot=%s:%s,vers=4.2 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
+                 % (SERVER, netservers.NFS_PSEUDO),
+                 log_expect=("uniramfs: eth0: 10.0.2.15/24 as ip=",),
+                 log_absent=("DHCP",)),
+        Scenario("nfs-rw", "NFSv4 root by netroot=nfs: mounted read-write with rw",
+                 NFS, "", build=NET_MODULES, net=nfs_root,
+                 cmdline="netroot=nfs:%s:%s rw" % (SERVER, netservers.NFS_PSEUDO),
+                 expect=("root-writable=yes",)),
+        Scenario("net-unused", "a local root with a NIC and no ip=: the network is never touched",
+                 disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"),
+                 "UUID=5f0c1a4e-1b2d-4c3e-9f10-000000000001", build=NET_MODULES,
+                 net=nic_only, cmdline="rd.debug",
+                 log_absent=("waiting for the network", "link up", "DHCP", "virtio_net")),
+    ]
