@@ -62,8 +62,8 @@ static void read_cmdline(struct init *in, int argc, char **argv)
 	options_parse(&in->opt, &c);
 	stack_parse(&in->stack, &c);
 	set_log_level(in);
-	netup_parse(&in->net, in->ops, &c);
 	log_info("uniramfs " UNIRAMFS_VERSION " starting");
+	netup_parse(&in->net, in->ops, &c);
 	if (defaults)
 		log_debug("defaults from the image: %s", defaults);
 	log_debug("kernel command line: %s", real ? real : "(none)");

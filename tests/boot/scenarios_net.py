@@ -19,6 +19,7 @@ import disks
 import netservers
 
 NFS = disks.Disk("nfs", "nfs4", "", "")           # only .fs is looked at
+LOCAL = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
 NET_MODULES = ["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4"]
 SERVER = netservers.GUEST_ADDR
 
@@ -43,12 +44,19 @@ def nfs_root(testinit, work):
     return ctx()
 
 
+def nfs_down(testinit, work):
+    """A NIC, but no NFS server behind 10.0.2.100:2049."""
+    @contextlib.contextmanager
+    def ctx():
+        yield [], _nic()
+    return ctx()
+
+
 def nic_only(testinit, work):
     """A local root disk and a NIC that nothing asks for."""
     @contextlib.contextmanager
     def ctx():
-        yield [disks.ensure(disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001",
-                                       "testroot"), testinit, work)], _nic()
+        yield [disks.ensure(LOCAL, testinit, work)], _nic()
     return ctx()
 
 
@@ -69,8 +77,22 @@ def scenarios(Scenario):
                  cmdline="netroot=nfs:%s:%s rw" % (SERVER, netservers.NFS_PSEUDO),
                  expect=("root-writable=yes",)),
         Scenario("net-unused", "a local root with a NIC and no ip=: the network is never touched",
-                 disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot"),
-                 "UUID=5f0c1a4e-1b2d-4c3e-9f10-000000000001", build=NET_MODULES,
+                 LOCAL, "UUID=" + LOCAL.uuid, build=NET_MODULES,
                  net=nic_only, cmdline="rd.debug",
                  log_absent=("waiting for the network", "link up", "DHCP", "virtio_net")),
+        Scenario("nfs-down", "an NFS server that is down: the failure report names the "
+                 "interface, its address and the server, within rd.timeout",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_down, cmdline="rd.timeout=10 rd.shell=0",
+                 fail_msgs=("uniramfs: cannot mount the NFS root 10.0.2.100:/root from eth0 "
+                            "(10.0.2.15/24): no answer within 10 seconds",
+                            "uniramfs:   eth0: 10.0.2.15/24 from DHCP",
+                            "uniramfs: not starting a shell: rd.shell=0",
+                            "uniramfs: rebooting now")),
+        Scenario("ip-typo", "a local root with a wrong ip=: a warning, and the boot goes on",
+                 LOCAL, "UUID=" + LOCAL.uuid, build=NET_MODULES, net=nic_only,
+                 cmdline="ip=10.0.2.300::10.0.2.2:255.255.255.0::eth0:off rd.timeout=10",
+                 log_expect=('uniramfs: ip=10.0.2.300::10.0.2.2:255.255.255.0::eth0:off: '
+                             '"10.0.2.300" is not an IPv4 address',),
+                 log_absent=("waiting for the network", "eth0:")),
     ]

@@ -127,6 +127,7 @@ enum loop_end loop_run(struct loop *l, long long deadline_ms, bool (*done)(void 
 			break;
 		}
 		if (child > 0 && l->ops->waitpid(child, &st, WNOHANG) == child) {
+			l->child_status = st;
 			end = LOOP_CHILD;
 			break;
 		}

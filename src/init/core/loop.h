@@ -32,6 +32,7 @@ struct loop {
 	const struct sysops *ops;
 	struct loop_source src[LOOP_MAX_SOURCES];
 	size_t n;
+	int child_status; /* waitpid's status of the child, after LOOP_CHILD */
 };
 
 enum loop_end { LOOP_DONE, LOOP_TIMEOUT, LOOP_CHILD, LOOP_ERROR };

@@ -79,6 +79,12 @@ struct initops {
 	 * off into buf (NUL-terminated, no newline). Its length or -1.
 	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
 	 * a USB keyboard's driver must still load. */
+	/* mount(2) in a child (the mount is the whole system's), so a
+	 * server that never answers cannot hang PID 1: its pid, which
+	 * exits with 0 or the errno. NULL: mount through sysops in place
+	 * (unit tests). */
+	pid_t (*mount_child)(const char *src, const char *target, const char *fstype,
+			     unsigned long flags, const char *data);
 	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
 			       void (*pump)(void *), void *arg);
 };

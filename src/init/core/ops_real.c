@@ -196,7 +196,20 @@ static pid_t r_spawn(const char *path, char *const argv[], char *const envp[])
 	return pid;
 }
 
+static pid_t r_mount_child(const char *src, const char *target, const char *fstype,
+			   unsigned long flags, const char *data)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return err_errno(errno, "fork");
+	if (pid == 0)
+		_exit(mount(src, target, fstype, flags, data) == 0 ? 0 : errno & 0xff);
+	return pid;
+}
+
 const struct initops real_initops = {
+	.mount_child = r_mount_child,
 	.uname_release = r_uname_release,
 	.free_initramfs = r_free_initramfs,
 	.reboot = r_reboot,

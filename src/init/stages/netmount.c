@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 
 #include "err.h"
 #include "init/init.h"
@@ -68,6 +70,37 @@ static void free_nfs(struct nfs_root *r)
 	free(r->options);
 }
 
+/* mount(2) of the NFS root, never past deadline (-1: none): 0, or -1
+ * with errno (ETIMEDOUT: no answer in time). */
+static int nfs_mount(struct init *in, const struct nfs_mount *m, unsigned long flags,
+		     long long deadline)
+{
+	pid_t pid;
+	enum loop_end e;
+	int st;
+
+	if (!in->xops->mount_child)
+		return in->ops->mount(m->source, "/sysroot", "nfs", flags, m->data);
+	pid = in->xops->mount_child(m->source, "/sysroot", "nfs", flags, m->data);
+	if (pid < 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	e = loop_run(&in->loop, deadline, NULL, NULL, pid);
+	if (e == LOOP_CHILD) {
+		st = in->loop.child_status;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			return 0;
+		errno = WIFEXITED(st) ? WEXITSTATUS(st) : EINTR;
+		return -1;
+	}
+	/* the kernel's NFS client waits killably: end the attempt */
+	kill(pid, SIGKILL);
+	in->ops->waitpid(pid, &st, 0);
+	errno = e == LOOP_TIMEOUT ? ETIMEDOUT : EIO;
+	return -1;
+}
+
 int mount_net_root(struct init *in)
 {
 	struct netup *nu = &in->net;
@@ -79,6 +112,8 @@ int mount_net_root(struct init *in)
 	bool owned;
 	int n, e = 0, ret = -1;
 	char *last_src = NULL;
+
+	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 
 	if (nfs_target(in, &nr, &owned) < 0)
 		return -1;
@@ -108,7 +143,7 @@ int mount_net_root(struct init *in)
 			modload_name(in->ml, vers[i][0] == '4' ? "nfsv4" : vers[i][0] == '3' ? "nfsv3" : "nfsv2");
 		flags = (m.read_only == 1 || (m.read_only < 0 && !in->opt.rw)) ? MS_RDONLY : 0;
 		log_debug("mounting %s (nfs) on /sysroot, options %s", m.source, m.data);
-		if (in->ops->mount(m.source, "/sysroot", "nfs", flags, m.data) == 0) {
+		if (nfs_mount(in, &m, flags, deadline) == 0) {
 			log_info("mounted %s (NFS %s, %s) on /sysroot", m.source, vers[i],
 				 flags & MS_RDONLY ? "ro" : "rw");
 			in->fs_mounted = true;
@@ -125,8 +160,13 @@ int mount_net_root(struct init *in)
 		if (e != EPROTONOSUPPORT && e != EINVAL && e != ENOENT && e != EOPNOTSUPP)
 			break;
 	}
-	err_errno(e, "cannot mount the NFS root %s from %s (%s/%d)", last_src ? last_src : "?",
-		  ifname, inet_ntop(AF_INET, &nu->addr, addr, sizeof(addr)), nu->prefix);
+	inet_ntop(AF_INET, &nu->addr, addr, sizeof(addr));
+	if (e == ETIMEDOUT)
+		err_set("cannot mount the NFS root %s from %s (%s/%d): no answer within %ld seconds",
+			last_src ? last_src : "?", ifname, addr, nu->prefix, in->opt.timeout);
+	else
+		err_errno(e, "cannot mount the NFS root %s from %s (%s/%d)", last_src ? last_src : "?",
+			  ifname, addr, nu->prefix);
 out:
 	free(last_src);
 	if (owned)
