@@ -44,6 +44,27 @@ def nfs_root(testinit, work):
     return ctx()
 
 
+MAC1, MAC2 = "52:54:00:12:34:56", "52:54:00:12:34:57"
+
+
+def nfs_on_second(testinit, work):
+    """Two NICs; the NFS server is reachable only through the second."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
+        try:
+            export = os.path.join(tmp, "export")
+            disks._populate(export, testinit)
+            with netservers.start_nfs(export, tmp) as s:
+                yield [], ["-netdev", "user,id=n0,restrict=on",
+                           "-device", "virtio-net-pci,netdev=n0,mac=" + MAC1,
+                           "-netdev", "user,id=n1,restrict=on," + s.guestfwd(2049),
+                           "-device", "virtio-net-pci,netdev=n1,mac=" + MAC2]
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
 def nfs_down(testinit, work):
     """A NIC, but no NFS server behind 10.0.2.100:2049."""
     @contextlib.contextmanager
@@ -80,6 +101,17 @@ def scenarios(Scenario):
                  LOCAL, "UUID=" + LOCAL.uuid, build=NET_MODULES,
                  net=nic_only, cmdline="rd.debug",
                  log_absent=("waiting for the network", "link up", "DHCP", "virtio_net")),
+        Scenario("nic2-bootif", "BOOTIF= picks the second of two NICs for the NFS root",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_on_second, cmdline="BOOTIF=01-" + MAC2.replace(":", "-"),
+                 log_expect=("uniramfs: eth1: 10.0.2.15/24 from DHCP server 10.0.2.2",),
+                 log_absent=("eth0: asking",)),
+        Scenario("nic2-ifname", "ifname= renames the second NIC, ip=NAME:dhcp picks it",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_on_second, cmdline="ifname=boot0:%s ip=boot0:dhcp" % MAC2,
+                 log_expect=("uniramfs: eth1 is now boot0 (ifname=)",
+                             "uniramfs: boot0: 10.0.2.15/24 from DHCP server 10.0.2.2"),
+                 log_absent=("eth0: asking",)),
         Scenario("nfs-down", "an NFS server that is down: the failure report names the "
                  "interface, its address and the server, within rd.timeout",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
@@ -94,5 +126,5 @@ def scenarios(Scenario):
                  cmdline="ip=10.0.2.300::10.0.2.2:255.255.255.0::eth0:off rd.timeout=10",
                  log_expect=('uniramfs: ip=10.0.2.300::10.0.2.2:255.255.255.0::eth0:off: '
                              '"10.0.2.300" is not an IPv4 address',),
-                 log_absent=("waiting for the network", "eth0:")),
+                 log_absent=("waiting for the network", "uniramfs: eth0:")),
     ]
