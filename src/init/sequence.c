@@ -168,6 +168,8 @@ static void stage_modules(struct init *in)
 	if (in->net.wanted) {
 		in->events.net_changed = netup_scan;
 		in->events.net_arg = &in->net;
+		in->net.on_up = iscsi_net_up;
+		in->net.up_arg = in;
 		if (netup_start(&in->net, &in->loop) < 0)
 			log_err("%s", err_msg());
 	}
@@ -503,7 +505,7 @@ mounted:
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
-	netup_stop(&in->net, net_root(in));
+	netup_stop(&in->net, in->net.root.kind != NETROOT_NONE); /* NFS, iSCSI, NBD */
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());

@@ -65,6 +65,29 @@ def nfs_on_second(testinit, work):
     return ctx()
 
 
+CHAP = ("uniramfs", "chap-secret-12")   # tgt wants 12 or more characters
+
+
+def iscsi_root(testinit, work, chap=CHAP):
+    """A copy of the local root disk as the LUN of a tgtd target that
+    asks for CHAP (chap None: that does not)."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="iscsi-", dir=work)
+        try:
+            lun = os.path.join(tmp, "lun.img")
+            shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
+            with netservers.start_iscsi(lun, tmp, chap=chap) as s:
+                try:
+                    yield [], _nic(s.guestfwd(3260))
+                finally:
+                    with open(os.path.join(work, "logs", "tgtd-last.log"), "w") as f:
+                        f.write(s.log_text())
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
 def nfs_down(testinit, work):
     """A NIC, but no NFS server behind 10.0.2.100:2049."""
     @contextlib.contextmanager
@@ -112,6 +135,16 @@ def scenarios(Scenario):
                  log_expect=("uniramfs: eth1 is now boot0 (ifname=)",
                              "uniramfs: boot0: 10.0.2.15/24 from DHCP server 10.0.2.2"),
                  log_absent=("eth0: asking",)),
+        Scenario("iscsi-chap", "ext4 root on an iSCSI LUN by netroot=iscsi: with CHAP",
+                 LOCAL, "UUID=" + LOCAL.uuid,
+                 build=["--add-modules", "virtio_pci,virtio_net,iscsi_tcp,sd_mod,crc32c_generic",
+                        "--add-binaries", "iscsistart"],
+                 net=iscsi_root,
+                 cmdline="netroot=iscsi:%s:%s@%s::3260:%d:%s rd.debug" % (
+                     CHAP + (SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN)),
+                 log_expect=("iSCSI: logging in to %s at %s:3260" % (
+                     netservers.ISCSI_IQN, SERVER), "-u uniramfs -w (secret)"),
+                 log_absent=("-w " + CHAP[1],)),
         Scenario("nfs-down", "an NFS server that is down: the failure report names the "
                  "interface, its address and the server, within rd.timeout",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,

@@ -198,6 +198,8 @@ static void configure(struct netup *nu, size_t idx)
 		nu->v[i].up = false;
 	}
 	write_conf(nu, ni);
+	if (nu->on_up)
+		nu->on_up(nu->up_arg);
 }
 
 static void check_failed(struct netup *nu)
@@ -439,6 +441,15 @@ int netup_start(struct netup *nu, struct loop *l)
 	if (loop_add(l, &src) < 0)
 		return -1;
 	nu->started = true;
+	/* lo up, as any system has it: tools talk to themselves over it
+	 * (iscsistart's login fails without) */
+	{
+		char *idx = sys_read(nu, "lo", "ifindex");
+		long n = idx ? strtol(idx, NULL, 10) : 0;
+		if (n > 0 && (e = nl_link_set(&nu->nl, (int)n, true, 0, NULL)) < 0)
+			log_warn("lo: cannot bring the link up: %s", strerror(-e));
+		free(idx);
+	}
 	netup_scan(nu);
 	return 0;
 }

@@ -48,6 +48,10 @@ struct netup {
 	struct in_addr addr, gateway, server;
 	int prefix;
 	const struct ip_conf *ip; /* the ip= that applies, NULL: dhcp by default */
+	/* Called once an interface is configured (from inside the loop:
+	 * queue work, do not block). */
+	void (*on_up)(void *arg);
+	void *up_arg;
 };
 
 /* From the command line: is the network wanted, and for what. Warns
