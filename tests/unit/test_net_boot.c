@@ -52,7 +52,24 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 	return pid;
 }
 
+static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		 size_t len)
+{
+	struct buf b = { 0 };
+
+	(void)envp;
+	(void)input;
+	(void)len;
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 1; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	strv_push(&cur->log, b.p);
+	buf_free(&b);
+	return 0;
+}
+
 static const struct initops fake_initops = {
+	.run = x_run,
 	.uname_release = x_uname,
 	.free_initramfs = fake_free_initramfs,
 	.reboot = fake_reboot,
@@ -383,8 +400,47 @@ static void test_nfs_refused(void)
 	fake_ops_free(f);
 }
 
+/* An iSCSI root: iscsistart runs once the address is there, with the
+ * CHAP account; the LUN comes as a disk (here vda1 is already there);
+ * the link stays up. */
+static void test_iscsi_login(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.initiator=iqn.x:me "
+		      "netroot=iscsi:alice:s3cret-pass@10.0.2.100::3261:1:iqn.2026-12.test:root");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_write(f, "/usr/sbin/iscsistart", "");
+	p = fake_path(f, "/usr/sbin/iscsistart");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink addr add 2 10.0.2.15/24",
+		"run /usr/sbin/iscsistart -i iqn.x:me -t iqn.2026-12.test:root -g 1 -a 10.0.2.100 "
+		"-p 3261 -u alice -w s3cret-pass",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
+	CHECK(logged("iSCSI: logging in to iqn.2026-12.test:root at 10.0.2.100:3261"));
+	/* the command line (world-readable in /proc/cmdline) holds it, the
+	 * log of the tool's run does not */
+	CHECK(logged("-u alice -w (secret)"));
+	CHECK(!logged("-w s3cret-pass"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 int main(void)
 {
+	RUN(test_iscsi_login);
 	RUN(test_no_network);
 	RUN(test_nfs_by_dhcp);
 	RUN(test_root_path);
