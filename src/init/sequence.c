@@ -168,7 +168,7 @@ static void stage_modules(struct init *in)
 	if (in->net.wanted) {
 		in->events.net_changed = netup_scan;
 		in->events.net_arg = &in->net;
-		in->net.on_up = iscsi_net_up;
+		in->net.on_up = netblock_up;
 		in->net.up_arg = in;
 		if (netup_start(&in->net, &in->loop) < 0)
 			log_err("%s", err_msg());

@@ -88,6 +88,21 @@ def iscsi_root(testinit, work, chap=CHAP):
     return ctx()
 
 
+def nbd_root(testinit, work):
+    """A copy of the local root disk exported by nbd-server."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="nbd-", dir=work)
+        try:
+            img = os.path.join(tmp, "nbd.img")
+            shutil.copyfile(disks.ensure(LOCAL, testinit, work), img)
+            with netservers.start_nbd(img, tmp) as s:
+                yield [], _nic(s.guestfwd(10809))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
 def nfs_down(testinit, work):
     """A NIC, but no NFS server behind 10.0.2.100:2049."""
     @contextlib.contextmanager
@@ -145,6 +160,12 @@ def scenarios(Scenario):
                  log_expect=("iSCSI: logging in to %s at %s:3260" % (
                      netservers.ISCSI_IQN, SERVER), "-u uniramfs -w (secret)"),
                  log_absent=("-w " + CHAP[1],)),
+        Scenario("nbd", "ext4 root on NBD by netroot=nbd:SERVER:PORT/EXPORT",
+                 LOCAL, "UUID=" + LOCAL.uuid,
+                 build=["--add-modules", "virtio_pci,virtio_net,nbd", "--add-binaries", "nbd-client"],
+                 net=nbd_root, cmdline="netroot=nbd:%s:10809/%s" % (SERVER, netservers.NBD_EXPORT),
+                 log_expect=("uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
+                     SERVER, netservers.NBD_EXPORT), "uniramfs: root=UUID=%s is /dev/nbd0" % LOCAL.uuid)),
         Scenario("nfs-down", "an NFS server that is down: the failure report names the "
                  "interface, its address and the server, within rd.timeout",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,

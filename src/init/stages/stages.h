@@ -27,9 +27,9 @@ int mount_root(struct init *in);
  * set: the server, the interface and its address, what mount said). */
 int mount_net_root(struct init *in);
 
-/* netiscsi.c: netup's on_up (arg: struct init) for an iSCSI root:
- * queues the iscsistart job. */
-void iscsi_net_up(void *in);
+/* netblock.c: netup's on_up (arg: struct init) for an iSCSI or NBD
+ * root: queues the iscsistart or nbd-client job. */
+void netblock_up(void *in);
 
 /* switchroot.c: returns only on failure (or in a test, 0 after the fake
  * execve). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* An iSCSI root: once the network is up, iscsistart logs in (a job: it
- * blocks); the LUN's disk then comes as any disk does, its driver
- * (sd_mod) by modalias, and root= finds it in the registry. */
+/* A root on a network block device: once the network is up, a job
+ * (it blocks) runs iscsistart or nbd-client; the disk then comes as any
+ * disk does (an iSCSI LUN's driver, sd_mod, by modalias) and root=
+ * finds it in the registry. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,11 +69,48 @@ static enum job_result iscsi_login(void *ctx, void *data)
 	return JOB_DONE;
 }
 
-void iscsi_net_up(void *arg)
+#define NBD_DEVICE "/dev/nbd0"
+
+static enum job_result nbd_connect(void *ctx, void *data)
+{
+	struct init *in = ctx;
+	const struct nbd_root *r = &in->net.root.nbd;
+	char port[16];
+	struct strv argv = { 0 };
+	int st;
+
+	(void)data;
+	if (in->ml && modload_name(in->ml, "nbd") < 0)
+		log_warn("nbd: %s", err_msg());
+	snprintf(port, sizeof(port), "%u", r->port ? r->port : 10809);
+	strv_push(&argv, "nbd-client");
+	strv_push(&argv, r->server);
+	strv_push(&argv, port);
+	strv_push(&argv, NBD_DEVICE);
+	if (r->export) {
+		strv_push(&argv, "-N");
+		strv_push(&argv, r->export);
+	}
+	log_info("NBD: connecting " NBD_DEVICE " to %s:%s%s%s", r->server, port,
+		 r->export ? " export " : "", r->export ? r->export : "");
+	st = tool_run(in, "nbd-client", argv.v, NULL, 0);
+	if (st != 0)
+		log_err("nbd-client for %s:%s exited with status %d", r->server, port, st);
+	strv_free(&argv);
+	return JOB_DONE;
+}
+
+void netblock_up(void *arg)
 {
 	struct init *in = arg;
 	struct job j = { .what = "iSCSI login", .run = iscsi_login, .free = NULL, .data = NULL };
 
+	if (in->net.root.kind == NETROOT_NBD && in->net.root.nbd.server) {
+		j.what = "NBD connect";
+		j.run = nbd_connect;
+		jobq_push(&in->jobs, &j);
+		return;
+	}
 	if (in->net.root.kind != NETROOT_ISCSI && !in->net.root.iscsi.firmware)
 		return;
 	if (!in->net.root.iscsi.firmware && (!in->net.root.iscsi.target.name ||
