@@ -438,9 +438,68 @@ static void test_iscsi_login(void)
 	fake_ops_free(f);
 }
 
+/* rd.iscsi.firmware: the target is iBFT's, iscsistart -b reads it. */
+static void test_iscsi_firmware(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_write(f, "/usr/sbin/iscsistart", "");
+	p = fake_path(f, "/usr/sbin/iscsistart");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink addr add 2 10.0.2.15/24",
+		"run /usr/sbin/iscsistart -b",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* netroot=nbd: nbd-client connects /dev/nbd0 once the address is there. */
+static void test_nbd_connect(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 netroot=nbd:10.0.2.100:10809/root");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_write(f, "/usr/sbin/nbd-client", "");
+	p = fake_path(f, "/usr/sbin/nbd-client");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink addr add 2 10.0.2.15/24",
+		"run /usr/sbin/nbd-client 10.0.2.100 10809 /dev/nbd0 -N root",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 int main(void)
 {
 	RUN(test_iscsi_login);
+	RUN(test_iscsi_firmware);
+	RUN(test_nbd_connect);
 	RUN(test_no_network);
 	RUN(test_nfs_by_dhcp);
 	RUN(test_root_path);
