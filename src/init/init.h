@@ -14,6 +14,7 @@
 #include "init/dev/events.h"
 #include "init/dev/modload.h"
 #include "init/dev/registry.h"
+#include "init/netboot/netup.h"
 #include "init/stack/stack.h"
 #include "util.h"
 
@@ -36,6 +37,7 @@ struct init {
 	struct modload *ml;
 	struct jobq jobs;
 	struct stack stack; /* LUKS, LVM, md */
+	struct netup net;   /* only started when the boot needs the network */
 
 	/* The boot's state. */
 	char kver[256];
@@ -65,6 +67,12 @@ int run_jobs(struct init *in);
 /* The wait for root= (and resume=) with its jobs: 1 the root is there,
  * 0 it did not come (said so), -1 the failure path gave up (a test). */
 int init_wait_root(struct init *in);
+
+/* The root is on the network (NFS): it names itself, no device. */
+static inline bool net_root(const struct init *in)
+{
+	return in->net.root.kind == NETROOT_NFS || in->net.root.kind == NETROOT_DHCP;
+}
 
 /* The ops clock: CLOCK_MONOTONIC in ms. */
 static inline long long now_ms(const struct init *in)

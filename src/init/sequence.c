@@ -63,6 +63,7 @@ static void read_cmdline(struct init *in, int argc, char **argv)
 	stack_parse(&in->stack, &c);
 	set_log_level(in);
 	log_info("uniramfs " UNIRAMFS_VERSION " starting");
+	netup_parse(&in->net, in->ops, &c);
 	if (defaults)
 		log_debug("defaults from the image: %s", defaults);
 	log_debug("kernel command line: %s", real ? real : "(none)");
@@ -160,9 +161,18 @@ static void stage_modules(struct init *in)
 	for (size_t i = 0; in->ml && i < o->driver_pre.n; i++)
 		if (modload_name(in->ml, o->driver_pre.v[i]) < 0)
 			log_warn("rd.driver.pre=%s: %s", o->driver_pre.v[i], err_msg());
+	in->drivers.want_net = in->net.wanted;
 	if (devevents_coldplug(&in->events) < 0)
 		log_err("coldplug: %s", err_msg());
 	timing_mark(&in->timing, "coldplug");
+	if (in->net.wanted) {
+		in->events.net_changed = netup_scan;
+		in->events.net_arg = &in->net;
+		in->net.on_up = netblock_up;
+		in->net.up_arg = in;
+		if (netup_start(&in->net, &in->loop) < 0)
+			log_err("%s", err_msg());
+	}
 }
 
 int run_jobs(struct init *in)
@@ -234,6 +244,58 @@ static bool resume_ready(const struct init *in, const void *arg)
 {
 	(void)arg;
 	return in->root && in->resume_done;
+}
+
+static bool net_ready(const struct init *in, const void *arg)
+{
+	(void)arg;
+	return netup_settled(&in->net);
+}
+
+/* The network for the root: configured, or the failure report. 1 up,
+ * 0 not (said why), -1 the failure path gave up (a test). */
+static int wait_net(struct init *in)
+{
+	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
+	int r;
+
+	if (netup_settled(&in->net) && in->net.chosen >= 0)
+		return 1;
+	log_info("waiting for the network");
+	r = boot_wait(in, deadline, net_ready, NULL);
+	if (r < 0)
+		return -1;
+	if (in->net.chosen >= 0)
+		return 1;
+	if (in->net.failed)
+		log_err("the network did not come up: no interface got an address");
+	else
+		log_err("the network did not come up within %ld seconds", in->opt.timeout);
+	netup_report(&in->net);
+	return 0;
+}
+
+/* The root on the network: the link, then the mount, each failure
+ * through the failure path and tried again. 0 mounted, -1 gave up. */
+static int net_root_mount(struct init *in)
+{
+	for (;;) {
+		int r = wait_net(in);
+
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			timing_mark(&in->timing, "network");
+			run_break(in, BRK_PRE_MOUNT, "pre-mount");
+			run_hooks(in, "pre-mount");
+			if (mount_net_root(in) == 0)
+				return 0;
+			log_err("%s", err_msg());
+			netup_report(&in->net);
+		}
+		if (failure(in, true) < 0)
+			return -1;
+	}
 }
 
 static bool usr_ready(const struct init *in, const void *spec)
@@ -380,6 +442,13 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	}
 	run_break(in, BRK_CMDLINE, "cmdline");
 	run_hooks(in, "cmdline");
+	if (net_root(in)) {
+		stack_setup(in);
+		stage_modules(in);
+		if (net_root_mount(in) < 0)
+			return -1;
+		goto mounted;
+	}
 	if (!in->opt.root) {
 		log_err("no root= on the kernel command line: nothing to mount");
 		return failure(in, false);
@@ -414,6 +483,16 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		if (failure(in, true) < 0)
 			return -1;
 	}
+	/* a local root with ip= or rd.neednet: the network is waited for
+	 * (hooks may need it) but its failure does not stop the boot */
+	if (in->net.wanted && !netup_settled(&in->net)) {
+		long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
+		if (boot_wait(in, deadline, net_ready, NULL) < 0)
+			return -1;
+		if (in->net.chosen < 0)
+			log_warn("the network did not come up; the root is local, going on");
+	}
+mounted:
 	run_break(in, BRK_MOUNT, "mount");
 	run_hooks(in, "mount");
 	while ((r = stage_usr(in)) < 0) {
@@ -426,6 +505,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
+	netup_stop(&in->net, in->net.root.kind != NETROOT_NONE); /* NFS, iSCSI, NBD */
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());
@@ -436,6 +516,7 @@ void init_free(struct init *in)
 {
 	jobq_free(&in->jobs);
 	stack_free(&in->stack);
+	netup_free(&in->net);
 	driverq_free(&in->drivers);
 	registry_free(&in->devs);
 	options_free(&in->opt);

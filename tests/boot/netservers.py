@@ -228,10 +228,10 @@ def _tgt_control_port():
     raise ServerError("iscsi: no free tgtd control port")
 
 
-def start_iscsi(image, parent=None, iqn=ISCSI_IQN):
+def start_iscsi(image, parent=None, iqn=ISCSI_IQN, chap=None):
     """tgtd serving image as LUN ISCSI_LUN of target iqn, open to any
-    initiator, without CHAP. The guest logs in to 10.0.2.100:3260 through
-    guestfwd(3260)."""
+    initiator; chap=(user, password): only with that CHAP account. The
+    guest logs in to 10.0.2.100:3260 through guestfwd(3260)."""
     image = os.path.abspath(image)
     if not os.path.isfile(image):
         raise ServerError("iscsi: %s is not a file" % image)
@@ -255,7 +255,11 @@ def start_iscsi(image, parent=None, iqn=ISCSI_IQN):
         for args in (["--op", "new", "--mode", "target", "--tid", "1", "-T", iqn],
                      ["--op", "new", "--mode", "logicalunit", "--tid", "1",
                       "--lun", str(ISCSI_LUN), "-b", image],
-                     ["--op", "bind", "--mode", "target", "--tid", "1", "-I", "ALL"]):
+                     ["--op", "bind", "--mode", "target", "--tid", "1", "-I", "ALL"]) + ((
+                     ["--op", "new", "--mode", "account", "--user", chap[0],
+                      "--password", chap[1]],
+                     ["--op", "bind", "--mode", "account", "--tid", "1", "--user", chap[0]])
+                     if chap else ()):
             r = subprocess.run(adm + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if r.returncode != 0:
                 raise ServerError("iscsi: %s failed: %s" % (" ".join(adm + args), r.stdout))

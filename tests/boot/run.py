@@ -44,6 +44,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
 import scenarios_early  # noqa: E402
+import scenarios_net  # noqa: E402
 import scenarios_stack  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
@@ -128,6 +129,11 @@ class Scenario:
     # Every step must happen, or the scenario fails.
     interact: tuple = ()
     log_expect: tuple = ()          # texts the console log must also show
+    log_absent: tuple = ()          # texts the console log must not show
+    # The network (scenarios_net.py): a callable given (testinit, work)
+    # that returns a context manager whose value is (disk paths, extra
+    # QEMU arguments): the servers it started run for the boot.
+    net: object = None
 
 
 def _u(d):
@@ -186,6 +192,7 @@ SCENARIOS = [
 ]
 SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 SCENARIOS.extend(scenarios_early.scenarios(Scenario))
+SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
@@ -325,7 +332,7 @@ class Console:
             self.sock.close()
 
 
-def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=()):
+def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=(), extra=()):
     """Boot once; return (serial text, seconds, timed_out, missed interact
     regex or None).  disk_paths: the first on `bus`, any others on
     virtio-blk.  stop_on: texts after which the boot is over (a failure
@@ -340,8 +347,10 @@ def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=
                   "-serial", "chardev:ser0"]
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-snapshot", "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline,
-           "-drive", "if=none,id=d0,format=raw,file=" + disk_paths[0]] + BUSES[bus] + serial
+           "-snapshot", "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline] + serial
+    if disk_paths:
+        cmd += ["-drive", "if=none,id=d0,format=raw,file=" + disk_paths[0]] + BUSES[bus]
+    cmd += list(extra)
     for i, dp in enumerate(disk_paths[1:], 1):
         cmd += ["-drive", "if=none,id=d%d,format=raw,file=%s" % (i, dp),
                 "-device", "virtio-blk-pci,drive=d%d" % i]
@@ -394,6 +403,9 @@ def check(sc, text, timed_out, ours=True, missed=None):
     for m in sc.log_expect:
         if m not in text:
             return "expected message not printed: %r" % m
+    for m in sc.log_absent:
+        if m in text:
+            return "printed what it must not: %r" % m
     if sc.fail_msgs:
         if markers:
             return "the real init ran, but this boot had to fail"
@@ -500,6 +512,8 @@ def main():
     results = []
 
     def one(sc):
+        if sc.net is not None:
+            return one_net(sc)
         try:
             if hasattr(sc.disk, "build"):   # stacked: made in the builder VM (builder.py)
                 dpaths = sc.disk.build(testinit, work, {
@@ -523,6 +537,30 @@ def main():
                                            stop_on=sc.fail_msgs, interact=sc.interact)
         up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
         tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
+        times = {"guest_uptime": float(up.group(1)) if up else None,
+                 "init_ms": int(tot.group(1)) if tot else None}
+        return sc, check(sc, text, timed_out, ours=not foreign, missed=missed), dt, times, text
+
+    def one_net(sc):
+        img, err = (foreign, None) if foreign else images.get(sc.build)
+        if err:
+            return sc, err, 0.0, NOTIMES, ""
+        cmdline = " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline)
+                           if x)
+        log = os.path.join(logs, sc.name + suffix + ".log")
+        try:
+            ctx = sc.net(testinit, work)
+            dpaths, extra = ctx.__enter__()
+        except Exception as e:
+            return sc, "cannot start the servers: %s" % e, 0.0, NOTIMES, ""
+        try:
+            text, dt, timed_out, missed = boot(vmlinuz, img, dpaths, sc.bus, cmdline, log,
+                                               stop_on=sc.fail_msgs, interact=sc.interact,
+                                               extra=extra)
+        finally:
+            ctx.__exit__(None, None, None)
+        tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
+        up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
         times = {"guest_uptime": float(up.group(1)) if up else None,
                  "init_ms": int(tot.group(1)) if tot else None}
         return sc, check(sc, text, timed_out, ours=not foreign, missed=missed), dt, times, text

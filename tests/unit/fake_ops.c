@@ -16,6 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <linux/if.h>
+#include <linux/if_packet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
 #include "fake_ops.h"
 
 static struct fake_ops *cur;
@@ -221,9 +227,10 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 
 	for (nfds_t i = 0; i < n; i++)
 		fds[i].revents = 0;
-	if (cur->nrecv) {
+	if (cur->nrecv || cur->npkts) {
 		for (nfds_t i = 0; i < n; i++)
-			if (fds[i].fd == cur->uevent_fd)
+			if ((cur->nrecv && fds[i].fd == cur->uevent_fd) ||
+			    (cur->npkts && fds[i].fd == cur->pkt_fd))
 				fds[i].revents = POLLIN;
 		return 1;
 	}
@@ -232,11 +239,149 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 		return r;
 	if (cur->on_idle) {
 		cur->on_idle(cur);
-		if (cur->nrecv)
+		if (cur->nrecv || cur->npkts)
 			return op_poll(fds, n, 0);
 	}
 	cur->now += timeout < 0 ? 60000 : timeout;
 	return 0;
+}
+
+static int op_socket(int domain, int type, int proto)
+{
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	logf_("socket %d %d %d", domain, type & 0xff, proto);
+	if (domain == AF_NETLINK)
+		cur->nl_fd = fd;
+	else
+		cur->pkt_fd = fd;
+	return fd;
+}
+
+static int op_bind(int fd, const void *addr, unsigned len)
+{
+	(void)fd;
+	(void)addr;
+	(void)len;
+	return 0;
+}
+
+static void log_netlink(const struct nlmsghdr *h)
+{
+	char line[200];
+	int n = 0;
+	const struct rtattr *a;
+	size_t alen;
+
+	if (h->nlmsg_type == RTM_NEWLINK) {
+		const struct ifinfomsg *ifi = NLMSG_DATA(h);
+		n = snprintf(line, sizeof(line), "netlink link %d %s", ifi->ifi_index,
+			     ifi->ifi_flags & IFF_UP ? "up" : "down");
+		a = IFLA_RTA(ifi);
+		alen = IFLA_PAYLOAD(h);
+		for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			if (a->rta_type == IFLA_MTU)
+				n += snprintf(line + n, sizeof(line) - n, " mtu %u", *(unsigned *)RTA_DATA(a));
+			if (a->rta_type == IFLA_IFNAME)
+				n += snprintf(line + n, sizeof(line) - n, " name %s", (char *)RTA_DATA(a));
+		}
+	} else if (h->nlmsg_type == RTM_NEWADDR || h->nlmsg_type == RTM_DELADDR) {
+		const struct ifaddrmsg *ifa = NLMSG_DATA(h);
+		char ab[INET_ADDRSTRLEN] = "?";
+		a = IFA_RTA(ifa);
+		alen = IFA_PAYLOAD(h);
+		for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+			if (a->rta_type == IFA_LOCAL)
+				inet_ntop(AF_INET, RTA_DATA(a), ab, sizeof(ab));
+		snprintf(line, sizeof(line), "netlink addr %s %u %s/%u",
+			 h->nlmsg_type == RTM_NEWADDR ? "add" : "del", ifa->ifa_index, ab,
+			 ifa->ifa_prefixlen);
+	} else if (h->nlmsg_type == RTM_NEWROUTE) {
+		const struct rtmsg *rt = NLMSG_DATA(h);
+		char gb[INET_ADDRSTRLEN] = "?";
+		unsigned oif = 0;
+		a = RTM_RTA(rt);
+		alen = RTM_PAYLOAD(h);
+		for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			if (a->rta_type == RTA_GATEWAY)
+				inet_ntop(AF_INET, RTA_DATA(a), gb, sizeof(gb));
+			if (a->rta_type == RTA_OIF)
+				oif = *(unsigned *)RTA_DATA(a);
+		}
+		snprintf(line, sizeof(line), "netlink route %u via %s", oif, gb);
+	} else {
+		snprintf(line, sizeof(line), "netlink type %u", h->nlmsg_type);
+	}
+	strv_push(&cur->log, line);
+}
+
+static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const void *addr,
+			 unsigned alen)
+{
+	(void)flags;
+	(void)alen;
+	if (fd == cur->nl_fd) {
+		const struct nlmsghdr *h = buf;
+		struct nlmsghdr *r = (struct nlmsghdr *)cur->nl_reply;
+		struct nlmsgerr *e = NLMSG_DATA(r);
+
+		log_netlink(h);
+		memset(cur->nl_reply, 0, sizeof(cur->nl_reply));
+		r->nlmsg_len = NLMSG_LENGTH(sizeof(*e));
+		r->nlmsg_type = NLMSG_ERROR;
+		r->nlmsg_seq = h->nlmsg_seq;
+		e->error = cur->netlink_err;
+		cur->nl_reply_len = r->nlmsg_len;
+		return (ssize_t)len;
+	}
+	{
+		const struct sockaddr_ll *ll = addr;
+		logf_("packet-send %d %zu", ll ? ll->sll_ifindex : 0, len);
+		if (cur->on_packet)
+			cur->on_packet(cur, ll ? ll->sll_ifindex : 0, buf, len);
+	}
+	return (ssize_t)len;
+}
+
+static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen)
+{
+	(void)flags;
+	if (fd == cur->nl_fd) {
+		size_t n = cur->nl_reply_len < len ? cur->nl_reply_len : len;
+		if (!n) {
+			errno = EAGAIN;
+			return -1;
+		}
+		memcpy(buf, cur->nl_reply, n);
+		cur->nl_reply_len = 0;
+		return (ssize_t)n;
+	}
+	if (cur->npkts) {
+		struct fake_recv r = cur->pkts[0];
+		memmove(cur->pkts, cur->pkts + 1, --cur->npkts * sizeof(*cur->pkts));
+		if (r.len > len)
+			r.len = len;
+		memcpy(buf, r.data, r.len);
+		free(r.data);
+		if (addr && alen && *alen >= sizeof(struct sockaddr_ll)) {
+			struct sockaddr_ll ll = { .sll_family = AF_PACKET,
+						  .sll_ifindex = cur->pkt_ifindex };
+			memcpy(addr, &ll, sizeof(ll));
+		}
+		return (ssize_t)r.len;
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+void fake_packet(struct fake_ops *f, const void *frame, size_t len)
+{
+	ARRAY_GROW(f->pkts, f->cappkts, f->npkts + 1);
+	f->pkts[f->npkts].data = xmalloc(len ? len : 1);
+	memcpy(f->pkts[f->npkts].data, frame, len);
+	f->pkts[f->npkts].len = len;
+	f->pkts[f->npkts].err = 0;
+	f->npkts++;
 }
 
 static long long op_now_ms(void)
@@ -302,7 +447,12 @@ struct fake_ops *fake_ops_new(void)
 		.now_ms = op_now_ms,
 		.sync = op_sync,
 		.path = op_path,
+		.socket = op_socket,
+		.bind = op_bind,
+		.sendto = op_sendto,
+		.recvfrom = op_recvfrom,
 	};
+	f->nl_fd = f->pkt_fd = -1;
 	f->now = FAKE_T0;
 	f->uevent_fd = -1;
 	cur = f;
@@ -331,6 +481,10 @@ void fake_ops_free(struct fake_ops *f)
 	for (size_t i = 0; i < f->nrecv; i++)
 		free(f->recvs[i].data);
 	free(f->recvs);
+	for (size_t i = 0; i < f->npkts; i++)
+		free(f->pkts[i].data);
+	free(f->pkts);
+	/* nl_fd and pkt_fd belong to the code under test, which closes them */
 	strv_free(&f->log);
 	free(f->root);
 	if (cur == f)

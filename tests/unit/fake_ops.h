@@ -55,6 +55,22 @@ struct fake_ops {
 	/* called when poll would sleep, before the clock moves on: a test
 	 * makes things happen "later" (queue an event) */
 	void (*on_idle)(struct fake_ops *f);
+	/* The network: socket() records "socket DOMAIN TYPE PROTO" and
+	 * gives an eventfd. rtnetlink requests are recorded as
+	 * "netlink link IFINDEX up|down [mtu N] [name NAME]",
+	 * "netlink addr add|del IFINDEX A.B.C.D/P", "netlink route IFINDEX
+	 * via A.B.C.D", each ACKed with 0 (or netlink_err if set). A frame
+	 * sent on the packet socket is recorded "packet-send IFINDEX LEN"
+	 * and handed to on_packet, which may queue replies with
+	 * fake_packet (they arrive from pkt_ifindex). */
+	int nl_fd, pkt_fd;
+	int netlink_err; /* -errno for every request, 0: success */
+	unsigned char nl_reply[64];
+	size_t nl_reply_len;
+	struct fake_recv *pkts;
+	size_t npkts, cappkts;
+	int pkt_ifindex;
+	void (*on_packet)(struct fake_ops *f, int ifindex, const void *frame, size_t len);
 };
 
 #define FAKE_T0 1000000LL
@@ -76,6 +92,9 @@ void fake_fail(struct fake_ops *f, const char *call, const char *name, int err);
  * "KEY=VAL" words separated by '|'. */
 void fake_recv_msg(struct fake_ops *f, const char *msg);
 void fake_recv_err(struct fake_ops *f, int err);
+
+/* Queue one frame (an IP packet) for the packet socket. */
+void fake_packet(struct fake_ops *f, const void *frame, size_t len);
 
 /* The real path of p inside the tree (caller frees). */
 char *fake_path(struct fake_ops *f, const char *p);

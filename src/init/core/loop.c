@@ -36,6 +36,30 @@ static const struct loop_source *idle_work(const struct loop *l, bool ending)
 	return NULL;
 }
 
+/* The nearest source timer, -1 if none. */
+static long long next_timer(const struct loop *l)
+{
+	long long best = -1;
+
+	for (size_t i = 0; i < l->n; i++) {
+		long long d = l->src[i].deadline ? l->src[i].deadline(l->src[i].arg) : -1;
+		if (d >= 0 && (best < 0 || d < best))
+			best = d;
+	}
+	return best;
+}
+
+static void run_timers(struct loop *l)
+{
+	long long now = l->ops->now_ms();
+
+	for (size_t i = 0; i < l->n; i++) {
+		long long d = l->src[i].deadline ? l->src[i].deadline(l->src[i].arg) : -1;
+		if (d >= 0 && d <= now)
+			l->src[i].expired(l->src[i].arg);
+	}
+}
+
 /* Poll the sources' fds (and sfd) for up to timeout ms; handle what is
  * ready. The poll's result. */
 static int poll_once(struct loop *l, int sfd, int timeout)
@@ -88,15 +112,22 @@ enum loop_end loop_run(struct loop *l, long long deadline_ms, bool (*done)(void 
 		}
 	}
 	for (;;) {
-		bool met = done && done(ctx);
-		const struct loop_source *work = idle_work(l, met);
+		bool met;
+		const struct loop_source *work;
+		long long timer;
 		int timeout = -1, st;
+
+		run_timers(l);
+		met = done && done(ctx);
+		work = idle_work(l, met);
+		timer = next_timer(l);
 
 		if (met && !work) {
 			end = LOOP_DONE;
 			break;
 		}
 		if (child > 0 && l->ops->waitpid(child, &st, WNOHANG) == child) {
+			l->child_status = st;
 			end = LOOP_CHILD;
 			break;
 		}
@@ -107,6 +138,13 @@ enum loop_end loop_run(struct loop *l, long long deadline_ms, bool (*done)(void 
 				break;
 			}
 			timeout = left > 60000 ? 60000 : (int)left;
+		}
+		if (timer >= 0) {
+			long long left = timer - l->ops->now_ms();
+			if (left < 0)
+				left = 0;
+			if (timeout < 0 || left < timeout)
+				timeout = left > 60000 ? 60000 : (int)left;
 		}
 		/* Idle work waiting: look for input without blocking, then do
 		 * one piece of it. */
@@ -130,6 +168,7 @@ void loop_pump(struct loop *l)
 {
 	const struct loop_source *work;
 
+	run_timers(l);
 	poll_once(l, -1, 0);
 	while ((work = idle_work(l, false)))
 		work->step(work->arg);

@@ -19,6 +19,10 @@ struct loop_source {
 	 * condition holds, so only work that must not be left counts. */
 	bool (*has_work)(void *arg, bool ending);
 	void (*step)(void *arg); /* one piece of it */
+	/* A timer, NULL if none: when (ops clock ms, -1: not now), and
+	 * what to do once that has come (a DHCP retransmit). */
+	long long (*deadline)(void *arg);
+	void (*expired)(void *arg);
 	void *arg;
 };
 
@@ -28,6 +32,7 @@ struct loop {
 	const struct sysops *ops;
 	struct loop_source src[LOOP_MAX_SOURCES];
 	size_t n;
+	int child_status; /* waitpid's status of the child, after LOOP_CHILD */
 };
 
 enum loop_end { LOOP_DONE, LOOP_TIMEOUT, LOOP_CHILD, LOOP_ERROR };

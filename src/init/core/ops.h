@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /* Every effect the init has on the system goes through this table, so
@@ -37,6 +38,14 @@ struct sysops {
 	int (*signalfd)(int fd, const sigset_t *mask, int flags);
 	pid_t (*waitpid)(pid_t pid, int *status, int options);
 	long long (*now_ms)(void);
+	/* The network, only ever touched when the boot needs it: socket(2)
+	 * (rtnetlink, the DHCP AF_PACKET socket), bind(2), sendto(2),
+	 * recvfrom(2). */
+	int (*socket)(int domain, int type, int protocol);
+	int (*bind)(int fd, const void *addr, unsigned len);
+	ssize_t (*sendto)(int fd, const void *buf, size_t len, int flags, const void *addr,
+			  unsigned alen);
+	ssize_t (*recvfrom)(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen);
 	void (*sync)(void);
 	/* Prefix a path for reading (sysfs, /proc, the image's files):
 	 * the real one returns a copy of path, a fake its tree + path. */
@@ -70,6 +79,12 @@ struct initops {
 	 * off into buf (NUL-terminated, no newline). Its length or -1.
 	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
 	 * a USB keyboard's driver must still load. */
+	/* mount(2) in a child (the mount is the whole system's), so a
+	 * server that never answers cannot hang PID 1: its pid, which
+	 * exits with 0 or the errno. NULL: mount through sysops in place
+	 * (unit tests). */
+	pid_t (*mount_child)(const char *src, const char *target, const char *fstype,
+			     unsigned long flags, const char *data);
 	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
 			       void (*pump)(void *), void *arg);
 };

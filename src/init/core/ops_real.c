@@ -60,6 +60,27 @@ static long long r_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static int r_bind(int fd, const void *addr, unsigned len)
+{
+	return bind(fd, addr, len);
+}
+
+static ssize_t r_sendto(int fd, const void *buf, size_t len, int flags, const void *addr,
+			unsigned alen)
+{
+	return sendto(fd, buf, len, flags, addr, alen);
+}
+
+static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen)
+{
+	socklen_t l = alen ? *alen : 0;
+	ssize_t n = recvfrom(fd, buf, len, flags, addr, alen ? &l : NULL);
+
+	if (alen)
+		*alen = l;
+	return n;
+}
+
 const struct sysops real_ops = {
 	.mount = r_mount,
 	.umount = r_umount,
@@ -78,6 +99,10 @@ const struct sysops real_ops = {
 	.signalfd = signalfd,
 	.waitpid = waitpid,
 	.now_ms = r_now_ms,
+	.socket = socket,
+	.bind = r_bind,
+	.sendto = r_sendto,
+	.recvfrom = r_recvfrom,
 	.sync = sync,
 	.path = r_path,
 };
@@ -171,7 +196,20 @@ static pid_t r_spawn(const char *path, char *const argv[], char *const envp[])
 	return pid;
 }
 
+static pid_t r_mount_child(const char *src, const char *target, const char *fstype,
+			   unsigned long flags, const char *data)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return err_errno(errno, "fork");
+	if (pid == 0)
+		_exit(mount(src, target, fstype, flags, data) == 0 ? 0 : errno & 0xff);
+	return pid;
+}
+
 const struct initops real_initops = {
+	.mount_child = r_mount_child,
 	.uname_release = r_uname_release,
 	.free_initramfs = r_free_initramfs,
 	.reboot = r_reboot,

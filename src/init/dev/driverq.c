@@ -16,9 +16,13 @@
 
 /* 0: controllers and devices that hold disks; 1: those that may, more
  * slowly (IDE, USB hosts, CD-ROMs); 2: the rest (input, platform...). */
-static int priority(const char *m)
+static int priority(const struct driverq *q, const char *m)
 {
 	const char *bc = strstr(m, "bc");
+
+	if (q->want_net && ((str_has_prefix(m, "pci:") && bc && !strncmp(bc, "bc02", 4)) ||
+			    !strncmp(m, "virtio:d00000001v", 17)))
+		return 0; /* network controllers, virtio-net */
 
 	if (str_has_prefix(m, "pci:") && bc) {
 		if (!strncmp(bc, "bc01sc01", 8)) /* IDE */
@@ -59,7 +63,7 @@ void driverq_push(struct driverq *q, const char *modalias, const char *devpath)
 	p = &q->v[q->n++];
 	p->modalias = xstrdup(modalias);
 	p->devpath = xstrdup(devpath ? devpath : "?");
-	p->prio = priority(modalias);
+	p->prio = priority(q, modalias);
 	p->seq = q->seq++;
 }
 

@@ -31,6 +31,9 @@ struct driverq {
 	struct nodriver *nodrv; /* for the failure report */
 	size_t nnodrv, capnodrv;
 	long long last_load_ms; /* ops clock */
+	/* The boot needs the network: NIC drivers count as disk drivers
+	 * (set before coldplug). */
+	bool want_net;
 };
 
 void driverq_init(struct driverq *q, const struct sysops *ops);

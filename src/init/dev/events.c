@@ -15,6 +15,7 @@ void devevents_init(struct devevents *d, const struct sysops *ops, struct regist
 	d->fd = -1;
 	d->reg = reg;
 	d->dq = dq;
+	d->net_changed = NULL;
 }
 
 void devevents_handle(struct devevents *d, const struct uevent *ev)
@@ -25,6 +26,8 @@ void devevents_handle(struct devevents *d, const struct uevent *ev)
 		driverq_push(d->dq, ev->modalias, ev->devpath);
 	if (ev->subsystem && !strcmp(ev->subsystem, "block") && ev->devname)
 		registry_event(d->reg, ev);
+	if (ev->subsystem && !strcmp(ev->subsystem, "net") && d->net_changed)
+		d->net_changed(d->net_arg);
 }
 
 static void coldplug_one(const struct uevent *ev, void *arg)

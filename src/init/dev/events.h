@@ -15,6 +15,10 @@ struct devevents {
 	int fd; /* the uevent socket, -1 when it could not be opened */
 	struct registry *reg;
 	struct driverq *dq;
+	/* An interface came, went or was renamed (the net subsystem):
+	 * NULL until the boot brings the network up. */
+	void (*net_changed)(void *arg);
+	void *net_arg;
 };
 
 void devevents_init(struct devevents *d, const struct sysops *ops, struct registry *reg,

@@ -37,8 +37,13 @@ int tool_run(struct init *in, const char *name, char *const argv[], const void *
 	struct strv env = { 0 };
 	int st;
 
+	/* iscsistart takes the CHAP secrets only as -w/-W arguments: they
+	 * must not reach the log, which the real system keeps */
 	for (size_t i = 0; argv[i]; i++)
-		buf_printf(&cmd, "%s%s", i ? " " : "", argv[i]);
+		buf_printf(&cmd, "%s%s", i ? " " : "",
+			   i && !strcmp(name, "iscsistart") &&
+				   (!strcmp(argv[i - 1], "-w") || !strcmp(argv[i - 1], "-W"))
+			   ? "(secret)" : argv[i]);
 	if (!path) {
 		log_err("cannot run %s: %s is not in this image", cmd.p, name);
 		buf_free(&cmd);

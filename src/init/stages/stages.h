@@ -23,6 +23,14 @@ void stage_console(struct init *in);
 void root_seen(void *in, enum dev_change what, const struct blockdev *bd);
 int mount_root(struct init *in);
 
+/* netmount.c: the NFS root on /sysroot, the network up. 0 or -1 (err
+ * set: the server, the interface and its address, what mount said). */
+int mount_net_root(struct init *in);
+
+/* netblock.c: netup's on_up (arg: struct init) for an iSCSI or NBD
+ * root: queues the iscsistart or nbd-client job. */
+void netblock_up(void *in);
+
 /* switchroot.c: returns only on failure (or in a test, 0 after the fake
  * execve). */
 int switch_root(struct init *in);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_NETBOOT_NETLINK_H
+#define UNIRAMFS_INIT_NETBOOT_NETLINK_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+
+#include "init/core/ops.h"
+
+/* The few rtnetlink requests the boot needs, each sent and its ACK
+ * read back before the next: link up and down, a new name, the MTU,
+ * an IPv4 address, the default route. Through ops (socket, bind,
+ * sendto, recvfrom), so the unit tests see every request. Debian has no
+ * static libmnl; this is all of it we would use. */
+struct nl {
+	const struct sysops *ops;
+	int fd;
+	unsigned seq;
+};
+
+/* 0, or -errno. */
+int nl_open(struct nl *nl, const struct sysops *ops);
+void nl_close(struct nl *nl);
+/* Up or down; mtu 0 and name NULL leave those as they are. */
+int nl_link_set(struct nl *nl, int ifindex, bool up, unsigned mtu, const char *name);
+/* Add (or with add false, delete) addr/prefix on ifindex. */
+int nl_addr(struct nl *nl, bool add, int ifindex, struct in_addr addr, int prefix);
+/* The default route through gw on ifindex. */
+int nl_default_route(struct nl *nl, int ifindex, struct in_addr gw);
+
+#endif

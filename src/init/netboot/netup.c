@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The network for the boot: interfaces, link up, ip= or DHCP. */
+#include "init/netboot/netup.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init/net/netconf.h"
+#include "init/net/rawudp.h"
+#include "log.h"
+
+#define NET_RUN_DIR "/run/uniramfs/net"
+#define RESOLV_CONF "/run/uniramfs/resolv.conf"
+
+static bool ip_configures(const struct ip_conf *ip)
+{
+	return !ip_conf_is_off(ip);
+}
+
+void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdline *c)
+{
+	struct strv w = { 0 };
+
+	memset(nu, 0, sizeof(*nu));
+	nu->ops = ops;
+	nu->pfd = -1;
+	nu->nl.fd = -1;
+	nu->chosen = -1;
+	net_cmdline_parse(&nu->cmd, c);
+	if (netroot_from_cmdline(c, &nu->root, &w) < 0)
+		nu->root.kind = NETROOT_NONE;
+	for (size_t i = 0; i < nu->cmd.warnings.n; i++)
+		log_warn("%s", nu->cmd.warnings.v[i]);
+	for (size_t i = 0; i < w.n; i++)
+		log_warn("%s", w.v[i]);
+	strv_free(&w);
+	for (size_t i = c->n; i-- > 0;)
+		if (!strcmp(c->p[i].key, "nfsroot") && c->p[i].val) {
+			nu->nfsroot = xstrdup(c->p[i].val);
+			break;
+		}
+	nu->wanted = nu->root.kind != NETROOT_NONE || nu->cmd.neednet;
+	for (size_t i = 0; i < nu->cmd.n_ip; i++)
+		nu->wanted |= ip_configures(&nu->cmd.ip[i]);
+}
+
+/* The ip= for interface name: one naming it, else one naming none. */
+static const struct ip_conf *ip_for(const struct netup *nu, const char *name)
+{
+	const struct ip_conf *any = NULL;
+
+	for (size_t i = 0; i < nu->cmd.n_ip; i++) {
+		const struct ip_conf *ip = &nu->cmd.ip[i];
+		if (ip->device && !strcmp(ip->device, name))
+			return ip;
+		if (!ip->device && !any)
+			any = ip;
+	}
+	return any;
+}
+
+static bool names_devices(const struct netup *nu)
+{
+	for (size_t i = 0; i < nu->cmd.n_ip; i++)
+		if (nu->cmd.ip[i].device)
+			return true;
+	return false;
+}
+
+/* May this interface carry the boot? */
+static bool candidate(const struct netup *nu, const struct netif *ni)
+{
+	const struct ip_conf *ip;
+
+	if (names_devices(nu)) {
+		ip = ip_for(nu, ni->name);
+		return ip && ip->device && ip_configures(ip);
+	}
+	if (nu->cmd.has_bootif)
+		return !memcmp(nu->cmd.bootif, ni->mac, 6);
+	ip = ip_for(nu, ni->name);
+	return !ip || ip_configures(ip);
+}
+
+static bool is_static(const struct ip_conf *ip)
+{
+	return ip && ip->client.family == AF_INET &&
+	       (ip->autoconf == IP_AUTO_NONE || ip->autoconf == IP_AUTO_UNSET);
+}
+
+/* The prefix of a classful network, as the kernel's ipconfig derives it. */
+static int class_prefix(struct in_addr a)
+{
+	uint32_t h = ntohl(a.s_addr);
+
+	if (h >> 31 == 0)
+		return 8;
+	if (h >> 30 == 2)
+		return 16;
+	return 24;
+}
+
+static char *sys_read(const struct netup *nu, const char *name, const char *file)
+{
+	char *rel = xasprintf("/sys/class/net/%s/%s", name, file);
+	char *p = nu->ops->path(rel), *line = NULL;
+
+	free(rel);
+	if (read_line(p, &line) < 0)
+		line = NULL;
+	free(p);
+	if (line) {
+		size_t n = strlen(line);
+		while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = '\0';
+	}
+	return line;
+}
+
+static void write_conf(struct netup *nu, const struct netif *ni)
+{
+	struct net_conf nc;
+	struct buf b = { 0 }, r = { 0 };
+	struct strv w = { 0 };
+	int dfd, e;
+
+	if (nu->from_dhcp) {
+		net_conf_from_lease(&nc, ni->name, &nu->lease);
+	} else {
+		net_conf_from_ip(&nc, ni->name, nu->ip);
+		nc.prefix = nu->prefix;
+	}
+	net_conf_render(&nc, &b, &w);
+	net_resolv_render(&nc, nu->cmd.nameserver, nu->cmd.n_nameserver, nu->cmd.peerdns, &r, &w);
+	nu->ops->mkdir("/run/uniramfs", 0755);
+	nu->ops->mkdir(NET_RUN_DIR, 0755);
+	dfd = nu->ops->open(NET_RUN_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (dfd < 0) {
+		log_warn("cannot open " NET_RUN_DIR ": %s", strerror(errno));
+	} else {
+		char *name = xasprintf("%s.conf", ni->name);
+		if ((e = net_write_file_at(dfd, name, b.p, b.len)) < 0)
+			log_warn("cannot write " NET_RUN_DIR "/%s: %s", name, strerror(-e));
+		free(name);
+		close(dfd);
+	}
+	dfd = nu->ops->open("/run/uniramfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (dfd >= 0) {
+		if ((e = net_write_file_at(dfd, "resolv.conf", r.p ? r.p : "", r.len)) < 0)
+			log_warn("cannot write " RESOLV_CONF ": %s", strerror(-e));
+		close(dfd);
+	}
+	for (size_t i = 0; i < w.n; i++)
+		log_warn("%s: %s", ni->name, w.v[i]);
+	strv_free(&w);
+	buf_free(&b);
+	buf_free(&r);
+}
+
+/* Address, route, MTU on ni; the others down. */
+static void configure(struct netup *nu, size_t idx)
+{
+	struct netif *ni = &nu->v[idx];
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+	unsigned mtu = nu->from_dhcp ? nu->lease.mtu : nu->ip ? nu->ip->mtu : 0;
+	int e;
+
+	if ((e = nl_addr(&nu->nl, true, ni->ifindex, nu->addr, nu->prefix)) < 0)
+		log_warn("%s: cannot add the address %s/%d: %s", ni->name,
+			 inet_ntop(AF_INET, &nu->addr, a, sizeof(a)), nu->prefix, strerror(-e));
+	if (mtu && (e = nl_link_set(&nu->nl, ni->ifindex, true, mtu, NULL)) < 0)
+		log_warn("%s: cannot set the MTU to %u: %s", ni->name, mtu, strerror(-e));
+	if (nu->gateway.s_addr && (e = nl_default_route(&nu->nl, ni->ifindex, nu->gateway)) < 0)
+		log_warn("%s: cannot add the route through %s: %s", ni->name,
+			 inet_ntop(AF_INET, &nu->gateway, g, sizeof(g)), strerror(-e));
+	nu->chosen = (int)idx;
+	inet_ntop(AF_INET, &nu->addr, a, sizeof(a));
+	if (nu->from_dhcp)
+		log_info("%s: %s/%d from DHCP server %s", ni->name, a, nu->prefix,
+			 inet_ntop(AF_INET, &nu->lease.server_id, g, sizeof(g)));
+	else
+		log_info("%s: %s/%d as ip=%s says", ni->name, a, nu->prefix, nu->ip->text);
+	for (size_t i = 0; i < nu->n; i++) {
+		if (i == idx || !nu->v[i].up)
+			continue;
+		nu->v[i].dhcp = false;
+		nu->v[i].deadline = -1;
+		nl_link_set(&nu->nl, nu->v[i].ifindex, false, 0, NULL);
+		nu->v[i].up = false;
+	}
+	write_conf(nu, ni);
+	if (nu->on_up)
+		nu->on_up(nu->up_arg);
+}
+
+static void check_failed(struct netup *nu)
+{
+	if (nu->chosen >= 0)
+		return;
+	for (size_t i = 0; i < nu->n; i++)
+		if (nu->v[i].up && !nu->v[i].failed)
+			return;
+	if (nu->n)
+		nu->failed = true;
+}
+
+static void dhcp_send(struct netup *nu, struct netif *ni, const uint8_t *tx, size_t txlen)
+{
+	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP),
+				  .sll_ifindex = ni->ifindex, .sll_halen = 6 };
+	struct in_addr any = { 0 }, bcast = { INADDR_BROADCAST };
+	uint8_t frame[1024];
+	size_t flen = rawudp_build(frame, sizeof(frame), any, DHCP_CLIENT_PORT, bcast,
+				   DHCP_SERVER_PORT, tx, txlen);
+
+	memset(to.sll_addr, 0xff, 6);
+	if (flen && nu->ops->sendto(nu->pfd, frame, flen, 0, &to, sizeof(to)) < 0)
+		log_debug("%s: DHCP send: %s", ni->name, strerror(errno));
+}
+
+/* One step of ni's DHCP client with rx (or NULL: its timer). */
+static void dhcp_step(struct netup *nu, size_t idx, const uint8_t *rx, size_t rxlen)
+{
+	struct netif *ni = &nu->v[idx];
+	uint8_t tx[900];
+	size_t txlen = 0;
+	uint64_t deadline = 0;
+	enum dhcp_action a = dhcp_client_step(&ni->dc, (uint64_t)nu->ops->now_ms(), rx, rxlen, tx,
+					      sizeof(tx), &txlen, &deadline);
+
+	if (rx && ni->dc.ignored)
+		log_debug("%s: DHCP: ignored a packet: %s", ni->name, ni->dc.ignored);
+	ni->deadline = (long long)deadline;
+	switch (a) {
+	case DHCP_ACT_SEND:
+		dhcp_send(nu, ni, tx, txlen);
+		break;
+	case DHCP_ACT_WAIT:
+		break;
+	case DHCP_ACT_DONE:
+		ni->dhcp = false;
+		ni->deadline = -1;
+		nu->from_dhcp = true;
+		nu->lease = ni->dc.lease;
+		nu->addr = nu->lease.addr;
+		nu->prefix = nu->lease.prefix >= 0 ? nu->lease.prefix : class_prefix(nu->addr);
+		nu->gateway = nu->lease.router;
+		nu->server = nu->lease.siaddr.s_addr ? nu->lease.siaddr : nu->lease.server_id;
+		configure(nu, idx);
+		break;
+	case DHCP_ACT_FAIL:
+		ni->dhcp = false;
+		ni->failed = true;
+		ni->deadline = -1;
+		log_warn("%s: no DHCP lease: no server answered", ni->name);
+		check_failed(nu);
+		break;
+	}
+}
+
+static void bring_up(struct netup *nu, size_t idx)
+{
+	struct netif *ni = &nu->v[idx];
+	const struct ip_conf *ip = ip_for(nu, ni->name);
+	int e;
+
+	if ((e = nl_link_set(&nu->nl, ni->ifindex, true, 0, NULL)) < 0) {
+		log_warn("%s: cannot bring the link up: %s", ni->name, strerror(-e));
+		ni->failed = true;
+		check_failed(nu);
+		return;
+	}
+	ni->up = true;
+	log_debug("%s: link up", ni->name);
+	if (is_static(ip)) {
+		nu->ip = ip;
+		nu->from_dhcp = false;
+		nu->addr = ip->client.v4;
+		nu->prefix = ip->prefix >= 0 ? ip->prefix : class_prefix(nu->addr);
+		nu->gateway = ip->gateway.family == AF_INET ? ip->gateway.v4 : (struct in_addr){ 0 };
+		nu->server = ip->server.family == AF_INET ? ip->server.v4 : (struct in_addr){ 0 };
+		configure(nu, idx);
+		return;
+	}
+	if (ip && ip->autoconf >= IP_AUTO_DHCP6 && ip->autoconf <= IP_AUTO_IBFT) {
+		log_warn("%s: ip=%s: %s is not supported by uniramfs", ni->name, ip->text,
+			 ip_autoconf_name(ip->autoconf));
+		ni->failed = true;
+		check_failed(nu);
+		return;
+	}
+	{
+		struct dhcp_config cfg = { .hostname = ip ? ip->hostname : NULL };
+		memcpy(cfg.mac, ni->mac, 6);
+		cfg.seed = (uint32_t)nu->ops->now_ms() ^ ((uint32_t)ni->mac[5] << 8 | ni->mac[4]);
+		nu->ip = ip;
+		dhcp_client_init(&ni->dc, &cfg, (uint64_t)nu->ops->now_ms());
+		ni->dhcp = true;
+		log_info("%s: asking for an address by DHCP", ni->name);
+		dhcp_step(nu, idx, NULL, 0);
+	}
+}
+
+/* ifname= says this MAC is called NAME: rename it while it is down. */
+static void rename_if_asked(struct netup *nu, struct netif *ni)
+{
+	for (size_t i = 0; i < nu->cmd.n_ifname; i++) {
+		const struct ifname_rule *r = &nu->cmd.ifname[i];
+		int e;
+		if (memcmp(r->mac, ni->mac, 6) || !strcmp(r->name, ni->name))
+			continue;
+		if ((e = nl_link_set(&nu->nl, ni->ifindex, false, 0, r->name)) < 0) {
+			log_warn("ifname=%s: cannot rename %s: %s", r->name, ni->name, strerror(-e));
+			return;
+		}
+		log_info("%s is now %s (ifname=)", ni->name, r->name);
+		snprintf(ni->name, sizeof(ni->name), "%s", r->name);
+		return;
+	}
+}
+
+static struct netif *find_index(struct netup *nu, int ifindex)
+{
+	for (size_t i = 0; i < nu->n; i++)
+		if (nu->v[i].ifindex == ifindex)
+			return &nu->v[i];
+	return NULL;
+}
+
+void netup_scan(void *arg)
+{
+	struct netup *nu = arg;
+	char *p = nu->ops->path("/sys/class/net");
+	DIR *d = opendir(p);
+	struct dirent *e;
+
+	free(p);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct netif ni = { .deadline = -1 };
+		char *type, *idx, *addr;
+		long n;
+
+		if (e->d_name[0] == '.' || !net_ifname_valid(e->d_name))
+			continue;
+		type = sys_read(nu, e->d_name, "type");
+		idx = sys_read(nu, e->d_name, "ifindex");
+		addr = sys_read(nu, e->d_name, "address");
+		n = idx ? strtol(idx, NULL, 10) : 0;
+		/* Ethernet only (ARPHRD_ETHER): not lo, not tunnels */
+		if (type && !strcmp(type, "1") && n > 0 && addr && !net_parse_mac(addr, ni.mac) &&
+		    !find_index(nu, (int)n)) {
+			memcpy(ni.name, e->d_name, strlen(e->d_name) + 1); /* valid: < 16 */
+			ni.ifindex = (int)n;
+			ARRAY_GROW(nu->v, nu->cap, nu->n + 1);
+			nu->v[nu->n++] = ni;
+			log_debug("interface %s (index %d, %s)", ni.name, ni.ifindex, addr);
+			if (nu->chosen < 0) {
+				rename_if_asked(nu, &nu->v[nu->n - 1]);
+				if (candidate(nu, &nu->v[nu->n - 1]))
+					bring_up(nu, nu->n - 1);
+			}
+		}
+		free(type);
+		free(idx);
+		free(addr);
+	}
+	closedir(d);
+}
+
+static void packet_ready(void *arg)
+{
+	struct netup *nu = arg;
+	uint8_t buf[2048];
+
+	for (;;) {
+		struct sockaddr_ll from;
+		unsigned alen = sizeof(from);
+		const uint8_t *payload;
+		size_t plen;
+		const char *why;
+		struct netif *ni;
+		ssize_t n = nu->ops->recvfrom(nu->pfd, buf, sizeof(buf), MSG_DONTWAIT, &from, &alen);
+
+		if (n <= 0)
+			return;
+		ni = find_index(nu, from.sll_ifindex);
+		if (!ni || !ni->dhcp)
+			continue;
+		if (rawudp_parse(buf, (size_t)n, DHCP_CLIENT_PORT, &payload, &plen, &why) < 0)
+			continue; /* other traffic on the wire */
+		dhcp_step(nu, (size_t)(ni - nu->v), payload, plen);
+	}
+}
+
+static long long timer_deadline(void *arg)
+{
+	struct netup *nu = arg;
+	long long best = -1;
+
+	for (size_t i = 0; i < nu->n; i++)
+		if (nu->v[i].dhcp && nu->v[i].deadline >= 0 &&
+		    (best < 0 || nu->v[i].deadline < best))
+			best = nu->v[i].deadline;
+	return best;
+}
+
+static void timer_expired(void *arg)
+{
+	struct netup *nu = arg;
+	long long now = nu->ops->now_ms();
+
+	for (size_t i = 0; i < nu->n; i++)
+		if (nu->v[i].dhcp && nu->v[i].deadline >= 0 && nu->v[i].deadline <= now)
+			dhcp_step(nu, i, NULL, 0);
+}
+
+int netup_start(struct netup *nu, struct loop *l)
+{
+	struct loop_source src = { .ready = packet_ready, .deadline = timer_deadline,
+				   .expired = timer_expired, .arg = nu };
+	int e;
+
+	if ((e = nl_open(&nu->nl, nu->ops)) < 0)
+		return err_errno(-e, "cannot open rtnetlink");
+	nu->pfd = nu->ops->socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+				  htons(ETH_P_IP));
+	if (nu->pfd < 0)
+		return err_errno(errno, "cannot open the DHCP socket (AF_PACKET)");
+	src.fd = nu->pfd;
+	if (loop_add(l, &src) < 0)
+		return -1;
+	nu->started = true;
+	/* lo up, as any system has it: tools talk to themselves over it
+	 * (iscsistart's login fails without) */
+	{
+		char *idx = sys_read(nu, "lo", "ifindex");
+		long n = idx ? strtol(idx, NULL, 10) : 0;
+		if (n > 0 && (e = nl_link_set(&nu->nl, (int)n, true, 0, NULL)) < 0)
+			log_warn("lo: cannot bring the link up: %s", strerror(-e));
+		free(idx);
+	}
+	netup_scan(nu);
+	return 0;
+}
+
+void netup_stop(struct netup *nu, bool keep)
+{
+	if (!nu->started)
+		return;
+	if (!keep) {
+		for (size_t i = 0; i < nu->n; i++) {
+			if (!nu->v[i].up)
+				continue;
+			if ((int)i == nu->chosen)
+				nl_addr(&nu->nl, false, nu->v[i].ifindex, nu->addr, nu->prefix);
+			nl_link_set(&nu->nl, nu->v[i].ifindex, false, 0, NULL);
+			nu->v[i].up = false;
+		}
+		if (nu->chosen >= 0)
+			log_info("%s: down: the root is not on the network", nu->v[nu->chosen].name);
+	}
+	for (size_t i = 0; i < nu->n; i++) {
+		nu->v[i].dhcp = false;
+		nu->v[i].deadline = -1;
+	}
+	nl_close(&nu->nl);
+}
+
+void netup_report(const struct netup *nu)
+{
+	if (!nu->n)
+		log_err("no network interface appeared (is its driver in the image?)");
+	for (size_t i = 0; i < nu->n; i++) {
+		const struct netif *ni = &nu->v[i];
+		char a[INET_ADDRSTRLEN];
+		if ((int)i == nu->chosen)
+			log_err("  %s: %s/%d%s", ni->name, inet_ntop(AF_INET, &nu->addr, a, sizeof(a)),
+				nu->prefix, nu->from_dhcp ? " from DHCP" : "");
+		else if (ni->failed)
+			log_err("  %s: no address: DHCP got no answer", ni->name);
+		else if (ni->up)
+			log_err("  %s: no address yet", ni->name);
+		else
+			log_err("  %s: not used", ni->name);
+	}
+}
+
+void netup_free(struct netup *nu)
+{
+	if (!nu->ops)
+		return; /* never parsed: nothing opened */
+	nl_close(&nu->nl);
+	if (nu->pfd >= 0)
+		close(nu->pfd);
+	net_cmdline_free(&nu->cmd);
+	netroot_free(&nu->root);
+	free(nu->nfsroot);
+	free(nu->v);
+	memset(nu, 0, sizeof(*nu));
+	nu->pfd = -1;
+	nu->nl.fd = -1;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_NETBOOT_NETUP_H
+#define UNIRAMFS_INIT_NETBOOT_NETUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmdline.h"
+#include "init/core/loop.h"
+#include "init/core/ops.h"
+#include "init/net/dhcp_client.h"
+#include "init/net/ipconf.h"
+#include "init/net/netroot.h"
+#include "init/netboot/netlink.h"
+
+/* Bringing the network up for the boot, only when it is asked for (a
+ * network root, rd.neednet=1, an ip= that configures something):
+ * interfaces as the kernel announces them, renamed by ifname=, chosen
+ * by ip=…:DEVICE or BOOTIF=, brought up, and configured statically or
+ * by DHCP (one AF_PACKET socket for every interface, a loop source with
+ * a timer). The first interface that gets an address wins; the others
+ * go down again. */
+struct netif {
+	char name[16];
+	int ifindex;
+	uint8_t mac[6];
+	bool up, failed, dhcp;
+	struct dhcp_client dc;
+	long long deadline; /* the DHCP client's, -1: none */
+};
+
+struct netup {
+	const struct sysops *ops;
+	struct net_cmdline cmd;
+	struct netroot root;
+	char *nfsroot;   /* nfsroot= as given, for the kernel form over root-path */
+	bool wanted;     /* the boot needs the network */
+	bool started;
+	struct nl nl;
+	int pfd;         /* the DHCP socket, -1 */
+	struct netif *v;
+	size_t n, cap;
+	/* The result: which interface, how it was configured. */
+	int chosen;      /* index into v, -1 until one is configured */
+	bool failed;     /* every candidate gave up: nothing will come */
+	bool from_dhcp;
+	struct dhcp_lease lease; /* from_dhcp */
+	struct in_addr addr, gateway, server;
+	int prefix;
+	const struct ip_conf *ip; /* the ip= that applies, NULL: dhcp by default */
+	/* Called once an interface is configured (from inside the loop:
+	 * queue work, do not block). */
+	void (*on_up)(void *arg);
+	void *up_arg;
+};
+
+/* From the command line: is the network wanted, and for what. Warns
+ * about every bad value (the boot goes on). */
+void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdline *c);
+/* Sockets, the loop source, the interfaces there already. 0 or -1
+ * (err set). */
+int netup_start(struct netup *nu, struct loop *l);
+/* /sys/class/net again (an interface came or was renamed). */
+void netup_scan(void *nu);
+/* Configured, or nothing more will come of it. */
+static inline bool netup_settled(const struct netup *nu)
+{
+	return nu->chosen >= 0 || nu->failed;
+}
+/* Before switch_root: a root on the network keeps its interface;
+ * otherwise the address goes and the links go down. Sockets closed. */
+void netup_stop(struct netup *nu, bool keep);
+/* The failure report's lines: each interface, what it got. */
+void netup_report(const struct netup *nu);
+void netup_free(struct netup *nu);
+
+#endif

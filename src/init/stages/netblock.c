@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A root on a network block device: once the network is up, a job
+ * (it blocks) runs iscsistart or nbd-client; the disk then comes as any
+ * disk does (an iSCSI LUN's driver, sd_mod, by modalias) and root=
+ * finds it in the registry. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "init/init.h"
+#include "init/stack/stack.h"
+#include "init/stages/stages.h"
+#include "log.h"
+
+#define DEFAULT_INITIATOR "iqn.2026-12.org.uniramfs:initiator"
+
+static enum job_result iscsi_login(void *ctx, void *data)
+{
+	struct init *in = ctx;
+	const struct iscsi_root *r = &in->net.root.iscsi;
+	const struct iscsi_target *t = &r->target;
+	char port[16];
+	struct strv argv = { 0 };
+	int st;
+
+	(void)data;
+	snprintf(port, sizeof(port), "%u", t->port ? t->port : 3260);
+	if (in->ml && modload_name(in->ml, "iscsi_tcp") < 0)
+		log_warn("iscsi_tcp: %s", err_msg());
+	/* the connection's digests ask the crypto API for crc32c, whose
+	 * request_module finds no modprobe here: ENOMEM at login */
+	if (in->ml && modload_alias(in->ml, "crypto-crc32c") <= 0)
+		log_debug("no module for crc32c in the image (built in?)");
+	strv_push(&argv, "iscsistart");
+	if (r->firmware && !t->name) {
+		strv_push(&argv, "-b"); /* the target from iBFT */
+	} else {
+		strv_push(&argv, "-i");
+		strv_push(&argv, r->initiator ? r->initiator : DEFAULT_INITIATOR);
+		strv_push(&argv, "-t");
+		strv_push(&argv, t->name ? t->name : "");
+		strv_push(&argv, "-g");
+		strv_push(&argv, "1");
+		strv_push(&argv, "-a");
+		strv_push(&argv, t->server ? t->server : "");
+		strv_push(&argv, "-p");
+		strv_push(&argv, port);
+		if (t->user && t->password) {
+			strv_push(&argv, "-u");
+			strv_push(&argv, t->user);
+			strv_push(&argv, "-w");
+			strv_push(&argv, t->password);
+		}
+		if (t->in_user && t->in_password) {
+			strv_push(&argv, "-U");
+			strv_push(&argv, t->in_user);
+			strv_push(&argv, "-W");
+			strv_push(&argv, t->in_password);
+		}
+	}
+	log_info("iSCSI: logging in to %s at %s:%s", t->name ? t->name : "the iBFT target",
+		 t->server ? t->server : "?", port);
+	st = tool_run(in, "iscsistart", argv.v, NULL, 0);
+	if (st != 0)
+		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "iBFT",
+			st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
+	strv_free(&argv);
+	return JOB_DONE;
+}
+
+#define NBD_DEVICE "/dev/nbd0"
+
+static enum job_result nbd_connect(void *ctx, void *data)
+{
+	struct init *in = ctx;
+	const struct nbd_root *r = &in->net.root.nbd;
+	char port[16];
+	struct strv argv = { 0 };
+	int st;
+
+	(void)data;
+	if (in->ml && modload_name(in->ml, "nbd") < 0)
+		log_warn("nbd: %s", err_msg());
+	snprintf(port, sizeof(port), "%u", r->port ? r->port : 10809);
+	strv_push(&argv, "nbd-client");
+	strv_push(&argv, r->server);
+	strv_push(&argv, port);
+	strv_push(&argv, NBD_DEVICE);
+	if (r->export) {
+		strv_push(&argv, "-N");
+		strv_push(&argv, r->export);
+	}
+	log_info("NBD: connecting " NBD_DEVICE " to %s:%s%s%s", r->server, port,
+		 r->export ? " export " : "", r->export ? r->export : "");
+	st = tool_run(in, "nbd-client", argv.v, NULL, 0);
+	if (st != 0)
+		log_err("nbd-client for %s:%s exited with status %d", r->server, port, st);
+	strv_free(&argv);
+	return JOB_DONE;
+}
+
+void netblock_up(void *arg)
+{
+	struct init *in = arg;
+	struct job j = { .what = "iSCSI login", .run = iscsi_login, .free = NULL, .data = NULL };
+
+	if (in->net.root.kind == NETROOT_NBD && in->net.root.nbd.server) {
+		j.what = "NBD connect";
+		j.run = nbd_connect;
+		jobq_push(&in->jobs, &j);
+		return;
+	}
+	if (in->net.root.kind != NETROOT_ISCSI && !in->net.root.iscsi.firmware)
+		return;
+	if (!in->net.root.iscsi.firmware && (!in->net.root.iscsi.target.name ||
+					      !in->net.root.iscsi.target.server)) {
+		log_err("iSCSI: the target needs a server address and a name");
+		return;
+	}
+	jobq_push(&in->jobs, &j);
+}

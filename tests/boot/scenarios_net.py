@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for network roots (issue 11).
+
+Each boot's guest has a virtio-net NIC on QEMU user networking with
+restrict=on: QEMU's DHCP server gives it 10.0.2.15/24 and nothing leaves
+the host; the real servers of netservers.py listen on 127.0.0.1 and the
+guest reaches them at 10.0.2.100 through guestfwd rules (one connection
+per rule for the VM's life, so the server starts first).  The images name
+the NIC driver and the NFS client explicitly (--add-modules), so these
+tests do not depend on the generator's own choice of modules.
+"""
+
+import contextlib
+import os
+import shutil
+import tempfile
+
+import disks
+import netservers
+
+NFS = disks.Disk("nfs", "nfs4", "", "")           # only .fs is looked at
+LOCAL = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
+NET_MODULES = ["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4"]
+SERVER = netservers.GUEST_ADDR
+
+
+def _nic(netdev_extra=""):
+    netdev = "user,id=n0,restrict=on" + ("," + netdev_extra if netdev_extra else "")
+    return ["-netdev", netdev, "-device", "virtio-net-pci,netdev=n0"]
+
+
+def nfs_root(testinit, work):
+    """An export holding a root like disks.py's, served by ganesha."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
+        try:
+            export = os.path.join(tmp, "export")
+            disks._populate(export, testinit)
+            with netservers.start_nfs(export, tmp) as s:
+                yield [], _nic(s.guestfwd(2049))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
+MAC1, MAC2 = "52:54:00:12:34:56", "52:54:00:12:34:57"
+
+
+def nfs_on_second(testinit, work):
+    """Two NICs; the NFS server is reachable only through the second."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
+        try:
+            export = os.path.join(tmp, "export")
+            disks._populate(export, testinit)
+            with netservers.start_nfs(export, tmp) as s:
+                yield [], ["-netdev", "user,id=n0,restrict=on",
+                           "-device", "virtio-net-pci,netdev=n0,mac=" + MAC1,
+                           "-netdev", "user,id=n1,restrict=on," + s.guestfwd(2049),
+                           "-device", "virtio-net-pci,netdev=n1,mac=" + MAC2]
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
+CHAP = ("uniramfs", "chap-secret-12")   # tgt wants 12 or more characters
+
+
+def iscsi_root(testinit, work, chap=CHAP):
+    """A copy of the local root disk as the LUN of a tgtd target that
+    asks for CHAP (chap None: that does not)."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="iscsi-", dir=work)
+        try:
+            lun = os.path.join(tmp, "lun.img")
+            shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
+            with netservers.start_iscsi(lun, tmp, chap=chap) as s:
+                try:
+                    yield [], _nic(s.guestfwd(3260))
+                finally:
+                    with open(os.path.join(work, "logs", "tgtd-last.log"), "w") as f:
+                        f.write(s.log_text())
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
+def nbd_root(testinit, work):
+    """A copy of the local root disk exported by nbd-server."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="nbd-", dir=work)
+        try:
+            img = os.path.join(tmp, "nbd.img")
+            shutil.copyfile(disks.ensure(LOCAL, testinit, work), img)
+            with netservers.start_nbd(img, tmp) as s:
+                yield [], _nic(s.guestfwd(10809))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
+def nfs_down(testinit, work):
+    """A NIC, but no NFS server behind 10.0.2.100:2049."""
+    @contextlib.contextmanager
+    def ctx():
+        yield [], _nic()
+    return ctx()
+
+
+def nic_only(testinit, work):
+    """A local root disk and a NIC that nothing asks for."""
+    @contextlib.contextmanager
+    def ctx():
+        yield [disks.ensure(LOCAL, testinit, work)], _nic()
+    return ctx()
+
+
+def scenarios(Scenario):
+    return [
+        Scenario("nfs-dhcp", "NFSv4 root by root=nfs4:SERVER:/PATH, address by DHCP",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_root, expect=("root-writable=no",),
+                 log_expect=("uniramfs: eth0: 10.0.2.15/24 from DHCP server 10.0.2.2",)),
+        Scenario("nfs-static", "NFSv4 root by root=/dev/nfs nfsroot= with a static ip=",
+                 NFS, "/dev/nfs", build=NET_MODULES, net=nfs_root,
+                 cmdline="nfsroot=%s:%s,vers=4.2 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
+                 % (SERVER, netservers.NFS_PSEUDO),
+                 log_expect=("uniramfs: eth0: 10.0.2.15/24 as ip=",),
+                 log_absent=("DHCP",)),
+        Scenario("nfs-rw", "NFSv4 root by netroot=nfs: mounted read-write with rw",
+                 NFS, "", build=NET_MODULES, net=nfs_root,
+                 cmdline="netroot=nfs:%s:%s rw" % (SERVER, netservers.NFS_PSEUDO),
+                 expect=("root-writable=yes",)),
+        Scenario("net-unused", "a local root with a NIC and no ip=: the network is never touched",
+                 LOCAL, "UUID=" + LOCAL.uuid, build=NET_MODULES,
+                 net=nic_only, cmdline="rd.debug",
+                 log_absent=("waiting for the network", "link up", "DHCP", "virtio_net")),
+        Scenario("nic2-bootif", "BOOTIF= picks the second of two NICs for the NFS root",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_on_second, cmdline="BOOTIF=01-" + MAC2.replace(":", "-"),
+                 log_expect=("uniramfs: eth1: 10.0.2.15/24 from DHCP server 10.0.2.2",),
+                 log_absent=("eth0: asking",)),
+        Scenario("nic2-ifname", "ifname= renames the second NIC, ip=NAME:dhcp picks it",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_on_second, cmdline="ifname=boot0:%s ip=boot0:dhcp" % MAC2,
+                 log_expect=("uniramfs: eth1 is now boot0 (ifname=)",
+                             "uniramfs: boot0: 10.0.2.15/24 from DHCP server 10.0.2.2"),
+                 log_absent=("eth0: asking",)),
+        Scenario("iscsi-chap", "ext4 root on an iSCSI LUN by netroot=iscsi: with CHAP",
+                 LOCAL, "UUID=" + LOCAL.uuid,
+                 build=["--add-modules", "virtio_pci,virtio_net,iscsi_tcp,sd_mod,crc32c_generic",
+                        "--add-binaries", "iscsistart"],
+                 net=iscsi_root,
+                 cmdline="netroot=iscsi:%s:%s@%s::3260:%d:%s rd.debug" % (
+                     CHAP + (SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN)),
+                 log_expect=("iSCSI: logging in to %s at %s:3260" % (
+                     netservers.ISCSI_IQN, SERVER), "-u uniramfs -w (secret)"),
+                 log_absent=("-w " + CHAP[1],)),
+        Scenario("nbd", "ext4 root on NBD by netroot=nbd:SERVER:PORT/EXPORT",
+                 LOCAL, "UUID=" + LOCAL.uuid,
+                 build=["--add-modules", "virtio_pci,virtio_net,nbd", "--add-binaries", "nbd-client"],
+                 net=nbd_root, cmdline="netroot=nbd:%s:10809/%s" % (SERVER, netservers.NBD_EXPORT),
+                 log_expect=("uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
+                     SERVER, netservers.NBD_EXPORT), "uniramfs: root=UUID=%s is /dev/nbd0" % LOCAL.uuid)),
+        Scenario("nfs-down", "an NFS server that is down: the failure report names the "
+                 "interface, its address and the server, within rd.timeout",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_down, cmdline="rd.timeout=10 rd.shell=0",
+                 # what follows is the kernel's: "No route to host" once ARP
+                 # for the absent server gives up, or "no answer within 10
+                 # seconds" when the attempt outlives rd.timeout
+                 fail_msgs=("uniramfs: cannot mount the NFS root 10.0.2.100:/root from eth0 "
+                            "(10.0.2.15/24): ",
+                            "uniramfs:   eth0: 10.0.2.15/24 from DHCP",
+                            "uniramfs: not starting a shell: rd.shell=0",
+                            "uniramfs: rebooting now")),
+        Scenario("ip-typo", "a local root with a wrong ip=: a warning, and the boot goes on",
+                 LOCAL, "UUID=" + LOCAL.uuid, build=NET_MODULES, net=nic_only,
+                 cmdline="ip=10.0.2.300::10.0.2.2:255.255.255.0::eth0:off rd.timeout=10",
+                 log_expect=('uniramfs: ip=10.0.2.300::10.0.2.2:255.255.255.0::eth0:off: '
+                             '"10.0.2.300" is not an IPv4 address',),
+                 log_absent=("waiting for the network", "uniramfs: eth0:")),
+    ]

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The boot with the network, against fake_ops: rtnetlink requests and the
+ * DHCP exchange through the fake sockets, an NFS root, the network kept
+ * or brought down before switch_root, and a boot that needs no network
+ * never opening a socket. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fake_ops.h"
+#include "init/init.h"
+#include "init/core/kmsg.h"
+#include "init/net/rawudp.h"
+#include "test.h"
+#include <arpa/inet.h>
+
+#define KVER "6.1.0-test"
+#define MODDIR "/lib/modules/" KVER
+#define UUID "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
+#define VIRTIO "/sys/devices/pci0000:00/0000:00:04.0"
+
+static struct fake_ops *cur;
+static const char *running_kver = KVER;
+static char *ext4_image; /* made once with mkfs.ext4 */
+
+static int x_uname(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", running_kver);
+	return 0;
+}
+
+static int spawn_ok; /* spawns that start a real child (which exits at once) */
+
+static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
+{
+	pid_t pid;
+
+	(void)envp;
+	strv_push_owned(&cur->log, xasprintf("spawn %s %s", path, argv[0]));
+	if (spawn_ok <= 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	spawn_ok--;
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	return pid;
+}
+
+static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		 size_t len)
+{
+	struct buf b = { 0 };
+
+	(void)envp;
+	(void)input;
+	(void)len;
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 1; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	strv_push(&cur->log, b.p);
+	buf_free(&b);
+	return 0;
+}
+
+static const struct initops fake_initops = {
+	.run = x_run,
+	.uname_release = x_uname,
+	.free_initramfs = fake_free_initramfs,
+	.reboot = fake_reboot,
+	.spawn = x_spawn,
+};
+
+static bool make_ext4(void)
+{
+	char cmd[512];
+
+	if (ext4_image)
+		return true;
+	ext4_image = xasprintf("%s/uniramfs-test-ext4-%d.img", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+			       (int)getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "mkfs.ext4 -q -F -U " UUID " -L rootfs %s 8M >/dev/null 2>&1", ext4_image);
+	if (system(cmd) != 0) {
+		free(ext4_image);
+		ext4_image = NULL;
+		return false;
+	}
+	return true;
+}
+
+static void copy_into(struct fake_ops *f, const char *src, const char *dst)
+{
+	char *real = fake_path(f, dst), *cmd;
+	fake_write(f, dst, "");
+	cmd = xasprintf("cp %s %s", src, real);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	free(real);
+}
+
+/* A machine with a virtio disk whose driver is in the image, one PCI
+ * device with no driver, and the root on vda1. */
+static struct fake_ops *setup(const char *cmdline)
+{
+	struct fake_ops *f = fake_ops_new();
+	char *p;
+
+	cur = f;
+	running_kver = KVER;
+	spawn_ok = 0;
+	fake_write(f, "/proc/cmdline", cmdline);
+	fake_write(f, "/etc/uniramfs/kver", KVER "\n");
+	fake_write(f, "/dev/kmsg", "");
+	fake_mkdir(f, "/run");
+	fake_write(f, MODDIR "/kernel/drivers/block/virtio_blk.ko", "");
+	fake_write(f, MODDIR "/kernel/fs/ext4/ext4.ko", "");
+	fake_write(f, MODDIR "/kernel/lib/crc16.ko", "");
+	fake_write(f, MODDIR "/modules.dep",
+		   "kernel/drivers/block/virtio_blk.ko:\n"
+		   "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\n"
+		   "kernel/lib/crc16.ko:\n");
+	fake_write(f, MODDIR "/modules.alias",
+		   "alias virtio:d00000002v* virtio_blk\n"
+		   "alias fs-ext4 ext4\n");
+	fake_write(f, MODDIR "/modules.softdep", "");
+	fake_write(f, MODDIR "/modules.builtin", "");
+
+	fake_write(f, VIRTIO "/modalias", "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n");
+	fake_symlink(f, "../../../bus/pci", VIRTIO "/subsystem");
+	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
+	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
+	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
+		     "/sys/class/block/vda");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
+		     "/sys/class/block/vda1");
+	fake_write(f, "/sys/devices/platform/pcspkr/modalias", "platform:pcspkr\n");
+	fake_write(f, "/dev/vda", "");
+	copy_into(f, ext4_image, "/dev/vda1");
+
+	fake_mkdir(f, "/sysroot");
+	fake_write(f, "/sysroot/sbin/init", "#!/bin/true\n");
+	p = fake_path(f, "/sysroot/sbin/init");
+	chmod(p, 0755);
+	free(p);
+	return f;
+}
+
+static int run(struct fake_ops *f, struct init *in)
+{
+	char *envp[] = { "HOME=/", "TERM=linux", NULL };
+	char *argv[] = { "/init", NULL };
+
+	memset(in, 0, sizeof(*in));
+	in->ops = &f->ops;
+	in->xops = &fake_initops;
+	return init_run(in, 1, argv, envp);
+}
+
+static bool logged(const char *text)
+{
+	const struct buf *b = kmsg_kept();
+	return b->p && strstr(b->p, text);
+}
+
+static char *read_tree(struct fake_ops *f, const char *p)
+{
+	char *real = fake_path(f, p), *data = NULL;
+	size_t len;
+	if (read_file(real, &data, &len) < 0)
+		data = NULL;
+	free(real);
+	return data;
+}
+#define NIC "/sys/devices/pci0000:00/0000:00:03.0"
+
+/* setup()'s machine with a virtio NIC (its driver in the image) as eth0,
+ * index 2, and lo. */
+static struct fake_ops *setup_net(const char *cmdline)
+{
+	struct fake_ops *f = setup(cmdline);
+	char *dep = read_tree(f, MODDIR "/modules.dep"), *al = read_tree(f, MODDIR "/modules.alias");
+	char *t;
+
+	fake_write(f, MODDIR "/kernel/drivers/net/virtio_net.ko", "");
+	fake_write(f, MODDIR "/kernel/fs/nfs/nfs.ko", "");
+	fake_write(f, MODDIR "/kernel/fs/nfs/nfsv4.ko", "");
+	t = xasprintf("%skernel/drivers/net/virtio_net.ko:\nkernel/fs/nfs/nfs.ko:\n"
+		      "kernel/fs/nfs/nfsv4.ko: kernel/fs/nfs/nfs.ko\n", dep);
+	fake_write(f, MODDIR "/modules.dep", t);
+	free(t);
+	t = xasprintf("%salias virtio:d00000001v* virtio_net\n", al);
+	fake_write(f, MODDIR "/modules.alias", t);
+	free(t);
+	free(dep);
+	free(al);
+	fake_write(f, NIC "/virtio2/modalias", "virtio:d00000001v00001AF4\n");
+	fake_symlink(f, "../../../../bus/virtio", NIC "/virtio2/subsystem");
+	fake_write(f, "/sys/class/net/eth0/type", "1\n");
+	fake_write(f, "/sys/class/net/eth0/ifindex", "2\n");
+	fake_write(f, "/sys/class/net/eth0/address", "52:54:00:12:34:56\n");
+	fake_write(f, "/sys/class/net/lo/type", "772\n");
+	fake_write(f, "/sys/class/net/lo/ifindex", "1\n");
+	fake_write(f, "/sys/class/net/lo/address", "00:00:00:00:00:00\n");
+	return f;
+}
+
+/* A DHCP server on the fake wire: OFFER for a DISCOVER, ACK for a
+ * REQUEST, 10.0.2.15/24 from 10.0.2.2 with a root-path. */
+static int dhcp_answers;
+
+static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size_t len)
+{
+	const uint8_t *rq;
+	size_t rlen;
+	const char *why;
+	uint8_t m[400] = { 0 }, out[600];
+	struct in_addr yi, srv, any = { 0 }, bcast = { INADDR_BROADCAST };
+	size_t n = 240, flen;
+	int type = 0;
+
+	(void)ifindex;
+	if (!dhcp_answers || rawudp_parse(frame, len, 67, &rq, &rlen, &why) < 0 || rlen < 244)
+		return;
+	for (size_t i = 240; i + 2 < rlen && rq[i] != 255; i += 2 + rq[i + 1])
+		if (rq[i] == 53)
+			type = rq[i + 2];
+	inet_pton(AF_INET, "10.0.2.15", &yi);
+	inet_pton(AF_INET, "10.0.2.2", &srv);
+	m[0] = 2;
+	m[1] = 1;
+	m[2] = 6;
+	memcpy(m + 4, rq + 4, 4); /* xid */
+	memcpy(m + 16, &yi, 4);
+	memcpy(m + 28, rq + 28, 6);
+	memcpy(m + 236, "\x63\x82\x53\x63", 4);
+	m[n++] = 53, m[n++] = 1, m[n++] = type == 1 ? 2 : 5;
+	m[n++] = 54, m[n++] = 4, memcpy(m + n, &srv, 4), n += 4;
+	m[n++] = 1, m[n++] = 4, memcpy(m + n, "\xff\xff\xff\x00", 4), n += 4;
+	m[n++] = 51, m[n++] = 4, memcpy(m + n, "\x00\x00\x0e\x10", 4), n += 4;
+	m[n++] = 17, m[n++] = 17, memcpy(m + n, "10.0.2.100:/nfsrt", 17), n += 17;
+	m[n++] = 255;
+	(void)any;
+	flen = rawudp_build(out, sizeof(out), srv, 67, bcast, 68, m, n);
+	fake_packet(f, out, flen);
+}
+
+static void test_no_network(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "execve /sbin/init") == 1);
+	/* not one socket, not one rtnetlink request, the NIC driver left */
+	CHECK(fake_log_count(f, "socket") == 0);
+	CHECK(fake_log_count(f, "netlink") == 0);
+	CHECK(fake_log_count(f, "finit_module virtio_net") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+static void test_nfs_by_dhcp(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+
+	f = setup_net("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"socket 16 3 0",
+		"socket 17 2 8",
+		"netlink link 2 up",
+		"packet-send 2",
+		"packet-send 2",
+		"netlink addr add 2 10.0.2.15/24",
+		"finit_module nfs",
+		"finit_module nfsv4",
+		"mount 10.0.2.100:/root /sysroot nfs 0x1 vers=4.2,",
+		"chroot .",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/root /sysroot nfs 0x1 vers=4.2,", 0) >= 0 &&
+	      strstr(f->log.v[fake_log_find_prefix(f, "mount 10.0.2.100:/root", 0)], "addr=10.0.2.100"));
+	CHECK(fake_log_count(f, "finit_module virtio_net") == 1);
+	/* the root is on the network: the link stays up */
+	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
+	CHECK(fake_log_count(f, "netlink addr del") == 0);
+	CHECK(logged("eth0: 10.0.2.15/24 from DHCP server 10.0.2.2"));
+	t = read_tree(f, "/run/uniramfs/net/eth0.conf");
+	CHECK(t && strstr(t, "IPV4ADDR='10.0.2.15'") && strstr(t, "ROOTPATH='10.0.2.100:/nfsrt'"));
+	if (t && !strstr(t, "IPV4ADDR='10.0.2.15'"))
+		printf("# %s\n", t);
+	free(t);
+	t = read_tree(f, "/run/uniramfs/resolv.conf");
+	CHECK(t != NULL);
+	free(t);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* root=dhcp: the root-path names the root (rw: mounted writable). */
+static void test_root_path(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	f = setup_net("root=dhcp rw rd.timeout=5 rd.shell=0");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	CHECK(run(f, &in) == 0);
+	/* the kernel's SERVER:PATH form: NFSv3 over TCP, as its nfsroot */
+	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/nfsrt /sysroot nfs 0x0 vers=3,tcp,", 0) >= 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* A local root with a static ip=: configured, then down before
+ * switch_root. */
+static void test_static_local_down(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 "
+		      "ip=192.168.7.9::192.168.7.1:255.255.255.0:box:eth0:off:1400");
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink link 2 up",
+		"netlink addr add 2 192.168.7.9/24",
+		"netlink link 2 up mtu 1400",
+		"netlink route 2 via 192.168.7.1",
+		"netlink addr del 2 192.168.7.9/24",
+		"netlink link 2 down",
+		"chroot .",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "packet-send") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* No DHCP server: the failure report names the interface and what it
+ * did not get, within rd.timeout. */
+static void test_dhcp_silent(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	f = setup_net("root=nfs:10.0.2.100:/root rd.timeout=20 rd.shell=0 panic=1");
+	f->pkt_ifindex = 2;
+	dhcp_answers = 0;
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>the network did not come up within 20 seconds\n"));
+	CHECK(logged("<3>  eth0: no address yet\n"));
+	CHECK(fake_log_count(f, "packet-send 2") >= 3);
+	CHECK(fake_log_count(f, "mount 10.0.2.100") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* The server refuses: the message names the server, the interface, its
+ * address and what mount said. */
+static void test_nfs_refused(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	f = setup_net("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0 panic=1");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_fail(f, "mount", "nfs", ECONNREFUSED);
+	CHECK(run(f, &in) == -1);
+	CHECK(logged("<3>cannot mount the NFS root 10.0.2.100:/root from eth0 (10.0.2.15/24): "
+		     "Connection refused\n"));
+	CHECK(fake_log_count(f, "mount 10.0.2.100:/root /sysroot nfs") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* An iSCSI root: iscsistart runs once the address is there, with the
+ * CHAP account; the LUN comes as a disk (here vda1 is already there);
+ * the link stays up. */
+static void test_iscsi_login(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.initiator=iqn.x:me "
+		      "netroot=iscsi:alice:s3cret-pass@10.0.2.100::3261:1:iqn.2026-12.test:root");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_write(f, "/usr/sbin/iscsistart", "");
+	p = fake_path(f, "/usr/sbin/iscsistart");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink addr add 2 10.0.2.15/24",
+		"run /usr/sbin/iscsistart -i iqn.x:me -t iqn.2026-12.test:root -g 1 -a 10.0.2.100 "
+		"-p 3261 -u alice -w s3cret-pass",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
+	CHECK(logged("iSCSI: logging in to iqn.2026-12.test:root at 10.0.2.100:3261"));
+	/* the command line (world-readable in /proc/cmdline) holds it, the
+	 * log of the tool's run does not */
+	CHECK(logged("-u alice -w (secret)"));
+	CHECK(!logged("-w s3cret-pass"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* rd.iscsi.firmware: the target is iBFT's, iscsistart -b reads it. */
+static void test_iscsi_firmware(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_write(f, "/usr/sbin/iscsistart", "");
+	p = fake_path(f, "/usr/sbin/iscsistart");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink addr add 2 10.0.2.15/24",
+		"run /usr/sbin/iscsistart -b",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* netroot=nbd: nbd-client connects /dev/nbd0 once the address is there. */
+static void test_nbd_connect(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 netroot=nbd:10.0.2.100:10809/root");
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	fake_write(f, "/usr/sbin/nbd-client", "");
+	p = fake_path(f, "/usr/sbin/nbd-client");
+	chmod(p, 0755);
+	free(p);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink addr add 2 10.0.2.15/24",
+		"run /usr/sbin/nbd-client 10.0.2.100 10809 /dev/nbd0 -N root",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+int main(void)
+{
+	RUN(test_iscsi_login);
+	RUN(test_iscsi_firmware);
+	RUN(test_nbd_connect);
+	RUN(test_no_network);
+	RUN(test_nfs_by_dhcp);
+	RUN(test_root_path);
+	RUN(test_static_local_down);
+	RUN(test_dhcp_silent);
+	RUN(test_nfs_refused);
+	if (ext4_image) {
+		unlink(ext4_image);
+		free(ext4_image);
+	}
+	return test_done();
+}
