@@ -74,6 +74,12 @@ if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
 fi
 
 if [ -x build/uniramfs ]; then
+	note "other kernels: Debian 13's 6.12 (generic, cloud, rt), a kernel without modules, a UKI"
+	python3 tests/kernels/kernels.py --builddir build --workdir build/kernels-work 2>&1 | tee build/kernels.log
+	add_counts build/kernels.log
+fi
+
+if [ -x build/uniramfs ]; then
 	note "extract against cpio -idm: our image, initramfs-tools', dracut's"
 	python3 tests/extract/compare.py --builddir build 2>&1 | tee build/extract-compare.log
 	add_counts build/extract-compare.log
