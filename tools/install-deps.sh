@@ -18,6 +18,10 @@ packages=(
 	# network roots: the servers on 127.0.0.1 (tests/boot/netservers.py)
 	# and the clients a probe image carries (tests/boot/netprobe.py)
 	nfs-ganesha nfs-ganesha-vfs tgt nbd-server nbd-client open-iscsi
+	# other kernels (tests/kernels): the minimal kernel built from
+	# Debian's source, and a UKI booted by OVMF from an mtools ESP
+	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
+	ovmf mtools systemd-boot-efi
 	# LUKS for mkinitramfs (bench/stack.py)
 	cryptsetup-initramfs
 	# the other generators, for reading their images and benchmarks
