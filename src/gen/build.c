@@ -7,7 +7,6 @@
 #include "buildconf.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +35,6 @@
 #include "nettools.h"
 #include "output.h"
 #include "stack.h"
-#include "uki.h"
 
 struct plan {
 	const struct build_opts *o;
@@ -310,80 +308,6 @@ static int add_binaries(struct plan *p)
 	return r;
 }
 
-static bool is_root_path(const char *path)
-{
-	char *n = path_normalize(path);
-	bool r = strcmp(n, "/") == 0;
-	free(n);
-	return r;
-}
-
-/* --add-files SRC[:DST]: a directory is added with everything under it. */
-static struct image *walk_img;
-static const char *walk_src, *walk_dst;
-
-static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	char *dst = path_join(walk_dst, path + strlen(walk_src));
-	int r = 0;
-	(void)ftw;
-	if (type == FTW_D)
-		r = image_add_dir(walk_img, dst, st->st_mode);
-	else if (type == FTW_SL) {
-		char target[PATH_MAX];
-		ssize_t n = readlink(path, target, sizeof(target) - 1);
-		if (n < 0)
-			r = err_errno(errno, "%s", path);
-		else {
-			target[n] = '\0';
-			r = image_add_symlink(walk_img, dst, target);
-		}
-	} else if (type == FTW_F && S_ISREG(st->st_mode))
-		r = image_add_file(walk_img, dst, path, st->st_mode & 07777, 0);
-	else
-		r = err_set("%s: cannot add (not a file, directory or symlink, or unreadable)", path);
-	free(dst);
-	return r < 0 ? 1 : 0;
-}
-
-static int add_files(struct plan *p)
-{
-	for (size_t i = 0; i < p->o->add_files.n; i++) {
-		char *spec = xstrdup(p->o->add_files.v[i]);
-		char *colon = strchr(spec, ':');
-		const char *dst = spec;
-		struct stat st;
-		int r;
-
-		if (colon) {
-			*colon = '\0';
-			dst = colon + 1;
-		}
-		if (!*spec || !*dst) {
-			free(spec);
-			return err_set("--add-files: bad entry '%s' (expected SRC[:DST])", p->o->add_files.v[i]);
-		}
-		if (stat(spec, &st) < 0) {
-			r = err_errno(errno, "--add-files: %s", spec);
-		} else if (!S_ISDIR(st.st_mode) && is_root_path(dst)) {
-			/* the root is a directory: a file there would be dropped */
-			r = err_set("--add-files: '%s': a file cannot be the image's root (name the file: %s:/DIR/NAME)",
-				    p->o->add_files.v[i], spec);
-		} else if (S_ISDIR(st.st_mode)) {
-			walk_img = p->img;
-			walk_src = spec;
-			walk_dst = dst;
-			r = nftw(spec, walk_one, 32, FTW_PHYS) == 0 ? 0 : -1;
-		} else {
-			r = image_add_file(p->img, dst, spec, 0, 0);
-		}
-		free(spec);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 static uint32_t source_date_epoch(void)
 {
 	const char *s = getenv("SOURCE_DATE_EPOCH");
@@ -496,78 +420,6 @@ static int write_image(struct plan *p, uint64_t *size)
 	return r;
 }
 
-static int read_input(const char *what, const char *path, char **data, size_t *len)
-{
-	int r = read_file(path, data, len);
-	if (r < 0)
-		return err_errno(r, "--uki: %s %s", what, path);
-	return 0;
-}
-
-/* The UKI from the image just written (uki.h). */
-static int write_uki(struct plan *p)
-{
-	const struct build_opts *o = p->o;
-	char *stub = NULL, *kernel = NULL, *initrd = NULL, *osrel = NULL, *kpath, *opath = NULL;
-	size_t stub_len = 0, kernel_len = 0, initrd_len = 0, osrel_len = 0;
-	struct uki_section sec[5];
-	struct buf uki = { 0 };
-	struct output out = { .fd = -1, .dirfd = -1 };
-	size_t n = 0;
-	int r;
-
-	if (o->uki_kernel)
-		kpath = xstrdup(o->uki_kernel);
-	else if (o->kernel_tree)
-		kpath = path_join(o->kernel_tree, "arch/x86/boot/bzImage");
-	else {
-		char *rel = xasprintf("/boot/vmlinuz-%s", p->kver);
-		kpath = host_path(p, rel);
-		free(rel);
-	}
-	r = read_input("stub", o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, &stub, &stub_len);
-	if (r == 0)
-		r = read_input("kernel", kpath, &kernel, &kernel_len);
-	if (r == 0)
-		r = read_input("image", p->output, &initrd, &initrd_len);
-	if (r == 0) {
-		static const char *const osrels[] = { "/etc/os-release", "/usr/lib/os-release" };
-		for (size_t i = 0; !osrel && i < ARRAY_SIZE(osrels); i++) {
-			opath = host_path(p, osrels[i]);
-			if (read_file(opath, &osrel, &osrel_len) < 0) {
-				osrel = NULL;
-				free(opath);
-				opath = NULL;
-			}
-		}
-		if (!osrel)
-			log_warn("--uki: no os-release under %s: the UKI has no .osrel section", p->sysroot);
-	}
-	if (r == 0) {
-		/* ukify's order; the stub looks sections up by name */
-		if (osrel)
-			sec[n++] = (struct uki_section){ ".osrel", osrel, osrel_len };
-		if (o->uki_cmdline)
-			sec[n++] = (struct uki_section){ ".cmdline", o->uki_cmdline, strlen(o->uki_cmdline) };
-		sec[n++] = (struct uki_section){ ".uname", p->kver, strlen(p->kver) };
-		sec[n++] = (struct uki_section){ ".initrd", initrd, initrd_len };
-		sec[n++] = (struct uki_section){ ".linux", kernel, kernel_len };
-		r = uki_assemble(&uki, o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, (const uint8_t *)stub,
-				 stub_len, sec, n);
-	}
-	if (r == 0)
-		r = output_open(&out, o->uki);
-	if (r == 0 && write_all(out.fd, uki.p, uki.len) < 0)
-		r = err_errno(errno, "%s", o->uki);
-	if (r == 0)
-		r = output_commit(&out);
-	if (r == 0)
-		log_notice("wrote %s: UKI, kernel %s, %zu bytes", o->uki, kpath, uki.len);
-	output_abort(&out);
-	buf_free(&uki);
-	free(stub), free(kernel), free(initrd), free(osrel), free(kpath), free(opath);
-	return r;
-}
 
 /* mkinitcpio's fallback preset: the same name with "-fallback" before a
  * final ".img" (initramfs-KVER-fallback.img), else at its end
@@ -649,7 +501,7 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = net_plan_add(&p.net, p.img, p.sysroot);
 	if (r == 0)
-		r = add_files(&p);
+		r = add_host_files(p.img, &o->add_files);
 	if (r == 0) {
 		/* the baked line: hostonly's netroot=/ip= before the user's */
 		struct build_opts eo = *o;
@@ -661,7 +513,7 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = o->format == FORMAT_GEN_INIT_CPIO ? write_list(&p, &size) : write_image(&p, &size);
 	if (r == 0 && o->uki)
-		r = write_uki(&p);
+		r = uki_write(p.o, p.sysroot, p.kver, p.output);
 	if (o->uki && !o->output && p.output)
 		unlink(p.output);
 	if (r == 0) {

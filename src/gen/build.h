@@ -3,8 +3,15 @@
 #define UNIRAMFS_BUILD_H
 
 #include "config.h"
+#include "image.h"
 
 /* Make the image the options describe and write it atomically. */
 int build_image(const struct build_opts *o);
+/* build_files.c: --add-files's SRC[:DST] entries, directories with all
+ * under them. */
+int add_host_files(struct image *img, const struct strv *files);
+/* build_uki.c: --uki FILE.efi around the image at path image (written
+ * already), atomically like the image. */
+int uki_write(const struct build_opts *o, const char *sysroot, const char *kver, const char *image);
 
 #endif
