@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "hostonly_net_priv.h"
 #include "hostonly_priv.h"
 #include "log.h"
 
@@ -36,7 +37,7 @@ void hostonly_net_free(struct hostonly_net *n)
 	memset(n, 0, sizeof(*n));
 }
 
-static void push_module(const struct ctx *c, const char *name)
+void hostonly_net_push_module(const struct ctx *c, const char *name)
 {
 	if (!strv_contains(&c->h->modules, name))
 		strv_push(&c->h->modules, name);
@@ -60,7 +61,7 @@ static char *printable(const char *text)
 /* key=val on the baked command line, which the init splits as the
  * kernel does: white space needs double quotes around the value, and
  * nothing can quote a '"' or a control character. */
-static int push_word(const struct ctx *c, const char *key, const char *val, const char *what)
+int hostonly_net_push_word(const struct ctx *c, const char *key, const char *val, const char *what)
 {
 	bool space = false;
 
@@ -78,7 +79,7 @@ static int push_word(const struct ctx *c, const char *key, const char *val, cons
 	return 0;
 }
 
-static bool is_addr(const char *s, int *family)
+bool hostonly_net_is_addr(const char *s, int *family)
 {
 	unsigned char buf[16];
 
@@ -95,188 +96,6 @@ static bool is_addr(const char *s, int *family)
 static char *server_field(const char *addr)
 {
 	return strchr(addr, ':') ? xasprintf("[%s]", addr) : xstrdup(addr);
-}
-
-/* ---- the route to the server and the NIC behind it ---- */
-
-static bool ifname_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > 15 || !strcmp(s, ".") || !strcmp(s, ".."))
-		return false;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '/' || *p == ':' || *p == '"')
-			return false;
-	return true;
-}
-
-static int prefix_bits(uint32_t mask_be)
-{
-	uint32_t m = ntohl(mask_be);
-	int n = 0;
-
-	while (m & 0x80000000u) {
-		n++;
-		m <<= 1;
-	}
-	return n;
-}
-
-/* /proc/net/route: "Iface Destination Gateway Flags RefCnt Use Metric
- * Mask ...", addresses as the kernel's %08X of the __be32 in memory. */
-static char *route4(const struct ctx *c, const char *addr)
-{
-	char *path = at_root(c, "/proc/net/route"), *data, *line, *next, *best = NULL;
-	struct in_addr a;
-	int best_bits = -1;
-	unsigned long best_metric = 0;
-
-	inet_pton(AF_INET, addr, &a);
-	if (read_file(path, &data, NULL) < 0) {
-		free(path);
-		return NULL;
-	}
-	free(path);
-	line = strchr(data, '\n');
-	for (line = line ? line + 1 : NULL; line && *line; line = next) {
-		char ifc[32];
-		unsigned dest, gw, flags, refcnt, use, mask;
-		unsigned long metric;
-		int bits;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "%31s %x %x %x %u %u %lu %x", ifc, &dest, &gw, &flags, &refcnt, &use, &metric,
-			   &mask) != 8 || !(flags & 1) || !ifname_ok(ifc))
-			continue;
-		if ((a.s_addr & mask) != dest)
-			continue;
-		bits = prefix_bits(mask);
-		if (bits > best_bits || (bits == best_bits && metric < best_metric)) {
-			free(best);
-			best = xstrdup(ifc);
-			best_bits = bits;
-			best_metric = metric;
-		}
-	}
-	free(data);
-	return best;
-}
-
-static bool hex16(const char *s, unsigned char out[16])
-{
-	for (int i = 0; i < 16; i++) {
-		unsigned v;
-		if (sscanf(s + 2 * i, "%2x", &v) != 1)
-			return false;
-		out[i] = (unsigned char)v;
-	}
-	return strlen(s) == 32;
-}
-
-static bool prefix_match(const unsigned char *a, const unsigned char *net, int bits)
-{
-	for (int i = 0; i < bits; i++)
-		if (((a[i / 8] ^ net[i / 8]) >> (7 - i % 8)) & 1)
-			return false;
-	return true;
-}
-
-/* /proc/net/ipv6_route: "DEST DLEN SRC SLEN NEXTHOP METRIC REF USE FLAGS IFACE". */
-static char *route6(const struct ctx *c, const char *addr)
-{
-	char *path = at_root(c, "/proc/net/ipv6_route"), *data, *line, *next, *best = NULL;
-	unsigned char a[16];
-	int best_bits = -1;
-	unsigned long best_metric = 0;
-
-	inet_pton(AF_INET6, addr, a);
-	if (read_file(path, &data, NULL) < 0) {
-		free(path);
-		return NULL;
-	}
-	free(path);
-	for (line = data; line && *line; line = next) {
-		char dest[33], src[33], nh[33], ifc[32];
-		unsigned dlen, slen, flags;
-		unsigned long metric, ref, use;
-		unsigned char net[16];
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "%32s %x %32s %x %32s %lx %lx %lx %x %31s", dest, &dlen, src, &slen, nh, &metric, &ref,
-			   &use, &flags, ifc) != 10 || !(flags & 1) || dlen > 128 || !hex16(dest, net) ||
-		    !ifname_ok(ifc) || !strcmp(ifc, "lo"))
-			continue;
-		if (!prefix_match(a, net, (int)dlen))
-			continue;
-		if ((int)dlen > best_bits || ((int)dlen == best_bits && metric < best_metric)) {
-			free(best);
-			best = xstrdup(ifc);
-			best_bits = (int)dlen;
-			best_metric = metric;
-		}
-	}
-	free(data);
-	return best;
-}
-
-/* ethN is the kernel's own name space: dracut refuses ifname=ethN, as
- * the kernel may give that name to another card first. */
-static bool kernel_style_name(const char *iface)
-{
-	return str_has_prefix(iface, "eth") && iface[3] && strspn(iface + 3, "0123456789") == strlen(iface + 3);
-}
-
-/* The interface that reaches the server, its NIC's drivers, and ip=. */
-static int reach_server(const struct ctx *c)
-{
-	struct hostonly_net *n = &c->h->net;
-	char *iface, *link, *dev = NULL, *dir, *mac;
-	int family = 0, r;
-
-	is_addr(n->server, &family);
-	iface = family == AF_INET ? route4(c, n->server) : route6(c, n->server);
-	if (!iface) {
-		log_warn("hostonly: no route to the %s server %s in %s/proc/net: no NIC driver chosen "
-			 "(add it with --add-modules) and no ip= baked in",
-			 n->kind, n->server, c->root);
-		return 0;
-	}
-	n->iface = iface;
-	dir = xasprintf("%s/sys/class/net/%s", c->root, iface);
-	link = xasprintf("%s/device", dir);
-	r = hostonly_resolve_link(c, link, &dev);
-	free(link);
-	if (r > 0) {
-		log_warn("hostonly: %s, the way to %s, has no device (a bridge, bond or VLAN?): add its NIC's "
-			 "driver with --add-modules, and ip= with --cmdline",
-			 iface, n->server);
-		free(dir);
-		return 0;
-	}
-	if (r == 0)
-		r = hostonly_walk_up(c, dev);
-	free(dev);
-	mac = r == 0 ? read_attr(dir, "address") : NULL;
-	free(dir);
-	if (r < 0)
-		return -1;
-	if (mac && !kernel_style_name(iface)) {
-		char *spec = xasprintf("%s:%s", iface, mac);
-		r = push_word(c, "ifname", spec, "the interface's name and MAC");
-		free(spec);
-	}
-	free(mac);
-	if (r == 0) {
-		char *spec = xasprintf("%s:dhcp", iface);
-		r = push_word(c, "ip", spec, "the interface");
-		free(spec);
-	}
-	return r;
 }
 
 static void set_net(const struct ctx *c, const char *kind, const char *server)
@@ -350,7 +169,7 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 	addr = opt_value(root->opts, "addr");
 	if (!addr)
 		addr = xstrdup(host);
-	if (!is_addr(addr, &family)) {
+	if (!hostonly_net_is_addr(addr, &family)) {
 		t = printable(addr);
 		err_set("the root is %s from \"%s\", not an IP address (the initramfs resolves no names), "
 			"and mountinfo gives no addr=", root->fstype, t);
@@ -364,8 +183,8 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 		goto out;
 	}
 	set_net(c, "nfs", addr);
-	push_module(c, "nfs");
-	push_module(c, v4 ? "nfsv4" : vers && vers[0] == '2' ? "nfsv2" : "nfsv3");
+	hostonly_net_push_module(c, "nfs");
+	hostonly_net_push_module(c, v4 ? "nfsv4" : vers && vers[0] == '2' ? "nfsv2" : "nfsv3");
 	srv = server_field(addr);
 	/* nfs4: lets the init try 4.2, 4.1, 4.0; nfs: names the host's version. */
 	if (v4 || !vers)
@@ -373,10 +192,10 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 	else
 		spec = xasprintf("nfs:%s:%s:vers=%s", srv, path, vers);
 	free(srv);
-	r = push_word(c, "netroot", spec, "the NFS root");
+	r = hostonly_net_push_word(c, "netroot", spec, "the NFS root");
 	free(spec);
 	if (r == 0)
-		r = reach_server(c);
+		r = hostonly_net_reach_server(c);
 out:
 	free(host);
 	free(addr);
@@ -446,7 +265,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 		err_set("the root is on iSCSI %s, but %s has no targetname", session, sdir);
 		goto out;
 	}
-	if (!addr || !is_addr(addr, &family)) {
+	if (!addr || !hostonly_net_is_addr(addr, &family)) {
 		t = addr ? printable(addr) : NULL;
 		err_set("the root is on iSCSI %s, but its connection has no address%s%s%s", session,
 			t ? " (\"" : "", t ? t : "", t ? "\" is not one)" : "");
@@ -479,14 +298,14 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 		goto out;
 	}
 	set_net(c, "iscsi", addr);
-	push_module(c, "iscsi_tcp");
+	hostonly_net_push_module(c, "iscsi_tcp");
 	srv = server_field(addr);
 	spec = xasprintf("iscsi:%s::%s:%s:%s", srv, port && strcmp(port, "3260") ? port : "", lun, target);
-	r = push_word(c, "netroot", spec, "the iSCSI root");
+	r = hostonly_net_push_word(c, "netroot", spec, "the iSCSI root");
 	if (r == 0 && initiator && *initiator)
-		r = push_word(c, "rd.iscsi.initiator", initiator, "the iSCSI initiator name");
+		r = hostonly_net_push_word(c, "rd.iscsi.initiator", initiator, "the iSCSI initiator name");
 	if (r == 0)
-		r = reach_server(c);
+		r = hostonly_net_reach_server(c);
 out:
 	free(spec);
 	free(srv);
@@ -549,7 +368,7 @@ static int nbd_root(const struct ctx *c, const char *disk, const char *name, con
 	int family, r;
 
 	set_net(c, "nbd", NULL);
-	push_module(c, "nbd");
+	hostonly_net_push_module(c, "nbd");
 	if (pid && *pid && strspn(pid, "0123456789") == strlen(pid)) {
 		char *p = xasprintf("%s/proc/%s/cmdline", c->root, pid);
 		if (read_file(p, &data, &len) == 0)
@@ -557,7 +376,7 @@ static int nbd_root(const struct ctx *c, const char *disk, const char *name, con
 		free(p);
 	}
 	r = 0;
-	if (!host || !is_addr(host, &family)) {
+	if (!host || !hostonly_net_is_addr(host, &family)) {
 		t = host ? printable(host) : NULL;
 		log_warn("hostonly: the root is on %s, but %s: give nbdroot=SERVER:PORT/EXPORT with --cmdline", name,
 			 t ? "its server is a name (the initramfs resolves none)"
@@ -577,10 +396,10 @@ static int nbd_root(const struct ctx *c, const char *disk, const char *name, con
 	spec = xasprintf("nbd:%s:%s%s%s:%s", srv, port ? port : "10809", export ? "/" : "", export ? export : "",
 			 fstype);
 	free(srv);
-	r = push_word(c, "netroot", spec, "the NBD root");
+	r = hostonly_net_push_word(c, "netroot", spec, "the NBD root");
 	free(spec);
 	if (r == 0)
-		r = reach_server(c);
+		r = hostonly_net_reach_server(c);
 out:
 	free(export);
 	free(port);
