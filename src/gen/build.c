@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `uniramfs build`: choose what goes in (init, modules, binaries, files),
- * then stream it sorted as one cpio through the compressor into an
- * unnamed file that only becomes the image once complete. */
+ * then make it sorted as one cpio through the compressor in memory,
+ * check it fits, and write it to an unnamed file that only becomes the
+ * image once complete. */
 #include "build.h"
 
 #include "buildconf.h"
@@ -29,6 +30,7 @@
 #include "microcode.h"
 #include "modules.h"
 #include "output.h"
+#include "space.h"
 #include "stack.h"
 
 struct plan {
@@ -76,17 +78,24 @@ static int resolve_kver(struct plan *p)
 
 /* Debian and its children name the image initrd.img-KVER; the rest
  * (Fedora, Arch with kernel-install, SUSE) initramfs-KVER.img. */
+char *build_image_name(const char *sysroot, const char *kver)
+{
+	char *deb = path_join(sysroot, "/etc/debian_version");
+	char *name = access(deb, F_OK) == 0 ? xasprintf("initrd.img-%s", kver) : xasprintf("initramfs-%s.img", kver);
+	free(deb);
+	return name;
+}
+
 static void resolve_output(struct plan *p)
 {
-	char *deb;
+	char *name;
 	if (p->o->output) {
 		p->output = xstrdup(p->o->output);
 		return;
 	}
-	deb = host_path(p, "/etc/debian_version");
-	p->output = access(deb, F_OK) == 0 ? xasprintf("/boot/initrd.img-%s", p->kver)
-					   : xasprintf("/boot/initramfs-%s.img", p->kver);
-	free(deb);
+	name = build_image_name(p->sysroot, p->kver);
+	p->output = path_join("/boot", name);
+	free(name);
 }
 
 /* The init sits next to uniramfs in a build tree; installed, it is in
@@ -327,22 +336,23 @@ static bool want_microcode(const struct plan *p)
 	return ok;
 }
 
+/* The image is made in memory, so its size is known before /boot is
+ * touched: a filesystem too small for it gets a message saying by how
+ * much, not a write that fails halfway. */
 static int write_image(struct plan *p, uint64_t *size)
 {
-	struct output out;
-	struct sink *file = NULL, *comp = NULL;
+	struct output out = { .fd = -1, .dirfd = -1 };
+	struct sink *mem = sink_mem_new(), *comp = NULL;
 	struct cpio_writer *w = NULL;
+	const void *data;
+	size_t len = 0;
 	bool early = false;
-	int r;
+	int r = 0;
 
-	if (output_open(&out, p->output) < 0)
-		return -1;
-	file = sink_fd_new(out.fd);
-	r = 0;
 	if (p->o->microcode == MICROCODE_AUTO && want_microcode(p))
-		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
+		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, mem, &early);
 	if (r == 0) {
-		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
+		comp = compress_sink_new(p->o->compress, mem, p->o->compress_level, 0);
 		r = comp ? 0 : -1;
 	}
 	if (r == 0) {
@@ -354,17 +364,26 @@ static int write_image(struct plan *p, uint64_t *size)
 	if (r == 0)
 		r = sink_finish(comp);
 	if (r == 0)
-		r = sink_finish(file);
+		r = sink_finish(mem);
+	data = sink_mem_data(mem, &len);
+	if (r == 0)
+		r = space_check(p->output, len);
+	if (r == 0)
+		r = output_open(&out, p->output);
 	if (r == 0) {
-		off_t end = lseek(out.fd, 0, SEEK_CUR);
-		*size = end > 0 ? (uint64_t)end : 0;
+		r = write_all(out.fd, data, len);
+		if (r < 0)
+			r = err_errno(r, "write %s", p->output);
+	}
+	if (r == 0) {
+		*size = len;
 		r = output_commit(&out);
 	}
 	if (early)
 		log_info("early microcode segment added");
 	cpio_writer_free(w);
 	sink_free(comp);
-	sink_free(file);
+	sink_free(mem);
 	output_abort(&out);
 	return r;
 }
