@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "build_all.h"
 #include "buildconf.h"
 #include "config.h"
 #include "err.h"
@@ -14,6 +15,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: uniramfs build [OPTIONS]     make an initramfs image\n"
+		"       uniramfs build --all [OPTIONS]  make the image of every installed kernel\n"
+		"       uniramfs import-config [--from initramfs-tools|dracut|mkinitcpio]\n"
+		"                [--sysroot DIR] [--write [--force]]\n"
+		"                                    carry another generator's settings over\n"
 		"       uniramfs ls IMAGE            list every segment and entry of an image\n"
 		"       uniramfs extract IMAGE DIR   unpack an image safely into DIR\n"
 		"       uniramfs --help | --version\n"
@@ -123,13 +128,21 @@ static int parse_build_args(int argc, char **argv, struct build_opts *o)
 static int cmd_build(int argc, char **argv)
 {
 	struct build_opts o;
-	int r;
+	bool all = false;
+	int r, n = 0;
 
+	/* --all is not a config key: take it out before the key flags */
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--all") == 0)
+			all = true;
+		else
+			argv[n++] = argv[i];
+	}
 	build_opts_init(&o);
-	r = parse_build_args(argc, argv, &o);
+	r = parse_build_args(n, argv, &o);
 	if (r == 0) {
 		log_set_level(o.verbose >= 2 ? LOG_DEBUG : o.verbose ? LOG_INFO : LOG_NOTICE);
-		r = build_image(&o);
+		r = all ? build_all(&o) : build_image(&o);
 	}
 	build_opts_free(&o);
 	return r;
