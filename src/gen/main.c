@@ -9,6 +9,7 @@
 #include "config.h"
 #include "err.h"
 #include "imagefile.h"
+#include "import.h"
 #include "log.h"
 
 static void usage(FILE *f)
@@ -148,6 +149,46 @@ static int cmd_build(int argc, char **argv)
 	return r;
 }
 
+static int cmd_import_config(int argc, char **argv)
+{
+	const char *from = NULL, *sysroot = NULL;
+	bool write = false, force = false;
+	struct buf out = { 0 };
+	int r;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("Usage: uniramfs import-config [--from initramfs-tools|dracut|mkinitcpio] [--sysroot DIR]\n"
+			       "                              [--write [--force]]\n"
+			       "Print the uniramfs.conf equivalent to another generator's configuration (under DIR,\n"
+			       "default /); --write puts it in DIR/etc/uniramfs.conf, --force over an existing one.\n");
+			return 0;
+		} else if ((!strcmp(a, "--from") || !strcmp(a, "--sysroot")) && i + 1 < argc) {
+			*(a[2] == 'f' ? &from : &sysroot) = argv[++i];
+		} else if (!strncmp(a, "--from=", 7)) {
+			from = a + 7;
+		} else if (!strncmp(a, "--sysroot=", 10)) {
+			sysroot = a + 10;
+		} else if (!strcmp(a, "--write")) {
+			write = true;
+		} else if (!strcmp(a, "--force")) {
+			force = true;
+		} else {
+			return err_set("import-config: unexpected argument '%s' (see uniramfs import-config --help)", a);
+		}
+	}
+	if (force && !write)
+		return err_set("import-config: --force goes with --write");
+	r = import_config(sysroot, from, &out);
+	if (r == 0 && write)
+		r = import_write(sysroot, out.p, force);
+	else if (r == 0)
+		fputs(out.p, stdout);
+	buf_free(&out);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -168,6 +209,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "build") == 0) {
 		r = cmd_build(argc - 2, argv + 2);
+	} else if (strcmp(cmd, "import-config") == 0) {
+		r = cmd_import_config(argc - 2, argv + 2);
 	} else if (strcmp(cmd, "ls") == 0) {
 		if (argc != 3) {
 			fprintf(stderr, "Usage: uniramfs ls IMAGE\n");
