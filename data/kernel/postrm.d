@@ -25,4 +25,7 @@ esac
 
 bootdir=/boot
 [ -n "$image" ] && bootdir=$(dirname "$image")
-rm -f -- "$bootdir/initrd.img-$version"
+if [ -e "$bootdir/initrd.img-$version" ]; then
+	echo "uniramfs: removing $bootdir/initrd.img-$version" >&2
+	rm -f -- "$bootdir/initrd.img-$version"
+fi
