@@ -122,6 +122,33 @@ static char *find_init(const struct build_opts *o)
 	return xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-init");
 }
 
+/* The program the init leaves in /run/initramfs for systemd-shutdown
+ * to return to (src/shutdown/); found as the init is. An image without
+ * it still boots: the old root is then unmounted by systemd alone. */
+static char *find_shutdown(void)
+{
+	static const char *const beside[] = { "src/shutdown/uniramfs-shutdown", "uniramfs-shutdown",
+					      "../shutdown/uniramfs-shutdown" };
+	char self[PATH_MAX], *c;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
+			c = path_join(self, beside[i]);
+			if (access(c, X_OK) == 0)
+				return c;
+			free(c);
+		}
+	}
+	c = xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-shutdown");
+	if (access(c, X_OK) == 0)
+		return c;
+	free(c);
+	return NULL;
+}
+
 static int add_skeleton(struct plan *p)
 {
 	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/run", "/sysroot", "/tmp", "/etc", "/root" };
@@ -141,6 +168,14 @@ static int add_skeleton(struct plan *p)
 	if (r == 0)
 		r = image_add_data(p->img, "/etc/uniramfs/kver", kver, strlen(kver), 0644);
 	free(kver);
+	if (r == 0 && !p->o->init) {
+		char *shutdown = find_shutdown();
+		if (shutdown)
+			r = image_add_file(p->img, "/lib/uniramfs/shutdown", shutdown, 0755, 0);
+		else
+			log_info("no uniramfs-shutdown: the image has no /run/initramfs/shutdown to leave");
+		free(shutdown);
+	}
 	return r;
 }
 
