@@ -167,9 +167,12 @@ fi
 check "the root is $uuid, mounted rw by systemd" grep -qE "UNIRAMFS-ROOT: /dev/vda +ext4 +rw" "$serial"
 check "poweroff: systemd-shutdown detached every filesystem" \
 	grep -q "systemd-shutdown\[1\]: All filesystems, swaps, loop devices, MD devices and DM devices detached." "$serial"
+check "poweroff: systemd-shutdown returned to /run/initramfs/shutdown" \
+	grep -q "uniramfs-shutdown: back in the initramfs for poweroff" "$serial"
+check "poweroff: uniramfs-shutdown unmounted the old root" grep -q "uniramfs-shutdown: the old root is unmounted" "$serial"
 check "poweroff: the kernel powered down" grep -q "reboot: Power down" "$serial"
 check "poweroff: the root filesystem was left clean" sh -c "e2fsck -fn '$work/disk.img' >'$log/e2fsck.txt' 2>&1"
-check "poweroff: the root was unmounted (not just read-only)" \
+check "poweroff: the root's ext4 state is clean" \
 	sh -c "dumpe2fs -h '$work/disk.img' 2>/dev/null | grep -q '^Filesystem state: *clean$'"
 
 mount -t proc proc "$root/proc"
@@ -180,26 +183,50 @@ mount -t tmpfs tmpfs "$root/tmp"
 
 step "kernel-install through the plugin"
 mid=$(cat "$root/etc/machine-id")
+entry=$root/boot/loader/entries/$mid-$kver.conf
 printf 'layout=bls\n' >"$root/etc/kernel/install.conf"
 mkdir -p "$root/boot/loader/entries" "$root/boot/$mid"
-if in_root env BOOT_ROOT=/boot kernel-install -v add "$kver" "/boot/vmlinuz-$kver" >"$log/kernel-install.txt" 2>&1; then
+# the entry's initrds: exactly one, and a uniramfs image
+one_uniramfs_initrd() {
+	local n initrd
+	n=$(grep -c '^initrd ' "$entry")
+	# the entry names it relative to BOOT_ROOT
+	initrd=$(sed -n 's/^initrd *//p' "$entry")
+	[ "$n" -eq 1 ] && chroot "$root" uniramfs ls "/boot$initrd" | grep -q ' etc/uniramfs/kver$'
+}
+# Debian's 85-initrd.install hands over /boot/initrd.img-KVER: the plugin remakes it
+rm -f "$root/boot/initrd.img-$kver"
+if logged "$log/kernel-install.txt" in_root env BOOT_ROOT=/boot kernel-install -v add "$kver" "/boot/vmlinuz-$kver"; then
 	ok "kernel-install add $kver"
 else
 	cat "$log/kernel-install.txt"
 	fail "kernel-install add $kver"
 fi
-check "kernel-install ran 50-uniramfs.install" grep -q "uniramfs: making .*/initrd" "$log/kernel-install.txt"
-check "the BLS entry directory has a uniramfs initrd" \
-	sh -c "chroot '$root' uniramfs ls /boot/$mid/$kver/initrd | grep -q ' etc/uniramfs/kver$'"
+check "kernel-install ran 50-uniramfs.install" grep -q "uniramfs: making /boot/initrd.img-$kver" "$log/kernel-install.txt"
+check "the BLS entry has one initrd, a uniramfs image" one_uniramfs_initrd
+in_root kernel-install remove "$kver" >/dev/null 2>&1
+# with 85-initrd.install masked, the plugin writes into the staging area
+mkdir -p "$root/etc/kernel/install.d"
+ln -s /dev/null "$root/etc/kernel/install.d/85-initrd.install"
+if logged "$log/kernel-install-staging.txt" in_root env BOOT_ROOT=/boot kernel-install -v add "$kver" "/boot/vmlinuz-$kver"; then
+	ok "kernel-install add $kver (85-initrd.install masked)"
+else
+	cat "$log/kernel-install-staging.txt"
+	fail "kernel-install add $kver (85-initrd.install masked)"
+fi
+check "... the plugin wrote the staging area's initrd" grep -q "uniramfs: wrote /tmp/kernel-install.staging.*/initrd:" "$log/kernel-install-staging.txt"
+check "... the BLS entry has one initrd, a uniramfs image" one_uniramfs_initrd
+check "... in the entry directory" sh -c "chroot '$root' uniramfs ls /boot/$mid/$kver/initrd | grep -q ' etc/uniramfs/kver$'"
+in_root kernel-install remove "$kver" >/dev/null 2>&1
 mkdir -p "$root/tmp/staging"
 in_root env KERNEL_INSTALL_INITRD_GENERATOR=dracut KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
 	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver"
 check "the plugin steps aside for KERNEL_INSTALL_INITRD_GENERATOR=dracut" test ! -e "$root/tmp/staging/initrd"
-in_root env KERNEL_INSTALL_INITRD_GENERATOR=uniramfs KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
-	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
-check "the plugin writes into the staging area for KERNEL_INSTALL_INITRD_GENERATOR=uniramfs" test -s "$root/tmp/staging/initrd"
-in_root kernel-install remove "$kver" >/dev/null 2>&1
-rm -rf "$root/boot/loader" "${root:?}/boot/$mid" "$root/etc/kernel/install.conf"
+logged "$log/plugin-staging.txt" in_root env KERNEL_INSTALL_INITRD_GENERATOR=uniramfs KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
+	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver"
+check "... and writes the staging area's initrd for KERNEL_INSTALL_INITRD_GENERATOR=uniramfs" test -s "$root/tmp/staging/initrd"
+rm -rf "$root/boot/loader" "${root:?}/boot/$mid" "$root/etc/kernel/install.conf" "$root/etc/kernel/install.d/85-initrd.install"
+test -e "$root/boot/initrd.img-$kver" || in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
 
 step "a failed build fails the hook and keeps the image"
 cp "$root/boot/initrd.img-$kver" "$work/before.img"
