@@ -192,7 +192,8 @@ one_uniramfs_initrd() {
 	n=$(grep -c '^initrd ' "$entry")
 	# the entry names it relative to BOOT_ROOT
 	initrd=$(sed -n 's/^initrd *//p' "$entry")
-	[ "$n" -eq 1 ] && chroot "$root" uniramfs ls "/boot$initrd" | grep -q ' etc/uniramfs/kver$'
+	[ -e "$root$initrd" ] || initrd=/boot$initrd
+	[ "$n" -eq 1 ] && chroot "$root" uniramfs ls "$initrd" | grep -q ' etc/uniramfs/kver$'
 }
 # Debian's 85-initrd.install hands over /boot/initrd.img-KVER: the plugin remakes it
 rm -f "$root/boot/initrd.img-$kver"
@@ -204,6 +205,7 @@ else
 fi
 check "kernel-install ran 50-uniramfs.install" grep -q "uniramfs: making /boot/initrd.img-$kver" "$log/kernel-install.txt"
 check "the BLS entry has one initrd, a uniramfs image" one_uniramfs_initrd
+# (remove runs 50-depmod.install, which deletes the module indexes)
 in_root kernel-install remove "$kver" >/dev/null 2>&1
 # with 85-initrd.install masked, the plugin writes into the staging area
 mkdir -p "$root/etc/kernel/install.d"
@@ -217,7 +219,6 @@ fi
 check "... the plugin wrote the staging area's initrd" grep -q "uniramfs: wrote /tmp/kernel-install.staging.*/initrd:" "$log/kernel-install-staging.txt"
 check "... the BLS entry has one initrd, a uniramfs image" one_uniramfs_initrd
 check "... in the entry directory" sh -c "chroot '$root' uniramfs ls /boot/$mid/$kver/initrd | grep -q ' etc/uniramfs/kver$'"
-in_root kernel-install remove "$kver" >/dev/null 2>&1
 mkdir -p "$root/tmp/staging"
 in_root env KERNEL_INSTALL_INITRD_GENERATOR=dracut KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
 	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver"
@@ -225,6 +226,8 @@ check "the plugin steps aside for KERNEL_INSTALL_INITRD_GENERATOR=dracut" test !
 logged "$log/plugin-staging.txt" in_root env KERNEL_INSTALL_INITRD_GENERATOR=uniramfs KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
 	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver"
 check "... and writes the staging area's initrd for KERNEL_INSTALL_INITRD_GENERATOR=uniramfs" test -s "$root/tmp/staging/initrd"
+in_root kernel-install remove "$kver" >/dev/null 2>&1
+in_root depmod -a "$kver"
 rm -rf "$root/boot/loader" "${root:?}/boot/$mid" "$root/etc/kernel/install.conf" "$root/etc/kernel/install.d/85-initrd.install"
 test -e "$root/boot/initrd.img-$kver" || in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
 
