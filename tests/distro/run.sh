@@ -9,6 +9,8 @@
 # chroot: kernel-install through the plugin, and a switch back to
 # initramfs-tools that leaves nothing of uniramfs behind.
 # Usage: tests/distro/run.sh [WORKDIR]   Last line: "N passed, N failed".
+# UNIRAMFS_DISTRO_STACK=1 adds the boot of a LUKS2 + LVM root with
+# /etc/crypttab (made in tests/boot's builder VM), ~8 minutes more.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,7 +60,7 @@ mkdir -p "$work/src/uniramfs"
 (cd "$top" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -C "$work/src/uniramfs" -xf -
 check "debian/control's build dependencies resolve (apt-get build-dep -s)" \
 	logged "$log/build-dep.txt" sh -c "cd '$work/src/uniramfs' && apt-get build-dep -s ."
-if (cd "$work/src/uniramfs" && DEB_BUILD_OPTIONS="nocheck" dpkg-buildpackage -b -us -uc) >"$log/deb.txt" 2>&1; then
+if (cd "$work/src/uniramfs" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc) >"$log/deb.txt" 2>&1; then
 	ok "dpkg-buildpackage -b -us -uc"
 else
 	tail -30 "$log/deb.txt"
@@ -69,11 +71,15 @@ deb=$(ls "$work"/src/uniramfs_*_amd64.deb)
 step "unpack the root"
 mkdir -p "$root"
 tar -C "$root" -xf "$tarball"
-mount -t proc proc "$root/proc"
-mount -t sysfs sys "$root/sys"
-mount --bind /dev "$root/dev"
-mount -t tmpfs tmpfs "$root/run"
-mount -t tmpfs tmpfs "$root/tmp"
+mount_root() {
+	mount -t proc proc "$root/proc"
+	mount -t sysfs sys "$root/sys"
+	mount --bind /dev "$root/dev"
+	mount -t tmpfs tmpfs "$root/run"
+	mount -t tmpfs tmpfs "$root/tmp"
+}
+umount_root() { umount "$root/proc" "$root/sys" "$root/dev" "$root/run" "$root/tmp"; }
+mount_root
 in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
 apt_root() { in_root apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends "$@"; }
 cp "$deb" "$root/root/uniramfs.deb"
@@ -129,57 +135,103 @@ WantedBy=multi-user.target
 UNIT
 ln -sf /etc/systemd/system/uniramfs-report.service "$root/etc/systemd/system/multi-user.target.wants/uniramfs-report.service"
 [ -s "$root/etc/machine-id" ] || in_root systemd-machine-id-setup >/dev/null 2>&1
-umount "$root/proc" "$root/sys" "$root/dev" "$root/run" "$root/tmp"
-mb=$(($(du -sm --exclude=./var/cache/apt/archives "$root" | cut -f1) + 300))
-mkdir -p "$work/disk-root"
-# the disk has no apt cache; the chroot keeps it for the steps after
-tar -C "$root" --exclude=./var/cache/apt/archives -cf - . | tar -C "$work/disk-root" -xf -
-mkdir -p "$work/disk-root/var/cache/apt/archives/partial"
-if mkfs.ext4 -q -F -U "$uuid" -L debian-root -d "$work/disk-root" "$work/disk.img" "${mb}M" >"$log/mkfs.txt" 2>&1; then
-	ok "the root as an ext4 disk ($mb MiB)"
-else
-	cat "$log/mkfs.txt"
-	die "the root as an ext4 disk"
-fi
-rm -rf "$work/disk-root"
+# the root as an ext4 disk image, without the apt cache (the chroot keeps it)
+make_disk() { # OUT EXTRA_MB
+	local mb
+	umount_root
+	mb=$(($(du -sm --exclude=./var/cache/apt/archives "$root" | cut -f1) + $2))
+	mkdir -p "$work/disk-root"
+	tar -C "$root" --exclude=./var/cache/apt/archives -cf - . | tar -C "$work/disk-root" -xf -
+	mkdir -p "$work/disk-root/var/cache/apt/archives/partial"
+	rm -f "$1"
+	if mkfs.ext4 -q -F -U "$uuid" -L debian-root -d "$work/disk-root" "$1" "${mb}M" >"$log/mkfs.txt" 2>&1; then
+		ok "the root as an ext4 disk ($mb MiB)"
+	else
+		cat "$log/mkfs.txt"
+		fail "the root as an ext4 disk"
+	fi
+	rm -rf "$work/disk-root"
+	mount_root
+}
+# boot_and_check NAME INITRD DISK ROOTDEV CMDLINE...: a TCG boot to the
+# marker unit's poweroff, and what its serial console says
+boot_and_check() {
+	local name=$1 initrd=$2 disk=$3 rootdev=$4 qrc state serial=$work/serial-$1.txt
+	shift 4
+	timeout 900 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -no-reboot \
+		-kernel "$work/vmlinuz" -initrd "$initrd" -append "$*" \
+		-drive "if=virtio,format=raw,file=$disk" \
+		-serial "file:$serial" -monitor none -display none >"$log/qemu-$name.txt" 2>&1 </dev/null
+	qrc=$?
+	check "$name: QEMU ended by itself (not the timeout)" test "$qrc" -ne 124
+	check "$name: systemd is PID 1 after switch_root" grep -q "UNIRAMFS-PID1: systemd" "$serial"
+	check "$name: the marker unit printed on the serial console" grep -q "UNIRAMFS-MARKER" "$serial"
+	# a getty may share the console: take the markers wherever they are on a line
+	state=$(grep -ao 'UNIRAMFS-STATE: [a-z-]*' "$serial" | sed 's/.*: //')
+	if [ "$state" = running ]; then
+		ok "$name: multi-user.target reached: is-system-running says running"
+	elif [ "$state" = degraded ] && ! grep -a 'UNIRAMFS-FAILED:' "$serial" | grep -qE "$handover"; then
+		ok "$name: multi-user.target reached: degraded, no failed unit from the hand-over: $(grep -ao 'UNIRAMFS-FAILED: [^ ]*' "$serial" | sed 's/.*: //' | tr '\n' ' ')"
+	else
+		fail "$name: multi-user.target reached (is-system-running: '$state'; $(grep -a 'UNIRAMFS-FAILED:' "$serial" | tr '\n' ' '))"
+	fi
+	check "$name: the root is $rootdev, mounted rw by systemd" grep -qaE "UNIRAMFS-ROOT: $rootdev +ext4 +rw" "$serial"
+	check "$name: poweroff: systemd-shutdown returned to /run/initramfs/shutdown" \
+		grep -q "uniramfs-shutdown: back in the initramfs for poweroff" "$serial"
+	check "$name: poweroff: uniramfs-shutdown unmounted the old root" grep -q "uniramfs-shutdown: the old root is unmounted" "$serial"
+	check "$name: poweroff: the kernel powered down" grep -q "reboot: Power down" "$serial"
+}
+handover='systemd-journald|systemd-udevd|systemd-udev-trigger|systemd-remount-fs|systemd-fsck|-\.mount|systemd-cryptsetup'
+make_disk "$work/disk.img" 300
 
 step "boot in QEMU (TCG)"
-timeout 900 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -no-reboot \
-	-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
-	-append "root=UUID=$uuid ro console=ttyS0 panic=-1" \
-	-drive "if=virtio,format=raw,file=$work/disk.img" \
-	-serial "file:$work/serial.txt" -monitor none -display none >"$log/qemu.txt" 2>&1 </dev/null
-qrc=$?
-serial=$work/serial.txt
-check "QEMU ended by itself (not the timeout)" test "$qrc" -ne 124
-check "systemd is PID 1 after switch_root" grep -q "UNIRAMFS-PID1: systemd" "$serial"
-check "the marker unit printed on the serial console" grep -q "UNIRAMFS-MARKER" "$serial"
-# a getty may share the console: take the markers wherever they are on a line
-state=$(grep -ao 'UNIRAMFS-STATE: [a-z-]*' "$serial" | sed 's/.*: //')
-handover='systemd-journald|systemd-udevd|systemd-udev-trigger|systemd-remount-fs|systemd-fsck|-\.mount'
-if [ "$state" = running ]; then
-	ok "multi-user.target reached: is-system-running says running"
-elif [ "$state" = degraded ] && ! grep '^UNIRAMFS-FAILED:' "$serial" | grep -qE "$handover"; then
-	ok "multi-user.target reached: degraded, no failed unit from the hand-over: $(sed -n 's/^UNIRAMFS-FAILED: //p' "$serial" | awk '{print $1}' | tr '\n' ' ')"
-else
-	fail "multi-user.target reached (is-system-running: '$state'; $(grep '^UNIRAMFS-FAILED:' "$serial" | tr '\n' ' '))"
-fi
-check "the root is $uuid, mounted rw by systemd" grep -qE "UNIRAMFS-ROOT: /dev/vda +ext4 +rw" "$serial"
-check "poweroff: systemd-shutdown detached every filesystem" \
-	grep -q "systemd-shutdown\[1\]: All filesystems, swaps, loop devices, MD devices and DM devices detached." "$serial"
-check "poweroff: systemd-shutdown returned to /run/initramfs/shutdown" \
-	grep -q "uniramfs-shutdown: back in the initramfs for poweroff" "$serial"
-check "poweroff: uniramfs-shutdown unmounted the old root" grep -q "uniramfs-shutdown: the old root is unmounted" "$serial"
-check "poweroff: the kernel powered down" grep -q "reboot: Power down" "$serial"
-check "poweroff: the root filesystem was left clean" sh -c "e2fsck -fn '$work/disk.img' >'$log/e2fsck.txt' 2>&1"
-check "poweroff: the root's ext4 state is clean" \
+boot_and_check plain "$work/initrd.img" "$work/disk.img" /dev/vda "root=UUID=$uuid ro console=ttyS0 panic=-1"
+check "plain: poweroff: systemd-shutdown detached every filesystem" \
+	grep -q "systemd-shutdown\[1\]: All filesystems, swaps, loop devices, MD devices and DM devices detached." "$work/serial-plain.txt"
+check "plain: poweroff: the root filesystem was left clean" sh -c "e2fsck -fn '$work/disk.img' >'$log/e2fsck.txt' 2>&1"
+check "plain: poweroff: the root's ext4 state is clean" \
 	sh -c "dumpe2fs -h '$work/disk.img' 2>/dev/null | grep -q '^Filesystem state: *clean$'"
+rm -f "$work/disk.img"
 
-mount -t proc proc "$root/proc"
-mount -t sysfs sys "$root/sys"
-mount --bind /dev "$root/dev"
-mount -t tmpfs tmpfs "$root/run"
-mount -t tmpfs tmpfs "$root/tmp"
+# The same boot from a LUKS2 + LVM root. Opt-in: the builder VM encrypts
+# the whole root under TCG, which adds ~8 minutes.
+if [ "${UNIRAMFS_DISTRO_STACK:-0}" = 1 ]; then
+	step "a LUKS + LVM root with /etc/crypttab"
+	luks_uuid=5d2f6a0e-1c3b-4e8a-9f7d-3b2a1c0d9e8f
+	check "stack: cryptsetup-bin and lvm2 install in the root" \
+		logged "$log/install-stack.txt" apt_root install cryptsetup-bin lvm2
+	mkdir -p "$root/etc/keys" "$root/etc/uniramfs.conf.d"
+	head -c 64 /dev/urandom >"$root/etc/keys/root.key"
+	chmod 600 "$root/etc/keys/root.key"
+	echo "cr_root UUID=$luks_uuid /etc/keys/root.key luks" >"$root/etc/crypttab"
+	echo "add-keys = /etc/keys/root.key" >"$root/etc/uniramfs.conf.d/keys.conf"
+	# the hook, as a kernel upgrade runs it
+	check "stack: the postinst.d hook rebuilds the image" \
+		logged "$log/hook-stack.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
+	chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-stack.txt" 2>&1
+	check "stack: the image has cryptsetup, lvm and the key file" \
+		sh -c "grep -q 'sbin/cryptsetup$' '$log/ls-stack.txt' && grep -q 'sbin/lvm$' '$log/ls-stack.txt' && grep -q ' etc/keys/root.key$' '$log/ls-stack.txt'"
+	cp "$root/boot/initrd.img-$kver" "$work/initrd-stack.img"
+	make_disk "$work/stack-fs.img" 64
+	hkver=$(ls /lib/modules | sort -V | tail -1)
+	if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" "$work/src/uniramfs/obj-x86_64-linux-gnu/uniramfs" \
+		"$hkver" "/boot/vmlinuz-$hkver" "$work/builder" "$work/stack-fs.img" "$root/etc/keys/root.key" "$luks_uuid" \
+		"$work/stack.img"; then
+		ok "stack: LUKS2 + LVM disk made in the builder VM ($(tail -1 "$log/stackdisk.txt"))"
+		rm -f "$work/stack-fs.img"
+		# the kernel names the root dm-N: the init mounts the LV by its node
+		boot_and_check stack "$work/initrd-stack.img" "$work/stack.img" '/dev/(mapper/debvg-root|dm-[0-9]+)' \
+			"root=UUID=$uuid ro rd.luks.name=$luks_uuid=cr_root rd.luks.key=/etc/keys/root.key console=ttyS0 panic=-1"
+		check "stack: poweroff: uniramfs-shutdown took the LVM and LUKS devices apart" \
+			grep -q "uniramfs-shutdown: no device-mapper devices left" "$work/serial-stack.txt"
+	else
+		cat "$log/stackdisk.txt"
+		fail "stack: LUKS2 + LVM disk made in the builder VM"
+	fi
+	rm -f "$work/stack.img" "$work/stack-fs.img"
+	rm -rf "$root/etc/keys" "$root/etc/crypttab" "$root/etc/uniramfs.conf.d"
+	in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
+fi
 
 step "kernel-install through the plugin"
 mid=$(cat "$root/etc/machine-id")
@@ -193,7 +245,9 @@ one_uniramfs_initrd() {
 	# the entry names it relative to BOOT_ROOT
 	initrd=$(sed -n 's/^initrd *//p' "$entry")
 	[ -e "$root$initrd" ] || initrd=/boot$initrd
-	[ "$n" -eq 1 ] && chroot "$root" uniramfs ls "$initrd" | grep -q ' etc/uniramfs/kver$'
+	# (not "ls | grep -q": with pipefail, grep leaving early fails the pipe)
+	[ "$n" -eq 1 ] && chroot "$root" uniramfs ls "$initrd" >"$log/ls-entry.txt" &&
+		grep -q ' etc/uniramfs/kver$' "$log/ls-entry.txt"
 }
 # Debian's 85-initrd.install hands over /boot/initrd.img-KVER: the plugin remakes it
 rm -f "$root/boot/initrd.img-$kver"
