@@ -111,13 +111,15 @@ echo uniramfs-distro >"$root/etc/hostname"
 # the marker unit: once startup is over, say how it went, then power off
 cat >"$root/usr/local/sbin/uniramfs-report" <<'SH'
 #!/bin/sh
-exec >/dev/ttyS0 2>&1
+# Through the kernel log to the console: a getty starting on ttyS0 hangs
+# up every other open of the tty (vhangup), which would lose lines.
+say() { echo "$*" >/dev/kmsg; }
 state=$(systemctl is-system-running --wait)
-echo "UNIRAMFS-STATE: $state"
-systemctl --failed --no-legend --plain | sed 's/^/UNIRAMFS-FAILED: /'
-echo "UNIRAMFS-ROOT: $(findmnt -n -o SOURCE,FSTYPE,OPTIONS /)"
-echo "UNIRAMFS-PID1: $(cat /proc/1/comm)"
-echo "UNIRAMFS-MARKER"
+say "UNIRAMFS-STATE: $state"
+systemctl --failed --no-legend --plain | while read -r line; do say "UNIRAMFS-FAILED: $line"; done
+say "UNIRAMFS-ROOT: $(findmnt -n -o SOURCE,FSTYPE,OPTIONS /)"
+say "UNIRAMFS-PID1: $(cat /proc/1/comm)"
+say "UNIRAMFS-MARKER"
 systemctl poweroff
 SH
 chmod 755 "$root/usr/local/sbin/uniramfs-report"
