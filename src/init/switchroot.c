@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "handback.h"
 #include "init.h"
 #include "kmsg.h"
 #include "log.h"
@@ -134,6 +135,7 @@ int switch_root(struct init *in)
 	log_info("switching to the root filesystem, starting %s", init);
 	timing_mark(&in->timing, "switch");
 	write_state(in);
+	handback_shutdown(in->ops);
 
 	for (size_t i = 0; i < ARRAY_SIZE(moves); i++) {
 		char *target = xasprintf(NEWROOT "%s", moves[i]);
