@@ -26,6 +26,8 @@ packages=(
 	cryptsetup-initramfs
 	# the other generators, for reading their images and benchmarks
 	initramfs-tools dracut-core
+	# packaging and the Debian system test (tests/distro)
+	debootstrap debhelper dpkg-dev fakeroot systemd
 	# benchmarks
 	hyperfine gnuplot-nox
 )

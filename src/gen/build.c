@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `uniramfs build`: choose what goes in (init, modules, binaries, files),
- * then stream it sorted as one cpio through the compressor into an
- * unnamed file that only becomes the image once complete. */
+ * then make it sorted as one cpio through the compressor in memory,
+ * check it fits, and write it to an unnamed file that only becomes the
+ * image once complete. */
 #include "build.h"
 
 #include "buildconf.h"
@@ -34,6 +35,7 @@
 #include "nameset.h"
 #include "nettools.h"
 #include "output.h"
+#include "space.h"
 #include "stack.h"
 
 struct plan {
@@ -93,17 +95,24 @@ static int resolve_kver(struct plan *p)
 
 /* Debian and its children name the image initrd.img-KVER; the rest
  * (Fedora, Arch with kernel-install, SUSE) initramfs-KVER.img. */
+char *build_image_name(const char *sysroot, const char *kver)
+{
+	char *deb = path_join(sysroot, "/etc/debian_version");
+	char *name = access(deb, F_OK) == 0 ? xasprintf("initrd.img-%s", kver) : xasprintf("initramfs-%s.img", kver);
+	free(deb);
+	return name;
+}
+
 static void resolve_output(struct plan *p)
 {
-	char *deb;
+	char *name;
 	if (p->o->output) {
 		p->output = xstrdup(p->o->output);
 		return;
 	}
-	deb = host_path(p, "/etc/debian_version");
-	p->output = access(deb, F_OK) == 0 ? xasprintf("/boot/initrd.img-%s", p->kver)
-					   : xasprintf("/boot/initramfs-%s.img", p->kver);
-	free(deb);
+	name = build_image_name(p->sysroot, p->kver);
+	p->output = path_join("/boot", name);
+	free(name);
 }
 
 /* The init sits next to uniramfs in a build tree; installed, it is in
@@ -130,6 +139,33 @@ static char *find_init(const struct build_opts *o)
 	return xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-init");
 }
 
+/* The program the init leaves in /run/initramfs for systemd-shutdown
+ * to return to (src/shutdown/); found as the init is. An image without
+ * it still boots: the old root is then unmounted by systemd alone. */
+static char *find_shutdown(void)
+{
+	static const char *const beside[] = { "src/shutdown/uniramfs-shutdown", "uniramfs-shutdown",
+					      "../shutdown/uniramfs-shutdown" };
+	char self[PATH_MAX], *c;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
+			c = path_join(self, beside[i]);
+			if (access(c, X_OK) == 0)
+				return c;
+			free(c);
+		}
+	}
+	c = xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-shutdown");
+	if (access(c, X_OK) == 0)
+		return c;
+	free(c);
+	return NULL;
+}
+
 static int add_skeleton(struct plan *p)
 {
 	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/run", "/sysroot", "/tmp", "/etc", "/root" };
@@ -149,6 +185,14 @@ static int add_skeleton(struct plan *p)
 	if (r == 0)
 		r = image_add_data(p->img, "/etc/uniramfs/kver", kver, strlen(kver), 0644);
 	free(kver);
+	if (r == 0 && !p->o->init) {
+		char *shutdown = find_shutdown();
+		if (shutdown)
+			r = image_add_file(p->img, "/lib/uniramfs/shutdown", shutdown, 0755, 0);
+		else
+			log_info("no uniramfs-shutdown: the image has no /run/initramfs/shutdown to leave");
+		free(shutdown);
+	}
 	return r;
 }
 
@@ -378,22 +422,23 @@ static int write_list(struct plan *p, uint64_t *size)
 	return r;
 }
 
+/* The image is made in memory, so its size is known before /boot is
+ * touched: a filesystem too small for it gets a message saying by how
+ * much, not a write that fails halfway. */
 static int write_image(struct plan *p, uint64_t *size)
 {
-	struct output out;
-	struct sink *file = NULL, *comp = NULL;
+	struct output out = { .fd = -1, .dirfd = -1 };
+	struct sink *mem = sink_mem_new(), *comp = NULL;
 	struct cpio_writer *w = NULL;
+	const void *data;
+	size_t len = 0;
 	bool early = false;
-	int r;
+	int r = 0;
 
-	if (output_open(&out, p->output) < 0)
-		return -1;
-	file = sink_fd_new(out.fd);
-	r = 0;
 	if (p->o->microcode == MICROCODE_AUTO && want_microcode(p))
-		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
+		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, mem, &early);
 	if (r == 0) {
-		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
+		comp = compress_sink_new(p->o->compress, mem, p->o->compress_level, 0);
 		r = comp ? 0 : -1;
 	}
 	if (r == 0) {
@@ -405,17 +450,26 @@ static int write_image(struct plan *p, uint64_t *size)
 	if (r == 0)
 		r = sink_finish(comp);
 	if (r == 0)
-		r = sink_finish(file);
+		r = sink_finish(mem);
+	data = sink_mem_data(mem, &len);
+	if (r == 0)
+		r = space_check(p->output, len);
+	if (r == 0)
+		r = output_open(&out, p->output);
 	if (r == 0) {
-		off_t end = lseek(out.fd, 0, SEEK_CUR);
-		*size = end > 0 ? (uint64_t)end : 0;
+		r = write_all(out.fd, data, len);
+		if (r < 0)
+			r = err_errno(r, "write %s", p->output);
+	}
+	if (r == 0) {
+		*size = len;
 		r = output_commit(&out);
 	}
 	if (early)
 		log_info("early microcode segment added");
 	cpio_writer_free(w);
 	sink_free(comp);
-	sink_free(file);
+	sink_free(mem);
 	output_abort(&out);
 	return r;
 }

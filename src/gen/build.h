@@ -7,6 +7,9 @@
 
 /* Make the image the options describe and write it atomically. */
 int build_image(const struct build_opts *o);
+/* The distribution's name for KVER's image in /boot: initrd.img-KVER
+ * where SYSROOT/etc/debian_version exists, else initramfs-KVER.img. */
+char *build_image_name(const char *sysroot, const char *kver);
 /* build_files.c: --add-files's SRC[:DST] entries, directories with all
  * under them. */
 int add_host_files(struct image *img, const struct strv *files);

@@ -4,16 +4,22 @@
 #include <string.h>
 
 #include "build.h"
+#include "build_all.h"
 #include "buildconf.h"
 #include "config.h"
 #include "err.h"
 #include "imagefile.h"
+#include "import.h"
 #include "log.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: uniramfs build [OPTIONS]     make an initramfs image\n"
+		"       uniramfs build --all [OPTIONS]  make the image of every installed kernel\n"
+		"       uniramfs import-config [--from initramfs-tools|dracut|mkinitcpio]\n"
+		"                [--sysroot DIR] [--write [--force]]\n"
+		"                                    carry another generator's settings over\n"
 		"       uniramfs ls IMAGE            list every segment and entry of an image\n"
 		"       uniramfs extract [--preserve] IMAGE DIR\n"
 		"                                    unpack an image safely into DIR\n"
@@ -130,13 +136,21 @@ static int parse_build_args(int argc, char **argv, struct build_opts *o)
 static int cmd_build(int argc, char **argv)
 {
 	struct build_opts o;
-	int r;
+	bool all = false;
+	int r, n = 0;
 
+	/* --all is not a config key: take it out before the key flags */
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--all") == 0)
+			all = true;
+		else
+			argv[n++] = argv[i];
+	}
 	build_opts_init(&o);
-	r = parse_build_args(argc, argv, &o);
+	r = parse_build_args(n, argv, &o);
 	if (r == 0) {
 		log_set_level(o.verbose >= 2 ? LOG_DEBUG : o.verbose ? LOG_INFO : LOG_NOTICE);
-		r = build_image(&o);
+		r = all ? build_all(&o) : build_image(&o);
 	}
 	build_opts_free(&o);
 	return r;
@@ -168,6 +182,46 @@ static int cmd_extract(int argc, char **argv)
 	return image_extract(args[0], args[1], flags);
 }
 
+static int cmd_import_config(int argc, char **argv)
+{
+	const char *from = NULL, *sysroot = NULL;
+	bool write = false, force = false;
+	struct buf out = { 0 };
+	int r;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("Usage: uniramfs import-config [--from initramfs-tools|dracut|mkinitcpio] [--sysroot DIR]\n"
+			       "                              [--write [--force]]\n"
+			       "Print the uniramfs.conf equivalent to another generator's configuration (under DIR,\n"
+			       "default /); --write puts it in DIR/etc/uniramfs.conf, --force over an existing one.\n");
+			return 0;
+		} else if ((!strcmp(a, "--from") || !strcmp(a, "--sysroot")) && i + 1 < argc) {
+			*(a[2] == 'f' ? &from : &sysroot) = argv[++i];
+		} else if (!strncmp(a, "--from=", 7)) {
+			from = a + 7;
+		} else if (!strncmp(a, "--sysroot=", 10)) {
+			sysroot = a + 10;
+		} else if (!strcmp(a, "--write")) {
+			write = true;
+		} else if (!strcmp(a, "--force")) {
+			force = true;
+		} else {
+			return err_set("import-config: unexpected argument '%s' (see uniramfs import-config --help)", a);
+		}
+	}
+	if (force && !write)
+		return err_set("import-config: --force goes with --write");
+	r = import_config(sysroot, from, &out);
+	if (r == 0 && write)
+		r = import_write(sysroot, out.p, force);
+	else if (r == 0)
+		fputs(out.p, stdout);
+	buf_free(&out);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -188,6 +242,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "build") == 0) {
 		r = cmd_build(argc - 2, argv + 2);
+	} else if (strcmp(cmd, "import-config") == 0) {
+		r = cmd_import_config(argc - 2, argv + 2);
 	} else if (strcmp(cmd, "ls") == 0) {
 		if (argc != 3) {
 			fprintf(stderr, "Usage: uniramfs ls IMAGE\n");

@@ -13,6 +13,7 @@
 #include "err.h"
 #include "init/core/kmsg.h"
 #include "init/init.h"
+#include "init/stages/handback.h"
 #include "init/stages/stages.h"
 #include "log.h"
 
@@ -139,6 +140,7 @@ int switch_root(struct init *in)
 	log_info("switching to the root filesystem, starting %s", init);
 	timing_mark(&in->timing, "switch");
 	write_state(in);
+	handback_shutdown(in->ops);
 
 	for (size_t i = 0; i < ARRAY_SIZE(moves); i++) {
 		char *target = xasprintf(NEWROOT "%s", moves[i]);

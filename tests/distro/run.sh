@@ -1,0 +1,326 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A Debian 12 system adopts uniramfs: the package is built from this
+# tree with dpkg-buildpackage, installed into a real Debian root
+# (debootstrap, cached by rootfs.sh), the kernel is installed through
+# apt so that the package's postinst.d hook makes its image, and the
+# root, as a disk, boots in QEMU with that kernel and that image to
+# systemd's multi-user.target and powers off cleanly. Then, in the
+# chroot: kernel-install through the plugin, and a switch back to
+# initramfs-tools that leaves nothing of uniramfs behind.
+# Usage: tests/distro/run.sh [WORKDIR]   Last line: "N passed, N failed".
+# UNIRAMFS_DISTRO_STACK=1 adds the boot of a LUKS2 + LVM root with
+# /etc/crypttab (made in tests/boot's builder VM), ~8 minutes more.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# a private mount namespace: the chroot's /proc, /sys and /dev go away
+# with the test, whatever way it ends
+if [ -z "${UNIRAMFS_DISTRO_NS:-}" ]; then
+	export UNIRAMFS_DISTRO_NS=1
+	exec unshare --mount --propagation private "$0" "$@"
+fi
+
+work=${1:-$top/build/distro-work}
+passed=0
+failed=0
+t0=$(date +%s)
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
+check() { # name command...
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else fail "$name"; fi
+}
+finish() {
+	echo "distro: $(($(date +%s) - t0)) s"
+	echo "$passed passed, $failed failed"
+	exit $((failed > 0))
+}
+die() { fail "$*"; finish; }
+logged() { # file command...: the command's output goes to the file
+	local f=$1
+	shift
+	"$@" >"$f" 2>&1
+}
+step() { echo "# $* ($(($(date +%s) - t0)) s)"; }
+
+rm -rf "$work"
+mkdir -p "$work"
+root=$work/root
+log=$work/log
+mkdir -p "$log"
+
+step "Debian 12 root"
+tarball=$("$top/tests/distro/rootfs.sh" 2>"$log/rootfs.txt") || { cat "$log/rootfs.txt"; die "debootstrap root"; }
+
+step "dpkg-buildpackage"
+# from a copy of the tree, so the .deb and the build files land in WORK
+mkdir -p "$work/src/uniramfs"
+(cd "$top" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -C "$work/src/uniramfs" -xf -
+check "debian/control's build dependencies resolve (apt-get build-dep -s)" \
+	logged "$log/build-dep.txt" sh -c "cd '$work/src/uniramfs' && apt-get build-dep -s ."
+if (cd "$work/src/uniramfs" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc) >"$log/deb.txt" 2>&1; then
+	ok "dpkg-buildpackage -b -us -uc"
+else
+	tail -30 "$log/deb.txt"
+	die "dpkg-buildpackage -b -us -uc"
+fi
+deb=$(ls "$work"/src/uniramfs_*_amd64.deb)
+
+step "unpack the root"
+mkdir -p "$root"
+tar -C "$root" -xf "$tarball"
+mount_root() {
+	mount -t proc proc "$root/proc"
+	mount -t sysfs sys "$root/sys"
+	mount --bind /dev "$root/dev"
+	mount -t tmpfs tmpfs "$root/run"
+	mount -t tmpfs tmpfs "$root/tmp"
+}
+umount_root() { umount "$root/proc" "$root/sys" "$root/dev" "$root/run" "$root/tmp"; }
+mount_root
+in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+apt_root() { in_root apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends "$@"; }
+cp "$deb" "$root/root/uniramfs.deb"
+
+step "install uniramfs"
+check "the package installs into Debian 12 (no kernel yet)" logged "$log/install-uniramfs.txt" apt_root install /root/uniramfs.deb
+check "its config file is a conffile" grep -qx /etc/uniramfs.conf "$root/var/lib/dpkg/info/uniramfs.conffiles"
+
+step "apt-get install linux-image-amd64"
+if apt_root install linux-image-amd64 >"$log/install-kernel.txt" 2>&1; then
+	ok "linux-image-amd64 installs through apt with uniramfs as its initramfs tool"
+else
+	tail -30 "$log/install-kernel.txt"
+	fail "linux-image-amd64 installs through apt with uniramfs as its initramfs tool"
+fi
+kver=$(ls "$root/lib/modules" | head -1)
+[ -n "$kver" ] || die "a kernel is installed"
+check "initramfs-tools was not pulled in" test -z "$(in_root dpkg-query -W -f='${Status}' initramfs-tools 2>/dev/null | grep 'ok installed')"
+check "the postinst.d hook ran uniramfs" grep -q "uniramfs: making /boot/initrd.img-$kver" "$log/install-kernel.txt"
+check "/boot/initrd.img-$kver is a uniramfs image" \
+	sh -c "chroot '$root' uniramfs ls /boot/initrd.img-$kver | grep -q ' etc/uniramfs/kver$'"
+cp "$root/boot/initrd.img-$kver" "$work/initrd.img"
+cp "$root/boot/vmlinuz-$kver" "$work/vmlinuz"
+
+step "make the disk"
+uuid=8a4d8f36-5a0e-4c4b-9f0e-2b7d6a1c0de5
+echo "UUID=$uuid / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
+echo uniramfs-distro >"$root/etc/hostname"
+# the marker unit: once startup is over, say how it went, then power off
+cat >"$root/usr/local/sbin/uniramfs-report" <<'SH'
+#!/bin/sh
+# Through the kernel log to the console: a getty starting on ttyS0 hangs
+# up every other open of the tty (vhangup), which would lose lines.
+say() { echo "$*" >/dev/kmsg; }
+state=$(systemctl is-system-running --wait)
+say "UNIRAMFS-STATE: $state"
+systemctl --failed --no-legend --plain | while read -r line; do say "UNIRAMFS-FAILED: $line"; done
+say "UNIRAMFS-ROOT: $(findmnt -n -o SOURCE,FSTYPE,OPTIONS /)"
+say "UNIRAMFS-PID1: $(cat /proc/1/comm)"
+say "UNIRAMFS-MARKER"
+systemctl poweroff
+SH
+chmod 755 "$root/usr/local/sbin/uniramfs-report"
+cat >"$root/etc/systemd/system/uniramfs-report.service" <<'UNIT'
+[Unit]
+Description=uniramfs distribution test report
+After=multi-user.target
+
+[Service]
+Type=simple
+ExecStart=/usr/local/sbin/uniramfs-report
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+ln -sf /etc/systemd/system/uniramfs-report.service "$root/etc/systemd/system/multi-user.target.wants/uniramfs-report.service"
+[ -s "$root/etc/machine-id" ] || in_root systemd-machine-id-setup >/dev/null 2>&1
+# the root as an ext4 disk image, without the apt cache (the chroot keeps it)
+make_disk() { # OUT EXTRA_MB
+	local mb
+	umount_root
+	mb=$(($(du -sm --exclude=./var/cache/apt/archives "$root" | cut -f1) + $2))
+	mkdir -p "$work/disk-root"
+	tar -C "$root" --exclude=./var/cache/apt/archives -cf - . | tar -C "$work/disk-root" -xf -
+	mkdir -p "$work/disk-root/var/cache/apt/archives/partial"
+	rm -f "$1"
+	if mkfs.ext4 -q -F -U "$uuid" -L debian-root -d "$work/disk-root" "$1" "${mb}M" >"$log/mkfs.txt" 2>&1; then
+		ok "the root as an ext4 disk ($mb MiB)"
+	else
+		cat "$log/mkfs.txt"
+		fail "the root as an ext4 disk"
+	fi
+	rm -rf "$work/disk-root"
+	mount_root
+}
+# boot_and_check NAME INITRD DISK ROOTDEV CMDLINE...: a TCG boot to the
+# marker unit's poweroff, and what its serial console says
+boot_and_check() {
+	local name=$1 initrd=$2 disk=$3 rootdev=$4 qrc state serial=$work/serial-$1.txt
+	shift 4
+	timeout 900 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -no-reboot \
+		-kernel "$work/vmlinuz" -initrd "$initrd" -append "$*" \
+		-drive "if=virtio,format=raw,file=$disk" \
+		-serial "file:$serial" -monitor none -display none >"$log/qemu-$name.txt" 2>&1 </dev/null
+	qrc=$?
+	check "$name: QEMU ended by itself (not the timeout)" test "$qrc" -ne 124
+	check "$name: systemd is PID 1 after switch_root" grep -q "UNIRAMFS-PID1: systemd" "$serial"
+	check "$name: the marker unit printed on the serial console" grep -q "UNIRAMFS-MARKER" "$serial"
+	# a getty may share the console: take the markers wherever they are on a line
+	state=$(grep -ao 'UNIRAMFS-STATE: [a-z-]*' "$serial" | sed 's/.*: //')
+	if [ "$state" = running ]; then
+		ok "$name: multi-user.target reached: is-system-running says running"
+	elif [ "$state" = degraded ] && ! grep -a 'UNIRAMFS-FAILED:' "$serial" | grep -qE "$handover"; then
+		ok "$name: multi-user.target reached: degraded, no failed unit from the hand-over: $(grep -ao 'UNIRAMFS-FAILED: [^ ]*' "$serial" | sed 's/.*: //' | tr '\n' ' ')"
+	else
+		fail "$name: multi-user.target reached (is-system-running: '$state'; $(grep -a 'UNIRAMFS-FAILED:' "$serial" | tr '\n' ' '))"
+	fi
+	check "$name: the root is $rootdev, mounted rw by systemd" grep -qaE "UNIRAMFS-ROOT: $rootdev +ext4 +rw" "$serial"
+	check "$name: poweroff: systemd-shutdown returned to /run/initramfs/shutdown" \
+		grep -q "uniramfs-shutdown: back in the initramfs for poweroff" "$serial"
+	check "$name: poweroff: uniramfs-shutdown unmounted the old root" grep -q "uniramfs-shutdown: the old root is unmounted" "$serial"
+	check "$name: poweroff: the kernel powered down" grep -q "reboot: Power down" "$serial"
+}
+handover='systemd-journald|systemd-udevd|systemd-udev-trigger|systemd-remount-fs|systemd-fsck|-\.mount|systemd-cryptsetup'
+make_disk "$work/disk.img" 300
+
+step "boot in QEMU (TCG)"
+boot_and_check plain "$work/initrd.img" "$work/disk.img" /dev/vda "root=UUID=$uuid ro console=ttyS0 panic=-1"
+check "plain: poweroff: systemd-shutdown detached every filesystem" \
+	grep -q "systemd-shutdown\[1\]: All filesystems, swaps, loop devices, MD devices and DM devices detached." "$work/serial-plain.txt"
+check "plain: poweroff: the root filesystem was left clean" sh -c "e2fsck -fn '$work/disk.img' >'$log/e2fsck.txt' 2>&1"
+check "plain: poweroff: the root's ext4 state is clean" \
+	sh -c "dumpe2fs -h '$work/disk.img' 2>/dev/null | grep -q '^Filesystem state: *clean$'"
+rm -f "$work/disk.img"
+
+# The same boot from a LUKS2 + LVM root. Opt-in: the builder VM encrypts
+# the whole root under TCG, which adds ~8 minutes.
+if [ "${UNIRAMFS_DISTRO_STACK:-0}" = 1 ]; then
+	step "a LUKS + LVM root with /etc/crypttab"
+	luks_uuid=5d2f6a0e-1c3b-4e8a-9f7d-3b2a1c0d9e8f
+	check "stack: cryptsetup-bin and lvm2 install in the root" \
+		logged "$log/install-stack.txt" apt_root install cryptsetup-bin lvm2
+	mkdir -p "$root/etc/keys" "$root/etc/uniramfs.conf.d"
+	head -c 64 /dev/urandom >"$root/etc/keys/root.key"
+	chmod 600 "$root/etc/keys/root.key"
+	echo "cr_root UUID=$luks_uuid /etc/keys/root.key luks" >"$root/etc/crypttab"
+	echo "add-keys = /etc/keys/root.key" >"$root/etc/uniramfs.conf.d/keys.conf"
+	# the hook, as a kernel upgrade runs it
+	check "stack: the postinst.d hook rebuilds the image" \
+		logged "$log/hook-stack.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
+	chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-stack.txt" 2>&1
+	check "stack: the image has cryptsetup, lvm and the key file" \
+		sh -c "grep -q 'sbin/cryptsetup$' '$log/ls-stack.txt' && grep -q 'sbin/lvm$' '$log/ls-stack.txt' && grep -q ' etc/keys/root.key$' '$log/ls-stack.txt'"
+	cp "$root/boot/initrd.img-$kver" "$work/initrd-stack.img"
+	make_disk "$work/stack-fs.img" 64
+	hkver=$(ls /lib/modules | sort -V | tail -1)
+	if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" "$work/src/uniramfs/obj-x86_64-linux-gnu/uniramfs" \
+		"$hkver" "/boot/vmlinuz-$hkver" "$work/builder" "$work/stack-fs.img" "$root/etc/keys/root.key" "$luks_uuid" \
+		"$work/stack.img"; then
+		ok "stack: LUKS2 + LVM disk made in the builder VM ($(tail -1 "$log/stackdisk.txt"))"
+		rm -f "$work/stack-fs.img"
+		# the kernel names the root dm-N: the init mounts the LV by its node
+		boot_and_check stack "$work/initrd-stack.img" "$work/stack.img" '/dev/(mapper/debvg-root|dm-[0-9]+)' \
+			"root=UUID=$uuid ro rd.luks.name=$luks_uuid=cr_root rd.luks.key=/etc/keys/root.key console=ttyS0 panic=-1"
+		check "stack: poweroff: uniramfs-shutdown took the LVM and LUKS devices apart" \
+			grep -q "uniramfs-shutdown: no device-mapper devices left" "$work/serial-stack.txt"
+	else
+		cat "$log/stackdisk.txt"
+		fail "stack: LUKS2 + LVM disk made in the builder VM"
+	fi
+	rm -f "$work/stack.img" "$work/stack-fs.img"
+	rm -rf "$root/etc/keys" "$root/etc/crypttab" "$root/etc/uniramfs.conf.d"
+	in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
+fi
+
+step "kernel-install through the plugin"
+mid=$(cat "$root/etc/machine-id")
+entry=$root/boot/loader/entries/$mid-$kver.conf
+printf 'layout=bls\n' >"$root/etc/kernel/install.conf"
+mkdir -p "$root/boot/loader/entries" "$root/boot/$mid"
+# the entry's initrds: exactly one, and a uniramfs image
+one_uniramfs_initrd() {
+	local n initrd
+	n=$(grep -c '^initrd ' "$entry")
+	# the entry names it relative to BOOT_ROOT
+	initrd=$(sed -n 's/^initrd *//p' "$entry")
+	[ -e "$root$initrd" ] || initrd=/boot$initrd
+	# (not "ls | grep -q": with pipefail, grep leaving early fails the pipe)
+	[ "$n" -eq 1 ] && chroot "$root" uniramfs ls "$initrd" >"$log/ls-entry.txt" &&
+		grep -q ' etc/uniramfs/kver$' "$log/ls-entry.txt"
+}
+# Debian's 85-initrd.install hands over /boot/initrd.img-KVER: the plugin remakes it
+rm -f "$root/boot/initrd.img-$kver"
+if logged "$log/kernel-install.txt" in_root env BOOT_ROOT=/boot kernel-install -v add "$kver" "/boot/vmlinuz-$kver"; then
+	ok "kernel-install add $kver"
+else
+	cat "$log/kernel-install.txt"
+	fail "kernel-install add $kver"
+fi
+check "kernel-install ran 50-uniramfs.install" grep -q "uniramfs: making /boot/initrd.img-$kver" "$log/kernel-install.txt"
+check "the BLS entry has one initrd, a uniramfs image" one_uniramfs_initrd
+# (remove runs 50-depmod.install, which deletes the module indexes)
+in_root kernel-install remove "$kver" >/dev/null 2>&1
+# with 85-initrd.install masked, the plugin writes into the staging area
+mkdir -p "$root/etc/kernel/install.d"
+ln -s /dev/null "$root/etc/kernel/install.d/85-initrd.install"
+if logged "$log/kernel-install-staging.txt" in_root env BOOT_ROOT=/boot kernel-install -v add "$kver" "/boot/vmlinuz-$kver"; then
+	ok "kernel-install add $kver (85-initrd.install masked)"
+else
+	cat "$log/kernel-install-staging.txt"
+	fail "kernel-install add $kver (85-initrd.install masked)"
+fi
+check "... the plugin wrote the staging area's initrd" grep -q "uniramfs: wrote /tmp/kernel-install.staging.*/initrd:" "$log/kernel-install-staging.txt"
+check "... the BLS entry has one initrd, a uniramfs image" one_uniramfs_initrd
+check "... in the entry directory" sh -c "chroot '$root' uniramfs ls /boot/$mid/$kver/initrd | grep -q ' etc/uniramfs/kver$'"
+mkdir -p "$root/tmp/staging"
+in_root env KERNEL_INSTALL_INITRD_GENERATOR=dracut KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
+	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver"
+check "the plugin steps aside for KERNEL_INSTALL_INITRD_GENERATOR=dracut" test ! -e "$root/tmp/staging/initrd"
+logged "$log/plugin-staging.txt" in_root env KERNEL_INSTALL_INITRD_GENERATOR=uniramfs KERNEL_INSTALL_STAGING_AREA=/tmp/staging \
+	/usr/lib/kernel/install.d/50-uniramfs.install add "$kver" "/boot/$mid/$kver" "/boot/vmlinuz-$kver"
+check "... and writes the staging area's initrd for KERNEL_INSTALL_INITRD_GENERATOR=uniramfs" test -s "$root/tmp/staging/initrd"
+in_root kernel-install remove "$kver" >/dev/null 2>&1
+in_root depmod -a "$kver"
+rm -rf "$root/boot/loader" "${root:?}/boot/$mid" "$root/etc/kernel/install.conf" "$root/etc/kernel/install.d/85-initrd.install"
+test -e "$root/boot/initrd.img-$kver" || in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
+
+step "a failed build fails the hook and keeps the image"
+cp "$root/boot/initrd.img-$kver" "$work/before.img"
+printf 'compress = nonsense\n' >"$root/etc/uniramfs.conf.d-test"
+mkdir -p "$root/etc/uniramfs.conf.d"
+mv "$root/etc/uniramfs.conf.d-test" "$root/etc/uniramfs.conf.d/broken.conf"
+if in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >"$log/hook-fail.txt" 2>&1; then
+	fail "a failed build makes the postinst.d hook fail"
+else
+	ok "a failed build makes the postinst.d hook fail"
+fi
+check "... saying so" grep -q "uniramfs: FAILED to make /boot/initrd.img-$kver; any previous image is unchanged" "$log/hook-fail.txt"
+check "... and the previous image is unchanged" cmp -s "$work/before.img" "$root/boot/initrd.img-$kver"
+rm -rf "$root/etc/uniramfs.conf.d"
+
+step "back to initramfs-tools"
+if apt_root install --purge initramfs-tools uniramfs- >"$log/switch-back.txt" 2>&1; then
+	ok "apt-get install --purge initramfs-tools uniramfs-"
+else
+	tail -30 "$log/switch-back.txt"
+	fail "apt-get install --purge initramfs-tools uniramfs-"
+fi
+check "uniramfs is purged (no config files left)" test -z "$(in_root dpkg-query -W -f='${Status}' uniramfs 2>/dev/null)"
+left=$(cd "$root" && ls -d etc/uniramfs.conf etc/uniramfs.conf.d etc/kernel/postinst.d/uniramfs etc/kernel/postrm.d/uniramfs \
+	usr/lib/kernel/install.d/50-uniramfs.install usr/sbin/uniramfs usr/libexec/uniramfs \
+	usr/share/bash-completion/completions/uniramfs usr/share/doc/uniramfs 2>/dev/null)
+check "nothing of uniramfs left behind${left:+: $left}" test -z "$left"
+check "the kernel is still installed" test -f "$root/boot/vmlinuz-$kver"
+check "/boot/initrd.img-$kver is initramfs-tools' own again" \
+	sh -c "chroot '$root' lsinitramfs /boot/initrd.img-$kver | grep -q '^scripts/local$'"
+
+step "the kernel's removal removes the image"
+apt_root install --purge /root/uniramfs.deb initramfs-tools- >"$log/reinstall.txt" 2>&1
+check "uniramfs replaces initramfs-tools in place" sh -c "chroot '$root' uniramfs ls /boot/initrd.img-$kver | grep -q ' etc/uniramfs/kver$'"
+apt_root purge "linux-image-$kver" linux-image-amd64 >"$log/remove-kernel.txt" 2>&1
+check "removing linux-image-$kver removes its image" test ! -e "$root/boot/initrd.img-$kver"
+check "... through the postrm.d hook" grep -q "uniramfs: removing /boot/initrd.img-$kver" "$log/remove-kernel.txt"
+finish

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `uniramfs build --all` and the free-space check, as the kernel hooks
+ * and the package's postinst run them: the binary, its exit status, its
+ * messages, and what it leaves in /boot. */
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "test.h"
+#include "util.h"
+
+static char *uniramfs, *init_bin, *kver, *tmpdir;
+
+static int run(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	struct buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+	int st;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		buf_append(&b, chunk, n);
+	st = pclose(p);
+	if (!b.p)
+		buf_append(&b, "", 0);
+	if (out)
+		*out = b.p;
+	else
+		buf_free(&b);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void touch(const char *dir, const char *rel, const char *text)
+{
+	char *p = path_join(dir, rel), *slash = strrchr(p, '/');
+	FILE *f;
+	*slash = '\0';
+	mkdir_p(p, 0755);
+	*slash = '/';
+	f = fopen(p, "w");
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+static void mkdir_in(const char *dir, const char *rel)
+{
+	char *p = path_join(dir, rel);
+	mkdir_p(p, 0755);
+	free(p);
+}
+
+static bool exists(const char *dir, const char *rel)
+{
+	char *p = path_join(dir, rel);
+	bool ok = access(p, F_OK) == 0;
+	free(p);
+	return ok;
+}
+
+/* A Debian-looking sysroot with the host's kernel, an older one, and a
+ * module directory whose kernel was removed. Every kernel is built from
+ * the host's modules (--kmoddir): what is tested is the choice of
+ * kernels and where their images go, not the modules. */
+static char *make_sysroot(const char *name)
+{
+	char *root = path_join(tmpdir, name);
+	char *boot_real = xasprintf("boot/vmlinuz-%s", kver), *mod_real = xasprintf("lib/modules/%s", kver);
+	touch(root, "etc/debian_version", "12.0\n");
+	touch(root, boot_real, "kernel\n");
+	mkdir_in(root, mod_real);
+	touch(root, "boot/vmlinuz-1.0.0-old", "kernel\n");
+	mkdir_in(root, "lib/modules/1.0.0-old");
+	mkdir_in(root, "lib/modules/2.0.0-removed");
+	free(boot_real);
+	free(mod_real);
+	return root;
+}
+
+static char *all_cmd(const char *root, const char *extra)
+{
+	return xasprintf("%s build --all --config /dev/null --sysroot %s --kmoddir /lib/modules/%s --init %s "
+			 "--microcode none --compress none %s 2>&1",
+			 uniramfs, root, kver, init_bin, extra);
+}
+
+static void test_all_builds_every_installed_kernel(void)
+{
+	char *root = make_sysroot("all"), *cmd = all_cmd(root, ""), *out = NULL;
+	char *img = xasprintf("boot/initrd.img-%s", kver);
+	CHECK(run(cmd, &out) == 0);
+	CHECK(exists(root, img));
+	CHECK(exists(root, "boot/initrd.img-1.0.0-old"));
+	/* no kernel, no image */
+	CHECK(!exists(root, "boot/initrd.img-2.0.0-removed"));
+	/* oldest first */
+	CHECK(strstr(out, "kernel 1.0.0-old") && strstr(out, "kernel 1.0.0-old") < strstr(out, kver));
+	free(out);
+	free(img);
+	free(cmd);
+	free(root);
+}
+
+static void test_all_one_failure_others_still_built(void)
+{
+	char *root = make_sysroot("fail"), *cmd = all_cmd(root, ""), *out = NULL, *expect;
+	char *img = xasprintf("boot/initrd.img-%s", kver);
+	char *blocked = path_join(root, "boot/initrd.img-1.0.0-old");
+	mkdir(blocked, 0755);
+	CHECK(run(cmd, &out) == 1);
+	expect = xasprintf("uniramfs: error: kernel 1.0.0-old: -o %s: is a directory (give the image's file name)\n",
+			   blocked);
+	CHECK(strstr(out, expect) != NULL);
+	CHECK(strstr(out, "uniramfs: error: 1 of 2 kernels failed (their old images are unchanged): 1.0.0-old\n"));
+	CHECK(exists(root, img));
+	if (!strstr(out, expect))
+		printf("# got: %s\n", out);
+	free(expect);
+	free(blocked);
+	free(out);
+	free(img);
+	free(cmd);
+	free(root);
+}
+
+static void test_all_refuses_output_and_kver(void)
+{
+	char *root = make_sysroot("refuse"), *c1 = all_cmd(root, "-o /tmp/x"), *c2 = all_cmd(root, "-k 1.0.0-old");
+	char *o1 = NULL, *o2 = NULL;
+	CHECK(run(c1, &o1) == 1);
+	CHECK_STR(o1, "uniramfs: error: --all writes each kernel's default image: output '/tmp/x' (a flag or a "
+		      "config file) cannot be given with it\n");
+	CHECK(run(c2, &o2) == 1);
+	CHECK_STR(o2, "uniramfs: error: --all builds every installed kernel: kver '1.0.0-old' (a flag or a config "
+		      "file) cannot be given with it\n");
+	CHECK(!exists(root, "boot/initrd.img-1.0.0-old"));
+	free(o1);
+	free(o2);
+	free(c1);
+	free(c2);
+	free(root);
+}
+
+static void test_all_no_kernel_is_not_an_error(void)
+{
+	char *root = path_join(tmpdir, "empty"), *cmd, *out = NULL, *expect;
+	mkdir_p(root, 0755);
+	cmd = all_cmd(root, "");
+	expect = xasprintf("uniramfs: no installed kernel under %s (lib/modules/KVER with boot/vmlinuz-KVER): "
+			   "nothing to build\n", root);
+	CHECK(run(cmd, &out) == 0);
+	CHECK_STR(out, expect);
+	free(expect);
+	free(out);
+	free(cmd);
+	free(root);
+}
+
+/* A sysroot's /boot that is a link leaving it is followed inside the
+ * sysroot, as the sysroot's own programs would see it. */
+static void test_all_boot_link_stays_in_sysroot(void)
+{
+	char *root = path_join(tmpdir, "linked"), *cmd, *out = NULL, *link, *vmlinuz, *mod, *img, *outside;
+	mkdir_p(root, 0755);
+	touch(root, "etc/debian_version", "12.0\n");
+	mod = xasprintf("lib/modules/%s", kver);
+	vmlinuz = xasprintf("lib/modules/%s/vmlinuz", kver);
+	touch(root, vmlinuz, "kernel\n");
+	mkdir_in(root, "outside");
+	outside = path_join(tmpdir, "outside");
+	mkdir_p(outside, 0755);
+	link = path_join(root, "boot");
+	CHECK(symlink("../outside", link) == 0);
+	cmd = all_cmd(root, "");
+	CHECK(run(cmd, &out) == 0);
+	img = xasprintf("outside/initrd.img-%s", kver);
+	CHECK(exists(root, img));
+	CHECK(!exists(tmpdir, img));
+	free(img);
+	free(outside);
+	free(link);
+	free(vmlinuz);
+	free(mod);
+	free(out);
+	free(cmd);
+	free(root);
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static int count_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static char *one_cmd(const char *output)
+{
+	return xasprintf("%s build --config /dev/null -k %s --init %s --microcode none --add-modules ext4 "
+			 "--compress none -o %s 2>&1", uniramfs, kver, init_bin, output);
+}
+
+/* /boot as a small filesystem holding the old image: the new one must
+ * fit beside it, and when it does not the message says by how much and
+ * the old image is untouched. */
+static void test_free_space_checked_before_writing(void)
+{
+	char *roomy = path_join(tmpdir, "roomy.img"), *c0 = one_cmd(roomy);
+	char *boot = path_join(tmpdir, "smallboot"), *img = path_join(boot, "initrd.img-test"), *c1, *c2, *opts;
+	char *out = NULL, *expect, *old = NULL;
+	struct statvfs sv;
+	uint64_t size, need, avail;
+	size_t oldlen;
+
+	if (geteuid() != 0)
+		SKIP("mounting a small tmpfs needs root");
+	CHECK(run(c0, NULL) == 0);
+	size = file_size(roomy);
+	CHECK(size > 0);
+	mkdir_p(boot, 0755);
+	/* room for half the image: the old one (16 KiB) and not the new */
+	opts = xasprintf("size=%llu", (unsigned long long)((size / 2 + 65536) / 4096 * 4096));
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", boot, "tmpfs", 0, opts) < 0) {
+		free(opts);
+		SKIP("no mount namespace for a tmpfs");
+	}
+	free(opts);
+	{
+		char *fill = xcalloc(1, 16384);
+		FILE *f = fopen(img, "w");
+		fwrite(fill, 1, 16384, f);
+		fclose(f);
+		free(fill);
+	}
+	CHECK(statvfs(boot, &sv) == 0);
+	need = (size + sv.f_frsize - 1) / sv.f_frsize * sv.f_frsize;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	c1 = one_cmd(img);
+	CHECK(run(c1, &out) == 1);
+	expect = xasprintf("uniramfs: error: not enough space in %s for %s: the new image needs %llu bytes, %llu are "
+			   "free (the old image stays until the new one is complete): free %llu more bytes\n",
+			   boot, img, (unsigned long long)need, (unsigned long long)avail,
+			   (unsigned long long)(need - avail));
+	/* the last line; a firmware warning may come before it */
+	CHECK(strlen(out) >= strlen(expect));
+	CHECK_STR(out + strlen(out) - strlen(expect), expect);
+	CHECK(read_file(img, &old, &oldlen) == 0 && oldlen == 16384);
+	CHECK(count_dir(boot) == 1);
+	free(old);
+	free(out);
+	free(expect);
+	/* with the room, the same build goes through */
+	CHECK(mount(NULL, boot, NULL, MS_REMOUNT, "size=128m") == 0);
+	c2 = one_cmd(img);
+	CHECK(run(c2, NULL) == 0);
+	CHECK(file_size(img) == size);
+	umount(boot);
+	free(c0);
+	free(c1);
+	free(c2);
+	free(img);
+	free(boot);
+	free(roomy);
+}
+
+int main(void)
+{
+	const char *bd = getenv("UNIRAMFS_BUILDDIR");
+	char tmpl[] = "/tmp/uniramfs-test-all-XXXXXX";
+	DIR *d = opendir("/lib/modules");
+	struct dirent *e;
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.')
+				kver = xstrdup(e->d_name);
+		closedir(d);
+	}
+	if (!bd || !kver) {
+		printf("1..0 # SKIP no build dir or no installed kernel\n");
+		return 0;
+	}
+	uniramfs = path_join(bd, "uniramfs");
+	init_bin = path_join(bd, "uniramfs-init");
+	tmpdir = xstrdup(mkdtemp(tmpl));
+	RUN(test_all_builds_every_installed_kernel);
+	RUN(test_all_one_failure_others_still_built);
+	RUN(test_all_refuses_output_and_kver);
+	RUN(test_all_no_kernel_is_not_an_error);
+	RUN(test_all_boot_link_stays_in_sysroot);
+	RUN(test_free_space_checked_before_writing);
+	{
+		char *rm = xasprintf("rm -rf %s", tmpdir);
+		if (system(rm) != 0)
+			printf("# could not remove %s\n", tmpdir);
+		free(rm);
+	}
+	free(uniramfs);
+	free(init_bin);
+	free(kver);
+	free(tmpdir);
+	return test_done();
+}
