@@ -73,6 +73,12 @@ if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
 	add_counts build/boot.log
 fi
 
+if [ -x tests/distro/run.sh ] && [ -x build/uniramfs ]; then
+	note "a Debian 12 system adopts uniramfs (debootstrap once, dpkg, apt, QEMU)"
+	tests/distro/run.sh build/distro-work 2>&1 | tee build/distro.log
+	add_counts build/distro.log
+fi
+
 if [ -x build/uniramfs ]; then
 	note "other kernels: Debian 13's 6.12 (generic, cloud, rt), a kernel without modules, a UKI"
 	python3 tests/kernels/kernels.py --builddir build --workdir build/kernels-work 2>&1 | tee build/kernels.log
