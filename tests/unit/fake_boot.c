@@ -7,16 +7,8 @@
 #include <unistd.h>
 
 #include "fake_boot.h"
+#include "must.h"
 #include "init/core/kmsg.h"
-
-/* test.h's counters are per file: a helper that fails stops the test. */
-#define MUST(cond)                                                                           \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			printf("# %s:%d: helper failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                             \
-		}                                                                            \
-	} while (0)
 
 struct fake_ops *fake_boot_tree;
 const char *fake_boot_kver = KVER;
@@ -85,6 +77,22 @@ void fake_boot_copy_into(struct fake_ops *f, const char *src, const char *dst)
 	free(real);
 }
 
+void fake_boot_virtio_disk(struct fake_ops *f, const char *root_image)
+{
+	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
+	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
+	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
+		     "/sys/class/block/vda");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
+		     "/sys/class/block/vda1");
+	fake_write(f, "/dev/vda", "");
+	fake_boot_copy_into(f, root_image, "/dev/vda1");
+}
+
 struct fake_ops *fake_boot_setup(const char *cmdline)
 {
 	struct fake_ops *f = fake_ops_new();
@@ -112,19 +120,8 @@ struct fake_ops *fake_boot_setup(const char *cmdline)
 
 	fake_write(f, VIRTIO "/modalias", "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n");
 	fake_symlink(f, "../../../bus/pci", VIRTIO "/subsystem");
-	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
-	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
-		     "/sys/class/block/vda");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
-		     "/sys/class/block/vda1");
 	fake_write(f, "/sys/devices/platform/pcspkr/modalias", "platform:pcspkr\n");
-	fake_write(f, "/dev/vda", "");
-	fake_boot_copy_into(f, fake_boot_ext4, "/dev/vda1");
+	fake_boot_virtio_disk(f, fake_boot_ext4);
 
 	fake_mkdir(f, "/sysroot");
 	fake_write(f, "/sysroot/sbin/init", "#!/bin/true\n");

@@ -30,6 +30,9 @@ pid_t fake_boot_spawn(const char *path, char *const argv[], char *const envp[]);
 bool fake_boot_make_ext4(void);
 void fake_boot_remove_ext4(void);
 void fake_boot_copy_into(struct fake_ops *f, const char *src, const char *dst);
+/* The virtio disk vda (bound to virtio_blk by its modalias) with
+ * root_image copied in as vda1. */
+void fake_boot_virtio_disk(struct fake_ops *f, const char *root_image);
 struct fake_ops *fake_boot_setup(const char *cmdline);
 int fake_boot_run(struct fake_ops *f, struct init *in, const struct initops *xops, char **envp);
 

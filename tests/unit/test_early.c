@@ -119,18 +119,7 @@ static struct fake_ops *setup(const char *cmdline, const char *dev2)
 	fake_write(f, MODDIR "/modules.alias", "alias virtio:d00000002v* virtio_blk\n");
 	fake_write(f, MODDIR "/modules.softdep", "");
 	fake_write(f, MODDIR "/modules.builtin", "");
-	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
-	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
-		     "/sys/class/block/vda");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
-		     "/sys/class/block/vda1");
-	fake_write(f, "/dev/vda", "");
-	fake_boot_copy_into(f, ext4_image, "/dev/vda1");
+	fake_boot_virtio_disk(f, ext4_image);
 	if (dev2) {
 		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/dev", "254:2\n");
 		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/uevent",
