@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +30,24 @@ int run_capture(const char *cmd, char **out)
 	else
 		buf_free(&b);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	char *da, *db;
+	size_t la, lb;
+	bool same;
+
+	if (read_file(a, &da, &la) < 0)
+		return false;
+	if (read_file(b, &db, &lb) < 0) {
+		free(da);
+		return false;
+	}
+	same = la == lb && memcmp(da, db, la) == 0;
+	free(da);
+	free(db);
+	return same;
 }
 
 bool find_binaries(char **uniramfs, char **init_bin, char **kver)

@@ -10,6 +10,9 @@
  * command did not exit (a signal). */
 int run_capture(const char *cmd, char **out);
 
+/* Whether files a and b both read and hold the same bytes. */
+bool same_file(const char *a, const char *b);
+
 /* uniramfs and uniramfs-init of UNIRAMFS_BUILDDIR, and the last kernel
  * release listed in /lib/modules; false when there is no build dir or no
  * kernel (the callers skip). */

@@ -23,23 +23,6 @@ static char *build_cmd(const char *extra)
 			 init_bin, extra);
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	char *da, *db;
-	size_t la, lb;
-	bool same;
-	if (read_file(a, &da, &la) < 0)
-		return false;
-	if (read_file(b, &db, &lb) < 0) {
-		free(da);
-		return false;
-	}
-	same = la == lb && memcmp(da, db, la) == 0;
-	free(da);
-	free(db);
-	return same;
-}
-
 static int count_dir(const char *dir)
 {
 	DIR *d = opendir(dir);

@@ -210,23 +210,6 @@ static void test_tree_without_modules(void)
 	free(t), free(img);
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	char *da, *db;
-	size_t la, lb;
-	bool same;
-	if (read_file(a, &da, &la) < 0)
-		return false;
-	if (read_file(b, &db, &lb) < 0) {
-		free(da);
-		return false;
-	}
-	same = la == lb && memcmp(da, db, la) == 0;
-	free(da);
-	free(db);
-	return same;
-}
-
 /* A tree with modules built (make modules, not installed): the host's
  * ext4 and its dependencies stand in for the build's .ko files. */
 static void test_tree_with_modules(void)
