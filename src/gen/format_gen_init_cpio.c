@@ -3,7 +3,6 @@
 #include "format_gen_init_cpio.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,8 +14,8 @@
 #include "cpio.h"
 #include "err.h"
 #include "imagefile.h"
-#include "log.h"
 #include "output.h"
+#include "rmtree.h"
 
 /* gen_init_cpio splits its lines on white space and expands ${VAR} in
  * file locations: neither can be quoted. */
@@ -102,14 +101,6 @@ static int list_entries(const char *cpio_path, struct buf *out, const char *cont
 	return r;
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0)
-		log_warn("cannot remove %s: %s", path, strerror(errno));
-	return 0;
-}
-
 /* Only a directory this command made (LIST.d) is removed, never what a
  * link there points to. */
 static int remove_tree(const char *dir)
@@ -119,7 +110,7 @@ static int remove_tree(const char *dir)
 		return errno == ENOENT ? 0 : err_errno(errno, "%s", dir);
 	if (!S_ISDIR(st.st_mode))
 		return err_set("%s: not a directory; refusing to replace it", dir);
-	nftw(dir, remove_one, 16, FTW_PHYS | FTW_DEPTH | FTW_MOUNT);
+	rm_tree(dir);
 	return 0;
 }
 

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 
 #include "err.h"
 #include "log.h"
+#include "rmtree.h"
 #include "util.h"
 
 char *kernel_release_parse(const char *text, const char *where)
@@ -269,19 +269,11 @@ out:
 	return r;
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0)
-		log_warn("cannot remove %s: %s", path, strerror(errno));
-	return 0;
-}
-
 void kernel_tree_close(struct kernel_tree *kt)
 {
 	/* only what we made: links, copies, depmod's files */
 	if (kt->stage)
-		nftw(kt->stage, remove_one, 16, FTW_PHYS | FTW_DEPTH | FTW_MOUNT);
+		rm_tree(kt->stage);
 	free(kt->dir);
 	free(kt->kver);
 	free(kt->stage);

@@ -10,15 +10,7 @@
 #include <stdio.h>
 
 #include "cpio.h"
-
-/* test.h's counters are per file: a helper that fails stops the test. */
-#define MUST(cond)                                                                           \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			printf("# %s:%d: helper failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                             \
-		}                                                                            \
-	} while (0)
+#include "must.h"
 
 void add_archive(struct buf *img, enum compression c, const struct ent *ents, size_t n)
 {

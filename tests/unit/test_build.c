@@ -11,51 +11,16 @@
 #include "compress.h"
 #include "err.h"
 #include "imagefile.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 static char *uniramfs, *init_bin, *kver, *tmpdir;
 
-static int run(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	struct buf b = { 0 };
-	char chunk[4096];
-	size_t n;
-	int st;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		buf_append(&b, chunk, n);
-	st = pclose(p);
-	if (!b.p)
-		buf_append(&b, "", 0);
-	if (out)
-		*out = b.p;
-	else
-		buf_free(&b);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static char *build_cmd(const char *extra)
 {
 	return xasprintf("%s build --config /dev/null -k %s --init %s --microcode none %s 2>&1", uniramfs, kver,
 			 init_bin, extra);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	char *da, *db;
-	size_t la, lb;
-	bool same;
-	if (read_file(a, &da, &la) < 0)
-		return false;
-	if (read_file(b, &db, &lb) < 0) {
-		free(da);
-		return false;
-	}
-	same = la == lb && memcmp(da, db, la) == 0;
-	free(da);
-	free(db);
-	return same;
 }
 
 static int count_dir(const char *dir)
@@ -76,8 +41,8 @@ static void test_deterministic(void)
 	char *o1 = xasprintf("-o %s --add-modules ext4 --compress zstd", a);
 	char *o2 = xasprintf("-o %s --add-modules ext4 --compress zstd", b);
 	char *c1 = build_cmd(o1), *c2 = build_cmd(o2);
-	CHECK(run(c1, NULL) == 0);
-	CHECK(run(c2, NULL) == 0);
+	CHECK(run_capture(c1, NULL) == 0);
+	CHECK(run_capture(c2, NULL) == 0);
 	CHECK(same_file(a, b));
 	free(a), free(b), free(o1), free(o2), free(c1), free(c2);
 }
@@ -152,7 +117,7 @@ static void test_image_contents(void)
 	char *cmd = xasprintf("SOURCE_DATE_EPOCH=1234567 %s", c);
 	struct seen s = { 0 };
 	struct stat st;
-	CHECK(run(cmd, NULL) == 0);
+	CHECK(run_capture(cmd, NULL) == 0);
 	CHECK(stat(img, &st) == 0 && (st.st_mode & 07777) == 0600);
 	CHECK(image_foreach(img, collect, &s) == 0);
 	CHECK(s.init == 1 && s.console == 1 && s.null == 1 && s.kver == 1 && s.ext4 == 1);
@@ -176,7 +141,7 @@ static void test_canonical_paths(void)
 
 	if (n != 7 || memcmp(target, "usr/lib", 7) != 0)
 		SKIP("host is not usrmerged (/lib -> usr/lib)");
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(image_foreach(img, collect, &s) == 0);
 	CHECK(s.lib_link == 1);
 	CHECK(s.ext4 == 1 && s.usr_modules == 1);
@@ -208,7 +173,7 @@ static void test_failed_build_keeps_old_image(void)
 	write_old(img);
 	o = xasprintf("-o %s --add-modules no_such_module_xyz", img);
 	c = build_cmd(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	char *want = xasprintf("uniramfs: error: module 'no_such_module_xyz' not found for kernel %s\n", kver);
 	CHECK_STR(out, want);
 	CHECK(is_old(img));
@@ -251,7 +216,7 @@ static void test_missing_kernel(void)
 {
 	char *out = NULL;
 	char *c = xasprintf("%s build --config /dev/null -k 0.0-nonexistent -o %s/x 2>&1", uniramfs, tmpdir);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: kernel version '0.0-nonexistent' not found: no module directory "
 		       "/lib/modules/0.0-nonexistent\n");
 	CHECK(strchr(out, '\n') == out + strlen(out) - 1);
@@ -263,7 +228,7 @@ static void test_missing_binary(void)
 	char *out = NULL;
 	char *o = xasprintf("-o %s/x --add-binaries no-such-binary-xyz", tmpdir);
 	char *c = build_cmd(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	/* warnings (missing firmware) may come first; the error is the one last line */
 	const char *last = strstr(out, "uniramfs: error: ");
 	CHECK_STR(last, "uniramfs: error: binary 'no-such-binary-xyz' not found in PATH\n");
@@ -288,7 +253,7 @@ static void test_compress_not_built_in(void)
 		c = build_cmd(o);
 		want = xasprintf("uniramfs: error: --compress: compression \"%s\" is not built in (meson -D%s=enabled)\n",
 				 name, opt[i].option);
-		CHECK(run(c, &out) == 1);
+		CHECK(run_capture(c, &out) == 1);
 		CHECK_STR(out, want);
 		free(o), free(c), free(out), free(want);
 		tried++;
@@ -309,7 +274,7 @@ static void test_flags_win_over_config(void)
 			    "--add-modules ext4 2>&1", uniramfs, conf, kver, init_bin, img);
 	char *d = NULL;
 	size_t len;
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(read_file(img, &d, &len) == 0 && len > 4 && (uint8_t)d[0] == 0x02 && (uint8_t)d[1] == 0x21);
 	free(d), free(c), free(conf), free(img);
 }
@@ -322,7 +287,7 @@ static void test_bad_config_line(void)
 	fclose(f);
 	char *c = xasprintf("%s build --config %s 2>&1", uniramfs, conf);
 	char *want = xasprintf("uniramfs: error: %s:3: unknown key 'frobnicate'\n", conf);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, want);
 	free(c), free(conf), free(out), free(want);
 }
@@ -359,19 +324,19 @@ static void test_image_links_resolved(void)
 	CHECK(system(cmd) == 0);
 	o = xasprintf("-o %s/l.img --add-files %s/loop:/opt --add-files %s/a:/opt/l/f", tmpdir, dir, dir);
 	c = build_cmd(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(error_line(out), "uniramfs: error: /opt/l/f: too many levels of symbolic links in the image\n");
 	free(o), free(c), free(out);
 	o = xasprintf("-o %s/l.img --add-files %s/d:/opt --add-files %s/a:/opt/alias/f --add-files %s/b:/opt/real/f",
 		      tmpdir, dir, dir, dir);
 	c = build_cmd(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(error_line(out), "uniramfs: error: /opt/real/f: added twice with different contents\n");
 	free(o), free(c), free(out);
 	o = xasprintf("-o %s/l.img --add-files %s/d:/opt --add-files %s/a:/opt/alias/f --add-files %s/a:/opt/real/f",
 		      tmpdir, dir, dir, dir);
 	c = build_cmd(o);
-	CHECK(run(c, &out) == 0);
+	CHECK(run_capture(c, &out) == 0);
 	struct seen sn = { 0 };
 	char *img = xasprintf("%s/l.img", tmpdir);
 	CHECK(image_foreach(img, collect, &sn) == 0);
@@ -394,10 +359,10 @@ static void test_conflicting_destinations(void)
 	char *o1 = xasprintf("-o %s/conflict.img --add-keys %s:/init", tmpdir, key);
 	char *o2 = xasprintf("-o %s/conflict.img --add-keys %s:/etc/k --add-files /etc/hostname:/etc/k", tmpdir, key);
 	char *c1 = build_cmd(o1), *c2 = build_cmd(o2);
-	CHECK(run(c1, &out) == 1);
+	CHECK(run_capture(c1, &out) == 1);
 	CHECK_STR(error_line(out), "uniramfs: error: /init: added twice with different contents\n");
 	free(out);
-	CHECK(run(c2, &out) == 1);
+	CHECK(run_capture(c2, &out) == 1);
 	CHECK_STR(error_line(out), "uniramfs: error: /etc/k: added twice with different contents\n");
 	free(out), free(key), free(o1), free(o2), free(c1), free(c2);
 }
@@ -406,7 +371,7 @@ static void test_conflicting_destinations(void)
 static void test_add_file_as_root(void)
 {
 	char *out = NULL, *o = xasprintf("-o %s/root.img --add-files /etc/hostname:/", tmpdir), *c = build_cmd(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(error_line(out), "uniramfs: error: --add-files: '/etc/hostname:/': a file cannot be the image's "
 				   "root (name the file: /etc/hostname:/DIR/NAME)\n");
 	free(out), free(o), free(c);
@@ -417,14 +382,14 @@ static void test_output_checked_first(void)
 {
 	char *out = NULL, *o = xasprintf("-o %s", tmpdir), *c = build_cmd(o);
 	char *want = xasprintf("uniramfs: error: -o %s: is a directory (give the image's file name)\n", tmpdir);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, want);
 	free(out), free(o), free(c), free(want);
 	o = xasprintf("-o %s/no-such-dir/x.img", tmpdir);
 	c = build_cmd(o);
 	want = xasprintf("uniramfs: error: -o %s/no-such-dir/x.img: output directory %s/no-such-dir: "
 			 "No such file or directory\n", tmpdir, tmpdir);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, want);
 	free(out), free(o), free(c), free(want);
 }
@@ -448,7 +413,7 @@ static void test_missing_firmware_summary(void)
 			    "--sysroot %s/tests/unit/fixtures/hostonly/virtio --kmoddir /lib/modules/%s "
 			    "--add-modules ums-eneub6250 2>&1", uniramfs, kver, init_bin, tmpdir, src, kver);
 	size_t n;
-	CHECK(run(v, &vout) == 0);
+	CHECK(run_capture(v, &vout) == 0);
 	n = count_lines(vout, "uniramfs: warning: firmware ");
 	if (n == 0) {
 		free(o), free(c), free(v), free(h), free(vout);
@@ -456,11 +421,11 @@ static void test_missing_firmware_summary(void)
 	}
 	char *want = xasprintf("uniramfs: warning: %zu firmware file%s not found, -v lists %s\n", n,
 			       n == 1 ? "" : "s", n == 1 ? "it" : "them");
-	CHECK(run(c, &out) == 0);
+	CHECK(run_capture(c, &out) == 0);
 	CHECK(strstr(out, want) != NULL);
 	CHECK(count_lines(out, "uniramfs: warning: firmware ") == 0);
 	CHECK(strstr(vout, "not found, -v lists") == NULL);
-	CHECK(run(h, &hout) == 0);
+	CHECK(run_capture(h, &hout) == 0);
 	CHECK(count_lines(hout, "uniramfs: warning: firmware ene-ub6250/") > 0);
 	CHECK(strstr(hout, "not found, -v lists") == NULL);
 	free(o), free(c), free(v), free(h), free(out), free(vout), free(hout), free(want);
@@ -481,7 +446,7 @@ static void test_hostonly_resume_not_on_host(void)
 			       "%s/etc/initramfs-tools/conf.d/resume) is not on this host: no "
 			       "%s/dev/disk/by-uuid/0000-dead\n", root, root);
 	CHECK(system(cp) == 0);
-	CHECK(run(c, &out) == 0);
+	CHECK(run_capture(c, &out) == 0);
 	CHECK(strstr(out, want) != NULL);
 	if (!strstr(out, want))
 		printf("# got: %s", out);
@@ -512,7 +477,7 @@ static void test_hostonly_fixture(void)
 			    "--sysroot %s/tests/unit/fixtures/hostonly/virtio --kmoddir /lib/modules/%s 2>&1",
 			    uniramfs, kver, init_bin, img, src, kver);
 	struct names n = { 0 };
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(image_foreach(img, collect_names, &n) == 0);
 	CHECK(strv_contains(&n.v, "virtio_blk.ko"));
 	CHECK(strv_contains(&n.v, "virtio_pci.ko"));
@@ -538,7 +503,7 @@ static void test_hostonly_fallback(void)
 	struct names n = { 0 };
 	size_t len;
 
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(access(fb, F_OK) == 0);
 	CHECK(image_foreach(fb, collect_names, &n) == 0);
 	CHECK(strv_contains(&n.v, "ahci.ko")); /* generic: every controller */
@@ -546,7 +511,7 @@ static void test_hostonly_fallback(void)
 	strv_free(&n.v);
 	free(c);
 	c = xasprintf("%s extract %s %s >/dev/null 2>&1", uniramfs, img, x);
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	free(c);
 	c = path_join(x, "etc/uniramfs/hostonly");
 	CHECK(read_file(c, &rec, &len) == 0);
@@ -557,33 +522,18 @@ static void test_hostonly_fallback(void)
 	/* a generic image needs none */
 	c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s/g.img --generic --fallback 2>&1",
 		      uniramfs, kver, init_bin, tmpdir);
-	CHECK(run(c, &out) != 0);
+	CHECK(run_capture(c, &out) != 0);
 	CHECK(out && strstr(out, "--fallback goes with --hostonly (a generic image needs no fallback)"));
 	free(out), free(c), free(x), free(fb), free(img);
 }
 
 int main(void)
 {
-	const char *bd = getenv("UNIRAMFS_BUILDDIR");
 	char tmpl[] = "/tmp/uniramfs-test-build-XXXXXX";
-	DIR *d = opendir("/lib/modules");
-	struct dirent *e;
 
-	if (d) {
-		while ((e = readdir(d)))
-			if (e->d_name[0] != '.')
-				kver = xstrdup(e->d_name);
-		closedir(d);
-	}
-	if (!bd || !kver) {
+	if (!find_binaries(&uniramfs, &init_bin, &kver)) {
 		printf("1..0 # SKIP no build dir or no installed kernel\n");
 		return 0;
-	}
-	uniramfs = path_join(bd, "uniramfs");
-	init_bin = path_join(bd, "uniramfs-init");
-	if (access(init_bin, X_OK) < 0) {
-		free(init_bin);
-		init_bin = path_join(bd, "src/init/uniramfs-init");
 	}
 	tmpdir = xstrdup(mkdtemp(tmpl));
 	RUN(test_deterministic);

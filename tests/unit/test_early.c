@@ -13,46 +13,17 @@
 
 #include "init/stages/stages.h"
 #include "err.h"
-#include "fake_ops.h"
+#include "fake_boot.h"
 #include "init/init.h"
 #include "init/core/kmsg.h"
 #include "test.h"
 
-#define KVER "6.1.0-test"
-#define MODDIR "/lib/modules/" KVER
-#define UUID "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
 #define SWAPUUID "5f0c1a4e-1b2d-4c3e-9f10-0000000005a1"
 #define USRUUID "5f0c1a4e-1b2d-4c3e-9f10-0000000006b1"
-#define VIRTIO "/sys/devices/pci0000:00/0000:00:04.0"
 
-static struct fake_ops *cur;
 static char *ext4_image, *usr_image, *swap_image;
 static int statuses[8]; /* what the fake tools and hooks exit with, in turn; then 0 */
 static int nstatus;
-static int spawn_ok;
-
-static int x_uname(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", KVER);
-	return 0;
-}
-
-static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
-{
-	pid_t pid;
-
-	(void)envp;
-	strv_push_owned(&cur->log, xasprintf("spawn %s %s", path, argv[0]));
-	if (spawn_ok <= 0) {
-		errno = ENOSYS;
-		return -1;
-	}
-	spawn_ok--;
-	pid = fork();
-	if (pid == 0)
-		_exit(0);
-	return pid;
-}
 
 /* "run PATH ARG1 ARG2..." then one "env K=V" line per variable. A status
  * of -1 is a tool killed by a signal. */
@@ -65,21 +36,21 @@ static int x_run(const char *path, char *const argv[], char *const envp[], const
 	buf_printf(&b, "run %s", path);
 	for (size_t i = 0; argv[i]; i++)
 		buf_printf(&b, " %s", argv[i]);
-	strv_push_owned(&cur->log, b.p);
+	strv_push_owned(&fake_boot_tree->log, b.p);
 	int st = nstatus < (int)ARRAY_SIZE(statuses) ? statuses[nstatus++] : 0;
 
 	for (char *const *e = envp; e && *e; e++)
-		strv_push_owned(&cur->log, xasprintf("env %s", *e));
+		strv_push_owned(&fake_boot_tree->log, xasprintf("env %s", *e));
 	if (st < 0)
 		return err_set("%s killed by signal 9", path);
 	return st;
 }
 
 static const struct initops fake_initops = {
-	.uname_release = x_uname,
+	.uname_release = fake_boot_uname,
 	.free_initramfs = fake_free_initramfs,
 	.reboot = fake_reboot,
-	.spawn = x_spawn,
+	.spawn = fake_boot_spawn,
 	.run = x_run,
 };
 
@@ -105,17 +76,6 @@ static bool make_images(void)
 		 "truncate -s 1M %s && mkswap -U " SWAPUUID " %s >/dev/null 2>&1",
 		 ext4_image, usr_image, swap_image, swap_image);
 	return system(cmd) == 0;
-}
-
-static void copy_into(struct fake_ops *f, const char *src, const char *dst)
-{
-	char *real = fake_path(f, dst), *cmd;
-
-	fake_write(f, dst, "");
-	cmd = xasprintf("cp %s %s", src, real);
-	CHECK(system(cmd) == 0);
-	free(cmd);
-	free(real);
 }
 
 /* The 10 bytes at the end of page `page` of a fake device. */
@@ -144,8 +104,8 @@ static struct fake_ops *setup(const char *cmdline, const char *dev2)
 {
 	struct fake_ops *f = fake_ops_new();
 
-	cur = f;
-	spawn_ok = 0;
+	fake_boot_tree = f;
+	fake_boot_spawns = 0;
 	nstatus = 0;
 	memset(statuses, 0, sizeof(statuses));
 	fake_write(f, "/proc/cmdline", cmdline);
@@ -159,69 +119,31 @@ static struct fake_ops *setup(const char *cmdline, const char *dev2)
 	fake_write(f, MODDIR "/modules.alias", "alias virtio:d00000002v* virtio_blk\n");
 	fake_write(f, MODDIR "/modules.softdep", "");
 	fake_write(f, MODDIR "/modules.builtin", "");
-	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
-	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
-		     "/sys/class/block/vda");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
-		     "/sys/class/block/vda1");
-	fake_write(f, "/dev/vda", "");
-	copy_into(f, ext4_image, "/dev/vda1");
+	fake_boot_virtio_disk(f, ext4_image);
 	if (dev2) {
 		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/dev", "254:2\n");
 		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/uevent",
 			   "DEVTYPE=partition\nDEVNAME=vda2\n");
 		fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda2",
 			     "/sys/class/block/vda2");
-		copy_into(f, dev2, "/dev/vda2");
+		fake_boot_copy_into(f, dev2, "/dev/vda2");
 	}
 	fake_mkdir(f, "/sysroot/usr");
 	make_exec(f, "/sysroot/sbin/init", "#!/bin/true\n");
 	return f;
 }
 
-static char *kernel_env[] = { "HOME=/", "TERM=linux", NULL };
-static char **run_env = kernel_env; /* what the kernel gives /init */
+static char **run_env = fake_boot_kernel_env; /* what the kernel gives /init */
 
 static int run(struct fake_ops *f, struct init *in)
 {
-	char *argv[] = { "/init", NULL };
-
-	memset(in, 0, sizeof(*in));
-	in->ops = &f->ops;
-	in->xops = &fake_initops;
-	return init_run(in, 1, argv, run_env);
+	return fake_boot_run(f, in, &fake_initops, run_env);
 }
 
 static void done(struct fake_ops *f, struct init *in)
 {
 	init_free(in);
 	fake_ops_free(f);
-}
-
-static bool logged(const char *text)
-{
-	const struct buf *b = kmsg_kept();
-	bool ok = b->p && strstr(b->p, text);
-
-	if (!ok)
-		printf("# not logged: %s\n", text);
-	return ok;
-}
-
-static char *read_tree(struct fake_ops *f, const char *p)
-{
-	char *real = fake_path(f, p), *data = NULL;
-	size_t len;
-
-	if (read_file(real, &data, &len) < 0)
-		data = NULL;
-	free(real);
-	return data;
 }
 
 /* ------------------------------------------------------------ resume */
@@ -254,10 +176,10 @@ static void test_resume_kernel_image(void)
 				"mount /dev/vda1 /sysroot", "execve /sbin/init" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "open /sys/power/resume_offset") == 0);
-	t = read_tree(f, "/sys/power/resume");
+	t = fake_boot_read(f, "/sys/power/resume");
 	CHECK_STR(t, "254:2");
 	free(t);
-	CHECK(logged("<6>resume=UUID=" SWAPUUID " is /dev/vda2\n"
+	CHECK(fake_boot_logged("<6>resume=UUID=" SWAPUUID " is /dev/vda2\n"
 		     "<5>resuming from hibernation on /dev/vda2 (254:2)\n"
 		     "<4>resume from /dev/vda2 failed: the kernel did not restore the image; "
 		     "booting normally\n"));
@@ -271,7 +193,7 @@ static void test_resume_kernel_image(void)
 	const char *order2[] = { "open /sys/power/resume_offset", "open /sys/power/resume",
 				 "mount /dev/vda1 /sysroot" };
 	CHECK(fake_log_in_order(f, order2, ARRAY_SIZE(order2)));
-	t = read_tree(f, "/sys/power/resume_offset");
+	t = fake_boot_read(f, "/sys/power/resume_offset");
 	CHECK_STR(t, "8");
 	free(t);
 	done(f, &in);
@@ -281,7 +203,7 @@ static void test_resume_kernel_image(void)
 	put_sig(f, "/dev/vda2", 0, "S1SUSPEND\0");
 	fake_fail(f, "open", "/sys/power/resume", EACCES);
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<4>resume from /dev/vda2 failed: cannot open /sys/power/resume: "
+	CHECK(fake_boot_logged("<4>resume from /dev/vda2 failed: cannot open /sys/power/resume: "
 		     "Permission denied; booting normally\n"));
 	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
 	done(f, &in);
@@ -298,14 +220,14 @@ static void test_resume_no_image(void)
 	f = setup("root=UUID=" UUID " resume=UUID=" SWAPUUID, swap_image);
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
-	CHECK(logged("<6>no hibernation image on /dev/vda2, booting normally\n"));
+	CHECK(fake_boot_logged("<6>no hibernation image on /dev/vda2, booting normally\n"));
 	done(f, &in);
 
 	f = setup("root=UUID=" UUID " resume=/dev/vda2", swap_image);
 	put_sig(f, "/dev/vda2", 0, "ULSUSPEND\0");
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
-	CHECK(logged("<4>/dev/vda2 holds a uswsusp image (ULSUSPEND) that only uswsusp's resume "
+	CHECK(fake_boot_logged("<4>/dev/vda2 holds a uswsusp image (ULSUSPEND) that only uswsusp's resume "
 		     "can restore; booting normally\n"));
 	done(f, &in);
 
@@ -314,8 +236,8 @@ static void test_resume_no_image(void)
 	put_sig(f, "/dev/vda2", 0, "S1SUSPEND\0");
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
-	CHECK(logged("<6>noresume: not resuming from resume=/dev/vda2\n"));
-	t = read_tree(f, "/sys/power/resume");
+	CHECK(fake_boot_logged("<6>noresume: not resuming from resume=/dev/vda2\n"));
+	t = fake_boot_read(f, "/sys/power/resume");
 	CHECK_STR(t, "0:0\n");
 	free(t);
 	done(f, &in);
@@ -323,7 +245,7 @@ static void test_resume_no_image(void)
 	/* the resume device never comes: the root waits for it, bounded */
 	f = setup("root=UUID=" UUID " resume=UUID=0000-1111 rd.timeout=1", NULL);
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<6>waiting for resume=UUID=0000-1111\n"
+	CHECK(fake_boot_logged("<6>waiting for resume=UUID=0000-1111\n"
 		     "<4>resume device resume=UUID=0000-1111 did not appear in time; "
 		     "booting normally\n"));
 	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
@@ -333,7 +255,7 @@ static void test_resume_no_image(void)
 	 * rd.resume.timeout, not the root's 30 s */
 	f = setup("root=UUID=" UUID " resume=UUID=0000-1111 rd.resume.timeout=1", NULL);
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<6>waiting for resume=UUID=0000-1111\n"
+	CHECK(fake_boot_logged("<6>waiting for resume=UUID=0000-1111\n"
 		     "<4>resume device resume=UUID=0000-1111 did not appear within 1 seconds of "
 		     "the last device event (rd.resume.timeout=); booting normally\n"));
 	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
@@ -342,7 +264,7 @@ static void test_resume_no_image(void)
 	/* an offset whose byte position overflows: named, not read */
 	f = setup("root=UUID=" UUID " resume=/dev/vda2 resume_offset=9223372036854775807", swap_image);
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<4>resume_offset=9223372036854775807 is past the end of any device; "
+	CHECK(fake_boot_logged("<4>resume_offset=9223372036854775807 is past the end of any device; "
 		     "booting normally\n"));
 	CHECK(fake_log_count(f, "open /dev/vda2") == 0);
 	CHECK(fake_log_count(f, "open /sys/power/resume") == 0);
@@ -380,7 +302,7 @@ static void test_resume_waits_while_devices_come(void)
 	churn_left = 4;
 	f->on_idle = churn;
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<4>resume device resume=UUID=0000-1111 did not appear within 1 seconds of "
+	CHECK(fake_boot_logged("<4>resume device resume=UUID=0000-1111 did not appear within 1 seconds of "
 		     "the last device event (rd.resume.timeout=); booting normally\n"));
 	/* on the fake clock: the four disks' 3.6 s, then the quiet second */
 	CHECK(f->now - FAKE_T0 >= 4 * 900 + 1000);
@@ -412,7 +334,7 @@ static void test_never_resume_after_mount(void)
 	in.fs_mounted = true;
 	resume_seen(&in, DEV_ADDED, &bd);
 	CHECK(fake_log_count(f, "open") == 0);
-	CHECK(logged("<4>not resuming from /dev/vda2: a filesystem is mounted already\n"));
+	CHECK(fake_boot_logged("<4>not resuming from /dev/vda2: a filesystem is mounted already\n"));
 	/* and dealt with: not looked at again */
 	in.fs_mounted = false;
 	resume_seen(&in, DEV_ADDED, &bd);
@@ -459,7 +381,7 @@ static void test_remove_forgets_root(void)
 	devevents_ready(&in.events);
 	CHECK(in.devs.n == 0);
 	CHECK(in.root == NULL);
-	CHECK(logged("<4>root device /dev/vda1 went away; waiting for root=UUID=" UUID " again\n"));
+	CHECK(fake_boot_logged("<4>root device /dev/vda1 went away; waiting for root=UUID=" UUID " again\n"));
 	/* back again: found again */
 	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
 		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
@@ -484,7 +406,7 @@ static void test_overrun_rescans(void)
 		      "DEVNAME=vdz|DEVTYPE=disk|MAJOR=254|MINOR=99");
 	fake_recv_err(f, ENOBUFS);
 	devevents_ready(&in.events);
-	CHECK(logged("<4>uevent buffer overrun, some device events were lost; reading the devices "
+	CHECK(fake_boot_logged("<4>uevent buffer overrun, some device events were lost; reading the devices "
 		     "from sysfs again\n"));
 	CHECK(in.devs.n == 2);
 	CHECK(in.devs.n == 2 && !strcmp(in.devs.v[0].name, "vda") && !strcmp(in.devs.v[1].name, "vda1"));
@@ -558,7 +480,7 @@ static void test_fsck_exit_codes(void)
 	const char *order[] = { "run /usr/sbin/e2fsck e2fsck -a /dev/vda1", "mount /dev/vda1 /sysroot",
 				"execve /sbin/init" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	CHECK(logged("<6>checking /dev/vda1 (ext4): e2fsck -a /dev/vda1\n"));
+	CHECK(fake_boot_logged("<6>checking /dev/vda1 (ext4): e2fsck -a /dev/vda1\n"));
 	done(f, &in);
 
 	/* 1: corrected, going on */
@@ -567,7 +489,7 @@ static void test_fsck_exit_codes(void)
 	statuses[0] = 1;
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_find(f, "run /sbin/fsck.ext4 e2fsck -y -f /dev/vda1") >= 0);
-	CHECK(logged("<5>e2fsck corrected errors on /dev/vda1, going on\n"));
+	CHECK(fake_boot_logged("<5>e2fsck corrected errors on /dev/vda1, going on\n"));
 	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
 	done(f, &in);
 
@@ -576,7 +498,7 @@ static void test_fsck_exit_codes(void)
 	make_exec(f, "/usr/sbin/e2fsck", "");
 	statuses[0] = 2;
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>e2fsck corrected errors on /dev/vda1 and asks for a reboot (exit status 2): "
+	CHECK(fake_boot_logged("<3>e2fsck corrected errors on /dev/vda1 and asks for a reboot (exit status 2): "
 		     "rebooting now\n"));
 	CHECK(fake_log_find(f, "reboot 0x1234567") > fake_log_find_prefix(f, "run /usr/sbin/e2fsck", 0));
 	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
@@ -587,7 +509,7 @@ static void test_fsck_exit_codes(void)
 	make_exec(f, "/usr/sbin/e2fsck", "");
 	statuses[0] = 4;
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>e2fsck left errors on /dev/vda1 (exit status 4, see its output above); "
+	CHECK(fake_boot_logged("<3>e2fsck left errors on /dev/vda1 (exit status 4, see its output above); "
 		     "repair it by hand: e2fsck -f /dev/vda1\n"
 		     "<3>not starting a shell: rd.shell=0\n"));
 	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
@@ -599,7 +521,7 @@ static void test_fsck_exit_codes(void)
 	make_exec(f, "/usr/sbin/e2fsck", "");
 	statuses[0] = -1;
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>e2fsck did not check /dev/vda1: /usr/sbin/e2fsck killed by signal 9; "
+	CHECK(fake_boot_logged("<3>e2fsck did not check /dev/vda1: /usr/sbin/e2fsck killed by signal 9; "
 		     "treating it as exit status 4 (errors left), not mounting /dev/vda1 unchecked\n"
 		     "<3>not starting a shell: rd.shell=0\n"));
 	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
@@ -611,13 +533,13 @@ static void test_fsck_exit_codes(void)
 	make_exec(f, "/usr/sbin/e2fsck", "");
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_count(f, "run") == 0);
-	CHECK(logged("<4>ignoring fsck.repair=maybe: not preen, yes or no\n"));
+	CHECK(fake_boot_logged("<4>ignoring fsck.repair=maybe: not preen, yes or no\n"));
 	done(f, &in);
 
 	/* no checker in the image: said, and mounted */
 	f = setup("root=/dev/vda1", NULL);
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<6>no e2fsck in this image, not checking /dev/vda1\n"));
+	CHECK(fake_boot_logged("<6>no e2fsck in this image, not checking /dev/vda1\n"));
 	CHECK(fake_log_find_prefix(f, "mount /dev/vda1 /sysroot", 0) >= 0);
 	done(f, &in);
 }
@@ -673,7 +595,7 @@ static void test_usr_mount(void)
 				"run /usr/sbin/e2fsck e2fsck -a /dev/vda2", flags,
 				"mount /dev /sysroot/dev", "execve /sbin/init" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	CHECK(logged("<6>mounted /dev/vda2 (ext4, ro) on /sysroot/usr\n"));
+	CHECK(fake_boot_logged("<6>mounted /dev/vda2 (ext4, ro) on /sysroot/usr\n"));
 	done(f, &in);
 
 	/* pass 0: not checked; rd.fstab=0 and noauto: not mounted */
@@ -693,14 +615,14 @@ static void test_usr_mount(void)
 	fake_write(f, "/sysroot/etc/fstab", "UUID=" USRUUID " /usr ext4 noauto 0 0\n");
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_count(f, "mount /dev/vda2") == 0);
-	CHECK(logged("<6>/usr (UUID=" USRUUID ") is noauto in /sysroot/etc/fstab, not mounting it\n"));
+	CHECK(fake_boot_logged("<6>/usr (UUID=" USRUUID ") is noauto in /sysroot/etc/fstab, not mounting it\n"));
 	done(f, &in);
 
 	/* the /usr device never appears: the failure path */
 	f = setup("root=/dev/vda1 rd.timeout=1 panic=-1 rd.shell=0", NULL);
 	fake_write(f, "/sysroot/etc/fstab", "PARTUUID=0badc0de-01 /usr ext4 defaults 0 2\n");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<6>waiting for the /usr device PARTUUID=0badc0de-01\n"
+	CHECK(fake_boot_logged("<6>waiting for the /usr device PARTUUID=0badc0de-01\n"
 		     "<3>the /usr device PARTUUID=0badc0de-01 (from /sysroot/etc/fstab) did not "
 		     "appear within 1 seconds\n"));
 	CHECK(fake_log_count(f, "execve") == 0);
@@ -744,7 +666,7 @@ static void test_hooks(void)
 	run_env = (char *[]){ "HOME=/", "TERM=vt100", "LD_PRELOAD=/evil.so", "PATH=/evil",
 			      "rootfstype=x", NULL };
 	CHECK(run(f, &in) == 0);
-	run_env = kernel_env;
+	run_env = fake_boot_kernel_env;
 	const char *order[] = {
 		"run " HOOKS_DIR "/cmdline/x", "env UNIRAMFS_STAGE=cmdline",
 		"run " HOOKS_DIR "/pre-udev/x", "finit_module virtio_blk",
@@ -775,9 +697,9 @@ static void test_hooks(void)
 	CHECK(fake_log_count(f, "env LD_PRELOAD") == 0);
 	CHECK(fake_log_count(f, "env PATH=/evil") == 0);
 	CHECK(fake_log_count(f, "env rootfstype") == 0);
-	CHECK(logged("<4>hook pre-pivot/10-a failed with status 7\n"));
-	CHECK(logged("<4>hook pre-pivot/30-notexec is not executable, skipping it\n"));
-	CHECK(logged("<6>hook pre-pivot/99-off disabled by disablehooks=\n"));
+	CHECK(fake_boot_logged("<4>hook pre-pivot/10-a failed with status 7\n"));
+	CHECK(fake_boot_logged("<4>hook pre-pivot/30-notexec is not executable, skipping it\n"));
+	CHECK(fake_boot_logged("<6>hook pre-pivot/99-off disabled by disablehooks=\n"));
 	/* the cmdline hook ran before the root was known */
 	CHECK(fake_log_find(f, "env UNIRAMFS_ROOT_DEV=/dev/vda1") >
 	      fake_log_find_prefix(f, "run " HOOKS_DIR "/pre-mount/x", 0));
@@ -795,14 +717,14 @@ static void test_break_mount(void)
 	fake_write(f, "/sysroot/etc/fstab", "UUID=" USRUUID " /usr ext4 defaults 0 0\n");
 	make_exec(f, "/bin/sh", "");
 	make_exec(f, HOOKS_DIR "/mount/x", "");
-	spawn_ok = 2;
+	fake_boot_spawns = 2;
 	CHECK(run(f, &in) == 0);
 	const char *order[] = { "mount /dev/vda1 /sysroot", "spawn /bin/sh /bin/sh",
 				"run " HOOKS_DIR "/mount/x", "mount /dev/vda2 /sysroot/usr",
 				"spawn /bin/sh /bin/sh", "mount /dev /sysroot/dev" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	CHECK(logged("<3>starting /bin/sh (mount); exit it to continue\n"));
-	CHECK(logged("<3>starting /bin/sh (pre-pivot); exit it to continue\n"));
+	CHECK(fake_boot_logged("<3>starting /bin/sh (mount); exit it to continue\n"));
+	CHECK(fake_boot_logged("<3>starting /bin/sh (pre-pivot); exit it to continue\n"));
 	done(f, &in);
 }
 

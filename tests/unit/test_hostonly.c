@@ -8,17 +8,9 @@
 #include "err.h"
 #include "hostonly.h"
 #include "log.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
-
-static char *fixture(const char *name)
-{
-	const char *src = getenv("UNIRAMFS_SRCDIR");
-	char *p = xasprintf("%s/tests/unit/fixtures/hostonly/%s", src ? src : ".", name);
-	char *real = realpath(p, NULL);
-	free(p);
-	return real ? real : xstrdup("(missing fixture)");
-}
 
 /* One comma-joined string, so a CHECK_STR shows the whole list. */
 static const char *joined(const struct strv *s)
@@ -37,7 +29,7 @@ static const char *joined(const struct strv *s)
 
 static void test_virtio(void)
 {
-	char *root = fixture("virtio");
+	char *root = hostonly_fixture("virtio");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -54,7 +46,7 @@ static void test_virtio(void)
 
 static void test_nvme_usr_and_resume_from_sysfs(void)
 {
-	char *root = fixture("nvme");
+	char *root = hostonly_fixture("nvme");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -73,7 +65,7 @@ static void test_nvme_usr_and_resume_from_sysfs(void)
 
 static void test_nvme_multipath_subsystem(void)
 {
-	char *root = fixture("nvme-multipath");
+	char *root = hostonly_fixture("nvme-multipath");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -90,7 +82,7 @@ static void test_nvme_multipath_subsystem(void)
 
 static void test_ahci(void)
 {
-	char *root = fixture("ahci");
+	char *root = hostonly_fixture("ahci");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -107,7 +99,7 @@ static void test_ahci(void)
 
 static void test_lvm_on_luks_with_swap_resume(void)
 {
-	char *root = fixture("luks");
+	char *root = hostonly_fixture("luks");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -126,7 +118,7 @@ static void test_lvm_on_luks_with_swap_resume(void)
 
 static void test_btrfs_anonymous_dev_uses_source(void)
 {
-	char *root = fixture("btrfs");
+	char *root = hostonly_fixture("btrfs");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -141,7 +133,7 @@ static void test_btrfs_anonymous_dev_uses_source(void)
 
 static void test_md_raid1(void)
 {
-	char *root = fixture("md");
+	char *root = hostonly_fixture("md");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -162,7 +154,7 @@ static void keep_message(int level, const char *msg, void *userdata);
  * route to the server), and the command line the init is to read. */
 static void test_nfs4_root(void)
 {
-	char *root = fixture("nfs4");
+	char *root = hostonly_fixture("nfs4");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -183,7 +175,7 @@ static void test_nfs4_root(void)
 
 static void test_nfs_ipv6_path_with_space_is_quoted(void)
 {
-	char *root = fixture("nfs-v6-space");
+	char *root = hostonly_fixture("nfs-v6-space");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -198,7 +190,7 @@ static void test_nfs_ipv6_path_with_space_is_quoted(void)
 
 static void test_nfs_path_with_quote_fails(void)
 {
-	char *root = fixture("nfs-hostile");
+	char *root = hostonly_fixture("nfs-hostile");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == -1);
@@ -210,7 +202,7 @@ static void test_nfs_path_with_quote_fails(void)
 
 static void test_iscsi_root(void)
 {
-	char *root = fixture("iscsi");
+	char *root = hostonly_fixture("iscsi");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -230,7 +222,7 @@ static void test_iscsi_root(void)
 
 static void test_iscsi_target_with_space_and_quote_fails(void)
 {
-	char *root = fixture("iscsi-hostile");
+	char *root = hostonly_fixture("iscsi-hostile");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == -1);
@@ -241,7 +233,7 @@ static void test_iscsi_target_with_space_and_quote_fails(void)
 
 static void test_nbd_root(void)
 {
-	char *root = fixture("nbd");
+	char *root = hostonly_fixture("nbd");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -257,7 +249,7 @@ static void test_nbd_root(void)
 
 static void test_nbd_without_client_warns(void)
 {
-	char *root = fixture("nbd-noclient"), *want;
+	char *root = hostonly_fixture("nbd-noclient"), *want;
 	struct buf logged = { 0 };
 	struct hostonly h;
 
@@ -278,7 +270,7 @@ static void test_nbd_without_client_warns(void)
 
 static void test_local_root_has_no_net(void)
 {
-	char *root = fixture("ahci");
+	char *root = hostonly_fixture("ahci");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);
@@ -295,7 +287,7 @@ static void keep_message(int level, const char *msg, void *userdata)
 
 static void test_stale_resume_ignored(void)
 {
-	char *root = fixture("stale-resume"), *want;
+	char *root = hostonly_fixture("stale-resume"), *want;
 	struct buf logged = { 0 };
 	struct hostonly h;
 
@@ -333,7 +325,7 @@ static void test_error_no_mountinfo(void)
 
 static void test_error_no_root_mount(void)
 {
-	char *root = fixture("noroot"), *want;
+	char *root = hostonly_fixture("noroot"), *want;
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == -1);
@@ -345,7 +337,7 @@ static void test_error_no_root_mount(void)
 
 static void test_error_root_not_block(void)
 {
-	char *root = fixture("overlay");
+	char *root = hostonly_fixture("overlay");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == -1);
@@ -355,7 +347,7 @@ static void test_error_root_not_block(void)
 
 static void test_error_dangling_link(void)
 {
-	char *root = fixture("dangling"), *want;
+	char *root = hostonly_fixture("dangling"), *want;
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == -1);

@@ -13,17 +13,9 @@
 #include "init/net/ipconf.h"
 #include "init/net/netroot.h"
 #include "nettools.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
-
-static char *fixture(const char *name)
-{
-	const char *src = getenv("UNIRAMFS_SRCDIR");
-	char *p = xasprintf("%s/tests/unit/fixtures/hostonly/%s", src ? src : ".", name);
-	char *real = realpath(p, NULL);
-	free(p);
-	return real ? real : xstrdup("(missing fixture)");
-}
 
 /* Both parsers' warnings as one string, so a CHECK_STR shows them. */
 static const char *joined_warnings(const struct strv *a, const struct strv *b)
@@ -49,7 +41,7 @@ struct parsed {
 
 static void parse_baked(const char *fix, struct parsed *p)
 {
-	char *root = fixture(fix), *line = NULL;
+	char *root = hostonly_fixture(fix), *line = NULL;
 	struct hostonly h;
 	struct net_plan np = { 0 };
 

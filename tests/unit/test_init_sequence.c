@@ -11,156 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fake_ops.h"
+#include "fake_boot.h"
 #include "init/init.h"
 #include "init/core/kmsg.h"
 #include "test.h"
 
-#define KVER "6.1.0-test"
-#define MODDIR "/lib/modules/" KVER
-#define UUID "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
-#define VIRTIO "/sys/devices/pci0000:00/0000:00:04.0"
-
-static struct fake_ops *cur;
-static const char *running_kver = KVER;
-static char *ext4_image; /* made once with mkfs.ext4 */
-
-static int x_uname(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", running_kver);
-	return 0;
-}
-
-static int spawn_ok; /* spawns that start a real child (which exits at once) */
-
-static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
-{
-	pid_t pid;
-
-	(void)envp;
-	strv_push_owned(&cur->log, xasprintf("spawn %s %s", path, argv[0]));
-	if (spawn_ok <= 0) {
-		errno = ENOSYS;
-		return -1;
-	}
-	spawn_ok--;
-	pid = fork();
-	if (pid == 0)
-		_exit(0);
-	return pid;
-}
-
 static const struct initops fake_initops = {
-	.uname_release = x_uname,
+	.uname_release = fake_boot_uname,
 	.free_initramfs = fake_free_initramfs,
 	.reboot = fake_reboot,
-	.spawn = x_spawn,
+	.spawn = fake_boot_spawn,
 };
-
-static bool make_ext4(void)
-{
-	char cmd[512];
-
-	if (ext4_image)
-		return true;
-	ext4_image = xasprintf("%s/uniramfs-test-ext4-%d.img", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-			       (int)getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "mkfs.ext4 -q -F -U " UUID " -L rootfs %s 8M >/dev/null 2>&1", ext4_image);
-	if (system(cmd) != 0) {
-		free(ext4_image);
-		ext4_image = NULL;
-		return false;
-	}
-	return true;
-}
-
-static void copy_into(struct fake_ops *f, const char *src, const char *dst)
-{
-	char *real = fake_path(f, dst), *cmd;
-	fake_write(f, dst, "");
-	cmd = xasprintf("cp %s %s", src, real);
-	CHECK(system(cmd) == 0);
-	free(cmd);
-	free(real);
-}
-
-/* A machine with a virtio disk whose driver is in the image, one PCI
- * device with no driver, and the root on vda1. */
-static struct fake_ops *setup(const char *cmdline)
-{
-	struct fake_ops *f = fake_ops_new();
-	char *p;
-
-	cur = f;
-	running_kver = KVER;
-	spawn_ok = 0;
-	fake_write(f, "/proc/cmdline", cmdline);
-	fake_write(f, "/etc/uniramfs/kver", KVER "\n");
-	fake_write(f, "/dev/kmsg", "");
-	fake_mkdir(f, "/run");
-	fake_write(f, MODDIR "/kernel/drivers/block/virtio_blk.ko", "");
-	fake_write(f, MODDIR "/kernel/fs/ext4/ext4.ko", "");
-	fake_write(f, MODDIR "/kernel/lib/crc16.ko", "");
-	fake_write(f, MODDIR "/modules.dep",
-		   "kernel/drivers/block/virtio_blk.ko:\n"
-		   "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\n"
-		   "kernel/lib/crc16.ko:\n");
-	fake_write(f, MODDIR "/modules.alias",
-		   "alias virtio:d00000002v* virtio_blk\n"
-		   "alias fs-ext4 ext4\n");
-	fake_write(f, MODDIR "/modules.softdep", "");
-	fake_write(f, MODDIR "/modules.builtin", "");
-
-	fake_write(f, VIRTIO "/modalias", "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n");
-	fake_symlink(f, "../../../bus/pci", VIRTIO "/subsystem");
-	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
-	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
-		     "/sys/class/block/vda");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
-		     "/sys/class/block/vda1");
-	fake_write(f, "/sys/devices/platform/pcspkr/modalias", "platform:pcspkr\n");
-	fake_write(f, "/dev/vda", "");
-	copy_into(f, ext4_image, "/dev/vda1");
-
-	fake_mkdir(f, "/sysroot");
-	fake_write(f, "/sysroot/sbin/init", "#!/bin/true\n");
-	p = fake_path(f, "/sysroot/sbin/init");
-	chmod(p, 0755);
-	free(p);
-	return f;
-}
 
 static int run(struct fake_ops *f, struct init *in)
 {
-	char *envp[] = { "HOME=/", "TERM=linux", NULL };
-	char *argv[] = { "/init", NULL };
-
-	memset(in, 0, sizeof(*in));
-	in->ops = &f->ops;
-	in->xops = &fake_initops;
-	return init_run(in, 1, argv, envp);
-}
-
-static bool logged(const char *text)
-{
-	const struct buf *b = kmsg_kept();
-	return b->p && strstr(b->p, text);
-}
-
-static char *read_tree(struct fake_ops *f, const char *p)
-{
-	char *real = fake_path(f, p), *data = NULL;
-	size_t len;
-	if (read_file(real, &data, &len) < 0)
-		data = NULL;
-	free(real);
-	return data;
+	return fake_boot_run(f, in, &fake_initops, fake_boot_kernel_env);
 }
 
 static void test_boot(void)
@@ -170,9 +35,9 @@ static void test_boot(void)
 	char *t;
 	char flags[128];
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=UUID=" UUID " rootflags=noatime,errors=remount-ro rd.timeout=5 "
+	f = fake_boot_setup("root=UUID=" UUID " rootflags=noatime,errors=remount-ro rd.timeout=5 "
 		  "virtio_blk.queue_depth=64 -- single");
 	snprintf(flags, sizeof(flags), "mount tmpfs /run tmpfs 0x%x mode=0755",
 		 MS_NOSUID | MS_NODEV | MS_STRICTATIME);
@@ -202,16 +67,16 @@ static void test_boot(void)
 	CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
 	CHECK(fake_log_count(f, "reboot") == 0);
 	CHECK(in.root && !strcmp(in.root, "vda1"));
-	CHECK(logged("root=UUID=" UUID " is /dev/vda1"));
+	CHECK(fake_boot_logged("root=UUID=" UUID " is /dev/vda1"));
 	/* by-uuid link for the root, made by blockdev_make_links */
 	t = fake_readlink(f, "/dev/disk/by-uuid/" UUID);
 	CHECK_STR(t, "../../vda1");
 	free(t);
-	t = read_tree(f, "/run/uniramfs/timings");
+	t = fake_boot_read(f, "/run/uniramfs/timings");
 	CHECK(t && strstr(t, "setup ") && strstr(t, "coldplug ") && strstr(t, "devices ") &&
 	      strstr(t, "mount ") && strstr(t, "switch ") && strstr(t, "\ntotal "));
 	free(t);
-	t = read_tree(f, "/run/uniramfs/log");
+	t = fake_boot_read(f, "/run/uniramfs/log");
 	CHECK(t && strstr(t, "starting"));
 	free(t);
 	init_free(&in);
@@ -223,9 +88,9 @@ static void test_rw_and_rootfstype(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/vda1 rw rootfstype=ext2,ext4 init=/sbin/init");
+	f = fake_boot_setup("root=/dev/vda1 rw rootfstype=ext2,ext4 init=/sbin/init");
 	fake_fail(f, "mount", "ext2", EINVAL);
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
@@ -244,9 +109,9 @@ static void test_init_symlink_in_new_root(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=LABEL=rootfs");
+	f = fake_boot_setup("root=LABEL=rootfs");
 	p = fake_path(f, "/sysroot/sbin/init");
 	unlink(p);
 	free(p);
@@ -268,29 +133,29 @@ static void test_no_init(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/vda1 panic=-1");
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
 	p = fake_path(f, "/sysroot/sbin/init");
 	unlink(p);
 	free(p);
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh"));
+	CHECK(fake_boot_logged("no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh"));
 	CHECK(fake_log_count(f, "execve") == 0);
 	CHECK(fake_log_count(f, "free_initramfs") == 0);
 	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
 	init_free(&in);
 	fake_ops_free(f);
 
-	f = setup("root=/dev/vda1 panic=-1 init=/bin/myinit");
+	f = fake_boot_setup("root=/dev/vda1 panic=-1 init=/bin/myinit");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("init=/bin/myinit not found on the root filesystem (or not executable)"));
+	CHECK(fake_boot_logged("init=/bin/myinit not found on the root filesystem (or not executable)"));
 	init_free(&in);
 	fake_ops_free(f);
 	/* a directory passes access(X_OK) but is no program */
-	f = setup("root=/dev/vda1 panic=-1 init=/sbin");
+	f = fake_boot_setup("root=/dev/vda1 panic=-1 init=/sbin");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("init=/sbin not found on the root filesystem (or not executable)"));
+	CHECK(fake_boot_logged("init=/sbin not found on the root filesystem (or not executable)"));
 	CHECK(fake_log_count(f, "execve") == 0);
 	init_free(&in);
 	fake_ops_free(f);
@@ -302,28 +167,28 @@ static void test_root_missing(void)
 	struct init in;
 	long long t0;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
 	t0 = f->ops.now_ms();
 	CHECK(run(f, &in) == -1);
 	CHECK(f->ops.now_ms() - t0 >= 1000); /* the fake clock: no real second */
-	CHECK(logged("<3>root device root=UUID=0000-1111 did not appear within 1 seconds\n"
+	CHECK(fake_boot_logged("<3>root device root=UUID=0000-1111 did not appear within 1 seconds\n"
 		     "<3>block devices seen:\n"));
-	CHECK(logged("<3>  /dev/vda1 TYPE=ext4 UUID=" UUID " LABEL=rootfs\n"));
-	CHECK(logged("<3>  /dev/vda (no signature)\n"));
-	CHECK(logged("<3>devices with no driver in this image:\n"
+	CHECK(fake_boot_logged("<3>  /dev/vda1 TYPE=ext4 UUID=" UUID " LABEL=rootfs\n"));
+	CHECK(fake_boot_logged("<3>  /dev/vda (no signature)\n"));
+	CHECK(fake_boot_logged("<3>devices with no driver in this image:\n"
 		     "<3>  pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00 "
 		     "(/devices/pci0000:00/0000:00:04.0)\n"
 		     "<5>1 other devices have no driver in this image (not storage; "
 		     "rd.debug lists them)\n"
 		     "<7>  platform:pcspkr (/devices/platform/pcspkr)\n"));
-	CHECK(logged("<3>no shell in this image (add one with --add-binaries busybox)\n"
+	CHECK(fake_boot_logged("<3>no shell in this image (add one with --add-binaries busybox)\n"
 		     "<3>rebooting now\n"));
 	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
 	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
 	/* the same lines reached /dev/kmsg, with the prefix */
-	char *k = read_tree(f, "/dev/kmsg");
+	char *k = fake_boot_read(f, "/dev/kmsg");
 	CHECK(k && strstr(k, "<3>uniramfs: root device root=UUID=0000-1111 did not appear within 1 seconds\n"));
 	free(k);
 	init_free(&in);
@@ -338,14 +203,14 @@ static void test_root_missing_hostonly(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
 	fake_write(f, "/etc/uniramfs/hostonly",
 		   "root=254:1\nfstype=ext4\ndrivers=virtio_blk,virtio_pci\e[2J\n"
 		   "fallback=/boot/initrd.img-" KVER "-fallback\n");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>this is a hostonly image, made for a machine whose root is reached through "
+	CHECK(fake_boot_logged("<3>this is a hostonly image, made for a machine whose root is reached through "
 		     "virtio_blk,virtio_pci?[2J; this machine's hardware may differ\n"
 		     "<3>boot the generic image made beside it instead: /boot/initrd.img-" KVER
 		     "-fallback\n"));
@@ -353,10 +218,10 @@ static void test_root_missing_hostonly(void)
 	fake_ops_free(f);
 
 	/* without a fallback: how to make one */
-	f = setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
 	fake_write(f, "/etc/uniramfs/hostonly", "root=254:1\nfstype=ext4\ndrivers=virtio_blk\n");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>this is a hostonly image, made for a machine whose root is reached through "
+	CHECK(fake_boot_logged("<3>this is a hostonly image, made for a machine whose root is reached through "
 		     "virtio_blk; this machine's hardware may differ\n"
 		     "<3>a generic image (uniramfs build --generic) boots on any hardware\n"));
 	init_free(&in);
@@ -391,10 +256,10 @@ static void test_root_comes_later(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	for (int lost = 0; lost < 2; lost++) {
-		f = setup("root=UUID=" UUID " rd.timeout=5 panic=-1");
+		f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5 panic=-1");
 		p = fake_path(f, "/sys/class/block/vda");
 		CHECK(unlink(p) == 0);
 		free(p);
@@ -404,11 +269,11 @@ static void test_root_comes_later(void)
 		lost_events = lost;
 		f->on_idle = disk_arrives;
 		CHECK(run(f, &in) == 0);
-		CHECK(logged("root=UUID=" UUID " is /dev/vda1"));
+		CHECK(fake_boot_logged("root=UUID=" UUID " is /dev/vda1"));
 		CHECK(fake_log_find_prefix(f, "mount /dev/vda1 /sysroot ext4", 0) >= 0);
 		CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
 		if (lost)
-			CHECK(logged("<4>uevent buffer overrun, some device events were lost; "
+			CHECK(fake_boot_logged("<4>uevent buffer overrun, some device events were lost; "
 				     "reading the devices from sysfs again\n"));
 		init_free(&in);
 		fake_ops_free(f);
@@ -421,9 +286,9 @@ static void test_shell_offered(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
+	f = fake_boot_setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
 	fake_write(f, "/bin/sh", "");
 	p = fake_path(f, "/bin/sh");
 	chmod(p, 0755);
@@ -431,19 +296,19 @@ static void test_shell_offered(void)
 	CHECK(run(f, &in) == -1);
 	const char *order[] = { "spawn /bin/sh /bin/sh", "reboot 0x1234567" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	CHECK(logged("<3>starting /bin/sh (emergency shell); exit it to continue\n"));
+	CHECK(fake_boot_logged("<3>starting /bin/sh (emergency shell); exit it to continue\n"));
 	init_free(&in);
 	fake_ops_free(f);
 
 	/* rd.shell=0: no shell even though there is one */
-	f = setup("root=/dev/sdz9 rd.timeout=1 panic=-1 rd.shell=0");
+	f = fake_boot_setup("root=/dev/sdz9 rd.timeout=1 panic=-1 rd.shell=0");
 	fake_write(f, "/bin/sh", "");
 	p = fake_path(f, "/bin/sh");
 	chmod(p, 0755);
 	free(p);
 	CHECK(run(f, &in) == -1);
 	CHECK(fake_log_count(f, "spawn") == 0);
-	CHECK(logged("<3>not starting a shell: rd.shell=0\n"));
+	CHECK(fake_boot_logged("<3>not starting a shell: rd.shell=0\n"));
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -453,18 +318,18 @@ static void test_no_root_option(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("quiet panic=-1");
+	f = fake_boot_setup("quiet panic=-1");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>no root= on the kernel command line: nothing to mount\n"));
+	CHECK(fake_boot_logged("<3>no root= on the kernel command line: nothing to mount\n"));
 	CHECK(fake_log_count(f, "finit_module") == 0);
 	init_free(&in);
 	fake_ops_free(f);
 
-	f = setup("root=bogus panic=-1");
+	f = fake_boot_setup("root=bogus panic=-1");
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>root=bogus is not a device uniramfs understands (use /dev/NAME, "
+	CHECK(fake_boot_logged("<3>root=bogus is not a device uniramfs understands (use /dev/NAME, "
 		     "UUID=, LABEL=, PARTUUID=, PARTLABEL= or MAJ:MIN)\n"));
 	init_free(&in);
 	fake_ops_free(f);
@@ -475,10 +340,10 @@ static void test_baked_defaults(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	/* the image says root=/dev/sdz1, the boot loader says otherwise */
-	f = setup("root=/dev/vda1");
+	f = fake_boot_setup("root=/dev/vda1");
 	fake_write(f, "/etc/uniramfs/cmdline", "root=/dev/sdz1 rw\n");
 	CHECK(run(f, &in) == 0);
 	CHECK(fake_log_find(f, "mount /dev/vda1 /sysroot ext4 0x0 -") >= 0);
@@ -491,12 +356,12 @@ static void test_kver_mismatch(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/vda1 panic=-1");
-	running_kver = "6.9.9-other";
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
+	fake_boot_kver = "6.9.9-other";
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>this image was built for kernel " KVER
+	CHECK(fake_boot_logged("<3>this image was built for kernel " KVER
 		     " but the running kernel is 6.9.9-other\n"));
 	CHECK(fake_log_count(f, "finit_module") == 0);
 	CHECK(fake_log_count(f, "reboot") == 1);
@@ -509,12 +374,12 @@ static void test_mount_fails(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/vda1 panic=-1");
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
 	fake_fail(f, "mount", "/sysroot", EINVAL);
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>cannot mount /dev/vda1 (TYPE ext4) on /sysroot: Invalid argument\n"));
+	CHECK(fake_boot_logged("<3>cannot mount /dev/vda1 (TYPE ext4) on /sysroot: Invalid argument\n"));
 	CHECK(fake_log_count(f, "execve") == 0);
 	init_free(&in);
 	fake_ops_free(f);
@@ -535,16 +400,16 @@ static void test_shell_then_retry(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
+	f = fake_boot_setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
 	make_exec(f, "/usr/bin/busybox");
-	spawn_ok = 1;
+	fake_boot_spawns = 1;
 	CHECK(run(f, &in) == -1);
 	const char *order[] = { "spawn /usr/bin/busybox sh", "spawn /usr/bin/busybox sh",
 				"reboot 0x1234567" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	CHECK(logged("<5>shell exited, trying again\n<6>waiting up to 1 seconds for root=/dev/sdz9\n"
+	CHECK(fake_boot_logged("<5>shell exited, trying again\n<6>waiting up to 1 seconds for root=/dev/sdz9\n"
 		     "<3>root device root=/dev/sdz9 did not appear within 1 seconds\n"));
 	init_free(&in);
 	fake_ops_free(f);
@@ -555,11 +420,11 @@ static void test_break_points(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/vda1 rd.break=cmdline,pre-mount rd.break");
+	f = fake_boot_setup("root=/dev/vda1 rd.break=cmdline,pre-mount rd.break");
 	make_exec(f, "/bin/sh");
-	spawn_ok = 3;
+	fake_boot_spawns = 3;
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"mount tmpfs /run",
@@ -573,14 +438,14 @@ static void test_break_points(void)
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "spawn") == 3);
-	CHECK(logged("<3>starting /bin/sh (pre-mount); exit it to continue\n"));
+	CHECK(fake_boot_logged("<3>starting /bin/sh (pre-mount); exit it to continue\n"));
 	init_free(&in);
 	fake_ops_free(f);
 
 	/* no shell: say so and go on */
-	f = setup("root=/dev/vda1 break=premount");
+	f = fake_boot_setup("root=/dev/vda1 break=premount");
 	CHECK(run(f, &in) == 0);
-	CHECK(logged("<4>break point pre-mount: no shell, going on\n"));
+	CHECK(fake_boot_logged("<4>break point pre-mount: no shell, going on\n"));
 	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
 	init_free(&in);
 	fake_ops_free(f);
@@ -592,15 +457,15 @@ static void test_quiet(void)
 	struct init in;
 	char *k;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup("root=/dev/vda1 quiet rd.timeout=zz");
+	f = fake_boot_setup("root=/dev/vda1 quiet rd.timeout=zz");
 	CHECK(run(f, &in) == 0);
-	k = read_tree(f, "/dev/kmsg");
+	k = fake_boot_read(f, "/dev/kmsg");
 	CHECK_STR(k, "<4>uniramfs: ignoring rd.timeout=zz: not a number of seconds\n");
 	free(k);
 	/* the log for the booted system keeps everything */
-	CHECK(logged("<6>switching to the root filesystem, starting /sbin/init\n"));
+	CHECK(fake_boot_logged("<6>switching to the root filesystem, starting /sbin/init\n"));
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -622,9 +487,6 @@ int main(void)
 	RUN(test_shell_then_retry);
 	RUN(test_break_points);
 	RUN(test_quiet);
-	if (ext4_image) {
-		unlink(ext4_image);
-		free(ext4_image);
-	}
+	fake_boot_remove_ext4();
 	return test_done();
 }

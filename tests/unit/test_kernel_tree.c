@@ -4,7 +4,6 @@
  * the parsers on hostile text, and the binary on fake trees. */
 #include <dirent.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cpio.h"
@@ -12,29 +11,11 @@
 #include "format_gen_init_cpio.h"
 #include "imagefile.h"
 #include "kernel_tree.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 static char *uniramfs, *init_bin, *kver, *tmpdir;
-
-static int run(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	struct buf b = { 0 };
-	char chunk[4096];
-	size_t n;
-	int st;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		buf_append(&b, chunk, n);
-	st = pclose(p);
-	if (!b.p)
-		buf_append(&b, "", 0);
-	if (out)
-		*out = b.p;
-	else
-		buf_free(&b);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 static void put(const char *dir, const char *rel, const char *text)
 {
@@ -185,7 +166,7 @@ static void test_tree_without_modules(void)
 	char *o = xasprintf("--kernel-tree %s -o %s --add-modules ext4,virtio-blk", t, img);
 	char *c = build(o), *out = NULL;
 	struct names n = { 0 };
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(image_foreach(img, collect, &n) == 0);
 	CHECK(strv_contains(&n.v, "usr/lib/modules/6.1.0-mini/modules.builtin"));
 	CHECK(strv_contains(&n.v, "etc/uniramfs/kver"));
@@ -199,7 +180,7 @@ static void test_tree_without_modules(void)
 	o = xasprintf("--kernel-tree %s -o %s --hostonly --sysroot %s/tests/unit/fixtures/hostonly/virtio", t, img,
 		      getenv("UNIRAMFS_SRCDIR"));
 	c = build(o);
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(image_foreach(img, collect, &n) == 0);
 	/* no host binaries here, so no usrmerge link: /lib is a directory */
 	CHECK(strv_contains(&n.v, "lib/modules/6.1.0-mini/modules.builtin"));
@@ -209,41 +190,24 @@ static void test_tree_without_modules(void)
 
 	o = xasprintf("--kernel-tree %s -o %s --add-modules nvme", t, img);
 	c = build(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: module 'nvme': kernel 6.1.0-mini has no module support "
 		       "(CONFIG_MODULES is off) and it is not in its modules.builtin\n");
 	free(o), free(c), free(out);
 
 	o = xasprintf("--kernel-tree %s -k 6.1.0-other -o %s", t, img);
 	c = build(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK(str_has_prefix(out, "uniramfs: error: --kernel-tree "));
 	CHECK(strstr(out, " is kernel 6.1.0-mini, not the 6.1.0-other asked for\n"));
 	free(o), free(c), free(out);
 
 	o = xasprintf("--kernel-tree %s/none -o %s", t, img);
 	c = build(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK(strstr(out, "/none: no kernel release (") && strstr(out, "was the kernel built?): No such file or directory\n"));
 	free(o), free(c), free(out);
 	free(t), free(img);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	char *da, *db;
-	size_t la, lb;
-	bool same;
-	if (read_file(a, &da, &la) < 0)
-		return false;
-	if (read_file(b, &db, &lb) < 0) {
-		free(da);
-		return false;
-	}
-	same = la == lb && memcmp(da, db, la) == 0;
-	free(da);
-	free(db);
-	return same;
 }
 
 /* A tree with modules built (make modules, not installed): the host's
@@ -276,7 +240,7 @@ static void test_tree_with_modules(void)
 
 	o = xasprintf("--kernel-tree %s -o %s --add-modules ext4", t, img);
 	c = build(o);
-	CHECK(run(c, &out) == 0);
+	CHECK(run_capture(c, &out) == 0);
 	CHECK(image_foreach(img, collect, &n) == 0);
 	CHECK(strv_contains(&n.v, "usr/lib/modules/6.1.0-tree/kernel/fs/ext4/ext4.ko"));
 	CHECK(strv_contains(&n.v, "usr/lib/modules/6.1.0-tree/kernel/fs/jbd2/jbd2.ko"));
@@ -301,18 +265,18 @@ static void test_tree_with_modules(void)
 	put(t, "modules.order", "fs/ext4/ext4.o\ndrivers/gone/gone.o\n");
 	o = xasprintf("--kernel-tree %s -o %s --add-modules ext4", t, img);
 	c = build(o);
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: modules.order:2 names drivers/gone/gone.ko, which is not built (run make modules)\n");
 	free(o), free(c), free(out);
 
 	put(t, "modules.order", "fs/ext4/ext4.o\n../../../etc/shadow.o\n");
 	c = build(o = xasprintf("--kernel-tree %s -o %s", t, img));
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK(str_has_suffix(out, "/withmod: modules.order:2: bad module path '../../../etc/shadow.o'\n"));
 	free(o), free(c), free(out);
 
 	c = build(o = xasprintf("--kernel-tree %s --kmoddir /lib/modules/%s -o %s", t, kver, img));
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: --kernel-tree and --kmoddir both name the modules: give one\n");
 	free(o), free(c), free(out);
 	free(t), free(img);
@@ -325,7 +289,7 @@ static void test_list_format(void)
 	char *c = build(o), *data = NULL, *want, *d, *init_copy, *out = NULL;
 	size_t len;
 
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(read_file(list, &data, &len) == 0);
 	d = xasprintf("%s.d", list);
 	want = xasprintf("file /init %s/init 755 0 0\n", d);
@@ -342,7 +306,7 @@ static void test_list_format(void)
 		free(node);
 	}
 	/* a rebuild replaces the files, leaving nothing beside them */
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(same_file(init_copy, init_bin));
 	{
 		DIR *dir = opendir(tmpdir);
@@ -364,7 +328,7 @@ static void test_list_format(void)
 		mkdir(elsewhere, 0755);
 		CHECK(symlink(elsewhere, l2d) == 0);
 		c = build(o = xasprintf("--kernel-tree %s --format gen_init_cpio -o %s", t, l2));
-		CHECK(run(c, &out) == 1);
+		CHECK(run_capture(c, &out) == 1);
 		want = xasprintf("uniramfs: error: %s: not a directory; refusing to replace it\n", l2d);
 		CHECK_STR(out, want);
 		CHECK(access(l2, F_OK) < 0);
@@ -381,7 +345,7 @@ static void test_list_format(void)
 	}
 
 	c = build(o = xasprintf("--kernel-tree %s --format gen_init_cpio", t));
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: --format gen_init_cpio needs -o LIST (the list, its files in LIST.d)\n");
 	free(o), free(c), free(out);
 
@@ -391,7 +355,7 @@ static void test_list_format(void)
 		put(tmpdir, "plain", "x\n");
 		c = build(o = xasprintf("--kernel-tree %s --format gen_init_cpio -o %s --add-files '%s:/etc/a b'",
 					t, list, src));
-		CHECK(run(c, &out) == 1);
+		CHECK(run_capture(c, &out) == 1);
 		CHECK_STR(out, "uniramfs: error: entry \"etc/a b\": its name has white space or a control "
 			       "character, which a gen_init_cpio list cannot hold\n");
 		/* the previous list and its files stand */
@@ -419,10 +383,10 @@ static void test_uki_build(void)
 	}
 	put(tmpdir, "vmlinuz-fake", "FAKE-KERNEL");
 	c = build(o = xasprintf("--kernel-tree %s --uki %s --uki-kernel %s --uki-cmdline 'root=/dev/vda ro'", t, u1, k));
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	free(o), free(c);
 	c = build(o = xasprintf("--kernel-tree %s --uki %s --uki-kernel %s --uki-cmdline 'root=/dev/vda ro'", t, u2, k));
-	CHECK(run(c, NULL) == 0);
+	CHECK(run_capture(c, NULL) == 0);
 	CHECK(same_file(u1, u2));
 	CHECK(read_file(u1, &d, &len) == 0);
 	if (d) {
@@ -449,14 +413,14 @@ static void test_uki_build(void)
 
 	unlink(u2);
 	c = build(o = xasprintf("--kernel-tree %s --uki %s --uki-kernel %s --uki-stub %s", t, u2, k, k));
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	want = xasprintf("uniramfs: error: %s: not a PE image (no MZ header)\n", k);
 	CHECK_STR(out, want);
 	CHECK(access(u2, F_OK) < 0);
 	free(o), free(c), free(out), free(want);
 
 	c = build(o = xasprintf("--kernel-tree %s --uki %s --format gen_init_cpio -o %s/l", t, u2, tmpdir));
-	CHECK(run(c, &out) == 1);
+	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: --uki needs an image, not a --format gen_init_cpio list\n");
 	free(o), free(c), free(out);
 	free(t), free(k), free(u1), free(u2);
@@ -464,28 +428,13 @@ static void test_uki_build(void)
 
 int main(void)
 {
-	const char *bd = getenv("UNIRAMFS_BUILDDIR");
 	char tmpl[] = "/tmp/uniramfs-test-ktree-XXXXXX";
-	DIR *dir = opendir("/lib/modules");
-	struct dirent *e;
 
 	RUN(test_release_parse);
 	RUN(test_order_path);
 	RUN(test_list_lines);
-	if (dir) {
-		while ((e = readdir(dir)))
-			if (e->d_name[0] != '.')
-				kver = xstrdup(e->d_name);
-		closedir(dir);
-	}
-	if (!bd || !kver)
+	if (!find_binaries(&uniramfs, &init_bin, &kver))
 		return test_done();
-	uniramfs = path_join(bd, "uniramfs");
-	init_bin = path_join(bd, "uniramfs-init");
-	if (access(init_bin, X_OK) < 0) {
-		free(init_bin);
-		init_bin = path_join(bd, "src/init/uniramfs-init");
-	}
 	tmpdir = xstrdup(mkdtemp(tmpl));
 	RUN(test_tree_without_modules);
 	RUN(test_tree_with_modules);

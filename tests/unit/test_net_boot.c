@@ -11,46 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fake_ops.h"
+#include "fake_boot.h"
 #include "init/init.h"
 #include "init/core/kmsg.h"
 #include "init/net/rawudp.h"
 #include "test.h"
 #include <arpa/inet.h>
-
-#define KVER "6.1.0-test"
-#define MODDIR "/lib/modules/" KVER
-#define UUID "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
-#define VIRTIO "/sys/devices/pci0000:00/0000:00:04.0"
-
-static struct fake_ops *cur;
-static const char *running_kver = KVER;
-static char *ext4_image; /* made once with mkfs.ext4 */
-
-static int x_uname(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", running_kver);
-	return 0;
-}
-
-static int spawn_ok; /* spawns that start a real child (which exits at once) */
-
-static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
-{
-	pid_t pid;
-
-	(void)envp;
-	strv_push_owned(&cur->log, xasprintf("spawn %s %s", path, argv[0]));
-	if (spawn_ok <= 0) {
-		errno = ENOSYS;
-		return -1;
-	}
-	spawn_ok--;
-	pid = fork();
-	if (pid == 0)
-		_exit(0);
-	return pid;
-}
 
 static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
 		 size_t len)
@@ -63,132 +29,32 @@ static int x_run(const char *path, char *const argv[], char *const envp[], const
 	buf_printf(&b, "run %s", path);
 	for (size_t i = 1; argv[i]; i++)
 		buf_printf(&b, " %s", argv[i]);
-	strv_push(&cur->log, b.p);
+	strv_push(&fake_boot_tree->log, b.p);
 	buf_free(&b);
 	return 0;
 }
 
 static const struct initops fake_initops = {
 	.run = x_run,
-	.uname_release = x_uname,
+	.uname_release = fake_boot_uname,
 	.free_initramfs = fake_free_initramfs,
 	.reboot = fake_reboot,
-	.spawn = x_spawn,
+	.spawn = fake_boot_spawn,
 };
-
-static bool make_ext4(void)
-{
-	char cmd[512];
-
-	if (ext4_image)
-		return true;
-	ext4_image = xasprintf("%s/uniramfs-test-ext4-%d.img", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-			       (int)getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "mkfs.ext4 -q -F -U " UUID " -L rootfs %s 8M >/dev/null 2>&1", ext4_image);
-	if (system(cmd) != 0) {
-		free(ext4_image);
-		ext4_image = NULL;
-		return false;
-	}
-	return true;
-}
-
-static void copy_into(struct fake_ops *f, const char *src, const char *dst)
-{
-	char *real = fake_path(f, dst), *cmd;
-	fake_write(f, dst, "");
-	cmd = xasprintf("cp %s %s", src, real);
-	CHECK(system(cmd) == 0);
-	free(cmd);
-	free(real);
-}
-
-/* A machine with a virtio disk whose driver is in the image, one PCI
- * device with no driver, and the root on vda1. */
-static struct fake_ops *setup(const char *cmdline)
-{
-	struct fake_ops *f = fake_ops_new();
-	char *p;
-
-	cur = f;
-	running_kver = KVER;
-	spawn_ok = 0;
-	fake_write(f, "/proc/cmdline", cmdline);
-	fake_write(f, "/etc/uniramfs/kver", KVER "\n");
-	fake_write(f, "/dev/kmsg", "");
-	fake_mkdir(f, "/run");
-	fake_write(f, MODDIR "/kernel/drivers/block/virtio_blk.ko", "");
-	fake_write(f, MODDIR "/kernel/fs/ext4/ext4.ko", "");
-	fake_write(f, MODDIR "/kernel/lib/crc16.ko", "");
-	fake_write(f, MODDIR "/modules.dep",
-		   "kernel/drivers/block/virtio_blk.ko:\n"
-		   "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\n"
-		   "kernel/lib/crc16.ko:\n");
-	fake_write(f, MODDIR "/modules.alias",
-		   "alias virtio:d00000002v* virtio_blk\n"
-		   "alias fs-ext4 ext4\n");
-	fake_write(f, MODDIR "/modules.softdep", "");
-	fake_write(f, MODDIR "/modules.builtin", "");
-
-	fake_write(f, VIRTIO "/modalias", "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n");
-	fake_symlink(f, "../../../bus/pci", VIRTIO "/subsystem");
-	fake_write(f, VIRTIO "/virtio1/modalias", "virtio:d00000002v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", VIRTIO "/virtio1/subsystem");
-	fake_write(f, VIRTIO "/virtio1/block/vda/dev", "254:0\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/uevent", "DEVTYPE=disk\nDEVNAME=vda\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n");
-	fake_write(f, VIRTIO "/virtio1/block/vda/vda1/uevent", "DEVTYPE=partition\nDEVNAME=vda1\n");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
-		     "/sys/class/block/vda");
-	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda1",
-		     "/sys/class/block/vda1");
-	fake_write(f, "/sys/devices/platform/pcspkr/modalias", "platform:pcspkr\n");
-	fake_write(f, "/dev/vda", "");
-	copy_into(f, ext4_image, "/dev/vda1");
-
-	fake_mkdir(f, "/sysroot");
-	fake_write(f, "/sysroot/sbin/init", "#!/bin/true\n");
-	p = fake_path(f, "/sysroot/sbin/init");
-	chmod(p, 0755);
-	free(p);
-	return f;
-}
 
 static int run(struct fake_ops *f, struct init *in)
 {
-	char *envp[] = { "HOME=/", "TERM=linux", NULL };
-	char *argv[] = { "/init", NULL };
-
-	memset(in, 0, sizeof(*in));
-	in->ops = &f->ops;
-	in->xops = &fake_initops;
-	return init_run(in, 1, argv, envp);
+	return fake_boot_run(f, in, &fake_initops, fake_boot_kernel_env);
 }
 
-static bool logged(const char *text)
-{
-	const struct buf *b = kmsg_kept();
-	return b->p && strstr(b->p, text);
-}
-
-static char *read_tree(struct fake_ops *f, const char *p)
-{
-	char *real = fake_path(f, p), *data = NULL;
-	size_t len;
-	if (read_file(real, &data, &len) < 0)
-		data = NULL;
-	free(real);
-	return data;
-}
 #define NIC "/sys/devices/pci0000:00/0000:00:03.0"
 
-/* setup()'s machine with a virtio NIC (its driver in the image) as eth0,
+/* fake_boot_setup()'s machine with a virtio NIC (its driver in the image) as eth0,
  * index 2, and lo. */
 static struct fake_ops *setup_net(const char *cmdline)
 {
-	struct fake_ops *f = setup(cmdline);
-	char *dep = read_tree(f, MODDIR "/modules.dep"), *al = read_tree(f, MODDIR "/modules.alias");
+	struct fake_ops *f = fake_boot_setup(cmdline);
+	char *dep = fake_boot_read(f, MODDIR "/modules.dep"), *al = fake_boot_read(f, MODDIR "/modules.alias");
 	char *t;
 
 	fake_write(f, MODDIR "/kernel/drivers/net/virtio_net.ko", "");
@@ -259,7 +125,7 @@ static void test_no_network(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5");
 	CHECK(run(f, &in) == 0);
@@ -303,13 +169,13 @@ static void test_nfs_by_dhcp(void)
 	/* the root is on the network: the link stays up */
 	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
 	CHECK(fake_log_count(f, "netlink addr del") == 0);
-	CHECK(logged("eth0: 10.0.2.15/24 from DHCP server 10.0.2.2"));
-	t = read_tree(f, "/run/uniramfs/net/eth0.conf");
+	CHECK(fake_boot_logged("eth0: 10.0.2.15/24 from DHCP server 10.0.2.2"));
+	t = fake_boot_read(f, "/run/uniramfs/net/eth0.conf");
 	CHECK(t && strstr(t, "IPV4ADDR='10.0.2.15'") && strstr(t, "ROOTPATH='10.0.2.100:/nfsrt'"));
 	if (t && !strstr(t, "IPV4ADDR='10.0.2.15'"))
 		printf("# %s\n", t);
 	free(t);
-	t = read_tree(f, "/run/uniramfs/resolv.conf");
+	t = fake_boot_read(f, "/run/uniramfs/resolv.conf");
 	CHECK(t != NULL);
 	free(t);
 	init_free(&in);
@@ -340,7 +206,7 @@ static void test_static_local_down(void)
 	struct fake_ops *f;
 	struct init in;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5 "
 		      "ip=192.168.7.9::192.168.7.1:255.255.255.0:box:eth0:off:1400");
@@ -372,8 +238,8 @@ static void test_dhcp_silent(void)
 	f->pkt_ifindex = 2;
 	dhcp_answers = 0;
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>the network did not come up within 20 seconds\n"));
-	CHECK(logged("<3>  eth0: no address yet\n"));
+	CHECK(fake_boot_logged("<3>the network did not come up within 20 seconds\n"));
+	CHECK(fake_boot_logged("<3>  eth0: no address yet\n"));
 	CHECK(fake_log_count(f, "packet-send 2") >= 3);
 	CHECK(fake_log_count(f, "mount 10.0.2.100") == 0);
 	init_free(&in);
@@ -393,7 +259,7 @@ static void test_nfs_refused(void)
 	dhcp_answers = 1;
 	fake_fail(f, "mount", "nfs", ECONNREFUSED);
 	CHECK(run(f, &in) == -1);
-	CHECK(logged("<3>cannot mount the NFS root 10.0.2.100:/root from eth0 (10.0.2.15/24): "
+	CHECK(fake_boot_logged("<3>cannot mount the NFS root 10.0.2.100:/root from eth0 (10.0.2.15/24): "
 		     "Connection refused\n"));
 	CHECK(fake_log_count(f, "mount 10.0.2.100:/root /sysroot nfs") == 1);
 	init_free(&in);
@@ -409,7 +275,7 @@ static void test_iscsi_login(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.initiator=iqn.x:me "
 		      "netroot=iscsi:alice:s3cret-pass@10.0.2.100::3261:1:iqn.2026-12.test:root");
@@ -429,11 +295,11 @@ static void test_iscsi_login(void)
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
-	CHECK(logged("iSCSI: logging in to iqn.2026-12.test:root at 10.0.2.100:3261"));
+	CHECK(fake_boot_logged("iSCSI: logging in to iqn.2026-12.test:root at 10.0.2.100:3261"));
 	/* the command line (world-readable in /proc/cmdline) holds it, the
 	 * log of the tool's run does not */
-	CHECK(logged("-u alice -w (secret)"));
-	CHECK(!logged("-w s3cret-pass"));
+	CHECK(fake_boot_logged("-u alice -w (secret)"));
+	CHECK(!fake_boot_logged("-w s3cret-pass"));
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -445,7 +311,7 @@ static void test_iscsi_firmware(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
 	f->on_packet = dhcp_server;
@@ -473,7 +339,7 @@ static void test_nbd_connect(void)
 	struct init in;
 	char *p;
 
-	if (!make_ext4())
+	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 netroot=nbd:10.0.2.100:10809/root");
 	f->on_packet = dhcp_server;
@@ -506,9 +372,6 @@ int main(void)
 	RUN(test_static_local_down);
 	RUN(test_dhcp_silent);
 	RUN(test_nfs_refused);
-	if (ext4_image) {
-		unlink(ext4_image);
-		free(ext4_image);
-	}
+	fake_boot_remove_ext4();
 	return test_done();
 }

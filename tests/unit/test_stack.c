@@ -15,19 +15,11 @@
 #include "log.h"
 #include "nettools.h"
 #include "stack.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 #define STATIC_ELF "/bin/busybox"
-
-static char *fixture(const char *name)
-{
-	const char *src = getenv("UNIRAMFS_SRCDIR");
-	char *p = xasprintf("%s/tests/unit/fixtures/hostonly/%s", src ? src : ".", name);
-	char *real = realpath(p, NULL);
-	free(p);
-	return real ? real : xstrdup("(missing fixture)");
-}
 
 static void put(const char *root, const char *path, const char *text, mode_t mode)
 {
@@ -51,7 +43,7 @@ static void put(const char *root, const char *path, const char *text, mode_t mod
 static char *sysroot(const char *fix, const char *tools)
 {
 	char tmpl[] = "/tmp/uniramfs-test-stack-XXXXXX";
-	char *dir = xstrdup(mkdtemp(tmpl)), *src = fixture(fix);
+	char *dir = xstrdup(mkdtemp(tmpl)), *src = hostonly_fixture(fix);
 	char *cmd = xasprintf("cp -a %s/. %s/", src, dir);
 	struct strv t = { 0 };
 
@@ -477,7 +469,7 @@ static void test_net_cmdline_merge(void)
 		{ "nfsroot=10.0.0.9:/x ifname=enp1s0:52:54:00:aa:bb:cc",
 		  "ip=enp1s0:dhcp nfsroot=10.0.0.9:/x ifname=enp1s0:52:54:00:aa:bb:cc" },
 	};
-	char *root = fixture("nfs4");
+	char *root = hostonly_fixture("nfs4");
 	struct hostonly h;
 
 	CHECK(hostonly_detect(root, &h) == 0);

@@ -302,21 +302,33 @@ static const struct form forms[] = {
 	{ "/dev/disk/by-partlabel/", offsetof(struct blockdev, partlabel), false },
 };
 
+/* Which of forms *spec is written in (a leading "block:" skipped), with
+ * its value in *v; NULL for a device path or number. */
+static const struct form *form_of(const char **spec, const char **v)
+{
+	if (str_has_prefix(*spec, "block:"))
+		*spec += 6;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		*v = value_of(*spec, forms[i].prefix);
+		if (*v)
+			return &forms[i];
+	}
+	return NULL;
+}
+
 /* The kernel's "PARTUUID=x/PARTNROFF=n" needs the neighbours, not a form
  * one device can answer: it is not valid here. */
 bool blockdev_spec_valid(const char *spec)
 {
+	const struct form *form;
+	const char *v;
 	unsigned maj, min;
 
 	if (!spec)
 		return false;
-	if (str_has_prefix(spec, "block:"))
-		spec += 6;
-	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
-		const char *v = value_of(spec, forms[i].prefix);
-		if (!v)
-			continue;
-		if (forms[i].prefix[0] == '/')
+	form = form_of(&spec, &v);
+	if (form) {
+		if (form->prefix[0] == '/')
 			return !strchr(v, '/'); /* a link name has '/' as \x2f */
 		return !strstr(v, "/PARTNROFF=");
 	}
@@ -351,18 +363,16 @@ static bool matches_vg_lv(const char *dmname, const char *vglv)
 
 bool blockdev_matches(const struct blockdev *bd, const char *spec)
 {
+	const struct form *form;
+	const char *v;
 	unsigned maj, min;
 
 	if (!blockdev_spec_valid(spec))
 		return false;
-	if (str_has_prefix(spec, "block:"))
-		spec += 6;
-	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
-		const char *v = value_of(spec, forms[i].prefix);
-		if (!v)
-			continue;
-		const char *devval = *(char *const *)((const char *)bd + forms[i].field);
-		return eq_enc(devval, v, forms[i].icase);
+	form = form_of(&spec, &v);
+	if (form) {
+		const char *devval = *(char *const *)((const char *)bd + form->field);
+		return eq_enc(devval, v, form->icase);
 	}
 	if (str_has_prefix(spec, "/dev/")) {
 		if (bd->devnode && strcmp(bd->devnode, spec) == 0)

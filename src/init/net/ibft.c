@@ -164,17 +164,6 @@ static int read_target(const char *dir, int index, struct iscsi_target *t, long 
 	return 0;
 }
 
-static void target_free(struct iscsi_target *t)
-{
-	free(t->server);
-	free(t->name);
-	free(t->user);
-	free(t->password);
-	free(t->in_user);
-	free(t->in_password);
-	memset(t, 0, sizeof(*t));
-}
-
 int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, struct strv *w)
 {
 	struct iscsi_target best = { 0 }, t;
@@ -184,17 +173,17 @@ int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, str
 	memset(nic, 0, sizeof(*nic));
 	for (int i = 0; i < IBFT_MAX; i++) {
 		if (read_target(dir, i, &t, &flags, &nic_index, w) < 0) {
-			target_free(&t);
+			iscsi_target_free(&t);
 			continue;
 		}
 		/* The one the firmware booted from beats the first valid one. */
 		if (best_flags < 0 || ((flags & IBFT_FLAG_BOOT) && !(best_flags & IBFT_FLAG_BOOT))) {
-			target_free(&best);
+			iscsi_target_free(&best);
 			best = t;
 			best_flags = flags;
 			best_nic = nic_index < 0 ? 0 : nic_index;
 		} else {
-			target_free(&t);
+			iscsi_target_free(&t);
 		}
 	}
 	if (best_flags < 0) {

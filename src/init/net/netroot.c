@@ -329,16 +329,21 @@ void nfs_mount_free(struct nfs_mount *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void iscsi_root_free(struct iscsi_root *r)
+void iscsi_target_free(struct iscsi_target *t)
 {
-	struct iscsi_target *t = &r->target;
-	free(r->initiator);
 	free(t->server);
 	free(t->name);
 	free(t->user);
 	free(t->password);
 	free(t->in_user);
 	free(t->in_password);
+	memset(t, 0, sizeof(*t));
+}
+
+void iscsi_root_free(struct iscsi_root *r)
+{
+	free(r->initiator);
+	iscsi_target_free(&r->target);
 	memset(r, 0, sizeof(*r));
 }
 

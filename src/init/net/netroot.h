@@ -106,6 +106,7 @@ void nfs_mount_free(struct nfs_mount *m);
 /* The parts on their own, for the callers that have them apart. */
 int iscsi_parse(const char *spec, struct iscsi_root *out, struct strv *warnings); /* after "iscsi:" */
 int nbd_parse(const char *spec, struct nbd_root *out, struct strv *warnings);	  /* after "nbd:" or nbdroot= */
+void iscsi_target_free(struct iscsi_target *t);
 void iscsi_root_free(struct iscsi_root *r);
 
 #endif
