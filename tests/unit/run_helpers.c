@@ -88,3 +88,18 @@ char *hostonly_fixture(const char *name)
 	free(p);
 	return real ? real : xstrdup("(missing fixture)");
 }
+
+void write_under(const char *dir, const char *rel, const char *text)
+{
+	char *p = path_join(dir, rel), *slash = strrchr(p, '/');
+	FILE *f;
+
+	*slash = '\0';
+	MUST(mkdir_p(p, 0755) == 0);
+	*slash = '/';
+	f = fopen(p, "w");
+	MUST(f != NULL);
+	fputs(text, f);
+	MUST(fclose(f) == 0);
+	free(p);
+}

@@ -10,6 +10,9 @@
  * command did not exit (a signal). */
 int run_capture(const char *cmd, char **out);
 
+/* Write text to dir/rel, making rel's directories first. */
+void write_under(const char *dir, const char *rel, const char *text);
+
 /* Whether files a and b both read and hold the same bytes. */
 bool same_file(const char *a, const char *b);
 

@@ -12,42 +12,11 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 static char *uniramfs, *init_bin, *kver, *tmpdir;
-
-static int run(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	struct buf b = { 0 };
-	char chunk[4096];
-	size_t n;
-	int st;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		buf_append(&b, chunk, n);
-	st = pclose(p);
-	if (!b.p)
-		buf_append(&b, "", 0);
-	if (out)
-		*out = b.p;
-	else
-		buf_free(&b);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-static void touch(const char *dir, const char *rel, const char *text)
-{
-	char *p = path_join(dir, rel), *slash = strrchr(p, '/');
-	FILE *f;
-	*slash = '\0';
-	mkdir_p(p, 0755);
-	*slash = '/';
-	f = fopen(p, "w");
-	fputs(text, f);
-	fclose(f);
-	free(p);
-}
 
 static void mkdir_in(const char *dir, const char *rel)
 {
@@ -72,10 +41,10 @@ static char *make_sysroot(const char *name)
 {
 	char *root = path_join(tmpdir, name);
 	char *boot_real = xasprintf("boot/vmlinuz-%s", kver), *mod_real = xasprintf("lib/modules/%s", kver);
-	touch(root, "etc/debian_version", "12.0\n");
-	touch(root, boot_real, "kernel\n");
+	write_under(root, "etc/debian_version", "12.0\n");
+	write_under(root, boot_real, "kernel\n");
 	mkdir_in(root, mod_real);
-	touch(root, "boot/vmlinuz-1.0.0-old", "kernel\n");
+	write_under(root, "boot/vmlinuz-1.0.0-old", "kernel\n");
 	mkdir_in(root, "lib/modules/1.0.0-old");
 	mkdir_in(root, "lib/modules/2.0.0-removed");
 	free(boot_real);
@@ -94,7 +63,7 @@ static void test_all_builds_every_installed_kernel(void)
 {
 	char *root = make_sysroot("all"), *cmd = all_cmd(root, ""), *out = NULL;
 	char *img = xasprintf("boot/initrd.img-%s", kver);
-	CHECK(run(cmd, &out) == 0);
+	CHECK(run_capture(cmd, &out) == 0);
 	CHECK(exists(root, img));
 	CHECK(exists(root, "boot/initrd.img-1.0.0-old"));
 	/* no kernel, no image */
@@ -113,7 +82,7 @@ static void test_all_one_failure_others_still_built(void)
 	char *img = xasprintf("boot/initrd.img-%s", kver);
 	char *blocked = path_join(root, "boot/initrd.img-1.0.0-old");
 	mkdir(blocked, 0755);
-	CHECK(run(cmd, &out) == 1);
+	CHECK(run_capture(cmd, &out) == 1);
 	expect = xasprintf("uniramfs: error: kernel 1.0.0-old: -o %s: is a directory (give the image's file name)\n",
 			   blocked);
 	CHECK(strstr(out, expect) != NULL);
@@ -133,10 +102,10 @@ static void test_all_refuses_output_and_kver(void)
 {
 	char *root = make_sysroot("refuse"), *c1 = all_cmd(root, "-o /tmp/x"), *c2 = all_cmd(root, "-k 1.0.0-old");
 	char *o1 = NULL, *o2 = NULL;
-	CHECK(run(c1, &o1) == 1);
+	CHECK(run_capture(c1, &o1) == 1);
 	CHECK_STR(o1, "uniramfs: error: --all writes each kernel's default image: output '/tmp/x' (a flag or a "
 		      "config file) cannot be given with it\n");
-	CHECK(run(c2, &o2) == 1);
+	CHECK(run_capture(c2, &o2) == 1);
 	CHECK_STR(o2, "uniramfs: error: --all builds every installed kernel: kver '1.0.0-old' (a flag or a config "
 		      "file) cannot be given with it\n");
 	CHECK(!exists(root, "boot/initrd.img-1.0.0-old"));
@@ -154,7 +123,7 @@ static void test_all_no_kernel_is_not_an_error(void)
 	cmd = all_cmd(root, "");
 	expect = xasprintf("uniramfs: no installed kernel under %s (lib/modules/KVER with boot/vmlinuz-KVER): "
 			   "nothing to build\n", root);
-	CHECK(run(cmd, &out) == 0);
+	CHECK(run_capture(cmd, &out) == 0);
 	CHECK_STR(out, expect);
 	free(expect);
 	free(out);
@@ -168,17 +137,17 @@ static void test_all_boot_link_stays_in_sysroot(void)
 {
 	char *root = path_join(tmpdir, "linked"), *cmd, *out = NULL, *link, *vmlinuz, *mod, *img, *outside;
 	mkdir_p(root, 0755);
-	touch(root, "etc/debian_version", "12.0\n");
+	write_under(root, "etc/debian_version", "12.0\n");
 	mod = xasprintf("lib/modules/%s", kver);
 	vmlinuz = xasprintf("lib/modules/%s/vmlinuz", kver);
-	touch(root, vmlinuz, "kernel\n");
+	write_under(root, vmlinuz, "kernel\n");
 	mkdir_in(root, "outside");
 	outside = path_join(tmpdir, "outside");
 	mkdir_p(outside, 0755);
 	link = path_join(root, "boot");
 	CHECK(symlink("../outside", link) == 0);
 	cmd = all_cmd(root, "");
-	CHECK(run(cmd, &out) == 0);
+	CHECK(run_capture(cmd, &out) == 0);
 	img = xasprintf("outside/initrd.img-%s", kver);
 	CHECK(exists(root, img));
 	CHECK(!exists(tmpdir, img));
@@ -230,7 +199,7 @@ static void test_free_space_checked_before_writing(void)
 
 	if (geteuid() != 0)
 		SKIP("mounting a small tmpfs needs root");
-	CHECK(run(c0, NULL) == 0);
+	CHECK(run_capture(c0, NULL) == 0);
 	size = file_size(roomy);
 	CHECK(size > 0);
 	mkdir_p(boot, 0755);
@@ -253,7 +222,7 @@ static void test_free_space_checked_before_writing(void)
 	need = (size + sv.f_frsize - 1) / sv.f_frsize * sv.f_frsize;
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	c1 = one_cmd(img);
-	CHECK(run(c1, &out) == 1);
+	CHECK(run_capture(c1, &out) == 1);
 	expect = xasprintf("uniramfs: error: not enough space in %s for %s: the new image needs %llu bytes, %llu are "
 			   "free (the old image stays until the new one is complete): free %llu more bytes\n",
 			   boot, img, (unsigned long long)need, (unsigned long long)avail,
@@ -269,7 +238,7 @@ static void test_free_space_checked_before_writing(void)
 	/* with the room, the same build goes through */
 	CHECK(mount(NULL, boot, NULL, MS_REMOUNT, "size=128m") == 0);
 	c2 = one_cmd(img);
-	CHECK(run(c2, NULL) == 0);
+	CHECK(run_capture(c2, NULL) == 0);
 	CHECK(file_size(img) == size);
 	umount(boot);
 	free(c0);

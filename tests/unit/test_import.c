@@ -11,39 +11,11 @@
 #include "config.h"
 #include "err.h"
 #include "import.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 static char *fixtures, *tmpdir, *uniramfs;
-
-static int run(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	struct buf b = { 0 };
-	char chunk[4096];
-	size_t n;
-	int st;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		buf_append(&b, chunk, n);
-	st = pclose(p);
-	if (!b.p)
-		buf_append(&b, "", 0);
-	*out = b.p;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char *p = path_join(root, rel), *slash = strrchr(p, '/');
-	FILE *f;
-	*slash = '\0';
-	mkdir_p(p, 0755);
-	*slash = '/';
-	f = fopen(p, "w");
-	fputs(text, f);
-	fclose(f);
-	free(p);
-}
 
 /* the output, parsed back as uniramfs build would */
 static void parse_back(const char *text, struct build_opts *o)
@@ -151,8 +123,8 @@ static void test_choose_generator(void)
 {
 	char *both = path_join(tmpdir, "both"), *none = path_join(tmpdir, "none"), *expect;
 	struct buf out = { 0 };
-	put(both, "etc/initramfs-tools/initramfs.conf", "MODULES=dep\n");
-	put(both, "etc/dracut.conf", "hostonly=yes\n");
+	write_under(both, "etc/initramfs-tools/initramfs.conf", "MODULES=dep\n");
+	write_under(both, "etc/dracut.conf", "hostonly=yes\n");
 	mkdir_p(none, 0755);
 	CHECK(import_config(both, NULL, &out) == -1);
 	expect = xasprintf("configs of several generators under %s: initramfs-tools "
@@ -180,10 +152,10 @@ static void test_bad_syntax_named(void)
 {
 	char *root = path_join(tmpdir, "badquote");
 	struct buf out = { 0 };
-	put(root, "etc/dracut.conf", "hostonly=yes\n\nadd_drivers+=\" nvme\n");
+	write_under(root, "etc/dracut.conf", "hostonly=yes\n\nadd_drivers+=\" nvme\n");
 	CHECK(import_config(root, NULL, &out) == -1);
 	CHECK_STR(err_msg(), "/etc/dracut.conf:3: unterminated \" quote");
-	put(root, "etc/dracut.conf", "omit_drivers=(floppy\n");
+	write_under(root, "etc/dracut.conf", "omit_drivers=(floppy\n");
 	CHECK(import_config(root, NULL, &out) == -1);
 	CHECK_STR(err_msg(), "/etc/dracut.conf:1: unterminated array omit_drivers=(");
 	buf_free(&out);
@@ -197,7 +169,7 @@ static void test_hostile_values_cannot_inject(void)
 	char *root = path_join(tmpdir, "hostile");
 	struct buf out = { 0 };
 	struct build_opts o;
-	put(root, "etc/dracut.conf",
+	write_under(root, "etc/dracut.conf",
 	    "kernel_cmdline=\"quiet\nmode = hostonly\"\n"
 	    "add_drivers+=\" a,b ok \"\n"
 	    "install_items+=\" /etc/x#y \"\n"
@@ -222,8 +194,8 @@ static void test_links_and_fifos(void)
 {
 	char *root = path_join(tmpdir, "links"), *link, *fifo, *expect;
 	struct buf out = { 0 };
-	put(root, "etc/dracut.conf", "hostonly=yes\n");
-	put(root, "etc/dracut.conf.d/.keep", "");
+	write_under(root, "etc/dracut.conf", "hostonly=yes\n");
+	write_under(root, "etc/dracut.conf.d/.keep", "");
 	link = path_join(root, "etc/dracut.conf.d/10-host.conf");
 	/* on the host this is a real file; in the sysroot it is missing */
 	CHECK(symlink("/etc/os-release", link) == 0);
@@ -248,9 +220,9 @@ static void test_write(void)
 	char *root = path_join(tmpdir, "write"), *cmd, *out = NULL, *expect, *data = NULL, *outside, *conf;
 	size_t len;
 	struct stat st;
-	put(root, "etc/mkinitcpio.conf", "HOOKS=(base udev autodetect block filesystems)\nCOMPRESSION=\"lz4\"\n");
+	write_under(root, "etc/mkinitcpio.conf", "HOOKS=(base udev autodetect block filesystems)\nCOMPRESSION=\"lz4\"\n");
 	cmd = xasprintf("%s import-config --sysroot %s --write 2>&1", uniramfs, root);
-	CHECK(run(cmd, &out) == 0);
+	CHECK(run_capture(cmd, &out) == 0);
 	CHECK_STR(out, "");
 	free(out);
 	conf = path_join(root, "etc/uniramfs.conf");
@@ -258,7 +230,7 @@ static void test_write(void)
 	CHECK(stat(conf, &st) == 0 && (st.st_mode & 0777) == 0644);
 	free(data);
 	/* a second time: kept */
-	CHECK(run(cmd, &out) == 1);
+	CHECK(run_capture(cmd, &out) == 1);
 	expect = xasprintf("uniramfs: error: --write: %s exists (--force replaces it)\n", conf);
 	CHECK_STR(out, expect);
 	free(expect);
@@ -267,18 +239,18 @@ static void test_write(void)
 	/* --force over a link pointing out of the sysroot: the link is
 	 * replaced, its target untouched */
 	outside = path_join(tmpdir, "outside.conf");
-	put(tmpdir, "outside.conf", "precious\n");
+	write_under(tmpdir, "outside.conf", "precious\n");
 	unlink(conf);
 	CHECK(symlink(outside, conf) == 0);
 	cmd = xasprintf("%s import-config --sysroot %s --write --force 2>&1", uniramfs, root);
-	CHECK(run(cmd, &out) == 0);
+	CHECK(run_capture(cmd, &out) == 0);
 	free(out);
 	CHECK(lstat(conf, &st) == 0 && S_ISREG(st.st_mode));
 	CHECK(read_file(outside, &data, &len) == 0 && strcmp(data, "precious\n") == 0);
 	free(data);
 	free(cmd);
 	cmd = xasprintf("%s import-config --sysroot %s --force 2>&1", uniramfs, root);
-	CHECK(run(cmd, &out) == 1);
+	CHECK(run_capture(cmd, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: import-config: --force goes with --write\n");
 	free(out);
 	free(cmd);
