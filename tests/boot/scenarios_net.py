@@ -29,18 +29,25 @@ def _nic(netdev_extra=""):
     return ["-netdev", netdev, "-device", "virtio-net-pci,netdev=n0"]
 
 
+@contextlib.contextmanager
+def _nfs_server(testinit, work):
+    """ganesha serving an export that holds a root like disks.py's."""
+    tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
+    try:
+        export = os.path.join(tmp, "export")
+        disks._populate(export, testinit)
+        with netservers.start_nfs(export, tmp) as s:
+            yield s
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def nfs_root(testinit, work):
     """An export holding a root like disks.py's, served by ganesha."""
     @contextlib.contextmanager
     def ctx():
-        tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
-        try:
-            export = os.path.join(tmp, "export")
-            disks._populate(export, testinit)
-            with netservers.start_nfs(export, tmp) as s:
-                yield [], _nic(s.guestfwd(2049))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        with _nfs_server(testinit, work) as s:
+            yield [], _nic(s.guestfwd(2049))
     return ctx()
 
 
@@ -51,17 +58,11 @@ def nfs_on_second(testinit, work):
     """Two NICs; the NFS server is reachable only through the second."""
     @contextlib.contextmanager
     def ctx():
-        tmp = tempfile.mkdtemp(prefix="nfs-", dir=work)
-        try:
-            export = os.path.join(tmp, "export")
-            disks._populate(export, testinit)
-            with netservers.start_nfs(export, tmp) as s:
-                yield [], ["-netdev", "user,id=n0,restrict=on",
-                           "-device", "virtio-net-pci,netdev=n0,mac=" + MAC1,
-                           "-netdev", "user,id=n1,restrict=on," + s.guestfwd(2049),
-                           "-device", "virtio-net-pci,netdev=n1,mac=" + MAC2]
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        with _nfs_server(testinit, work) as s:
+            yield [], ["-netdev", "user,id=n0,restrict=on",
+                       "-device", "virtio-net-pci,netdev=n0,mac=" + MAC1,
+                       "-netdev", "user,id=n1,restrict=on," + s.guestfwd(2049),
+                       "-device", "virtio-net-pci,netdev=n1,mac=" + MAC2]
     return ctx()
 
 
