@@ -120,6 +120,17 @@ static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size
 	fake_packet(f, out, flen);
 }
 
+/* An executable the init finds in the image (the fake runs nothing). */
+static void add_tool(struct fake_ops *f, const char *path)
+{
+	char *p;
+
+	fake_write(f, path, "");
+	p = fake_path(f, path);
+	chmod(p, 0755);
+	free(p);
+}
+
 static void test_no_network(void)
 {
 	struct fake_ops *f;
@@ -273,7 +284,6 @@ static void test_iscsi_login(void)
 {
 	struct fake_ops *f;
 	struct init in;
-	char *p;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
@@ -282,10 +292,7 @@ static void test_iscsi_login(void)
 	f->on_packet = dhcp_server;
 	f->pkt_ifindex = 2;
 	dhcp_answers = 1;
-	fake_write(f, "/usr/sbin/iscsistart", "");
-	p = fake_path(f, "/usr/sbin/iscsistart");
-	chmod(p, 0755);
-	free(p);
+	add_tool(f, "/usr/sbin/iscsistart");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
@@ -309,7 +316,6 @@ static void test_iscsi_firmware(void)
 {
 	struct fake_ops *f;
 	struct init in;
-	char *p;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
@@ -317,10 +323,7 @@ static void test_iscsi_firmware(void)
 	f->on_packet = dhcp_server;
 	f->pkt_ifindex = 2;
 	dhcp_answers = 1;
-	fake_write(f, "/usr/sbin/iscsistart", "");
-	p = fake_path(f, "/usr/sbin/iscsistart");
-	chmod(p, 0755);
-	free(p);
+	add_tool(f, "/usr/sbin/iscsistart");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
@@ -337,7 +340,6 @@ static void test_nbd_connect(void)
 {
 	struct fake_ops *f;
 	struct init in;
-	char *p;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
@@ -345,10 +347,7 @@ static void test_nbd_connect(void)
 	f->on_packet = dhcp_server;
 	f->pkt_ifindex = 2;
 	dhcp_answers = 1;
-	fake_write(f, "/usr/sbin/nbd-client", "");
-	p = fake_path(f, "/usr/sbin/nbd-client");
-	chmod(p, 0755);
-	free(p);
+	add_tool(f, "/usr/sbin/nbd-client");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
