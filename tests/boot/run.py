@@ -45,6 +45,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_net  # noqa: E402
+import scenarios_netvm  # noqa: E402
 import scenarios_stack  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
@@ -193,6 +194,7 @@ SCENARIOS = [
 SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
+SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
@@ -482,6 +484,7 @@ def main():
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
     builddir = os.path.abspath(a.builddir_opt or a.builddir)
+    scenarios_netvm.configure(kver, vmlinuz, os.path.join(builddir, "uniramfs"))
 
     foreign = None
     if a.with_initramfs_tools:

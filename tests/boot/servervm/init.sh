@@ -1,0 +1,123 @@
+#!/usr/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# /init of the boot tests' server VM (tests/boot/servervm.py): serve DHCP
+# (busybox udhcpd, with a root-path, option 17) and the test root over
+# NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd) on its one NIC, a QEMU
+# socket netdev whose only other end is the guest under test.  The test
+# root is the ext4 disk /dev/vda, mounted read-only at the export path.
+# Parameters come on the kernel command line as sv.KEY=VALUE (see
+# servervm.py).  Prints "SERVERVM-READY" once every service answers, or
+# "SERVERVM-FAIL: why"; then serves until QEMU is killed.
+/usr/bin/busybox mkdir -p /bin /sbin
+/usr/bin/busybox --install -s /bin
+/usr/bin/busybox ln -s /bin/modprobe /sbin/modprobe   # the kernel's request_module
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+fail() {
+	echo "SERVERVM-FAIL: $*"
+	poweroff -f
+	echo o > /proc/sysrq-trigger
+	sleep 60
+}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+echo 1 > /proc/sys/kernel/sysrq
+
+addr= exp_dir= rootpath= pool= siaddr= nfsbin=
+for kv in $(cat /proc/cmdline); do
+	case "$kv" in
+	sv.addr=*) addr=${kv#sv.addr=} ;;
+	sv.export=*) exp_dir=${kv#sv.export=} ;;
+	sv.rootpath=*) rootpath=${kv#sv.rootpath=} ;;
+	sv.pool=*) pool=${kv#sv.pool=} ;;
+	sv.siaddr=*) siaddr=${kv#sv.siaddr=} ;;
+	sv.nfsbin=*) nfsbin=${kv#sv.nfsbin=} ;;
+	esac
+done
+[ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
+	fail "missing sv.addr, sv.export, sv.pool or sv.nfsbin on the command line"
+PATH=$nfsbin:$PATH
+
+for m in virtio_pci virtio_net virtio_blk crc32c_generic ext4 nfsd; do
+	modprobe "$m" || fail "modprobe $m"
+done
+
+# What glibc, libtirpc and nfs-utils look for (the rest came in the image:
+# /etc/services, /etc/protocols, /etc/netconfig, /etc/rpc).
+mkdir -p /etc /run /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs /tmp
+ln -s /run /var/run
+echo "root:x:0:0:root:/:/bin/sh" > /etc/passwd
+echo "_rpc:x:100:65534::/run/rpcbind:/bin/false" >> /etc/passwd
+echo "root:x:0:" > /etc/group
+echo "nogroup:x:65534:" >> /etc/group
+printf 'passwd: files\ngroup: files\nhosts: files\n' > /etc/nsswitch.conf
+printf '127.0.0.1 localhost\n%s server\n' "${addr%/*}" > /etc/hosts
+: > /var/lib/nfs/etab
+: > /var/lib/nfs/rmtab
+
+ip link set lo up
+ip addr add "$addr" dev eth0 || fail "ip addr add $addr dev eth0"
+# A next-server other than the server id is a second address of this VM.
+if [ -n "$siaddr" ] && [ "$siaddr" != "${addr%/*}" ]; then
+	ip addr add "$siaddr/${addr#*/}" dev eth0 || fail "ip addr add $siaddr dev eth0"
+fi
+ip link set eth0 up || fail "ip link set eth0 up"
+
+dev=
+for i in $(seq 1 100); do
+	[ -b /dev/vda ] && dev=/dev/vda && break
+	sleep 0.1
+done
+[ -n "$dev" ] || fail "no export disk /dev/vda"
+mkdir -p "$exp_dir"
+mount -t ext4 -o ro "$dev" "$exp_dir" || fail "mount $dev $exp_dir"
+[ -x "$exp_dir/sbin/init" ] || fail "$dev holds no sbin/init"
+
+# The pool is one address, so the guest's lease is known in advance.
+cat > /etc/udhcpd.conf <<EOF
+start $pool
+end $pool
+interface eth0
+max_leases 1
+auto_time 0
+lease_file /run/udhcpd.leases
+pidfile /run/udhcpd.pid
+siaddr ${siaddr:-0.0.0.0}
+opt subnet 255.255.255.0
+opt lease 3600
+EOF
+# As "opt rootpath VALUE" udhcpd would cut the value at its first comma;
+# a quoted value for the option's number is sent whole.
+[ -n "$rootpath" ] && echo "opt 17 '$rootpath'" >> /etc/udhcpd.conf
+: > /run/udhcpd.leases
+
+net=${addr%.*}.0/${addr#*/}
+echo "$exp_dir $net(ro,no_root_squash,no_subtree_check,insecure)" > /etc/exports
+
+mount -t nfsd nfsd /proc/fs/nfsd || fail "mount -t nfsd"
+mount -t rpc_pipefs sunrpc /var/lib/nfs/rpc_pipefs || fail "mount -t rpc_pipefs"
+mkdir -p /run/rpcbind
+rpcbind || fail "rpcbind"
+exportfs -ra || fail "exportfs -ra"
+rpc.mountd || fail "rpc.mountd"
+# The shortest v4 grace period: a v4 client opens no file before it ends.
+rpc.nfsd -G 10 -L 10 4 || fail "rpc.nfsd"
+udhcpd /etc/udhcpd.conf || fail "udhcpd"
+
+for i in $(seq 1 50); do
+	rpcinfo -p 127.0.0.1 > /tmp/rpcinfo 2>&1
+	grep -q " 3 *tcp .*nfs" /tmp/rpcinfo && grep -q " 3 *tcp .*mountd" /tmp/rpcinfo && break
+	sleep 0.2
+done
+sed 's/^/servervm: rpcinfo: /' /tmp/rpcinfo
+grep -q " 3 *tcp .*nfs" /tmp/rpcinfo || fail "nfs v3 is not registered with rpcbind"
+grep -q " 3 *tcp .*mountd" /tmp/rpcinfo || fail "mountd v3 is not registered with rpcbind"
+echo "servervm: exports: $(exportfs -v | tr -s ' \t\n' ' ')"
+echo "servervm: udhcpd: $(grep -v '^ *$' /etc/udhcpd.conf | tr '\n' ';')"
+pidof udhcpd > /dev/null || fail "udhcpd is not running"
+echo "SERVERVM-READY"
+while :; do
+	sleep 3600
+done
