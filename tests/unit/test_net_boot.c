@@ -206,6 +206,7 @@ static void test_root_path(void)
 	CHECK(run(f, &in) == 0);
 	/* the kernel's SERVER:PATH form: NFSv3 over TCP, as its nfsroot */
 	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/nfsrt /sysroot nfs 0x0 vers=3,tcp,", 0) >= 0);
+	CHECK(fake_boot_logged("root-path 10.0.2.100:/nfsrt from DHCP"));
 	init_free(&in);
 	fake_ops_free(f);
 }

@@ -59,6 +59,8 @@ static int nfs_target(struct init *in, struct nfs_root *out, bool *owned)
 		return r;
 	}
 	strv_free(&w);
+	if (rp)
+		log_info("root-path %s from DHCP", rp);
 	*owned = true;
 	return 0;
 }
