@@ -18,6 +18,9 @@ packages=(
 	# network roots: the servers on 127.0.0.1 (tests/boot/netservers.py)
 	# and the clients a probe image carries (tests/boot/netprobe.py)
 	nfs-ganesha nfs-ganesha-vfs tgt nbd-server nbd-client open-iscsi
+	# what the server VM packs besides busybox (tests/boot/servervm.py,
+	# which apt-get downloads nfs-kernel-server itself: never installed)
+	rpcbind nfs-common
 	# other kernels (tests/kernels): the minimal kernel built from
 	# Debian's source, and a UKI booted by OVMF from an mtools ESP
 	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
