@@ -105,7 +105,9 @@ def nfsd_tools():
             os.rename(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
-            raise
+            if not all(os.access(os.path.join(sbin, t), os.X_OK) for t in NFSD_TOOLS):
+                raise
+            return sbin     # another run's fetch got there first
         print("  fetched nfs-kernel-server %s into %s" % (ver, final), flush=True)
     return sbin
 
@@ -130,7 +132,7 @@ def image(env, work):
             pass
         t = time.monotonic()
         _run([env["uniramfs"], "build", "-k", env["kver"], "--generic", "--init", INIT,
-              "--add-binaries", ",".join(BINARIES + tuple(os.path.join(sbin, t) for t in NFSD_TOOLS)),
+              "--add-binaries", ",".join(BINARIES + tuple(os.path.join(sbin, tool) for tool in NFSD_TOOLS)),
               "--add-modules", ",".join(MODULES),
               "--add-files", ",".join(e for e in ETC if os.path.exists(e)),
               "--microcode", "none", "--compress", "none", "-o", out])

@@ -117,6 +117,7 @@ grep -q " 3 *tcp .*mountd" /tmp/rpcinfo || fail "mountd v3 is not registered wit
 echo "servervm: exports: $(exportfs -v | tr -s ' \t\n' ' ')"
 echo "servervm: udhcpd: $(grep -v '^ *$' /etc/udhcpd.conf | tr '\n' ';')"
 pidof udhcpd > /dev/null || fail "udhcpd is not running"
+echo "servervm: up for $(cut -d' ' -f1 /proc/uptime) s"
 echo "SERVERVM-READY"
 while :; do
 	sleep 3600
