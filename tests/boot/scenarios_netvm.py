@@ -31,14 +31,15 @@ def configure(kver, vmlinuz, uniramfs):
     ENV.update(kver=kver, vmlinuz=vmlinuz, uniramfs=uniramfs)
 
 
-def served(name, rootpath="", siaddr=""):
+def served(name, rootpath="", siaddr="", v4=True):
     """run.py's net hook: a server VM exporting LOCAL's tree, its DHCP
     sending rootpath; the guest gets no disk, one NIC on its wire."""
     def net(testinit, work):
         @contextlib.contextmanager
         def ctx():
             disk = disks.ensure(LOCAL, testinit, work)
-            with servervm.start(ENV, work, disk, name, rootpath=rootpath, siaddr=siaddr) as s:
+            with servervm.start(ENV, work, disk, name, rootpath=rootpath, siaddr=siaddr,
+                                 v4=v4) as s:
                 yield [], s.guest_nic()
         return ctx()
     return net
@@ -84,4 +85,13 @@ def scenarios(Scenario):
                  NFS4, "dhcp", build=MODULES, ours_only=True,
                  net=served("nfs4-rootpath", rootpath="nfs4:%s:%s" % (SERVER, EXPORT)),
                  log_expect=(_lease(), _root_path("nfs4:%s:%s" % (SERVER, EXPORT)), _mounted("4.2"))),
+        Scenario("nfs-v3-fallback", "root=nfs:SERVER:PATH with no vers= on a server without "
+                 "NFSv4: 4.2, 4.1 and 4.0 are refused, 3 mounts",
+                 NFS3, "nfs:%s:%s" % (SERVER, EXPORT), build=MODULES, cmdline="rd.debug",
+                 net=served("nfs-v3-fallback", v4=False),
+                 expect=(r"root-mount=%s:%s nfs \S*vers=3" % (SERVER, EXPORT),),
+                 # rd.debug: each attempt's error, after the log's time stamp
+                 log_expect=("] NFS 4.2: Protocol not supported", "] NFS 4.1: Protocol not supported",
+                             "] NFS 4.0: Protocol not supported",
+                             "] mounted %s:%s (NFS 3, ro) on /sysroot" % (SERVER, EXPORT))),
     ]

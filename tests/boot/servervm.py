@@ -176,11 +176,11 @@ class ServerVM:
         self.stop()
 
 
-def start(env, work, disk, name, rootpath="", siaddr=""):
+def start(env, work, disk, name, rootpath="", siaddr="", v4=True):
     """Boot the server VM serving disk (an ext4 test root) at EXPORT and
     DHCP with rootpath as option 17 (none if empty) and siaddr as the
-    next server (an address the VM also takes); return the ServerVM once
-    it is ready."""
+    next server (an address the VM also takes), over NFSv3 and (v4) v4;
+    return the ServerVM once it is ready."""
     img, sbin = image(env, work)
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
@@ -194,6 +194,8 @@ def start(env, work, disk, name, rootpath="", siaddr=""):
         params.append("sv.rootpath=" + rootpath)
     if siaddr:
         params.append("sv.siaddr=" + siaddr)
+    if not v4:
+        params.append("sv.nov4=1")
     for p in params:
         if re.search(r"\s", p):
             raise ValueError("server VM parameter %r has a space" % p)

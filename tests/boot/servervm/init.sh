@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # /init of the boot tests' server VM (tests/boot/servervm.py): serve DHCP
 # (busybox udhcpd, with a root-path, option 17) and the test root over
-# NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd) on its one NIC, a QEMU
+# NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd; sv.nov4=1: v3 only) on its one NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
 # Parameters come on the kernel command line as sv.KEY=VALUE (see
@@ -25,7 +25,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
-addr= exp_dir= rootpath= pool= siaddr= nfsbin=
+addr= exp_dir= rootpath= pool= siaddr= nfsbin= nfsd_opts=
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -34,6 +34,7 @@ for kv in $(cat /proc/cmdline); do
 	sv.pool=*) pool=${kv#sv.pool=} ;;
 	sv.siaddr=*) siaddr=${kv#sv.siaddr=} ;;
 	sv.nfsbin=*) nfsbin=${kv#sv.nfsbin=} ;;
+	sv.nov4=1) nfsd_opts="-N 4" ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -103,7 +104,8 @@ rpcbind || fail "rpcbind"
 exportfs -ra || fail "exportfs -ra"
 rpc.mountd || fail "rpc.mountd"
 # The shortest v4 grace period: a v4 client opens no file before it ends.
-rpc.nfsd -G 10 -L 10 4 || fail "rpc.nfsd"
+# shellcheck disable=SC2086 # nfsd_opts is words
+rpc.nfsd -G 10 -L 10 $nfsd_opts 4 || fail "rpc.nfsd $nfsd_opts"
 udhcpd /etc/udhcpd.conf || fail "udhcpd"
 
 for i in $(seq 1 50); do
