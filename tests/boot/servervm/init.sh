@@ -25,7 +25,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
-addr= exp_dir= rootpath= pool= siaddr= nfsbin= nfsd_opts=
+addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -67,7 +67,7 @@ fi
 ip link set eth0 up || fail "ip link set eth0 up"
 
 dev=
-for i in $(seq 1 100); do
+for _ in $(seq 1 100); do
 	[ -b /dev/vda ] && dev=/dev/vda && break
 	sleep 0.1
 done
@@ -108,7 +108,7 @@ rpc.mountd || fail "rpc.mountd"
 rpc.nfsd -G 10 -L 10 $nfsd_opts 4 || fail "rpc.nfsd $nfsd_opts"
 udhcpd /etc/udhcpd.conf || fail "udhcpd"
 
-for i in $(seq 1 50); do
+for _ in $(seq 1 50); do
 	rpcinfo -p 127.0.0.1 > /tmp/rpcinfo 2>&1
 	grep -q " 3 *tcp .*nfs" /tmp/rpcinfo && grep -q " 3 *tcp .*mountd" /tmp/rpcinfo && break
 	sleep 0.2
