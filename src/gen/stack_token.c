@@ -205,7 +205,7 @@ int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysro
 	if (!dir) {
 		if (sp->hostonly && sp->tokens)
 			log_warn("the root's LUKS2 header has tokens but cryptsetup's token plugins are "
-				 "not installed (apt install libcryptsetup-token-systemd-tpm2 or systemd-cryptsetup): "
+				 "not installed (Debian: systemd, or systemd-cryptsetup from trixie on): "
 				 "the init will ask for the passphrase");
 		return 0;
 	}
