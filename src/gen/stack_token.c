@@ -203,7 +203,7 @@ int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysro
 	int r;
 
 	if (!dir) {
-		if (sp->hostonly && sp->tokens)
+		if (sp->hostonly && sp->tokens && sp->tokens != ~0u)
 			log_warn("the root's LUKS2 header has tokens but cryptsetup's token plugins are "
 				 "not installed (Debian: systemd, or systemd-cryptsetup from trixie on): "
 				 "the init will ask for the passphrase");
