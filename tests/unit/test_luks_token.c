@@ -273,9 +273,9 @@ static void test_options(void)
 	parse(&o, &d, "token-timeout=2min");
 	CHECK(o.timeout_s == 120);
 	parse(&o, &d, "token-timeout=0");
-	CHECK(o.timeout_s == 0);
+	CHECK(o.timeout_s == 0 && o.timeout_given);
 	parse(&o, &d, "token-timeout=soon");
-	CHECK(o.timeout_s == -1);
+	CHECK(!o.timeout_given);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring token-timeout=soon: not a time in seconds\n");
 	parse(&o, &d, "headless");
 	CHECK(o.headless);

@@ -27,7 +27,6 @@
 void luks_token_opts_init(struct luks_token_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->timeout_s = -1;
 }
 
 void luks_token_opts_free(struct luks_token_opts *o)
@@ -62,8 +61,10 @@ void luks_token_opts_merge(struct luks_token_opts *dst, const struct luks_token_
 		free(dst->tpm2_device);
 		dst->tpm2_device = xstrdup(over->tpm2_device);
 	}
-	if (over->timeout_s >= 0)
+	if (over->timeout_given) {
+		dst->timeout_given = true;
 		dst->timeout_s = over->timeout_s;
+	}
 }
 
 /* token-timeout=: seconds, "Ns", "Nms" (rounded up) or "Nmin"; 0: wait as long as it takes */
@@ -129,7 +130,9 @@ static void one_option(struct luks_token_opts *o, bool *discard, const char *w, 
 				 "PKCS#11 token", where, v);
 		set_type(o, LUKS_TOKEN_PKCS11);
 	} else if (!strcmp(word, "token-timeout")) {
-		if (parse_timeout(v, &o->timeout_s) < 0)
+		if (parse_timeout(v, &o->timeout_s) == 0)
+			o->timeout_given = true;
+		else
 			log_warn("%s: ignoring token-timeout=%s: not a time in seconds", where,
 				 v ? v : "");
 	} else if (!strcmp(word, "headless")) {
@@ -310,7 +313,7 @@ bool luks_token_try(struct init *in, const char *dev, const char *name, bool dis
 	want_tpm = o->type ? !strcmp(o->type, LUKS_TOKEN_TPM2) : (have & LUKS2_TOKEN_TPM2);
 	if (want_tpm &&
 	    !wait_tpm(in, dev, tpm,
-		      o->timeout_s >= 0 ? o->timeout_s
+		      o->timeout_given ? o->timeout_s
 					: o->tpm2_asked ? TPM2_WAIT_ASKED_S : TPM2_WAIT_HEADER_S) &&
 	    (o->type || !(have & ~LUKS2_TOKEN_TPM2))) {
 		log_warn("%s: no TPM2 device %s; asking for the passphrase", dev, tpm);

@@ -20,7 +20,8 @@ struct luks_token_opts {
 	bool mixed;          /* two kinds asked for: let cryptsetup try any */
 	const char *type;    /* --token-type (LUKS_TOKEN_*), NULL: any token */
 	char *tpm2_device;   /* tpm2-device=PATH; NULL: auto (/dev/tpmrm0) */
-	long timeout_s;      /* token-timeout=; 0: no bound; -1: not given */
+	bool timeout_given;  /* token-timeout= was given */
+	long timeout_s;      /* its value; 0: no bound */
 };
 
 void luks_token_opts_init(struct luks_token_opts *o);
