@@ -27,6 +27,9 @@
 #define LAYOUT_KVER_FILE "/etc/uniramfs/kver"       /* the kernel it was built for */
 #define LAYOUT_CMDLINE_FILE "/etc/uniramfs/cmdline" /* baked command line defaults */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"             /* hostonly LUKS devices */
+/* Present when the image holds cryptsetup's LUKS2 token plugins (one
+ * line: their directory): the init then tries a device's tokens first. */
+#define LAYOUT_TOKENS_FILE "/etc/uniramfs/luks-tokens"
 /* A hostonly image's record of the machine it was made for (key=value
  * lines: root, fstype, drivers, fallback): the init names it when the
  * root is not found, since that is then the likely reason. */

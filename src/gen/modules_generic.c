@@ -100,6 +100,9 @@ static const struct generic generic[] = {
 	{ "!dm_flakey", "dm's test targets, never a root" },
 	{ "!dm_dust", "" },
 	{ "!dm_log_writes", "" },
+	/* TPMs, for LUKS2 tokens (systemd-cryptenroll --tpm2-device) */
+	{ "tpm_tis", "TPM 1.2/2.0 on the TIS interface (most PCs, QEMU's tpm-tis)" },
+	{ "tpm_crb", "TPM 2.0 on the CRB interface (firmware TPMs, QEMU's tpm-crb)" },
 	/* Loop and live media */
 	{ "loop", "images on a filesystem (live media, Ventoy-style boots)" },
 	/* Filesystems a root, /usr or /boot may be */

@@ -72,6 +72,7 @@ static void walk_crypt(struct stack_plan *sp, const char *dir, int depth)
 		if (name && !strv_contains(&sp->crypt_names, name))
 			strv_push(&sp->crypt_names, name);
 		free(name);
+		stack_note_luks_devs(sp, dir);
 	}
 	free(uuid);
 	if (depth >= MAX_DEPTH)
@@ -131,8 +132,11 @@ void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struc
 		walk_majmin(sp, sysroot, h->root_dev);
 	if (h->resume_dev)
 		walk_majmin(sp, sysroot, h->resume_dev);
-	if (strv_contains(&sp->layers, "dm-crypt"))
+	if (strv_contains(&sp->layers, "dm-crypt")) {
 		note_keyboards(sp, sysroot);
+		stack_plan_tokens(sp, sysroot);
+		stack_token_modules(sp, sysroot, &sp->tpm);
+	}
 }
 
 void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
@@ -149,6 +153,8 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 		strv_push(out, cipher[i]);
 	for (size_t i = 0; i < sp->keyboard.n; i++)
 		strv_push(out, sp->keyboard.v[i]);
+	for (size_t i = 0; i < sp->tpm.n; i++)
+		strv_push(out, sp->tpm.v[i]);
 }
 
 char *stack_find_tool(const char *sysroot, const char *name)
@@ -316,6 +322,8 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 		r = add_mdadm_conf(sp, img, sysroot);
 	if (r == 0 && sp->hostonly && have[0])
 		r = add_crypttab(sp, img, sysroot);
+	if (r == 0 && have[0])
+		r = stack_add_tokens(sp, img, sysroot);
 	if (r == 0)
 		r = add_keys(sp, img, keys);
 	if (r == 0 && sp->keys.n) {
@@ -334,5 +342,7 @@ void stack_plan_free(struct stack_plan *sp)
 	strv_free(&sp->crypt_names);
 	strv_free(&sp->keys);
 	strv_free(&sp->keyboard);
+	strv_free(&sp->luks_devs);
+	strv_free(&sp->tpm);
 	memset(sp, 0, sizeof(*sp));
 }

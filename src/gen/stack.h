@@ -17,6 +17,9 @@ struct stack_plan {
 	bool thin;               /* an LVM thin pool is on the way */
 	struct strv keys;        /* key files in the image, for the notice */
 	struct strv keyboard;    /* the host's loaded keyboard drivers (a prompt needs them) */
+	struct strv luks_devs;   /* hostonly: kernel names of the LUKS devices under them */
+	unsigned tokens;         /* hostonly: LUKS2_TOKEN_* in their headers (~0: unknown) */
+	struct strv tpm;         /* hostonly: the host's TPM drivers, for a TPM2 token */
 };
 
 /* Remember what hostonly found (call before hostonly_free). */
@@ -40,5 +43,17 @@ void stack_plan_free(struct stack_plan *sp);
 /* A tool's path (in the host's tool dirs, without the sysroot) as
  * elf_add_binary finds it, or NULL when SYSROOT has no such program. */
 char *stack_find_tool(const char *sysroot, const char *name);
+
+/* stack_token.c: cryptsetup's LUKS2 token plugins. */
+/* The host's plugin directory (without sysroot), or NULL. */
+char *stack_token_dir(const char *sysroot);
+/* Note the slaves of a dm-crypt device's sysfs dir as LUKS devices. */
+void stack_note_luks_devs(struct stack_plan *sp, const char *dmdir);
+/* Read their headers' tokens into sp->tokens. */
+void stack_plan_tokens(struct stack_plan *sp, const char *sysroot);
+/* The host's loaded TPM drivers, when a header has a TPM2 token. */
+void stack_token_modules(const struct stack_plan *sp, const char *sysroot, struct strv *out);
+/* The plugins, their dlopen()ed libraries and LAYOUT_TOKENS_FILE. */
+int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysroot);
 
 #endif

@@ -16,16 +16,19 @@ Built disks are cached under WORK/disks/ by a hash of the scripts, the
 parameters and testinit, so only the first run pays (~10-20 s per layout).
 """
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
 import time
 
 import disks
+import tpm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "builder")
@@ -34,7 +37,8 @@ BUILDER_TIMEOUT = 240   # seconds; a layout takes 10-30 s under TCG
 # What the builder's initramfs holds (besides busybox's sh as /init's
 # interpreter): the tools every layout uses, and the modules they need.
 BUILDER_BINARIES = ("busybox", "cryptsetup", "lvm", "mdadm", "mkfs.ext4", "mkfs.btrfs",
-                    "sfdisk", "blkid")
+                    "sfdisk", "blkid") + \
+    (("systemd-cryptenroll",) if shutil.which("systemd-cryptenroll") else ())
 BUILDER_MODULES = ("virtio_pci", "virtio_blk", "crc32c_generic", "ext4",
                    "btrfs", "dm_mod", "dm_crypt",
                    "raid1", "raid456", "xts", "ecb", "af_alg", "algif_skcipher",
@@ -54,6 +58,7 @@ class Layout:
     size_mb: int = 64       # each disk
     params: tuple = ()      # (KEY, VALUE) pairs for the script
     files: tuple = ()       # (SRC under builder/, name on the source disk)
+    tpm: bool = False       # the builder VM has a swtpm TPM, kept as STEM.tpm/ (tpm.py)
 
     def recipe(self):
         h = hashlib.sha256()
@@ -132,7 +137,8 @@ def ensure(layout, testinit, work, env):
     stem = os.path.join(ddir, "%s-%s" % (layout.name, h.hexdigest()[:12]))
     paths = ["%s.%d.img" % (stem, i) for i in range(layout.ndisks)]
     with _lock(stem):
-        if all(os.path.exists(p) for p in paths):
+        if all(os.path.exists(p) for p in paths) and \
+                (not layout.tpm or os.path.isdir(stem + ".tpm")):
             return paths
         if stem in _failed:
             raise RuntimeError(_failed[stem])
@@ -166,11 +172,13 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
             cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, b),
                     "-device", "virtio-blk-pci,drive=b%d" % i]
         t = time.monotonic()
-        try:
-            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=BUILDER_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            pass
+        tpmstate = os.path.join(tmp, "tpm")
+        with tpm.swtpm(tpmstate) if layout.tpm else contextlib.nullcontext([]) as tpmargs:
+            try:
+                subprocess.run(cmd + tpmargs, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=BUILDER_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pass
         dt = time.monotonic() - t
         with open(log, errors="replace") as f:
             text = f.read()
@@ -178,6 +186,9 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
             tail = "\n".join(text.replace("\r", "").splitlines()[-30:])
             raise RuntimeError("builder VM for %s did not finish (%.0f s, log %s):\n%s"
                                % (layout.name, dt, log, tail))
+        if layout.tpm:   # the token is sealed by this TPM: it goes with the disk
+            shutil.rmtree(stem + ".tpm", ignore_errors=True)
+            os.rename(tpmstate, stem + ".tpm")
         for b, p in zip(blanks, paths):
             os.rename(b, p)
         print("  built disk %s in the builder VM in %.1f s" % (layout.name, dt),

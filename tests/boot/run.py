@@ -26,6 +26,7 @@ files: the first goes on the scenario's bus, the others on virtio-blk.
 
 import argparse
 import concurrent.futures
+import contextlib
 import dataclasses
 import glob
 import json
@@ -47,6 +48,7 @@ import scenarios_early  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
 import scenarios_stack  # noqa: E402
+import scenarios_tpm  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
 BASE_CMDLINE = "console=ttyS0 panic=-1"
@@ -195,6 +197,7 @@ SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
+SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
@@ -536,8 +539,12 @@ def main():
         log = os.path.join(logs, sc.name + suffix + ".log")
         msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
         sc = dataclasses.replace(sc, fail_msgs=tuple(msgs))
-        text, dt, timed_out, missed = boot(vmlinuz, img, dpaths, sc.bus, cmdline, log,
-                                           stop_on=sc.fail_msgs, interact=sc.interact)
+        # a disk with attach() brings a device for the boot (scenarios_tpm's TPM)
+        with sc.disk.attach(dpaths) if hasattr(sc.disk, "attach") else \
+                contextlib.nullcontext(()) as extra:
+            text, dt, timed_out, missed = boot(vmlinuz, img, dpaths, sc.bus, cmdline, log,
+                                               stop_on=sc.fail_msgs, interact=sc.interact,
+                                               extra=extra)
         up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
         tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
         times = {"guest_uptime": float(up.group(1)) if up else None,

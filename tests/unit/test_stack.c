@@ -143,6 +143,75 @@ static void test_lvm_on_luks(void)
 	rm_tree(root);
 }
 
+/* A LUKS2 header at ROOT/dev/NAME whose JSON area is json. */
+static void luks2_dev(const char *root, const char *name, const char *json)
+{
+	static unsigned char h[16384];
+	char *p = xasprintf("%s/dev/%s", root, name), *rel = xasprintf("/dev/%s", name);
+	FILE *f;
+
+	put(root, rel, "", 0600); /* makes /dev */
+	free(rel);
+	memset(h, 0, sizeof(h));
+	memcpy(h, "LUKS\xba\xbe\0\2", 8);
+	h[14] = 0x40;
+	memcpy(h + 4096, json, strlen(json));
+	f = fopen(p, "wb");
+	CHECK(f && fwrite(h, 1, sizeof(h), f) == sizeof(h));
+	if (f)
+		fclose(f);
+	free(p);
+}
+
+#define TOKEN_DIR "/usr/lib/x86_64-linux-gnu/cryptsetup"
+#define TOKEN_LIBS "/usr/lib/x86_64-linux-gnu"
+
+/* Hostonly packs the token plugins, what the TPM2 one dlopen()s and the
+ * host's TPM driver only when the root's LUKS2 header has a token. */
+static void test_luks2_tokens(void)
+{
+	static const char *const tss2[] = { "libtss2-esys.so.0", "libtss2-rc.so.0",
+					    "libtss2-mu.so.0", "libtss2-tcti-device.so.0" };
+	for (int with = 0; with < 2; with++) {
+		char *root, *cmd;
+		struct stack_plan sp;
+		struct image *img = image_new();
+		struct strv mods = { 0 };
+
+		if (access(STATIC_ELF, X_OK) < 0)
+			SKIP("no " STATIC_ELF " (busybox-static)");
+		root = sysroot("luks", "cryptsetup,lvm");
+		cmd = xasprintf("mkdir -p %s" TOKEN_DIR " && cp " STATIC_ELF " %s" TOKEN_DIR
+				"/libcryptsetup-token-systemd-tpm2.so", root, root);
+		CHECK(system(cmd) == 0);
+		free(cmd);
+		for (size_t i = 0; i < ARRAY_SIZE(tss2); i++) {
+			cmd = xasprintf("cp " STATIC_ELF " %s" TOKEN_LIBS "/%s", root, tss2[i]);
+			CHECK(system(cmd) == 0);
+			free(cmd);
+		}
+		put(root, "/sys/module/tpm_crb/uevent", "", 0644);
+		luks2_dev(root, "vda2", with ? "{\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\"}}}"
+					     : "{\"tokens\":{}}");
+		CHECK(plan(root, &sp, img, NULL) == 0);
+		CHECK(sp.tokens == (with ? 0x1u : 0));
+		CHECK(image_has(img, TOKEN_DIR "/libcryptsetup-token-systemd-tpm2.so") == with);
+		CHECK(image_has(img, "/etc/uniramfs/luks-tokens") == with);
+		for (size_t i = 0; i < ARRAY_SIZE(tss2); i++) {
+			char *lib = xasprintf(TOKEN_LIBS "/%s", tss2[i]);
+			CHECK(image_has(img, lib) == with);
+			free(lib);
+		}
+		stack_plan_modules(&sp, &mods);
+		CHECK(strv_contains(&mods, "tpm_crb") == with);
+		CHECK(!strv_contains(&mods, "tpm_tis"));
+		strv_free(&mods);
+		stack_plan_free(&sp);
+		image_free(img);
+		rm_tree(root);
+	}
+}
+
 static void test_md_raid1(void)
 {
 	char *root;
@@ -490,6 +559,7 @@ int main(void)
 {
 	log_init("uniramfs", LOG_WARNING);
 	RUN(test_lvm_on_luks);
+	RUN(test_luks2_tokens);
 	RUN(test_md_raid1);
 	RUN(test_luks_on_md);
 	RUN(test_lvm_on_md);

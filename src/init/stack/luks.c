@@ -55,20 +55,6 @@ static void parse_key(struct stack *s, const char *v)
 	}
 }
 
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len == n && !strncmp(p, word, n))
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
-}
-
 static void luks_parse(struct stack *s, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
@@ -98,9 +84,12 @@ static void luks_parse(struct stack *s, const char *kv)
 	} else if (!strcmp(key, "rd.luks.key") && v && *v) {
 		parse_key(s, v);
 	} else if (!strcmp(key, "rd.luks.options") && v) {
-		const char *opts = strchr(v, '=');
-		if (has_word(opts ? opts + 1 : v, "discard"))
-			s->discard = true;
+		luks_options_parse(&s->tokens, &s->discard, luks_options_list(v), "rd.luks.options");
+	} else if (!strcmp(key, "rd.luks.tokens")) {
+		if (v && cmdline_parse_bool(v, &b) < 0)
+			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
+		else
+			s->tokens.off = v && !b;
 	} else if (!strcmp(key, "rd.luks.allow-discards")) {
 		s->discard = true;
 	} else if (!strcmp(key, "rd.luks.tries") && v) {
@@ -158,6 +147,7 @@ struct unlock {
 	char *devnode, *uuid, *name, *key; /* key NULL: ask */
 	bool discard;
 	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
+	struct luks_token_opts tokens;
 };
 
 static void unlock_free(void *data)
@@ -168,6 +158,7 @@ static void unlock_free(void *data)
 	free(u->uuid);
 	free(u->name);
 	free(u->key);
+	luks_token_opts_free(&u->tokens);
 	free(u);
 }
 
@@ -286,8 +277,12 @@ static enum job_result unlock_job(void *arg, void *data)
 	stack_load_modules(in, "luks", luks_modules);
 	/* cryptsetup's lock directory; it warns on every open without it */
 	in->ops->mkdir("/run/cryptsetup", 0700);
-	if (u->key && try_keyfile(in, u)) {
+	if ((u->key && try_keyfile(in, u)) ||
+	    luks_token_try(in, u->devnode, u->name, u->discard, &u->tokens)) {
 		r = 1;
+	} else if (u->tokens.headless) {
+		log_err("%s: not asking for its passphrase: headless", u->devnode);
+		r = -1;
 	} else {
 		t0 = now_ms(in);
 		r = ask(in, u);
@@ -354,7 +349,8 @@ static void luks_seen(struct init *in, const struct blockdev *bd)
 	if (!key && e)
 		key = e->keyfile;
 	u->key = key ? xstrdup(key) : NULL;
-	u->discard = s->discard || (e && has_word(e->options, "discard"));
+	u->discard = s->discard;
+	luks_crypttab_tokens(s, e, &u->tokens, &u->discard);
 	stack_queue(in, "unlock", unlock_job, u, unlock_free);
 }
 

@@ -10,6 +10,7 @@
 #include "init/core/jobs.h"
 #include "init/dev/blockdev.h"
 #include "init/dev/registry.h"
+#include "init/stack/luks_token.h"
 #include "util.h"
 
 struct init;
@@ -28,6 +29,7 @@ struct stack {
 	struct strv key_paths, key_uuids;   /* rd.luks.key, parallel; uuid "" = any */
 	bool discard;                       /* rd.luks.options=discard, rd.luks.allow-discards */
 	long tries;                         /* rd.luks.tries, default 3 */
+	struct luks_token_opts tokens;      /* rd.luks.options= token options, rd.luks.tokens */
 	struct crypttab_entry *crypttab;
 	size_t ncrypttab, capcrypttab;
 	struct strv vgs, lvs;  /* rd.lvm.vg, rd.lvm.lv */

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: the LUKS2 header scan the generator and the init run
+ * on a hostile device. The first bytes are a binary header, the rest a
+ * JSON area: neither may read past what was given, and the token mask
+ * has only the bits luks2.h names. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "luks2.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t hdr = luks2_hdr_size(data, size);
+	char *json = malloc(size ? size : 1); /* its own copy: exactly size bytes */
+	unsigned t;
+
+	if (hdr && (hdr <= LUKS2_BIN_HDR || hdr > LUKS2_HDR_MAX))
+		abort();
+	memcpy(json, data, size);
+	t = luks2_token_types(json, size);
+	if (t & ~(LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_FIDO2 | LUKS2_TOKEN_PKCS11 | LUKS2_TOKEN_OTHER))
+		abort();
+	free(json);
+	return 0;
+}

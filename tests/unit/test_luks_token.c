@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* LUKS2 tokens in the init against fake ops: the LUKS2 header scan, the
+ * cryptsetup open --token-only arguments for each token type, the
+ * systemd-cryptsetup option spellings (and the warning for each one not
+ * acted on), and the fall back to the passphrase when no token opens. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "fake_ops.h"
+#include "init/init.h"
+#include "init/stack/luks_token.h"
+#include "init/stack/stack.h"
+#include "layout.h"
+#include "log.h"
+#include "luks2.h"
+#include "test.h"
+
+#define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
+#define TPM2_JSON                                                                           \
+	"{\"keyslots\":{\"0\":{\"type\":\"luks2\"},\"1\":{\"type\":\"luks2\"}},"               \
+	"\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\",\"keyslots\":[\"1\"],"                   \
+	"\"tpm2-pcrs\":[]}},\"segments\":{\"0\":{\"type\":\"crypt\"}}}"
+#define NO_TOKENS_JSON "{\"keyslots\":{\"0\":{\"type\":\"luks2\"}},\"tokens\":{},\"config\":{}}"
+
+static struct fake_ops *cur;
+static struct buf msgs;
+static int statuses[8];
+static const char *answers[8];
+static int nanswer;
+
+static int next_status(void)
+{
+	int st = statuses[0];
+	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
+	return st;
+}
+
+/* "run PATH ARGV... [env SYSTEMD_TPM2_DEVICE=...] [<input>]" */
+static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		 size_t len)
+{
+	struct buf b = { 0 };
+
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], "SYSTEMD_", 8))
+			buf_printf(&b, " env %s", envp[i]);
+	if (input)
+		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
+	strv_push_owned(&cur->log, b.p);
+	return next_status();
+}
+
+static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, int evfd,
+			     void (*pump)(void *), void *arg)
+{
+	(void)evfd;
+	(void)pump;
+	(void)arg;
+	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
+	if (nanswer == 0)
+		return err_set("end of input on /dev/console");
+	snprintf(buf, size, "%s", answers[0]);
+	memmove(answers, answers + 1, sizeof(answers) - sizeof(answers[0]));
+	nanswer--;
+	return (ssize_t)strlen(buf);
+}
+
+static const struct initops fake_initops = {
+	.reboot = fake_reboot,
+	.run = x_run,
+	.read_secret = x_read_secret,
+};
+
+static void sink(int level, const char *msg, void *userdata)
+{
+	(void)userdata;
+	if (level <= LOG_INFO)
+		buf_printf(&msgs, "<%d>%s\n", level, msg);
+}
+
+static bool said(const char *line)
+{
+	return msgs.p && strstr(msgs.p, line);
+}
+
+/* A LUKS2 header: the binary part, then json in a 12 KiB JSON area. */
+static void luks2_header(struct fake_ops *f, const char *dev, const char *json)
+{
+	static unsigned char h[16384];
+	char *p = fake_path(f, dev);
+	FILE *fp;
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, "LUKS\xba\xbe\0\2", 8);
+	h[14] = 0x40; /* hdr_size 16384, big-endian at 8 */
+	memcpy(h + 4096, json, strlen(json));
+	fp = fopen(p, "wb");
+	CHECK(fp && fwrite(h, 1, sizeof(h), fp) == sizeof(h));
+	if (fp)
+		fclose(fp);
+	free(p);
+}
+
+static struct fake_ops *setup(struct init *in, const char *cmdline, bool plugins)
+{
+	struct fake_ops *f = fake_ops_new();
+	struct cmdline c = { 0 };
+	char *p;
+
+	cur = f;
+	buf_free(&msgs);
+	buf_printf(&msgs, "%s", "");
+	memset(statuses, 0, sizeof(statuses));
+	nanswer = 0;
+	fake_write(f, "/usr/sbin/cryptsetup", "#!/bin/false\n");
+	p = fake_path(f, "/usr/sbin/cryptsetup");
+	chmod(p, 0755);
+	free(p);
+	fake_mkdir(f, "/dev");
+	if (plugins)
+		fake_write(f, LAYOUT_TOKENS_FILE, "dir=/usr/lib/x86_64-linux-gnu/cryptsetup\n");
+	memset(in, 0, sizeof(*in));
+	in->ops = &f->ops;
+	in->xops = &fake_initops;
+	init_setup(in);
+	cmdline_parse_layers(&c, NULL, cmdline);
+	options_parse(&in->opt, &c);
+	stack_parse(&in->stack, &c);
+	cmdline_free(&c);
+	log_set_sink(sink, NULL);
+	log_set_level(LOG_INFO);
+	return f;
+}
+
+static void finish(struct fake_ops *f, struct init *in)
+{
+	if (test_cur_failed) {
+		fake_log_dump(f);
+		printf("# messages:\n%s", msgs.p);
+	}
+	init_free(in);
+	fake_ops_free(f);
+	cur = NULL;
+}
+
+static void event(struct init *in, const char *name)
+{
+	struct blockdev bd;
+
+	memset(&bd, 0, sizeof(bd));
+	bd.name = (char *)name;
+	bd.devnode = xasprintf("/dev/%s", name);
+	bd.type = (char *)"crypto_LUKS";
+	bd.uuid = (char *)U1;
+	stack_seen(in, DEV_ADDED, &bd);
+	free(bd.devnode);
+	run_jobs(in);
+}
+
+static void test_header_scan(void)
+{
+	unsigned char bin[LUKS2_BIN_HDR] = "LUKS\xba\xbe\0\2\0\0\0\0\0\0\x40\0";
+
+	CHECK(luks2_hdr_size(bin, sizeof(bin)) == 16384);
+	CHECK(luks2_hdr_size(bin, 100) == 0); /* cut short */
+	bin[7] = 1;
+	CHECK(luks2_hdr_size(bin, sizeof(bin)) == 0); /* LUKS1 */
+	bin[7] = 2;
+	bin[9] = 0xff; /* far past LUKS2_HDR_MAX */
+	CHECK(luks2_hdr_size(bin, sizeof(bin)) == 0);
+
+	CHECK(luks2_token_types(TPM2_JSON, strlen(TPM2_JSON)) == LUKS2_TOKEN_TPM2);
+	CHECK(luks2_token_types(NO_TOKENS_JSON, strlen(NO_TOKENS_JSON)) == 0);
+	CHECK(luks2_token_types("{ \"tokens\" : { \"0\" : { \"type\" : \"systemd-fido2\" },"
+				"\"1\":{\"type\":\"systemd-pkcs11\"},\"2\":{\"type\":\"luks2-keyring\"}}}",
+				1000) == (LUKS2_TOKEN_FIDO2 | LUKS2_TOKEN_PKCS11 | LUKS2_TOKEN_OTHER));
+	/* a "type" outside tokens, or deeper inside one, is no token's type */
+	CHECK(luks2_token_types("{\"keyslots\":{\"0\":{\"type\":\"systemd-tpm2\"}},\"tokens\":"
+				"{\"0\":{\"x\":{\"type\":\"systemd-tpm2\"},\"type\":\"t\"}}}", 200) ==
+	      LUKS2_TOKEN_OTHER);
+	/* an escaped quote does not end a string; cut short or unclosed: nothing */
+	CHECK(luks2_token_types("{\"tokens\":{\"0\":{\"a\":\"\\\"}\",\"type\":\"systemd-tpm2\"}}}",
+				200) == LUKS2_TOKEN_TPM2);
+	CHECK(luks2_token_types("{\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\"", 200) == 0);
+	CHECK(luks2_token_types("{\"tokens\":{\"0\":{\"type\":\"systemd-tp", 200) == 0);
+	CHECK(luks2_token_types("}}}{\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\"}}}", 200) == 0);
+	CHECK(luks2_token_types(TPM2_JSON, 20) == 0);
+}
+
+static void test_argv(void)
+{
+	const char *argv[LUKS_TOKEN_ARGV];
+	struct buf b = { 0 };
+	static const char *const types[] = { NULL, LUKS_TOKEN_TPM2, LUKS_TOKEN_FIDO2,
+					     LUKS_TOKEN_PKCS11 };
+
+	for (size_t t = 0; t < 4; t++) {
+		for (int discard = 0; discard < 2; discard++) {
+			size_t n = luks_token_argv(argv, types[t], discard, "/dev/vda2", "root");
+			CHECK(argv[n] == NULL);
+			for (size_t i = 0; i < n; i++)
+				buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+			buf_printf(&b, "\n");
+		}
+	}
+	CHECK_STR(b.p, "cryptsetup open --token-only /dev/vda2 root\n"
+		       "cryptsetup open --token-only --allow-discards /dev/vda2 root\n"
+		       "cryptsetup open --token-only --token-type systemd-tpm2 /dev/vda2 root\n"
+		       "cryptsetup open --token-only --token-type systemd-tpm2 --allow-discards "
+		       "/dev/vda2 root\n"
+		       "cryptsetup open --token-only --token-type systemd-fido2 /dev/vda2 root\n"
+		       "cryptsetup open --token-only --token-type systemd-fido2 --allow-discards "
+		       "/dev/vda2 root\n"
+		       "cryptsetup open --token-only --token-type systemd-pkcs11 /dev/vda2 root\n"
+		       "cryptsetup open --token-only --token-type systemd-pkcs11 --allow-discards "
+		       "/dev/vda2 root\n");
+	buf_free(&b);
+}
+
+static void parse(struct luks_token_opts *o, bool *discard, const char *list)
+{
+	luks_token_opts_init(o);
+	*discard = false;
+	buf_free(&msgs);
+	buf_printf(&msgs, "%s", "");
+	luks_options_parse(o, discard, list, "rd.luks.options");
+}
+
+static void test_options(void)
+{
+	struct luks_token_opts o;
+	bool d;
+
+	log_set_sink(sink, NULL);
+	parse(&o, &d, "tpm2-device=auto,discard");
+	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_TPM2) && o.tpm2_asked && !o.tpm2_device && d);
+	CHECK_STR(msgs.p, "");
+	parse(&o, &d, "tpm2-device=/dev/tpmrm1,token-timeout=10");
+	CHECK(o.tpm2_device && !strcmp(o.tpm2_device, "/dev/tpmrm1") && o.timeout_s == 10 && !d);
+	luks_token_opts_free(&o);
+	parse(&o, &d, "tpm2-device=tpmrm0");
+	CHECK(!o.type && !o.tpm2_asked);
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring tpm2-device=tpmrm0: expected auto or a "
+			  "/dev path\n");
+	parse(&o, &d, "fido2-device=auto");
+	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_FIDO2));
+	CHECK_STR(msgs.p, "");
+	parse(&o, &d, "fido2-device=/dev/hidraw0");
+	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_FIDO2));
+	CHECK_STR(msgs.p, "<4>rd.luks.options: fido2-device=/dev/hidraw0: cryptsetup's plugin "
+			  "finds the key itself; trying any FIDO2 token\n");
+	parse(&o, &d, "pkcs11-uri=auto");
+	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_PKCS11));
+	parse(&o, &d, "pkcs11-uri=pkcs11:token=yk");
+	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_PKCS11));
+	CHECK_STR(msgs.p, "<4>rd.luks.options: pkcs11-uri=pkcs11:token=yk: the token's own URI "
+			  "is used; trying any PKCS#11 token\n");
+	/* two kinds: cryptsetup takes one --token-type, so none: any token */
+	parse(&o, &d, "tpm2-device=auto,fido2-device=auto,tpm2-device=auto");
+	CHECK(!o.type && o.mixed && o.tpm2_asked);
+	parse(&o, &d, "token-timeout=5s");
+	CHECK(o.timeout_s == 5);
+	parse(&o, &d, "token-timeout=1500ms");
+	CHECK(o.timeout_s == 2);
+	parse(&o, &d, "token-timeout=2min");
+	CHECK(o.timeout_s == 120);
+	parse(&o, &d, "token-timeout=0");
+	CHECK(o.timeout_s == 0 && o.timeout_given);
+	parse(&o, &d, "token-timeout=soon");
+	CHECK(!o.timeout_given);
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring token-timeout=soon: not a time in seconds\n");
+	parse(&o, &d, "headless");
+	CHECK(o.headless);
+	parse(&o, &d, "headless=yes,headless=0");
+	CHECK(!o.headless);
+	parse(&o, &d, "headless=maybe");
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring headless=maybe: not a boolean\n");
+	parse(&o, &d, "tpm2-pcrs=7,try-empty-password=yes,luks,noauto,tpm2-signature=/x");
+	CHECK(!o.type);
+	CHECK_STR(msgs.p, "<4>rd.luks.options: tpm2-pcrs is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: try-empty-password is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: tpm2-signature is not supported here; ignoring it\n");
+	/* rd.luks.options=UUID=OPTIONS: the options; a word with '=' is no UUID */
+	CHECK_STR(luks_options_list(U1 "=discard"), "discard");
+	CHECK_STR(luks_options_list("0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C=headless"), "headless");
+	CHECK_STR(luks_options_list("tpm2-device=auto"), "tpm2-device=auto");
+	CHECK_STR(luks_options_list("abc=1"), "abc=1");
+	log_set_sink(NULL, NULL);
+}
+
+static void test_token_unlocks_without_prompt(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	fake_write(f, "/dev/tpmrm0", "");
+	stack_setup(&in);
+	event(&in, "vda2");
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only /dev/vda2 luks-" U1)
+	      >= 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(said("<6>/dev/vda2: opened with its LUKS2 token\n"));
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	finish(f, &in);
+
+	/* tpm2-device=PATH: --token-type, the device through the plugin's environment */
+	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=/dev/tpmrm1", true);
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	fake_write(f, "/dev/tpmrm1", "");
+	stack_setup(&in);
+	event(&in, "vda2");
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only --token-type "
+			       "systemd-tpm2 /dev/vda2 luks-" U1
+			       " env SYSTEMD_TPM2_DEVICE=device:/dev/tpmrm1") >= 0);
+	CHECK(said("<6>/dev/vda2: opened with its LUKS2 token systemd-tpm2\n"));
+	finish(f, &in);
+}
+
+static void test_token_fails_then_passphrase(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	fake_write(f, "/dev/tpmrm0", "");
+	stack_setup(&in);
+	statuses[0] = 1; /* the token open fails (a TPM that does not unseal) */
+	answers[0] = "pw";
+	nanswer = 1;
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1); asking for "
+		   "the passphrase\n"));
+	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <pw>") >= 0);
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	finish(f, &in);
+}
+
+static void test_no_tpm_waits_then_passphrase(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=2",
+				   true);
+
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	stack_setup(&in);
+	answers[0] = "pw";
+	nanswer = 1;
+	event(&in, "vda2");
+	CHECK(said("<6>/dev/vda2: waiting up to 2 s for the TPM2 device /dev/tpmrm0\n"
+		   "<4>/dev/vda2: no TPM2 device /dev/tpmrm0; asking for the passphrase\n"));
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
+	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
+	finish(f, &in);
+}
+
+static void test_when_tokens_are_not_tried(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	/* a header with no tokens: straight to the prompt, nothing said */
+	luks2_header(f, "/dev/vda2", NO_TOKENS_JSON);
+	stack_setup(&in);
+	answers[0] = "pw";
+	nanswer = 1;
+	event(&in, "vda2");
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	CHECK(!said("token"));
+	finish(f, &in);
+
+	/* rd.luks.tokens=0 */
+	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.tokens=0", true);
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	fake_write(f, "/dev/tpmrm0", "");
+	stack_setup(&in);
+	answers[0] = "pw";
+	nanswer = 1;
+	event(&in, "vda2");
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* an image without the plugins, asked for a TPM2 token: said, then the prompt */
+	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=auto", false);
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	stack_setup(&in);
+	answers[0] = "pw";
+	nanswer = 1;
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: systemd-tpm2 asked for, but this image has no LUKS2 token "
+		   "plugins; asking for the passphrase\n"));
+	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+}
+
+static void test_crypttab_options_and_headless(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/cryptroot", true);
+
+	fake_write(f, "/etc/crypttab",
+		   "cryptroot UUID=" U1 " none luks,discard,fido2-device=auto,headless=true,tpm2-pcrs=7\n");
+	luks2_header(f, "/dev/vda2", "{\"tokens\":{\"0\":{\"type\":\"systemd-fido2\"}}}");
+	stack_setup(&in);
+	statuses[0] = 2;
+	event(&in, "vda2");
+	CHECK(said("<4>/etc/crypttab cryptroot: tpm2-pcrs is not supported here; ignoring it\n"));
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only --token-type "
+			       "systemd-fido2 --allow-discards /dev/vda2 cryptroot") >= 0);
+	CHECK(said("<3>/dev/vda2: not asking for its passphrase: headless\n"));
+	CHECK(fake_log_count(f, "prompt") == 0);
+	finish(f, &in);
+}
+
+int main(void)
+{
+	log_init("uniramfs", LOG_DEBUG);
+	RUN(test_header_scan);
+	RUN(test_argv);
+	RUN(test_options);
+	RUN(test_token_unlocks_without_prompt);
+	RUN(test_token_fails_then_passphrase);
+	RUN(test_no_tpm_waits_then_passphrase);
+	RUN(test_when_tokens_are_not_tried);
+	RUN(test_crypttab_options_and_headless);
+	buf_free(&msgs);
+	return test_done();
+}
