@@ -15,6 +15,9 @@ packages=(
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
 	cryptsetup-bin lvm2 mdadm
+	# the console: loadkeys compiles keymaps, console-data has the
+	# keymaps and fonts (src/gen/console.c)
+	kbd console-data
 	# network roots: the servers on 127.0.0.1 (tests/boot/netservers.py)
 	# and the clients a probe image carries (tests/boot/netprobe.py)
 	nfs-ganesha nfs-ganesha-vfs tgt nbd-server nbd-client open-iscsi

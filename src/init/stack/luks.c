@@ -230,7 +230,11 @@ static void pump(void *arg)
  * cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
 {
-	char *prompt = xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
+	/* a layout other than the kernel's US one is named: typing for
+	 * another explains a wrong passphrase */
+	char *prompt = in->keymap ? xasprintf("Passphrase for %s (%s, keymap %s): ", u->devnode,
+					      u->uuid, in->keymap)
+				  : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
 	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
 	int r = 0;
 
