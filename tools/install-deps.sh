@@ -18,6 +18,9 @@ packages=(
 	# LUKS2 tokens: the TPM2 plugin's dlopen()ed tss2 libraries, and the
 	# software TPM the builder enrols with and the boot unlocks with
 	libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0 swtpm swtpm-tools
+	# the console: loadkeys compiles keymaps, console-data has the
+	# keymaps and fonts (src/gen/console.c)
+	kbd console-data
 	# network roots: the servers on 127.0.0.1 (tests/boot/netservers.py)
 	# and the clients a probe image carries (tests/boot/netprobe.py)
 	nfs-ganesha nfs-ganesha-vfs tgt nbd-server nbd-client open-iscsi

@@ -34,5 +34,10 @@
  * lines: root, fstype, drivers, fallback): the init names it when the
  * root is not found, since that is then the likely reason. */
 #define LAYOUT_HOSTONLY_FILE "/etc/uniramfs/hostonly"
+/* The console for the passphrase prompt: KEYMAP= and FONT= lines naming
+ * what the two files hold (docs/cmdline.md, "Console"). */
+#define LAYOUT_VCONSOLE_FILE "/etc/uniramfs/vconsole"
+#define LAYOUT_KEYMAP_FILE "/etc/uniramfs/keymap.bmap" /* common/bkeymap.h */
+#define LAYOUT_FONT_FILE "/etc/uniramfs/font.psf"      /* PSF1 or PSF2, uncompressed */
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "compress.h"
 #include "config.h"
+#include "console.h"
 #include "cpio.h"
 #include "early_gen.h"
 #include "elf.h"
@@ -46,6 +47,7 @@ struct plan {
 	struct kernel_tree kt;
 	char *output;
 	char *fallback; /* --fallback: the generic image beside a hostonly one */
+	struct console_plan console;
 	struct image *img;
 	size_t nmodules;
 	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
@@ -555,6 +557,10 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = net_plan_add(&p.net, p.img, p.sysroot);
 	if (r == 0)
+		r = console_plan_settings(&p.console, p.sysroot, o->cmdline, o->mode == MODE_HOSTONLY);
+	if (r == 0)
+		r = console_plan_add(&p.console, p.img, p.sysroot);
+	if (r == 0)
 		r = add_host_files(p.img, &o->add_files);
 	if (r == 0) {
 		/* the baked line: hostonly's netroot=/ip= before the user's */
@@ -586,6 +592,7 @@ int build_image(const struct build_opts *o)
 	stack_plan_free(&p.stack);
 	early_plan_free(&p.early);
 	net_plan_free(&p.net);
+	console_plan_free(&p.console);
 	free(p.kver);
 	free(p.kmoddir);
 	kernel_tree_close(&p.kt);

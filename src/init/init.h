@@ -50,6 +50,7 @@ struct init {
 	char **init_argv;    /* args for the real init (not argv[0]) */
 	char **envp;         /* the kernel's, for the real init */
 	char **tool_envp;    /* PATH, HOME, TERM: for hooks, tools, the shell */
+	char *keymap;        /* the keymap loaded (the prompt names it); NULL: the kernel's */
 };
 
 /* The whole boot. Returns only when it did not hand over: after the

@@ -434,6 +434,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	kmsg_attach(in->ops->open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC, 0));
 	stage_console(in);
 	read_cmdline(in, argc, argv);
+	stage_vconsole(in);
 	timing_mark(&in->timing, "setup");
 
 	if (check_kver(in) < 0) {
@@ -526,6 +527,7 @@ void init_free(struct init *in)
 	if (in->events.fd >= 0)
 		close(in->events.fd);
 	free(in->root);
+	free(in->keymap);
 	for (char **e = in->envp; e && *e; e++)
 		free(*e);
 	free(in->envp);

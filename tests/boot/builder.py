@@ -117,7 +117,7 @@ def _source_disk(layout, testinit, tmp):
         with open(os.path.join(SCRIPTS, src), "rb") as fp, \
                 open(os.path.join(top, dst), "wb") as o:
             o.write(fp.read())
-    with open(os.path.join(top, "params"), "w") as f:
+    with open(os.path.join(top, "params"), "w", encoding="utf-8") as f:
         for k, v in params + list(layout.params):
             f.write("%s='%s'\n" % (k, v))
     img = os.path.join(tmp, "src.img")

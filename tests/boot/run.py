@@ -19,7 +19,10 @@ A scenario can type on the console: Scenario.interact is a list of
 (regex, text) pairs; the serial port is then a unix socket the harness
 holds (no stdin needed, so it runs in CI), and each text is sent once the
 output after the previous match matches its regex (e.g. a passphrase prompt,
-a shell prompt).  A step that never happens fails the scenario.  A disk
+a shell prompt).  A step that never happens fails the scenario.  A text
+that is a Keys is pressed on the guest's PS/2 keyboard instead, key by key
+through QEMU's monitor (sendkey), so it reaches the virtual console through
+the guest's keymap as a person's typing does.  A disk
 with a build() method (builder.py's stacked layouts) gives several disk
 files: the first goes on the scenario's bus, the others on virtio-blk.
 """
@@ -44,6 +47,7 @@ SRCDIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
+import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
@@ -111,6 +115,13 @@ BUSES = {
     "scsi": ["-device", "virtio-scsi-pci,id=scsi", "-device", "scsi-hd,drive=d0,bus=scsi.0"],
     "usb": ["-device", "qemu-xhci,id=xhci", "-device", "usb-storage,drive=d0,bus=xhci.0"],
 }
+
+
+@dataclasses.dataclass(frozen=True)
+class Keys:
+    """Key presses for Scenario.interact: QEMU key names (the US labels
+    of the keys, e.g. "shift-z", "semicolon", "ret"), pressed in turn."""
+    names: tuple
 
 
 @dataclasses.dataclass
@@ -198,6 +209,7 @@ SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
+SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
@@ -284,6 +296,7 @@ class Console:
         self.log, self.interact, self.pos, self.step_no = log, list(interact), 0, 0
         self.buf, self.lock = "", threading.Lock()
         self.sock = None
+        self.monitor, self.monitor_path = None, sock_path + ".mon"
         while self.sock is None and p.poll() is None:
             try:
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -310,6 +323,16 @@ class Console:
                 with self.lock:
                     self.buf += data.decode(errors="replace").replace("\r", "")
 
+    def _press(self, keys):
+        """Each key through the monitor's sendkey, as a person types."""
+        if self.monitor is None:
+            m = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            m.connect(self.monitor_path)
+            self.monitor = m
+        for k in keys.names:
+            self.monitor.sendall(("sendkey %s\n" % k).encode())
+            time.sleep(0.15)   # sendkey holds a key 100 ms
+
     def step(self):
         """Answer every interact step whose regex now matches."""
         while self.sock and self.step_no < len(self.interact):
@@ -321,7 +344,10 @@ class Console:
             self.pos = m.end()
             self.step_no += 1
             try:
-                self.sock.sendall(text.encode())
+                if isinstance(text, Keys):
+                    self._press(text)
+                else:
+                    self.sock.sendall(text.encode())
             except OSError:
                 return
 
@@ -335,6 +361,8 @@ class Console:
         self.thread.join(timeout=5)
         if self.sock:
             self.sock.close()
+        if self.monitor:
+            self.monitor.close()
 
 
 def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=(), extra=()):
@@ -350,8 +378,12 @@ def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=
             os.unlink(sock_path)
         serial = ["-chardev", "socket,id=ser0,path=%s,server=on,wait=on" % sock_path,
                   "-serial", "chardev:ser0"]
+    monitor = ["-monitor", "none"]
+    if any(isinstance(text, Keys) for _, text in interact):
+        # a keyboard needs a virtual console in front: a VGA card for it
+        monitor = ["-monitor", "unix:%s.mon,server=on,wait=off" % sock_path, "-vga", "std"]
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
-           "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+           "-nodefaults", "-no-reboot", "-display", "none"] + monitor + [
            "-snapshot", "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline] + serial
     if disk_paths:
         cmd += ["-drive", "if=none,id=d0,format=raw,file=" + disk_paths[0]] + BUSES[bus]

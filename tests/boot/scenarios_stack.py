@@ -9,7 +9,9 @@ Each boot passes only on the root's marker, or on the exact messages of
 docs/messages.md and docs/cmdline.md.
 """
 
+import hashlib
 import os
+import tempfile
 
 import builder
 import disks
@@ -37,6 +39,10 @@ def _luks(uuid):
 LUKS2 = builder.Layout("luks2", "luks2", "ext4", _fs(0x10), "luks2root", params=_luks(LUKS2_UUID))
 LUKS1_KEY = builder.Layout("luks1-key", "luks1-key", "ext4", _fs(0x11), "luks1root",
                            params=(("LUKS_UUID", LUKS1_UUID), ("KEYFILE", "/src/key")),
+                           files=(("luks1.key", "key"),))
+LUKS2_KEY_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001cb"
+LUKS2_KEY = builder.Layout("luks2-key", "luks2", "ext4", _fs(0x1b), "luks2keyroot",
+                           params=(("LUKS_UUID", LUKS2_KEY_UUID), ("KEYFILE", "/src/key")),
                            files=(("luks1.key", "key"),))
 LVM = builder.Layout("lvm", "lvm", "ext4", _fs(0x12), "lvmroot")
 LVM_LUKS = builder.Layout("lvm-on-luks", "lvm-on-luks", "ext4", _fs(0x13), "lvmluksroot",
@@ -76,6 +82,36 @@ class Missing:
     def build(self, testinit, work, env):
         paths = self.layout.build(testinit, work, env)
         return [paths[i] for i in self.keep]
+
+
+class WithKeyDisk:
+    """A layout plus a second disk: ext4 labelled LABEL holding the key
+    file at /keys/root.key, made on the host (mkfs.ext4 -d)."""
+    LABEL = "keydisk"
+    PATH = "/keys/root.key"
+
+    def __init__(self, layout, key):
+        self.layout, self.key = layout, key
+        self.name, self.fs = layout.name + "-keydisk", layout.fs
+
+    def build(self, testinit, work, env):
+        paths = self.layout.build(testinit, work, env)
+        with open(self.key, "rb") as f:
+            data = f.read()
+        out = os.path.join(work, "disks", "keydisk-%s.img" % hashlib.sha256(
+            data + self.LABEL.encode()).hexdigest()[:16])
+        if not os.path.exists(out):
+            with tempfile.TemporaryDirectory(dir=work) as tmp:
+                os.makedirs(os.path.join(tmp, "keys"))
+                with open(os.path.join(tmp, "keys", "root.key"), "wb") as f:
+                    f.write(data)
+                img = os.path.join(tmp, "key.img")
+                with open(img, "wb") as f:
+                    f.truncate(8 * 1024 * 1024)
+                disks._run(["mkfs.ext4", "-q", "-F", "-d", tmp, "-L", self.LABEL, img])
+                os.makedirs(os.path.dirname(out), exist_ok=True)
+                os.replace(img, out)
+        return paths + [out]
 
 
 def prompt(dev, uuid):
@@ -119,7 +155,13 @@ def scenarios(Scenario):
         S("luks1-keyfile", "LUKS1 root unlocked by a key file packed with --add-keys",
           LUKS1_KEY, u(LUKS1_KEY),
           build=("--add-keys", "%s:%s" % (KEYFILE, KEY_IN_IMAGE)),
-          cmdline="rd.luks.key=%s:%s" % (KEY_IN_IMAGE, LUKS1_UUID)),
+          cmdline="rd.luks.key=%s=%s" % (LUKS1_UUID, KEY_IN_IMAGE)),
+        S("luks2-keydisk", "LUKS2 root unlocked by a key file on a second disk named by LABEL "
+          "(dracut's rd.luks.key=KEYPATH:KEYDEV), no prompt",
+          WithKeyDisk(LUKS2_KEY, KEYFILE), u(LUKS2_KEY),
+          cmdline="rd.luks.key=%s:LABEL=%s" % (WithKeyDisk.PATH, WithKeyDisk.LABEL),
+          log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS2_KEY_UUID,),
+          log_absent=("Passphrase for",)),
         S("lvm-path", "LVM root by root=/dev/VG/LV", LVM, "/dev/testvg/root"),
         S("lvm-uuid", "LVM root by the filesystem's UUID=", LVM, u(LVM)),
         S("lvm-mapper", "LVM root by root=/dev/mapper/VG-LV", LVM, "/dev/mapper/testvg-root"),

@@ -13,7 +13,7 @@ out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
 
-targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_dhcp fuzz_ipconf}
+targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_console fuzz_dhcp fuzz_ipconf}
 
 # The targets' sources are listed once, in tests/fuzz/meson.build: build
 # them there, with clang, ASan and UBSan, stopping at the first report.
@@ -62,11 +62,24 @@ mkdir -p "$out/seeds-uki"
 stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
 [ -f "$stub" ] && cp "$stub" "$out/seeds-uki/"
 
+# fuzz_console starts from real fonts (PSF1, PSF2 with Unicode tables)
+# and a compiled keymap, when the host has them (console-data, kbd)
+mkdir -p "$out/seeds-console"
+for f in /usr/share/consolefonts/lat9w-16.psf.gz /usr/share/consolefonts/LatArCyrHeb-16.psf.gz \
+	/usr/share/consolefonts/default8x16.psf.gz; do
+	[ -f "$f" ] && gzip -dc "$f" > "$out/seeds-console/$(basename "$f" .gz)"
+done
+map=/usr/share/keymaps/i386/qwertz/de-latin1.kmap.gz
+if [ -f "$map" ] && command -v loadkeys > /dev/null; then
+	loadkeys -q -u -b "$map" > "$out/seeds-console/de-latin1.bmap" < /dev/null || true
+fi
+
 status=0
 for t in $targets; do
 	dirs="$seeds"
 	[ "$t" = fuzz_extract ] && dirs="$out/seeds-extract"
 	[ "$t" = fuzz_uki ] && dirs="$out/seeds-uki"
+	[ "$t" = fuzz_console ] && dirs="$out/seeds-console"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"

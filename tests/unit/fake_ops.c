@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The sysops functions take no context pointer, so the fake keeps the
  * one live instance in a static: a test uses one fake at a time. */
+#include <linux/kd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -115,6 +116,27 @@ static int op_unlink(const char *path)
 	int r = unlink(p);
 	free(p);
 	return r;
+}
+
+/* The console ioctls of stages/vconsole.c, recorded; they succeed. */
+static int op_ioctl(int fd, unsigned long req, void *arg)
+{
+	(void)fd;
+	if (req == KDSKBENT) {
+		const struct kbentry *e = arg;
+		logf_("ioctl KDSKBENT %u %u 0x%04x", e->kb_table, e->kb_index, e->kb_value);
+	} else if (req == KDFONTOP) {
+		const struct console_font_op *op = arg;
+		logf_("ioctl KDFONTOP %u %ux%u %u", op->op, op->width, op->height, op->charcount);
+	} else if (req == PIO_UNIMAPCLR) {
+		logf_("ioctl PIO_UNIMAPCLR");
+	} else if (req == PIO_UNIMAP) {
+		const struct unimapdesc *d = arg;
+		logf_("ioctl PIO_UNIMAP %u", d->entry_ct);
+	} else {
+		logf_("ioctl 0x%lx", req);
+	}
+	return check_fail("ioctl", "", NULL, NULL) < 0 ? -1 : 0;
 }
 
 static int op_open(const char *path, int flags, mode_t mode)
@@ -451,6 +473,7 @@ struct fake_ops *fake_ops_new(void)
 		.bind = op_bind,
 		.sendto = op_sendto,
 		.recvfrom = op_recvfrom,
+		.ioctl = op_ioctl,
 	};
 	f->nl_fd = f->pkt_fd = -1;
 	f->now = FAKE_T0;

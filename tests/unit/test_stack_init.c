@@ -407,7 +407,8 @@ static void test_rd_luks_name_names_mapping(void)
 static void test_keyfile_from_cmdline(void)
 {
 	struct init in;
-	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/etc/keys/root.key:" U1);
+	/* dracut's KEYPATH:KEYDEV:LUKSDEV with KEYDEV empty: in the image */
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/etc/keys/root.key::UUID=" U1);
 
 	fake_write(f, "/etc/keys/root.key", "sekrit");
 	stack_setup(&in);
@@ -417,7 +418,7 @@ static void test_keyfile_from_cmdline(void)
 	CHECK(fake_log_count(f, "prompt") == 0);
 	finish(f, &in);
 
-	/* a key that does not open it: the passphrase is asked */
+	/* systemd's UUID=KEYPATH; a key that does not open it: the passphrase is asked */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=" U1 "=/etc/keys/root.key");
 	fake_write(f, "/etc/keys/root.key", "sekrit");
 	stack_setup(&in);
@@ -431,12 +432,105 @@ static void test_keyfile_from_cmdline(void)
 	finish(f, &in);
 
 	/* a key for another device is not used; a missing one says so */
-	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/k:" U2 " rd.luks.key=/missing.key");
+	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/k::luks-" U2 " rd.luks.key=/missing.key");
 	stack_setup(&in);
 	answers[0] = "p";
 	nanswer = 1;
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<4>key file /missing.key for /dev/vda2 is not in this image; asking for the passphrase\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+}
+
+/* uniramfs once read rd.luks.key=PATH:UUID with the LUKS device second;
+ * dracut and systemd put the key's device there. A bare UUID is no
+ * device: said, and not silently taken for either. */
+static void test_keyfile_old_form_refused(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/etc/keys/root.key:" U1
+				   " rd.luks.key=keys/root.key");
+
+	fake_write(f, "/etc/keys/root.key", "sekrit");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<4>ignoring rd.luks.key=/etc/keys/root.key:" U1 ": \"" U1 "\" is not a device "
+		   "(the second field names the device holding the key, as in dracut: UUID=, LABEL=, "
+		   "/dev/...; for the LUKS device write rd.luks.key=/etc/keys/root.key::UUID=" U1 ")\n"));
+	CHECK(said("<4>ignoring rd.luks.key=keys/root.key: the key file must be an absolute path\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+}
+
+/* dracut's KEYPATH:KEYDEV: the stick comes after the LUKS device; the
+ * unlock waits for it, mounts it read-only, pipes the key, unmounts. */
+static void test_keyfile_on_another_device(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
+	struct blockdev stick;
+
+	fake_write(f, "/run/uniramfs/keydev/keys/root.key", "sekrit\n");
+	stack_setup(&in);
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<6>/dev/vda2: waiting for the key's device LABEL=keys\n"));
+	CHECK(fake_log_count(f, "run") == 0);
+	dev(&stick, "vdb", "ext4", U2);
+	stick.label = (char *)"keys";
+	stack_seen(&in, DEV_ADDED, &stick);
+	free(stick.devnode);
+	run_jobs(&in);
+	CHECK(fake_log_find(f, "mount /dev/vdb /run/uniramfs/keydev ext4 0xf -") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <sekrit\n>") >= 0);
+	CHECK(fake_log_find(f, "umount /run/uniramfs/keydev 0x0") >= 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	finish(f, &in);
+
+	/* the stick never comes: half way through rd.timeout, the passphrase */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(stack_half_time(&in));
+	run_jobs(&in);
+	CHECK(said("<4>the key's device LABEL=keys for /dev/vda2 did not appear; asking for the "
+		   "passphrase\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* a key path that climbs out of the stick is not read */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/../../etc/shadow:LABEL=keys");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	dev(&stick, "vdb", "ext4", U2);
+	stick.label = (char *)"keys";
+	stack_seen(&in, DEV_ADDED, &stick);
+	free(stick.devnode);
+	run_jobs(&in);
+	CHECK(said("<4>key file /keys/../../etc/shadow on LABEL=keys: not a plain absolute path\n"));
+	CHECK(fake_log_count(f, "mount") == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* the stick holds no such file: said, then the passphrase */
+	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/nokey:LABEL=keys:UUID=" U1);
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	dev(&stick, "vdb", "ext4", U2);
+	stick.label = (char *)"keys";
+	stack_seen(&in, DEV_ADDED, &stick);
+	free(stick.devnode);
+	run_jobs(&in);
+	CHECK(said("<4>cannot read key file /nokey on LABEL=keys (/dev/vdb): No such file or directory\n"));
+	CHECK(fake_log_find(f, "umount /run/uniramfs/keydev 0x0") >= 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
 	finish(f, &in);
 }
@@ -767,6 +861,8 @@ int main(void)
 	RUN(test_rd_luks_uuid_restricts);
 	RUN(test_rd_luks_name_names_mapping);
 	RUN(test_keyfile_from_cmdline);
+	RUN(test_keyfile_old_form_refused);
+	RUN(test_keyfile_on_another_device);
 	RUN(test_crypttab_in_image);
 	RUN(test_missing_tool);
 	RUN(test_lvm_activation);

@@ -47,6 +47,9 @@ struct sysops {
 			  unsigned alen);
 	ssize_t (*recvfrom)(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen);
 	void (*sync)(void);
+	/* ioctl(2) on a console: the keymap (KDSKBENT) and font (KDFONTOP,
+	 * PIO_UNIMAP*) of stages/vconsole.c. */
+	int (*ioctl)(int fd, unsigned long req, void *arg);
 	/* Prefix a path for reading (sysfs, /proc, the image's files):
 	 * the real one returns a copy of path, a fake its tree + path. */
 	char *(*path)(const char *path);

@@ -81,6 +81,11 @@ static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, 
 	return n;
 }
 
+static int r_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg);
+}
+
 const struct sysops real_ops = {
 	.mount = r_mount,
 	.umount = r_umount,
@@ -104,6 +109,7 @@ const struct sysops real_ops = {
 	.sendto = r_sendto,
 	.recvfrom = r_recvfrom,
 	.sync = sync,
+	.ioctl = r_ioctl,
 	.path = r_path,
 };
 

@@ -198,6 +198,10 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_bool(p, &o->fstab);
 	else if (!strcmp(k, "rd.skipfsck"))
 		set_bool(p, &o->skipfsck);
+	else if (!strcmp(k, "rd.vconsole.keymap") || !strcmp(k, "vconsole.keymap"))
+		set_str(&o->vconsole_keymap, p->val);
+	else if (!strcmp(k, "rd.vconsole.font") || !strcmp(k, "vconsole.font"))
+		set_str(&o->vconsole_font, p->val);
 	else if (strchr(k, '.'))
 		add_modparam(o, p);
 }
@@ -231,7 +235,7 @@ void options_parse(struct options *o, const struct cmdline *c)
 void options_free(struct options *o)
 {
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
-			  &o->fsck_mode, &o->fsck_repair };
+			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

@@ -47,6 +47,7 @@ struct options {
 	struct strv disablehooks;
 	char *fsck_mode, *fsck_repair;
 	bool fstab, skipfsck;
+	char *vconsole_keymap, *vconsole_font; /* [rd.]vconsole.keymap/font: what the boot asks for */
 
 	struct strv init_args; /* words after "--" */
 };

@@ -275,3 +275,15 @@ int modload_name(struct modload *m, const char *name)
 	free(v);
 	return r;
 }
+
+void modload_fs(struct modload *m, const char *type)
+{
+	char *alias;
+
+	if (!m || modload_name(m, type) == 0)
+		return;
+	alias = xasprintf("fs-%s", type);
+	if (modload_alias(m, alias) <= 0)
+		log_debug("no module for filesystem %s in the image (built in?)", type);
+	free(alias);
+}

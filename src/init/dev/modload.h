@@ -30,5 +30,8 @@ void modload_add_param(struct modload *m, const char *module, const char *param)
 int modload_alias(struct modload *m, const char *modalias);
 /* Load by module name (rd.driver.pre=, filesystems). 0 ok, -1 error. */
 int modload_name(struct modload *m, const char *name);
+/* A filesystem's module by name or its fs- alias (ext3 and ext2 are
+ * ext4's); quiet when there is none (built in). m may be NULL. */
+void modload_fs(struct modload *m, const char *type);
 
 #endif

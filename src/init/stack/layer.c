@@ -42,8 +42,10 @@ void stack_free(struct stack *s)
 	strv_free(&s->luks_uuids);
 	strv_free(&s->name_uuids);
 	strv_free(&s->name_names);
-	strv_free(&s->key_paths);
-	strv_free(&s->key_uuids);
+	for (size_t i = 0; i < s->nkeys; i++)
+		luks_key_free(&s->keys[i]);
+	free(s->keys);
+	luks_free_waiting(s);
 	for (size_t i = 0; i < s->ncrypttab; i++) {
 		free(s->crypttab[i].name);
 		free(s->crypttab[i].device);
@@ -63,7 +65,10 @@ void stack_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 {
 	struct init *in = arg;
 
-	if (what == DEV_REMOVED || !bd->type)
+	if (what == DEV_REMOVED)
+		return;
+	luks_any_seen(in, bd);
+	if (!bd->type)
 		return;
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (!strcmp(bd->type, layers[k]->blkid_type))

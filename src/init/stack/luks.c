@@ -33,28 +33,6 @@ static char *luks_uuid(const char *v)
 	return u;
 }
 
-/* rd.luks.key: systemd's UUID=PATH, or PATH[:UUID]. */
-static void parse_key(struct stack *s, const char *v)
-{
-	const char *eq = strchr(v, '='), *slash = strchr(v, '/'), *colon;
-
-	if (eq && (!slash || eq < slash)) {
-		char *u = xstrndup(v, (size_t)(eq - v));
-		strv_push_owned(&s->key_uuids, luks_uuid(u));
-		strv_push(&s->key_paths, eq + 1);
-		free(u);
-		return;
-	}
-	colon = strrchr(v, ':');
-	if (colon && colon[1]) {
-		strv_push_owned(&s->key_paths, xstrndup(v, (size_t)(colon - v)));
-		strv_push_owned(&s->key_uuids, luks_uuid(colon + 1));
-	} else {
-		strv_push_owned(&s->key_paths, xstrndup(v, colon ? (size_t)(colon - v) : strlen(v)));
-		strv_push(&s->key_uuids, "");
-	}
-}
-
 static void luks_parse(struct stack *s, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
@@ -82,7 +60,7 @@ static void luks_parse(struct stack *s, const char *kv)
 			free(u);
 		}
 	} else if (!strcmp(key, "rd.luks.key") && v && *v) {
-		parse_key(s, v);
+		luks_key_parse(s, v);
 	} else if (!strcmp(key, "rd.luks.options") && v) {
 		luks_options_parse(&s->tokens, &s->discard, luks_options_list(v), "rd.luks.options");
 	} else if (!strcmp(key, "rd.luks.tokens")) {
@@ -145,6 +123,8 @@ static bool in_list(const struct strv *l, const char *uuid, size_t *at)
  * change or go while it runs. */
 struct unlock {
 	char *devnode, *uuid, *name, *key; /* key NULL: ask */
+	char *keydev;                      /* the device holding key; NULL: the image */
+	char *keynode, *keytype;           /* keydev's node and filesystem, once seen */
 	bool discard;
 	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
 	struct luks_token_opts tokens;
@@ -159,7 +139,19 @@ static void unlock_free(void *data)
 	free(u->name);
 	free(u->key);
 	luks_token_opts_free(&u->tokens);
+	free(u->keydev);
+	free(u->keynode);
+	free(u->keytype);
 	free(u);
+}
+
+void luks_free_waiting(struct stack *s)
+{
+	for (size_t i = 0; i < s->nwaiting; i++)
+		unlock_free(s->waiting[i]);
+	free(s->waiting);
+	s->waiting = NULL;
+	s->nwaiting = s->capwaiting = 0;
 }
 
 static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc",
@@ -189,10 +181,33 @@ static int open_with(struct init *in, const struct unlock *u, const char *keyarg
 	return st;
 }
 
+/* The key on its own device, through cryptsetup's stdin like a typed
+ * passphrase: the device is unmounted before cryptsetup runs. */
+static bool try_keydev(struct init *in, const struct unlock *u)
+{
+	struct buf key = { 0 };
+	int st = -1;
+
+	if (!u->keynode)
+		log_warn("the key's device %s for %s did not appear; asking for the passphrase",
+			 u->keydev, u->devnode);
+	else if (luks_key_read(in, u->keynode, u->keytype, u->keydev, u->key, &key) == 0)
+		st = open_with(in, u, "-", key.p ? key.p : "", key.len);
+	if (key.p)
+		explicit_bzero(key.p, key.len);
+	buf_free(&key);
+	if (st > 0)
+		log_warn("key file %s on %s does not unlock %s; asking for the passphrase", u->key,
+			 u->keydev, u->devnode);
+	return st == 0;
+}
+
 static bool try_keyfile(struct init *in, const struct unlock *u)
 {
 	int st;
 
+	if (u->keydev)
+		return try_keydev(in, u);
 	if (in->ops->access(u->key, R_OK) < 0) {
 		log_warn("key file %s for %s is not in this image; asking for the passphrase",
 			 u->key, u->devnode);
@@ -221,7 +236,11 @@ static void pump(void *arg)
  * cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
 {
-	char *prompt = xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
+	/* a layout other than the kernel's US one is named: typing for
+	 * another explains a wrong passphrase */
+	char *prompt = in->keymap ? xasprintf("Passphrase for %s (%s, keymap %s): ", u->devnode,
+					      u->uuid, in->keymap)
+				  : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
 	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
 	int r = 0;
 
@@ -299,12 +318,64 @@ static enum job_result unlock_job(void *arg, void *data)
 	return JOB_FAILED;
 }
 
+/* A key on another device: the unlock waits for that device (queued
+ * when it appears, or half way through rd.timeout to ask instead). */
+static void key_found(struct unlock *u, const struct blockdev *kd)
+{
+	u->keynode = xstrdup(kd->devnode);
+	u->keytype = kd->type ? xstrdup(kd->type) : NULL;
+}
+
+static void queue_or_wait(struct init *in, struct unlock *u)
+{
+	struct stack *s = &in->stack;
+	const struct blockdev *kd = u->keydev ? registry_match(&in->devs, u->keydev) : NULL;
+
+	if (kd)
+		key_found(u, kd);
+	if (u->keydev && !kd) {
+		log_info("%s: waiting for the key's device %s", u->devnode, u->keydev);
+		ARRAY_GROW(s->waiting, s->capwaiting, s->nwaiting + 1);
+		s->waiting[s->nwaiting++] = u;
+		return;
+	}
+	stack_queue(in, "unlock", unlock_job, u, unlock_free);
+}
+
+void luks_any_seen(struct init *in, const struct blockdev *bd)
+{
+	struct stack *s = &in->stack;
+
+	for (size_t i = 0; i < s->nwaiting;) {
+		struct unlock *u = s->waiting[i];
+		if (!blockdev_matches(bd, u->keydev)) {
+			i++;
+			continue;
+		}
+		memmove(s->waiting + i, s->waiting + i + 1, (s->nwaiting - i - 1) * sizeof(*s->waiting));
+		s->nwaiting--;
+		key_found(u, bd);
+		stack_queue(in, "unlock", unlock_job, u, unlock_free);
+	}
+}
+
+static bool luks_half_time(struct init *in)
+{
+	struct stack *s = &in->stack;
+	bool did = s->nwaiting > 0;
+
+	for (size_t i = 0; i < s->nwaiting; i++)
+		stack_queue(in, "unlock", unlock_job, s->waiting[i], unlock_free);
+	s->nwaiting = 0;
+	return did;
+}
+
 static void luks_seen(struct init *in, const struct blockdev *bd)
 {
 	struct stack *s = &in->stack;
 	const struct crypttab_entry *e = NULL;
+	const struct luks_key *k;
 	struct unlock *u;
-	const char *key = NULL;
 	size_t at;
 	bool wanted, generic = false;
 
@@ -343,15 +414,19 @@ static void luks_seen(struct init *in, const struct blockdev *bd)
 		u->name = xstrdup(e->name);
 	else
 		u->name = xasprintf("luks-%s", bd->uuid);
-	for (size_t i = 0; i < s->key_paths.n && !key; i++)
-		if (!*s->key_uuids.v[i] || stack_uuid_eq(s->key_uuids.v[i], bd->uuid))
-			key = s->key_paths.v[i];
-	if (!key && e)
-		key = e->keyfile;
-	u->key = key ? xstrdup(key) : NULL;
+	k = luks_key_for(s, bd);
+	if (k) {
+		u->key = xstrdup(k->path);
+		u->keydev = k->keydev ? xstrdup(k->keydev) : NULL;
+	} else if (e && e->keyfile) {
+		/* crypttab's KEYFILE:KEYDEV (systemd's form) */
+		const char *c = strchr(e->keyfile, ':');
+		u->key = c ? xstrndup(e->keyfile, (size_t)(c - e->keyfile)) : xstrdup(e->keyfile);
+		u->keydev = c && c[1] ? xstrdup(c + 1) : NULL;
+	}
 	u->discard = s->discard;
 	luks_crypttab_tokens(s, e, &u->tokens, &u->discard);
-	stack_queue(in, "unlock", unlock_job, u, unlock_free);
+	queue_or_wait(in, u);
 }
 
 static void luks_report_missing(struct init *in)
@@ -378,5 +453,6 @@ const struct layer luks_layer = {
 	.parse = luks_parse,
 	.setup = luks_setup,
 	.seen = luks_seen,
+	.half_time = luks_half_time,
 	.report_missing = luks_report_missing,
 };

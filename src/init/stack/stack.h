@@ -20,13 +20,25 @@ struct crypttab_entry {
 	char *name, *device, *keyfile, *options; /* keyfile NULL: ask */
 };
 
+/* A LUKS key file and where it applies (rd.luks.key, crypttab). */
+struct luks_key {
+	char *path;    /* absolute: in the image, or on keydev */
+	char *keydev;  /* the device holding it (UUID=, LABEL=, /dev/...); NULL: the image */
+	char *luksdev; /* the LUKS device it opens (UUID or device spec); NULL: any */
+};
+
+struct unlock;
+
 /* What the rd.luks.*, rd.lvm.* and rd.md.* options and the image's
  * crypttab ask for, and what was done already. */
 struct stack {
 	bool luks_off, lvm_off, md_off, crypttab_off;
 	struct strv luks_uuids;             /* rd.luks.uuid, lowercase, no "luks-" */
 	struct strv name_uuids, name_names; /* rd.luks.name=UUID=NAME, parallel */
-	struct strv key_paths, key_uuids;   /* rd.luks.key, parallel; uuid "" = any */
+	struct luks_key *keys;              /* rd.luks.key, in order: the first that fits */
+	size_t nkeys, capkeys;
+	struct unlock **waiting;            /* unlocks whose key device is yet to come */
+	size_t nwaiting, capwaiting;
 	bool discard;                       /* rd.luks.options=discard, rd.luks.allow-discards */
 	long tries;                         /* rd.luks.tries, default 3 */
 	struct luks_token_opts tokens;      /* rd.luks.options= token options, rd.luks.tokens */
@@ -93,8 +105,24 @@ bool stack_load_modules(struct init *in, const char *set, const char *const *mod
 void stack_queue(struct init *in, const char *what, enum job_result (*run)(void *in, void *data),
 		 void *data, void (*free_fn)(void *));
 
+/* luks_key.c */
+/* One rd.luks.key= value (warns by name and ignores a bad one). */
+void luks_key_parse(struct stack *s, const char *v);
+void luks_key_free(struct luks_key *k);
+/* The first key for this LUKS device, or NULL. */
+const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev *bd);
+/* Mount node (a filesystem fstype; keydev is its spec, for messages)
+ * read-only, append the key file path on it to out, unmount. 0 or
+ * -errno, after a warning naming the device, the file and why. */
+int luks_key_read(struct init *in, const char *node, const char *fstype, const char *keydev,
+		  const char *path, struct buf *out);
+
 /* luks.c, lvm.c, md.c */
 extern const struct layer luks_layer, lvm_layer, md_layer;
+/* luks.c: any device that appeared (not only LUKS ones): the key device
+ * an unlock waits for. */
+void luks_any_seen(struct init *in, const struct blockdev *bd);
+void luks_free_waiting(struct stack *s);
 
 /* tool.c */
 /* The tool's path in the image ("/usr/sbin/lvm") or NULL. */

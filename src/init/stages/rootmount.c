@@ -11,22 +11,6 @@
 #include "init/stages/stages.h"
 #include "log.h"
 
-/* The filesystem may be a module (ext4, xfs, btrfs) or built in; ext3
- * and ext2 are served by ext4 through its fs- alias. */
-static void load_fs_module(struct init *in, const char *type)
-{
-	char *alias;
-
-	if (!in->ml)
-		return;
-	if (modload_name(in->ml, type) == 0)
-		return;
-	alias = xasprintf("fs-%s", type);
-	if (modload_alias(in->ml, alias) <= 0)
-		log_debug("no module for filesystem %s in the image (built in?)", type);
-	free(alias);
-}
-
 void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 {
 	struct init *in = arg;
@@ -74,7 +58,7 @@ int mount_root(struct init *in)
 		goto out;
 	}
 	for (size_t i = 0; i < types.n; i++) {
-		load_fs_module(in, types.v[i]);
+		modload_fs(in->ml, types.v[i]);
 		log_debug("mounting %s (TYPE %s) on /sysroot, flags 0x%lx, options %s",
 			  bd->devnode, types.v[i], flags, data ? data : "");
 		if (in->ops->mount(bd->devnode, "/sysroot", types.v[i], flags, data) == 0) {

@@ -17,6 +17,10 @@
 int stage_mounts(struct init *in);
 void stage_console(struct init *in);
 
+/* vconsole.c: the image's keymap and font on the virtual console, before
+ * any prompt (in->keymap names the keymap loaded). Never fails the boot. */
+void stage_vconsole(struct init *in);
+
 /* rootmount.c */
 /* The registry's subscriber that finds root= (arg: struct init), and
  * forgets it if it goes away. */

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The console the passphrase prompt is typed on. A keyboard that is not
+ * the kernel's US layout types another passphrase than the one set, so
+ * the host's layout goes into the image: compiled here by the host's
+ * loadkeys into the binary form the init loads with ioctls, since
+ * parsing keymap sources (includes, charsets, compose rules) is kbd's
+ * job. The font is a PSF file, checked and stored uncompressed. */
+#include "console.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bkeymap.h"
+#include "cmdline.h"
+#include "compress.h"
+#include "err.h"
+#include "layout.h"
+#include "log.h"
+#include "psf.h"
+#include "run_tool.h"
+#include "shell_assign.h"
+#include "sysroot.h"
+#include "util.h"
+
+/* Where distributions keep them: Debian's console-data and
+ * console-setup, kbd elsewhere (Fedora, Arch). */
+static const char *const keymap_dirs[] = { "/usr/share/keymaps", "/usr/share/kbd/keymaps",
+					   "/usr/lib/kbd/keymaps", "/lib/kbd/keymaps" };
+static const char *const keymap_suffixes[] = { ".kmap.gz", ".kmap", ".map.gz", ".map" };
+static const char *const font_dirs[] = { "/usr/share/consolefonts", "/usr/share/kbd/consolefonts",
+					 "/usr/lib/kbd/consolefonts", "/lib/kbd/consolefonts" };
+static const char *const font_suffixes[] = { ".psf.gz", ".psfu.gz", ".psf", ".psfu", "" };
+
+/* Debian's setupcon keeps the keymap it made from the XKB settings. */
+#define DEBIAN_CACHED_KEYMAP "/etc/console-setup/cached_UTF-8_del.kmap.gz"
+#define SEARCH_DEPTH 4
+#define FONT_MAX (1 << 20)
+
+static void set(char **what, char **from, const char *value, const char *where)
+{
+	free(*what);
+	free(*from);
+	*what = xstrdup(value);
+	*from = xstrdup(where);
+}
+
+static void from_cmdline(struct console_plan *cp, const char *text)
+{
+	static const char *const keys[] = { "vconsole.keymap", "rd.vconsole.keymap", "vconsole.font",
+					    "rd.vconsole.font" };
+	struct cmdline c = { 0 };
+
+	cmdline_parse(&c, text);
+	/* the initrd's own rd. spelling wins over the system's */
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct cmdline_param *p = cmdline_last(&c, keys[i]);
+		if (p && p->val && *p->val) {
+			char *where = xasprintf("the baked command line's %s", keys[i]);
+			if (i < 2)
+				set(&cp->keymap, &cp->keymap_from, p->val, where);
+			else
+				set(&cp->font, &cp->font_from, p->val, where);
+			free(where);
+		}
+	}
+	cmdline_free(&c);
+}
+
+/* path inside the sysroot, its links followed there, as a host path;
+ * NULL unless it is a regular file. */
+static char *sysroot_file(const char *sysroot, const char *path)
+{
+	struct stat st;
+	char *real = NULL, *host;
+
+	if (sysroot_resolve(sysroot, path, NULL, NULL, &real, &st) < 0) {
+		err_clear();
+		return NULL;
+	}
+	host = S_ISREG(st.st_mode) ? path_join(sysroot, real) : NULL;
+	free(real);
+	return host;
+}
+
+struct conf_vars {
+	const char *file;
+	const char *const *names; /* NULL-terminated */
+	char **values;            /* parallel to names */
+};
+
+static int take_var(void *arg, const struct shell_assign *a)
+{
+	struct conf_vars *cv = arg;
+
+	for (size_t i = 0; a->name && !a->array && !a->append && cv->names[i]; i++) {
+		if (strcmp(a->name, cv->names[i]))
+			continue;
+		if (a->expands)
+			log_warn("%s:%u: %s: not expanding a shell expression; ignored", cv->file,
+				 a->line, a->text);
+		else if (a->words.n) {
+			free(cv->values[i]);
+			cv->values[i] = xstrdup(a->words.v[0]);
+		}
+	}
+	return 0;
+}
+
+/* Read NAME=value lines of a shell-style file of the sysroot: 0 when it
+ * is absent too. */
+static int read_vars(const char *sysroot, struct conf_vars *cv)
+{
+	char *real = sysroot_file(sysroot, cv->file), *data = NULL;
+	size_t len;
+	int r;
+
+	if (!real)
+		return 0;
+	r = read_file(real, &data, &len);
+	free(real);
+	if (r < 0)
+		return err_errno(r, "%s", cv->file);
+	r = shell_assignments(cv->file, data, take_var, cv);
+	free(data);
+	return r;
+}
+
+static int from_host(struct console_plan *cp, const char *sysroot)
+{
+	static const char *const vconsole[] = { "KEYMAP", "FONT", NULL };
+	static const char *const keyboard[] = { "XKBLAYOUT", NULL };
+	char *v[2] = { 0 }, *layout = NULL;
+	struct conf_vars vc = { "/etc/vconsole.conf", vconsole, v };
+	struct conf_vars kb = { "/etc/default/keyboard", keyboard, &layout };
+	int r = read_vars(sysroot, &vc);
+
+	if (r == 0 && v[0] && *v[0] && !cp->keymap)
+		set(&cp->keymap, &cp->keymap_from, v[0], "/etc/vconsole.conf");
+	if (r == 0 && v[1] && *v[1] && !cp->font)
+		set(&cp->font, &cp->font_from, v[1], "/etc/vconsole.conf");
+	if (r == 0 && !cp->keymap)
+		r = read_vars(sysroot, &kb);
+	if (r == 0 && layout && *layout && !cp->keymap) {
+		/* "de,us": the first is the one typed at boot */
+		layout[strcspn(layout, ",")] = '\0';
+		set(&cp->keymap, &cp->keymap_from, layout, "/etc/default/keyboard");
+	}
+	free(v[0]);
+	free(v[1]);
+	free(layout);
+	return r;
+}
+
+int console_plan_settings(struct console_plan *cp, const char *sysroot, const char *cmdline,
+			  bool hostonly)
+{
+	if (cmdline)
+		from_cmdline(cp, cmdline);
+	return hostonly ? from_host(cp, sysroot) : 0;
+}
+
+/* A keymap or font name as vconsole.conf gives it: a file name without
+ * a directory, so a setting cannot reach outside the search dirs. */
+static int check_name(const char *what, const char *name, const char *from)
+{
+	if (!*name || name[0] == '.' || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+						      "0123456789_.+-") != strlen(name))
+		return err_set("%s \"%s\" (%s): not a %s name (letters, digits, _ . + - only)", what,
+			       name, from, what);
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Depth-first in name order, so the same tree always gives the same
+ * file; directories found by lstat, so a link cannot lead the search
+ * out of the tree. Returns the path below sysroot or NULL. */
+static char *search(const char *sysroot, const char *dir, const char *name,
+		    const char *const *suffixes, size_t nsuffixes, int depth)
+{
+	char *real = path_join(sysroot, dir), *found = NULL;
+	struct dirent **ents = NULL;
+	int n = scandir(real, &ents, NULL, by_name);
+
+	for (size_t s = 0; s < nsuffixes && !found; s++) {
+		char *want = xasprintf("%s%s", name, suffixes[s]);
+		for (int i = 0; i < n && !found; i++)
+			if (!strcmp(ents[i]->d_name, want))
+				found = path_join(dir, want);
+		free(want);
+	}
+	for (int i = 0; i < n && !found && depth > 0; i++) {
+		char *sub = path_join(real, ents[i]->d_name);
+		struct stat st;
+		if (ents[i]->d_name[0] != '.' && lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *subdir = path_join(dir, ents[i]->d_name);
+			found = search(sysroot, subdir, name, suffixes, nsuffixes, depth - 1);
+			free(subdir);
+		}
+		free(sub);
+	}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	free(real);
+	return found;
+}
+
+static char *find_in(const char *sysroot, const char *const *dirs, size_t ndirs, const char *name,
+		     const char *const *suffixes, size_t nsuffixes)
+{
+	char *found = NULL, *real = NULL;
+
+	for (size_t i = 0; i < ndirs && !found; i++)
+		found = search(sysroot, dirs[i], name, suffixes, nsuffixes, SEARCH_DEPTH);
+	if (found)
+		real = sysroot_file(sysroot, found);
+	free(found);
+	return real;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int compile_keymap(const char *path, struct buf *out)
+{
+	/* -u: the console is in Unicode mode (the kernel's default) */
+	const char *argv[] = { "loadkeys", "-q", "-u", "-b", path, NULL };
+	int r = run_tool_capture(argv, "kbd", BKEYMAP_MAX_LEN, out);
+
+	if (r == 0 && bkeymap_check((const uint8_t *)out->p, out->len) < 0)
+		r = err_set("loadkeys -b %s wrote no binary keymap", path);
+	return r;
+}
+
+static int add_keymap(const struct console_plan *cp, struct image *img, const char *sysroot)
+{
+	struct buf bin = { 0 };
+	char *path = NULL;
+	int r = check_name("keymap", cp->keymap, cp->keymap_from);
+
+	if (r == 0 && !strcmp(cp->keymap_from, "/etc/default/keyboard"))
+		path = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP);
+	if (r == 0 && !path)
+		path = find_in(sysroot, keymap_dirs, N(keymap_dirs), cp->keymap, keymap_suffixes,
+			       N(keymap_suffixes));
+	if (r == 0 && !path)
+		r = err_set("keymap \"%s\" (%s) not found in %s/usr/share/keymaps or "
+			    "/usr/share/kbd/keymaps: install console-data or kbd's keymaps",
+			    cp->keymap, cp->keymap_from, strcmp(sysroot, "/") ? sysroot : "");
+	if (r == 0)
+		r = compile_keymap(path, &bin);
+	if (r == 0)
+		r = image_add_data(img, LAYOUT_KEYMAP_FILE, bin.p, bin.len, 0644);
+	if (r == 0)
+		log_info("keymap %s (%s) from %s", cp->keymap, cp->keymap_from, path);
+	free(path);
+	buf_free(&bin);
+	return r;
+}
+
+static int any_codepoint(void *arg, unsigned glyph, uint32_t codepoint)
+{
+	(void)arg;
+	(void)glyph;
+	(void)codepoint;
+	return 0;
+}
+
+/* A PSF font within the kernel's limits, its Unicode table whole. */
+static int add_font(const struct console_plan *cp, struct image *img, const char *sysroot)
+{
+	struct buf psf = { 0 };
+	struct psf f;
+	char *path = NULL;
+	int r = check_name("font", cp->font, cp->font_from);
+
+	if (r == 0) {
+		path = find_in(sysroot, font_dirs, N(font_dirs), cp->font, font_suffixes,
+			       N(font_suffixes));
+		if (!path)
+			r = err_set("font \"%s\" (%s) not found in /usr/share/consolefonts or "
+				    "/usr/share/kbd/consolefonts",
+				    cp->font, cp->font_from);
+	}
+	if (r == 0)
+		r = decompress_file(path, &psf);
+	if (r == 0 && (psf.len > FONT_MAX || psf_parse((const uint8_t *)psf.p, psf.len, &f) < 0 ||
+			psf_unicode_walk(&f, any_codepoint, NULL) < 0))
+		r = err_set("%s is not a PSF console font", path);
+	if (r == 0)
+		r = image_add_data(img, LAYOUT_FONT_FILE, psf.p, psf.len, 0644);
+	if (r == 0)
+		log_info("console font %s (%s) from %s", cp->font, cp->font_from, path);
+	free(path);
+	buf_free(&psf);
+	return r;
+}
+
+int console_plan_add(const struct console_plan *cp, struct image *img, const char *sysroot)
+{
+	struct buf conf = { 0 };
+	int r = 0;
+
+	if (!cp->keymap && !cp->font)
+		return 0;
+	if (cp->keymap) {
+		r = add_keymap(cp, img, sysroot);
+		if (r == 0)
+			buf_printf(&conf, "KEYMAP=%s\n", cp->keymap);
+	}
+	if (r == 0 && cp->font) {
+		r = add_font(cp, img, sysroot);
+		if (r == 0)
+			buf_printf(&conf, "FONT=%s\n", cp->font);
+	}
+	if (r == 0)
+		r = image_add_data(img, LAYOUT_VCONSOLE_FILE, conf.p, conf.len, 0644);
+	buf_free(&conf);
+	return r;
+}
+
+void console_plan_free(struct console_plan *cp)
+{
+	free(cp->keymap);
+	free(cp->keymap_from);
+	free(cp->font);
+	free(cp->font_from);
+	memset(cp, 0, sizeof(*cp));
+}

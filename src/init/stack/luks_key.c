@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* LUKS key files: which one is for which device (rd.luks.key= in
+ * dracut's and systemd's forms, crypttab's key field), and reading one
+ * that lives on another device, a USB stick named by LABEL or UUID,
+ * mounted read-only only while it is read. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "init/init.h"
+#include "init/stack/stack.h"
+#include "log.h"
+
+#define KEYDEV_MOUNT "/run/uniramfs/keydev"
+/* cryptsetup's default limit for a key file (--keyfile-size max) */
+#define MAX_KEYFILE (8 << 20)
+
+static char *opt_dup(const char *v, size_t n)
+{
+	return n ? xstrndup(v, n) : NULL;
+}
+
+/* dracut's KEYPATH[:KEYDEV[:LUKSDEV]] or systemd's LUKSUUID=KEYPATH[:KEYDEV]. */
+void luks_key_parse(struct stack *s, const char *v)
+{
+	const char *eq = strchr(v, '='), *slash = strchr(v, '/'), *path = v, *c1, *c2;
+	struct luks_key k = { 0 };
+
+	if (eq && (!slash || eq < slash)) { /* systemd: the UUID comes first */
+		k.luksdev = xstrndup(v, (size_t)(eq - v));
+		path = eq + 1;
+	}
+	c1 = strchr(path, ':');
+	c2 = c1 && !k.luksdev ? strchr(c1 + 1, ':') : NULL;
+	k.path = xstrndup(path, c1 ? (size_t)(c1 - path) : strlen(path));
+	if (c1)
+		k.keydev = opt_dup(c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1));
+	if (c2)
+		k.luksdev = opt_dup(c2 + 1, strlen(c2 + 1));
+	if (k.path[0] != '/' || (k.keydev && !blockdev_spec_valid(k.keydev))) {
+		if (k.path[0] != '/')
+			log_warn("ignoring rd.luks.key=%s: the key file must be an absolute path", v);
+		else
+			log_warn("ignoring rd.luks.key=%s: \"%s\" is not a device (the second field "
+				 "names the device holding the key, as in dracut: UUID=, LABEL=, "
+				 "/dev/...; for the LUKS device write rd.luks.key=%s::UUID=%s)",
+				 v, k.keydev, k.path, k.keydev);
+		luks_key_free(&k);
+		return;
+	}
+	ARRAY_GROW(s->keys, s->capkeys, s->nkeys + 1);
+	s->keys[s->nkeys++] = k;
+}
+
+void luks_key_free(struct luks_key *k)
+{
+	free(k->path);
+	free(k->keydev);
+	free(k->luksdev);
+	memset(k, 0, sizeof(*k));
+}
+
+/* A LUKSDEV as the forms spell it: UUID=U, luks-U, a bare U, or a
+ * device spec (/dev/..., PARTUUID=...). */
+static bool luksdev_matches(const char *spec, const struct blockdev *bd)
+{
+	const char *u = spec;
+
+	if (!strncasecmp(u, "UUID=", 5))
+		u += 5;
+	if (!strncmp(u, "luks-", 5))
+		u += 5;
+	if (bd->uuid && stack_uuid_eq(u, bd->uuid))
+		return true;
+	return blockdev_spec_valid(spec) && blockdev_matches(bd, spec);
+}
+
+const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev *bd)
+{
+	for (size_t i = 0; i < s->nkeys; i++)
+		if (!s->keys[i].luksdev || luksdev_matches(s->keys[i].luksdev, bd))
+			return &s->keys[i];
+	return NULL;
+}
+
+static bool path_safe(const char *p)
+{
+	if (p[0] != '/')
+		return false;
+	for (const char *c = p; (c = strstr(c, "..")); c += 2)
+		if (c[-1] == '/' && (c[2] == '/' || c[2] == '\0'))
+			return false;
+	return true;
+}
+
+static int read_key(struct init *in, const char *path, struct buf *out)
+{
+	char chunk[4096];
+	struct stat st;
+	int fd = in->ops->open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	else if (st.st_size > MAX_KEYFILE)
+		r = -EFBIG;
+	while (r == 0) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r = -errno;
+		if (n <= 0)
+			break;
+		if (out->len + (size_t)n > MAX_KEYFILE)
+			r = -EFBIG;
+		else
+			buf_append(out, chunk, (size_t)n);
+	}
+	explicit_bzero(chunk, sizeof(chunk));
+	close(fd);
+	return r;
+}
+
+int luks_key_read(struct init *in, const char *node, const char *fstype, const char *keydev,
+		  const char *path, struct buf *out)
+{
+	char *file;
+	int r;
+
+	if (!path_safe(path)) {
+		log_warn("key file %s on %s: not a plain absolute path", path, keydev);
+		return -EINVAL;
+	}
+	in->ops->mkdir(KEYDEV_MOUNT, 0700);
+	if (!fstype) {
+		log_warn("the key's device %s (%s) holds no filesystem blkid knows", keydev, node);
+		return -EINVAL;
+	}
+	modload_fs(in->ml, fstype);
+	if (in->ops->mount(node, KEYDEV_MOUNT, fstype, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			   NULL) < 0) {
+		r = -errno;
+		log_warn("cannot mount the key's device %s (%s, %s): %s", keydev, node, fstype,
+			 strerror(-r));
+		return r;
+	}
+	file = xasprintf(KEYDEV_MOUNT "%s", path);
+	r = read_key(in, file, out);
+	if (r < 0)
+		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+	if (in->ops->umount(KEYDEV_MOUNT, 0) < 0)
+		log_warn("cannot unmount the key's device %s: %s", node, strerror(errno));
+	free(file);
+	return r;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The console a passphrase is typed on (issue 14): which keymap and
+ * font the generator packs, from where, and what it refuses. The keymap
+ * is compiled by the host's loadkeys (kbd, installed by
+ * tools/install-deps.sh). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bkeymap.h"
+#include "console.h"
+#include "err.h"
+#include "image.h"
+#include "layout.h"
+#include "run_helpers.h"
+#include "test.h"
+#include "util.h"
+
+static char *tmpdir;
+
+/* keycode 44 is the key US keyboards label Z; a German one types y */
+#define TEST_KEYMAP "keymaps 0-1\nkeycode 44 = +y +Y\nkeycode 21 = +z +Z\n"
+
+static char *sysroot(const char *name)
+{
+	char *d = path_join(tmpdir, name);
+
+	write_under(d, "usr/share/keymaps/i386/qwertz/xx-test.map", TEST_KEYMAP);
+	return d;
+}
+
+struct found {
+	uint16_t k44, k21;
+	unsigned tables;
+};
+
+static int note(void *arg, unsigned table, unsigned key, uint16_t value)
+{
+	struct found *f = arg;
+
+	if (key == 0)
+		f->tables++;
+	if (table == 0 && key == 44)
+		f->k44 = value;
+	if (table == 0 && key == 21)
+		f->k21 = value;
+	return 0;
+}
+
+static void test_keymap_from_vconsole_conf(void)
+{
+	char *root = sysroot("vc");
+	struct console_plan cp = { 0 };
+	struct image *img = image_new();
+
+	write_under(root, "etc/vconsole.conf", "# the host's console\nKEYMAP=\"xx-test\"\nFONT=\n");
+	CHECK(console_plan_settings(&cp, root, NULL, true) == 0);
+	CHECK_STR(cp.keymap, "xx-test");
+	CHECK_STR(cp.keymap_from, "/etc/vconsole.conf");
+	CHECK(cp.font == NULL);
+	CHECK(console_plan_add(&cp, img, root) == 0);
+	CHECK(image_has(img, LAYOUT_KEYMAP_FILE));
+	CHECK(image_has(img, LAYOUT_VCONSOLE_FILE));
+	CHECK(!image_has(img, LAYOUT_FONT_FILE));
+	console_plan_free(&cp);
+	image_free(img);
+	free(root);
+}
+
+static void test_generic_keeps_us(void)
+{
+	char *root = sysroot("gen");
+	struct console_plan cp = { 0 };
+	struct image *img = image_new();
+
+	write_under(root, "etc/vconsole.conf", "KEYMAP=xx-test\n");
+	CHECK(console_plan_settings(&cp, root, "quiet", false) == 0);
+	CHECK(cp.keymap == NULL);
+	CHECK(console_plan_add(&cp, img, root) == 0);
+	CHECK(!image_has(img, LAYOUT_KEYMAP_FILE));
+	CHECK(!image_has(img, LAYOUT_VCONSOLE_FILE));
+	console_plan_free(&cp);
+	image_free(img);
+	free(root);
+}
+
+static void test_cmdline_wins(void)
+{
+	char *root = sysroot("cl");
+	struct console_plan cp = { 0 };
+
+	write_under(root, "etc/vconsole.conf", "KEYMAP=us\n");
+	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=fr rd.vconsole.keymap=xx-test", true) == 0);
+	CHECK_STR(cp.keymap, "xx-test");
+	CHECK_STR(cp.keymap_from, "the baked command line's rd.vconsole.keymap");
+	console_plan_free(&cp);
+	free(root);
+}
+
+static void test_debian_keyboard(void)
+{
+	char *root = sysroot("deb");
+	struct console_plan cp = { 0 };
+
+	write_under(root, "etc/default/keyboard", "XKBMODEL=\"pc105\"\nXKBLAYOUT=\"xx-test,us\"\n");
+	CHECK(console_plan_settings(&cp, root, NULL, true) == 0);
+	CHECK_STR(cp.keymap, "xx-test");
+	CHECK_STR(cp.keymap_from, "/etc/default/keyboard");
+	console_plan_free(&cp);
+	free(root);
+}
+
+static void test_bad_names(void)
+{
+	char *root = sysroot("bad");
+	struct console_plan cp = { 0 };
+	struct image *img = image_new();
+
+	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=../../../etc/shadow", false) == 0);
+	CHECK(console_plan_add(&cp, img, root) < 0);
+	CHECK_STR(err_msg(), "keymap \"../../../etc/shadow\" (the baked command line's vconsole.keymap): "
+		  "not a keymap name (letters, digits, _ . + - only)");
+	console_plan_free(&cp);
+	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=nosuch", false) == 0);
+	CHECK(console_plan_add(&cp, img, root) < 0);
+	CHECK(strstr(err_msg(), "keymap \"nosuch\" (the baked command line's vconsole.keymap) not found in ") != NULL);
+	console_plan_free(&cp);
+	CHECK(console_plan_settings(&cp, root, "vconsole.font=nosuch", false) == 0);
+	CHECK(console_plan_add(&cp, img, root) < 0);
+	CHECK(strstr(err_msg(), "font \"nosuch\" (the baked command line's vconsole.font) not found in ") != NULL);
+	console_plan_free(&cp);
+	CHECK(!image_has(img, LAYOUT_VCONSOLE_FILE));
+	image_free(img);
+	free(root);
+}
+
+/* A keymap file loadkeys cannot read fails the build, naming it. */
+static void test_broken_keymap(void)
+{
+	char *root = sysroot("broken");
+	struct console_plan cp = { 0 };
+	struct image *img = image_new();
+
+	write_under(root, "usr/share/keymaps/broken.map", "keycode 44 = = =\n");
+	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=broken", false) == 0);
+	CHECK(console_plan_add(&cp, img, root) < 0);
+	CHECK_STR(err_msg(), "loadkeys failed (exit status 1)");
+	console_plan_free(&cp);
+	image_free(img);
+	free(root);
+}
+
+/* A font that is not PSF is refused; a PSF2 one is packed as it is. */
+static void test_font(void)
+{
+	char *root = sysroot("font");
+	struct console_plan cp = { 0 };
+	struct image *img = image_new();
+	unsigned char psf2[32 + 2 * 16] = { 0x72, 0xb5, 0x4a, 0x86, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0,
+					    2, 0, 0, 0, 16, 0, 0, 0, 16, 0, 0, 0, 8, 0, 0, 0 };
+	char *p = path_join(root, "usr/share/consolefonts/tiny.psf");
+	FILE *f;
+
+	write_under(root, "usr/share/consolefonts/notafont.psf", "hello\n");
+	write_under(root, "usr/share/consolefonts/tiny.psf", "");
+	f = fopen(p, "w");
+	fwrite(psf2, 1, sizeof(psf2), f);
+	fclose(f);
+	CHECK(console_plan_settings(&cp, root, "vconsole.font=notafont", false) == 0);
+	CHECK(console_plan_add(&cp, img, root) < 0);
+	CHECK(strstr(err_msg(), "notafont.psf is not a PSF console font") != NULL);
+	console_plan_free(&cp);
+	CHECK(console_plan_settings(&cp, root, "vconsole.font=tiny", false) == 0);
+	CHECK(console_plan_add(&cp, img, root) == 0);
+	CHECK(image_has(img, LAYOUT_FONT_FILE));
+	console_plan_free(&cp);
+	image_free(img);
+	free(p);
+	free(root);
+}
+
+/* What loadkeys made is what the init will load: key 44 types y. */
+static void test_bkeymap_content(void)
+{
+	char *root = sysroot("content"), *map = path_join(root, "usr/share/keymaps/i386/qwertz/xx-test.map");
+	char *cmd = xasprintf("loadkeys -q -u -b %s > %s/out.bmap", map, root);
+	char *out = path_join(root, "out.bmap"), *data = NULL;
+	struct found f = { 0 };
+	size_t len = 0;
+
+	CHECK(run_capture(cmd, NULL) == 0);
+	CHECK(read_file(out, &data, &len) == 0);
+	CHECK(bkeymap_walk((const uint8_t *)data, len, note, &f) == 0);
+	CHECK(f.tables == 2);
+	CHECK((f.k44 & 0xff) == 'y');
+	CHECK((f.k21 & 0xff) == 'z');
+	CHECK(bkeymap_check((const uint8_t *)data, len - 1) < 0);
+	data[7] = 2; /* a flag that is neither 0 nor 1 */
+	CHECK(bkeymap_check((const uint8_t *)data, len) < 0);
+	CHECK(bkeymap_check((const uint8_t *)"bkeymap", 7) < 0);
+	free(data);
+	free(out);
+	free(cmd);
+	free(map);
+	free(root);
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/uniramfs-console-XXXXXX";
+
+	tmpdir = mkdtemp(tmpl);
+	if (!tmpdir || run_capture("command -v loadkeys", NULL) != 0) {
+		printf("Bail out! no loadkeys (kbd): tools/install-deps.sh installs it\n");
+		return 1;
+	}
+	test_run("keymap from vconsole.conf", test_keymap_from_vconsole_conf);
+	test_run("generic keeps the US layout", test_generic_keeps_us);
+	test_run("the baked command line wins", test_cmdline_wins);
+	test_run("Debian's /etc/default/keyboard", test_debian_keyboard);
+	test_run("bad and missing names", test_bad_names);
+	test_run("a keymap loadkeys cannot read", test_broken_keymap);
+	test_run("fonts", test_font);
+	test_run("the binary keymap", test_bkeymap_content);
+	char *rm = xasprintf("rm -rf %s", tmpdir);
+	run_capture(rm, NULL);
+	free(rm);
+	return test_done();
+}
