@@ -263,9 +263,18 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 			if (f[3] && strstr(f[3], "keyscript="))
 				log_warn("/etc/crypttab: %s: keyscript= is not supported; the init asks for the passphrase",
 					 f[0]);
-			/* a path in the root; not a key device, not "none" or "-" */
-			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/"))
+			/* a path in the root; not a key device, not "none" or "-",
+			 * not KEYFILE:KEYDEV (read from that device at boot) */
+			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/") && !strchr(f[2], ':'))
 				strv_push(keyfiles, f[2]);
+			/* a detached header goes in beside the keys */
+			for (char *o = f[3], *end; o && *o; o = end ? end + 1 : NULL) {
+				end = strchr(o, ',');
+				if (end)
+					*end = '\0';
+				if (str_has_prefix(o, "header=/") && !strchr(o, ':'))
+					strv_push(keyfiles, o + 7);
+			}
 		}
 		free(copy);
 	}

@@ -561,6 +561,9 @@ def main():
                 dpaths = [disks.ensure(sc.disk, testinit, work)]
         except Exception as e:  # a disk we cannot make is this scenario's failure
             return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, NOTIMES, ""
+        if hasattr(sc.disk, "image_files"):   # files of the disk the image carries
+            dpaths, extra_build = sc.disk.image_files(dpaths)
+            sc = dataclasses.replace(sc, build=tuple(sc.build) + tuple(extra_build))
         if foreign:
             img = foreign
         else:

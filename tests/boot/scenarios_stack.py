@@ -44,6 +44,9 @@ LUKS2_KEY_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001cb"
 LUKS2_KEY = builder.Layout("luks2-key", "luks2", "ext4", _fs(0x1b), "luks2keyroot",
                            params=(("LUKS_UUID", LUKS2_KEY_UUID), ("KEYFILE", "/src/key")),
                            files=(("luks1.key", "key"),))
+LUKS2_HDR_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001cc"
+LUKS2_HDR = builder.Layout("luks2-header", "luks2-header", "ext4", _fs(0x1c), "luks2hdrroot",
+                           ndisks=2, size_mb=64, params=_luks(LUKS2_HDR_UUID))
 LVM = builder.Layout("lvm", "lvm", "ext4", _fs(0x12), "lvmroot")
 LVM_LUKS = builder.Layout("lvm-on-luks", "lvm-on-luks", "ext4", _fs(0x13), "lvmluksroot",
                           params=_luks("5f0c1a4e-1b2d-4c3e-9f10-0000000001c3"))
@@ -114,6 +117,29 @@ class WithKeyDisk:
         return paths + [out]
 
 
+class DetachedHeader:
+    """A layout whose second disk is the LUKS header: the boot gets only
+    the data disk, the image the header (--add-keys) and a crypttab line
+    naming the data disk with header= (--add-files)."""
+    HEADER = "/etc/uniramfs/keys/root.hdr"
+
+    def __init__(self, layout, crypttab):
+        self.layout, self.crypttab = layout, crypttab
+        self.name, self.fs = layout.name, layout.fs
+
+    def build(self, testinit, work, env):
+        return self.layout.build(testinit, work, env)
+
+    def image_files(self, paths):
+        hdr = paths[1] + ".hdr"
+        if not os.path.exists(hdr):   # the header's 2 MiB of the 64 MiB disk
+            with open(paths[1], "rb") as f, open(hdr + ".tmp", "wb") as o:
+                o.write(f.read(2 << 20))
+            os.replace(hdr + ".tmp", hdr)
+        return paths[:1], ("--add-keys", "%s:%s" % (hdr, self.HEADER),
+                           "--add-files", "%s:/etc/crypttab" % self.crypttab)
+
+
 def prompt(dev, uuid):
     """The passphrase prompt (docs/cmdline.md), as a regex."""
     return r"Passphrase for %s \(%s\): " % (dev, uuid)
@@ -162,6 +188,11 @@ def scenarios(Scenario):
           cmdline="rd.luks.key=%s:LABEL=%s" % (WithKeyDisk.PATH, WithKeyDisk.LABEL),
           log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS2_KEY_UUID,),
           log_absent=("Passphrase for",)),
+        S("luks2-detached-header", "LUKS2 root whose header is a file in the image (crypttab "
+          "header=): the data disk has no signature, its crypttab line finds it",
+          DetachedHeader(LUKS2_HDR, os.path.join(HERE, "builder", "crypttab-header")),
+          u(LUKS2_HDR), interact=typed("/dev/vda", LUKS2_HDR_UUID, PASS),
+          log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/cryptroot",)),
         S("lvm-path", "LVM root by root=/dev/VG/LV", LVM, "/dev/testvg/root"),
         S("lvm-uuid", "LVM root by the filesystem's UUID=", LVM, u(LVM)),
         S("lvm-mapper", "LVM root by root=/dev/mapper/VG-LV", LVM, "/dev/mapper/testvg-root"),

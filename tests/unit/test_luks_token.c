@@ -198,13 +198,19 @@ static void test_header_scan(void)
 static void test_argv(void)
 {
 	const char *argv[LUKS_TOKEN_ARGV];
+	char scratch[3][LUKS_ARG_MAX];
+	struct luks_opts o;
 	struct buf b = { 0 };
 	static const char *const types[] = { NULL, LUKS_TOKEN_TPM2, LUKS_TOKEN_FIDO2,
 					     LUKS_TOKEN_PKCS11 };
 
 	for (size_t t = 0; t < 4; t++) {
 		for (int discard = 0; discard < 2; discard++) {
-			size_t n = luks_token_argv(argv, types[t], discard, "/dev/vda2", "root");
+			size_t n;
+			luks_opts_init(&o);
+			o.type = types[t];
+			o.discard = discard;
+			n = luks_token_argv(argv, scratch, &o, "/dev/vda2", "root");
 			CHECK(argv[n] == NULL);
 			for (size_t i = 0; i < n; i++)
 				buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
@@ -223,20 +229,33 @@ static void test_argv(void)
 		       "cryptsetup open --token-only --token-type systemd-pkcs11 --allow-discards "
 		       "/dev/vda2 root\n");
 	buf_free(&b);
+	/* a detached header and the workqueue options reach the token open too */
+	luks_opts_init(&o);
+	luks_options_parse(&o, "header=/etc/uniramfs/keys/root.hdr,no-read-workqueue,"
+			       "no-write-workqueue,keyfile-offset=4", "test");
+	{
+		size_t n = luks_token_argv(argv, scratch, &o, "/dev/vda2", "root");
+		for (size_t i = 0; i < n; i++)
+			buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+	}
+	CHECK_STR(b.p, "cryptsetup open --token-only --perf-no_read_workqueue "
+		       "--perf-no_write_workqueue --header=/etc/uniramfs/keys/root.hdr /dev/vda2 root");
+	luks_opts_free(&o);
+	buf_free(&b);
 }
 
-static void parse(struct luks_token_opts *o, bool *discard, const char *list)
+static void parse(struct luks_opts *o, bool *discard, const char *list)
 {
-	luks_token_opts_init(o);
-	*discard = false;
+	luks_opts_init(o);
 	buf_free(&msgs);
 	buf_printf(&msgs, "%s", "");
-	luks_options_parse(o, discard, list, "rd.luks.options");
+	luks_options_parse(o, list, "rd.luks.options");
+	*discard = o->discard;
 }
 
 static void test_options(void)
 {
-	struct luks_token_opts o;
+	struct luks_opts o;
 	bool d;
 
 	log_set_sink(sink, NULL);
@@ -245,7 +264,7 @@ static void test_options(void)
 	CHECK_STR(msgs.p, "");
 	parse(&o, &d, "tpm2-device=/dev/tpmrm1,token-timeout=10");
 	CHECK(o.tpm2_device && !strcmp(o.tpm2_device, "/dev/tpmrm1") && o.timeout_s == 10 && !d);
-	luks_token_opts_free(&o);
+	luks_opts_free(&o);
 	parse(&o, &d, "tpm2-device=tpmrm0");
 	CHECK(!o.type && !o.tpm2_asked);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring tpm2-device=tpmrm0: expected auto or a "
@@ -288,6 +307,20 @@ static void test_options(void)
 	CHECK_STR(msgs.p, "<4>rd.luks.options: tpm2-pcrs is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: try-empty-password is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: tpm2-signature is not supported here; ignoring it\n");
+	/* cryptsetup open's own */
+	parse(&o, &d, "header=/etc/keys/root.hdr,keyfile-offset=512,keyfile-size=64,tries=0,"
+		      "no-read-workqueue,no-write-workqueue");
+	CHECK(o.header && !strcmp(o.header, "/etc/keys/root.hdr") && o.keyfile_offset == 512 &&
+	      o.keyfile_size == 64 && o.tries == 0 && o.no_read_wq && o.no_write_wq && !d);
+	CHECK_STR(msgs.p, "");
+	luks_opts_free(&o);
+	parse(&o, &d, "header=root.hdr,header=/x:UUID=1,keyfile-size=0,keyfile-offset=-1,tries=101");
+	CHECK(!o.header && o.keyfile_size == -1 && o.keyfile_offset == -1 && o.tries == -1);
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring header=root.hdr: expected a file in the image (/PATH)\n"
+			  "<4>rd.luks.options: ignoring header=/x:UUID=1: expected a file in the image (/PATH)\n"
+			  "<4>rd.luks.options: ignoring keyfile-size=0: not a number of bytes from 1 to 8388608\n"
+			  "<4>rd.luks.options: ignoring keyfile-offset=-1: not a number of bytes\n"
+			  "<4>rd.luks.options: ignoring tries=101: not a number from 0 to 100\n");
 	/* rd.luks.options=UUID=OPTIONS: the options; a word with '=' is no UUID */
 	CHECK_STR(luks_options_list(U1 "=discard"), "discard");
 	CHECK_STR(luks_options_list("0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C=headless"), "headless");

@@ -555,6 +555,35 @@ static void test_net_cmdline_merge(void)
 	free(root);
 }
 
+/* crypttab's detached headers are packed like its key files; a key on
+ * another device (KEYFILE:KEYDEV) is read there at boot, not packed. */
+static void test_crypttab_headers_and_keydevs(void)
+{
+	struct stack_plan sp = { 0 };
+	struct buf ct = { 0 };
+	struct strv keys = { 0 };
+	char tmpl[] = "/tmp/uniramfs-ct-XXXXXX", *root = mkdtemp(tmpl);
+
+	put(root, "/etc/crypttab", "a UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 /keys/a.key:LABEL=stick "
+				   "luks,header=/etc/hdr/a.hdr\n"
+				   "b /dev/vdb none discard,header=/etc/hdr/b.hdr,tries=1\n"
+				   "c /dev/vdc none header=/x:UUID=1\n", 0644);
+	strv_push(&sp.crypt_names, "a");
+	strv_push(&sp.crypt_names, "b");
+	strv_push(&sp.crypt_names, "c");
+	CHECK(stack_plan_crypttab(&sp, root, &ct, &keys) == 0);
+	CHECK(keys.n == 2 && !strcmp(keys.v[0], "/etc/hdr/a.hdr") && !strcmp(keys.v[1], "/etc/hdr/b.hdr"));
+	CHECK(ct.p && strstr(ct.p, "b /dev/vdb none discard,header=/etc/hdr/b.hdr,tries=1\n"));
+	strv_free(&keys);
+	strv_free(&sp.crypt_names);
+	buf_free(&ct);
+	{
+		char *rm = xasprintf("rm -rf %s", root);
+		CHECK(system(rm) == 0);
+		free(rm);
+	}
+}
+
 int main(void)
 {
 	log_init("uniramfs", LOG_WARNING);
@@ -567,6 +596,7 @@ int main(void)
 	RUN(test_thin_pool_needs_thin_check);
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
+	RUN(test_crypttab_headers_and_keydevs);
 	RUN(test_net_generic_tools_and_summary);
 	RUN(test_net_hostonly_tools);
 	RUN(test_net_cmdline_merge);

@@ -535,6 +535,48 @@ static void test_keyfile_on_another_device(void)
 	finish(f, &in);
 }
 
+/* crypttab's header=, keyfile-offset=, keyfile-size=, tries=, discard and
+ * the workqueue options reach cryptsetup; a device whose header is
+ * detached holds no LUKS signature, so its crypttab line finds it. */
+static void test_crypttab_open_options(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
+	char hdr[4096] = "LUKS\xba\xbe";
+
+	memcpy(hdr + 168, U1, strlen(U1) + 1);
+	fake_write(f, "/etc/crypttab",
+		   "cryptroot /dev/vda none header=/etc/uniramfs/keys/root.hdr,no-read-workqueue,"
+		   "no-write-workqueue,tries=1\n"
+		   "cryptdata UUID=" U2 " /etc/keys/k keyfile-offset=512,keyfile-size=64,discard\n");
+	{
+		char *p = fake_path(f, "/etc/uniramfs/keys/root.hdr");
+		FILE *fp;
+		fake_write(f, "/etc/uniramfs/keys/root.hdr", "");
+		fp = fopen(p, "w");
+		fwrite(hdr, 1, sizeof(hdr), fp);
+		fclose(fp);
+		free(p);
+	}
+	fake_write(f, "/etc/keys/k", "key");
+	stack_setup(&in);
+	answers[0] = "p";
+	nanswer = 1;
+	statuses[0] = 2; /* a wrong passphrase, and tries=1 */
+	event(&in, "vda", NULL, NULL); /* random data: blkid sees nothing */
+	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda (" U1 "): ") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks "
+			       "--perf-no_read_workqueue --perf-no_write_workqueue "
+			       "--header=/etc/uniramfs/keys/root.hdr /dev/vda cryptroot --key-file=- <p>") >= 0);
+	CHECK(said("<3>giving up on /dev/vda after 1 wrong passphrases\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	event(&in, "vdb", "crypto_LUKS", U2);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
+			       "--keyfile-offset=512 --keyfile-size=64 /dev/vdb cryptdata "
+			       "--key-file=/etc/keys/k") >= 0);
+	finish(f, &in);
+}
+
 static void test_crypttab_in_image(void)
 {
 	struct init in;
@@ -864,6 +906,7 @@ int main(void)
 	RUN(test_keyfile_old_form_refused);
 	RUN(test_keyfile_on_another_device);
 	RUN(test_crypttab_in_image);
+	RUN(test_crypttab_open_options);
 	RUN(test_missing_tool);
 	RUN(test_lvm_activation);
 	RUN(test_lvm_loads_modules_and_raid_on_failure);

@@ -18,7 +18,7 @@ void stack_init(struct stack *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->tries = 3;
-	luks_token_opts_init(&s->tokens);
+	luks_opts_init(&s->opts);
 }
 
 void stack_parse(struct stack *s, const struct cmdline *c)
@@ -57,7 +57,7 @@ void stack_free(struct stack *s)
 	strv_free(&s->lvs);
 	strv_free(&s->md_uuids);
 	strv_free(&s->done);
-	luks_token_opts_free(&s->tokens);
+	luks_opts_free(&s->opts);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -3,6 +3,8 @@
  * key, and the passphrase prompt with its tries. cryptsetup does the
  * work; the passphrase reaches it through a pipe, never argv. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -62,14 +64,14 @@ static void luks_parse(struct stack *s, const char *kv)
 	} else if (!strcmp(key, "rd.luks.key") && v && *v) {
 		luks_key_parse(s, v);
 	} else if (!strcmp(key, "rd.luks.options") && v) {
-		luks_options_parse(&s->tokens, &s->discard, luks_options_list(v), "rd.luks.options");
+		luks_options_parse(&s->opts, luks_options_list(v), "rd.luks.options");
 	} else if (!strcmp(key, "rd.luks.tokens")) {
 		if (v && cmdline_parse_bool(v, &b) < 0)
 			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
 		else
-			s->tokens.off = v && !b;
+			s->opts.off = v && !b;
 	} else if (!strcmp(key, "rd.luks.allow-discards")) {
-		s->discard = true;
+		s->opts.discard = true;
 	} else if (!strcmp(key, "rd.luks.tries") && v) {
 		if (cmdline_parse_int(v, 1, 100, &s->tries) < 0)
 			log_warn("ignoring %s: not a number from 1 to 100", kv);
@@ -125,9 +127,8 @@ struct unlock {
 	char *devnode, *uuid, *name, *key; /* key NULL: ask */
 	char *keydev;                      /* the device holding key; NULL: the image */
 	char *keynode, *keytype;           /* keydev's node and filesystem, once seen */
-	bool discard;
 	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
-	struct luks_token_opts tokens;
+	struct luks_opts opts;
 };
 
 static void unlock_free(void *data)
@@ -138,7 +139,7 @@ static void unlock_free(void *data)
 	free(u->uuid);
 	free(u->name);
 	free(u->key);
-	luks_token_opts_free(&u->tokens);
+	luks_opts_free(&u->opts);
 	free(u->keydev);
 	free(u->keynode);
 	free(u->keytype);
@@ -157,12 +158,13 @@ void luks_free_waiting(struct stack *s)
 static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc",
 					    NULL };
 
-/* cryptsetup open --type luks [--allow-discards] DEV NAME --key-file=X */
-static int open_with(struct init *in, const struct unlock *u, const char *keyarg,
+/* cryptsetup open --type luks [OPTIONS] DEV NAME --key-file=X. keyfile:
+ * X is a key file (its offset and size apply), not a typed passphrase. */
+static int open_with(struct init *in, const struct unlock *u, const char *keyarg, bool keyfile,
 		     const void *input, size_t len)
 {
-	char *kf = xasprintf("--key-file=%s", keyarg);
-	const char *argv[9];
+	char *kf = xasprintf("--key-file=%s", keyarg), scratch[3][LUKS_ARG_MAX];
+	const char *argv[8 + LUKS_OPEN_ARGV];
 	size_t n = 0;
 	int st;
 
@@ -170,8 +172,7 @@ static int open_with(struct init *in, const struct unlock *u, const char *keyarg
 	argv[n++] = "open";
 	argv[n++] = "--type";
 	argv[n++] = "luks";
-	if (u->discard)
-		argv[n++] = "--allow-discards";
+	n += luks_opts_argv(&u->opts, keyfile, argv + n, scratch);
 	argv[n++] = u->devnode;
 	argv[n++] = u->name;
 	argv[n++] = kf;
@@ -192,7 +193,7 @@ static bool try_keydev(struct init *in, const struct unlock *u)
 		log_warn("the key's device %s for %s did not appear; asking for the passphrase",
 			 u->keydev, u->devnode);
 	else if (luks_key_read(in, u->keynode, u->keytype, u->keydev, u->key, &key) == 0)
-		st = open_with(in, u, "-", key.p ? key.p : "", key.len);
+		st = open_with(in, u, "-", true, key.p ? key.p : "", key.len);
 	if (key.p)
 		explicit_bzero(key.p, key.len);
 	buf_free(&key);
@@ -213,7 +214,7 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 			 u->key, u->devnode);
 		return false;
 	}
-	st = open_with(in, u, u->key, NULL, 0);
+	st = open_with(in, u, u->key, true, NULL, 0);
 	if (st == 0)
 		return true;
 	if (st > 0)
@@ -242,11 +243,13 @@ static int ask(struct init *in, const struct unlock *u)
 					      u->uuid, in->keymap)
 				  : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
 	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
+	/* crypttab's tries= wins; 0 asks until it is right, as systemd does */
+	long tries = u->opts.tries >= 0 ? u->opts.tries : in->stack.tries;
 	int r = 0;
 
 	/* whoever types needs a keyboard: every queued driver loads now */
 	driverq_load_all(&in->drivers);
-	for (long t = 0; t < in->stack.tries; t++) {
+	for (long t = 0; tries == 0 || t < tries; t++) {
 		ssize_t n = in->xops->read_secret
 				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->events.fd,
 							    pump, in)
@@ -263,7 +266,7 @@ static int ask(struct init *in, const struct unlock *u)
 				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
 			continue;
 		}
-		st = open_with(in, u, "-", pass, (size_t)n);
+		st = open_with(in, u, "-", false, pass, (size_t)n);
 		explicit_bzero(pass, sizeof(pass));
 		if (st == 0) {
 			r = 1;
@@ -297,9 +300,9 @@ static enum job_result unlock_job(void *arg, void *data)
 	/* cryptsetup's lock directory; it warns on every open without it */
 	in->ops->mkdir("/run/cryptsetup", 0700);
 	if ((u->key && try_keyfile(in, u)) ||
-	    luks_token_try(in, u->devnode, u->name, u->discard, &u->tokens)) {
+	    luks_token_try(in, u->devnode, u->name, &u->opts)) {
 		r = 1;
-	} else if (u->tokens.headless) {
+	} else if (u->opts.headless) {
 		log_err("%s: not asking for its passphrase: headless", u->devnode);
 		r = -1;
 	} else {
@@ -312,7 +315,8 @@ static enum job_result unlock_job(void *arg, void *data)
 		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
 	if (r != 0)
 		return JOB_DONE;
-	log_err("giving up on %s after %ld wrong passphrases", u->devnode, in->stack.tries);
+	log_err("giving up on %s after %ld wrong passphrases", u->devnode,
+		u->opts.tries >= 0 ? u->opts.tries : in->stack.tries);
 	free(u->key);
 	u->key = NULL; /* the retry asks */
 	return JOB_FAILED;
@@ -342,10 +346,13 @@ static void queue_or_wait(struct init *in, struct unlock *u)
 	stack_queue(in, "unlock", unlock_job, u, unlock_free);
 }
 
+static void header_device_seen(struct init *in, const struct blockdev *bd);
+
 void luks_any_seen(struct init *in, const struct blockdev *bd)
 {
 	struct stack *s = &in->stack;
 
+	header_device_seen(in, bd);
 	for (size_t i = 0; i < s->nwaiting;) {
 		struct unlock *u = s->waiting[i];
 		if (!blockdev_matches(bd, u->keydev)) {
@@ -370,11 +377,57 @@ static bool luks_half_time(struct init *in)
 	return did;
 }
 
+/* The LUKS header's UUID (at the same place in LUKS1 and LUKS2). */
+static int header_uuid(struct init *in, const char *path, char uuid[40])
+{
+	int fd = in->ops->open(path, O_RDONLY | O_CLOEXEC, 0);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = pread(fd, uuid, 40, 168);
+		close(fd);
+	}
+	if (n != 40 || !uuid[0])
+		return -EINVAL;
+	uuid[39] = '\0';
+	for (char *c = uuid; *c; c++)
+		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f') || *c == '-'))
+			return -EINVAL;
+	return 0;
+}
+
+static struct unlock *new_unlock(struct init *in, const struct blockdev *bd,
+				 const struct crypttab_entry *e, const char *uuid, const char *name)
+{
+	struct stack *s = &in->stack;
+	const struct luks_key *k = luks_key_for(s, bd);
+	struct unlock *u = xcalloc(1, sizeof(*u));
+
+	u->devnode = xstrdup(bd->devnode);
+	u->uuid = xstrdup(uuid);
+	if (name)
+		u->name = xstrdup(name);
+	else if (e)
+		u->name = xstrdup(e->name);
+	else
+		u->name = xasprintf("luks-%s", uuid);
+	if (k) {
+		u->key = xstrdup(k->path);
+		u->keydev = k->keydev ? xstrdup(k->keydev) : NULL;
+	} else if (e && e->keyfile) {
+		/* crypttab's KEYFILE:KEYDEV (systemd's form) */
+		const char *c = strchr(e->keyfile, ':');
+		u->key = c ? xstrndup(e->keyfile, (size_t)(c - e->keyfile)) : xstrdup(e->keyfile);
+		u->keydev = c && c[1] ? xstrdup(c + 1) : NULL;
+	}
+	luks_opts_for(s, e, &u->opts);
+	return u;
+}
+
 static void luks_seen(struct init *in, const struct blockdev *bd)
 {
 	struct stack *s = &in->stack;
 	const struct crypttab_entry *e = NULL;
-	const struct luks_key *k;
 	struct unlock *u;
 	size_t at;
 	bool wanted, generic = false;
@@ -404,29 +457,35 @@ static void luks_seen(struct init *in, const struct blockdev *bd)
 	}
 	if (stack_once(s, "luks", bd->uuid))
 		return;
-	u = xcalloc(1, sizeof(*u));
-	u->devnode = xstrdup(bd->devnode);
-	u->uuid = xstrdup(bd->uuid);
-	u->generic = generic;
 	if (in_list(&s->name_uuids, bd->uuid, &at))
-		u->name = xstrdup(s->name_names.v[at]);
-	else if (e)
-		u->name = xstrdup(e->name);
+		u = new_unlock(in, bd, e, bd->uuid, s->name_names.v[at]);
 	else
-		u->name = xasprintf("luks-%s", bd->uuid);
-	k = luks_key_for(s, bd);
-	if (k) {
-		u->key = xstrdup(k->path);
-		u->keydev = k->keydev ? xstrdup(k->keydev) : NULL;
-	} else if (e && e->keyfile) {
-		/* crypttab's KEYFILE:KEYDEV (systemd's form) */
-		const char *c = strchr(e->keyfile, ':');
-		u->key = c ? xstrndup(e->keyfile, (size_t)(c - e->keyfile)) : xstrdup(e->keyfile);
-		u->keydev = c && c[1] ? xstrdup(c + 1) : NULL;
-	}
-	u->discard = s->discard;
-	luks_crypttab_tokens(s, e, &u->tokens, &u->discard);
+		u = new_unlock(in, bd, e, bd->uuid, NULL);
+	u->generic = generic;
 	queue_or_wait(in, u);
+}
+
+/* A crypttab line with header=: its device holds no LUKS signature (the
+ * header is a file in the image), so the line names it. The UUID shown
+ * is the header's. */
+static void header_device_seen(struct init *in, const struct blockdev *bd)
+{
+	struct stack *s = &in->stack;
+
+	if (s->luks_off || s->crypttab_off || (bd->type && !strcmp(bd->type, "crypto_LUKS")))
+		return;
+	for (size_t i = 0; i < s->ncrypttab; i++) {
+		const struct crypttab_entry *e = &s->crypttab[i];
+		struct luks_opts o;
+		char uuid[40];
+		luks_opts_for(s, e, &o);
+		if (o.header && blockdev_matches(bd, e->device) && !stack_once(s, "luks-header", e->name)) {
+			if (header_uuid(in, o.header, uuid) < 0)
+				snprintf(uuid, sizeof(uuid), "header %s", o.header);
+			queue_or_wait(in, new_unlock(in, bd, e, uuid, NULL));
+		}
+		luks_opts_free(&o);
+	}
 }
 
 static void luks_report_missing(struct init *in)

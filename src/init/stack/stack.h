@@ -39,9 +39,8 @@ struct stack {
 	size_t nkeys, capkeys;
 	struct unlock **waiting;            /* unlocks whose key device is yet to come */
 	size_t nwaiting, capwaiting;
-	bool discard;                       /* rd.luks.options=discard, rd.luks.allow-discards */
 	long tries;                         /* rd.luks.tries, default 3 */
-	struct luks_token_opts tokens;      /* rd.luks.options= token options, rd.luks.tokens */
+	struct luks_opts opts;              /* rd.luks.options=, rd.luks.tokens, rd.luks.allow-discards */
 	struct crypttab_entry *crypttab;
 	size_t ncrypttab, capcrypttab;
 	struct strv vgs, lvs;  /* rd.lvm.vg, rd.lvm.lv */

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* systemd-cryptsetup's options (crypttab(5)), the one reader of them:
+ * rd.luks.options= and the image's /etc/crypttab lines. Each is acted on
+ * or named in a warning, so nobody thinks an option took effect that
+ * did not. */
+#include "init/stack/luks_opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "init/stack/stack.h"
+#include "log.h"
+#include "util.h"
+
+/* cryptsetup's default bound on a key file */
+#define MAX_KEYFILE_SIZE (8 << 20)
+
+void luks_opts_init(struct luks_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->keyfile_offset = o->keyfile_size = o->tries = -1;
+}
+
+void luks_opts_free(struct luks_opts *o)
+{
+	free(o->tpm2_device);
+	free(o->header);
+	luks_opts_init(o);
+}
+
+static void set_type(struct luks_opts *o, const char *type)
+{
+	if (o->type && strcmp(o->type, type))
+		o->mixed = true;
+	o->type = o->mixed ? NULL : type;
+}
+
+void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
+			   const struct luks_opts *over)
+{
+	*dst = *src;
+	dst->tpm2_device = src->tpm2_device ? xstrdup(src->tpm2_device) : NULL;
+	dst->header = src->header ? xstrdup(src->header) : NULL;
+	if (!over)
+		return;
+	dst->discard |= over->discard;
+	dst->no_read_wq |= over->no_read_wq;
+	dst->no_write_wq |= over->no_write_wq;
+	if (over->header) {
+		free(dst->header);
+		dst->header = xstrdup(over->header);
+	}
+	if (over->keyfile_offset >= 0)
+		dst->keyfile_offset = over->keyfile_offset;
+	if (over->keyfile_size >= 0)
+		dst->keyfile_size = over->keyfile_size;
+	if (over->tries >= 0)
+		dst->tries = over->tries;
+	dst->off |= over->off;
+	dst->headless |= over->headless;
+	dst->tpm2_asked |= over->tpm2_asked;
+	dst->mixed |= over->mixed;
+	if (over->type)
+		set_type(dst, over->type);
+	else if (over->mixed)
+		dst->type = NULL;
+	if (over->tpm2_device) {
+		free(dst->tpm2_device);
+		dst->tpm2_device = xstrdup(over->tpm2_device);
+	}
+	if (over->timeout_given) {
+		dst->timeout_given = true;
+		dst->timeout_s = over->timeout_s;
+	}
+}
+
+/* token-timeout=: seconds, "Ns", "Nms" (rounded up) or "Nmin"; 0: wait as long as it takes */
+static int parse_timeout(const char *v, long *out)
+{
+	char *end;
+	long n;
+
+	if (!v || *v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || n > 86400)
+		return -1;
+	if (!strcmp(end, "ms"))
+		n = (n + 999) / 1000;
+	else if (!strcmp(end, "min"))
+		n *= 60;
+	else if (*end && strcmp(end, "s"))
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* systemd-cryptsetup options this init does not act on: said by name,
+ * so nobody thinks they took effect. */
+static const char *const ignored[] = {
+	"tpm2-pcrs", "tpm2-signature", "tpm2-measure-pcr", "tpm2-measure-bank", "tpm2-pcrlock",
+	"fido2-cid", "fido2-rp", "try-empty-password", "password-echo", "keyfile-timeout",
+};
+
+static bool number(const char *v, long min, long max, long *out)
+{
+	return v && cmdline_parse_int(v, min, max, out) == 0;
+}
+
+static void one_option(struct luks_opts *o, const char *w, size_t len, const char *where)
+{
+	char *word = xstrndup(w, len), *v = strchr(word, '=');
+	bool b;
+
+	if (v)
+		*v++ = '\0';
+	if (!strcmp(word, "discard") && !v) {
+		o->discard = true;
+	} else if (!strcmp(word, "no-read-workqueue") && !v) {
+		o->no_read_wq = true;
+	} else if (!strcmp(word, "no-write-workqueue") && !v) {
+		o->no_write_wq = true;
+	} else if (!strcmp(word, "header")) {
+		/* in the image, so on its own path: none of a device's */
+		if (!v || v[0] != '/' || strstr(v, "/../") || strchr(v, ':') ||
+		    strlen(v) > LUKS_HEADER_MAX) {
+			log_warn("%s: ignoring header=%s: expected a file in the image (/PATH)", where,
+				 v ? v : "");
+		} else {
+			free(o->header);
+			o->header = xstrdup(v);
+		}
+	} else if (!strcmp(word, "keyfile-offset")) {
+		if (!number(v, 0, __LONG_MAX__, &o->keyfile_offset))
+			log_warn("%s: ignoring keyfile-offset=%s: not a number of bytes", where,
+				 v ? v : "");
+	} else if (!strcmp(word, "keyfile-size")) {
+		if (!number(v, 1, MAX_KEYFILE_SIZE, &o->keyfile_size))
+			log_warn("%s: ignoring keyfile-size=%s: not a number of bytes from 1 to %d",
+				 where, v ? v : "", MAX_KEYFILE_SIZE);
+	} else if (!strcmp(word, "tries")) {
+		if (!number(v, 0, 100, &o->tries))
+			log_warn("%s: ignoring tries=%s: not a number from 0 to 100", where,
+				 v ? v : "");
+	} else if (!strcmp(word, "tpm2-device") && v) {
+		if (!strcmp(v, "auto")) {
+			free(o->tpm2_device);
+			o->tpm2_device = NULL;
+		} else if (!strncmp(v, "/dev/", 5) && !strstr(v, "/../") && v[5]) {
+			free(o->tpm2_device);
+			o->tpm2_device = xstrdup(v);
+		} else {
+			log_warn("%s: ignoring tpm2-device=%s: expected auto or a /dev path", where, v);
+			goto out;
+		}
+		o->tpm2_asked = true;
+		set_type(o, LUKS_TOKEN_TPM2);
+	} else if (!strcmp(word, "fido2-device") && v) {
+		if (strcmp(v, "auto"))
+			log_warn("%s: fido2-device=%s: cryptsetup's plugin finds the key itself; "
+				 "trying any FIDO2 token", where, v);
+		set_type(o, LUKS_TOKEN_FIDO2);
+	} else if (!strcmp(word, "pkcs11-uri") && v) {
+		if (strcmp(v, "auto"))
+			log_warn("%s: pkcs11-uri=%s: the token's own URI is used; trying any "
+				 "PKCS#11 token", where, v);
+		set_type(o, LUKS_TOKEN_PKCS11);
+	} else if (!strcmp(word, "token-timeout")) {
+		if (parse_timeout(v, &o->timeout_s) == 0)
+			o->timeout_given = true;
+		else
+			log_warn("%s: ignoring token-timeout=%s: not a time in seconds", where,
+				 v ? v : "");
+	} else if (!strcmp(word, "headless")) {
+		if (!v)
+			o->headless = true;
+		else if (cmdline_parse_bool(v, &b) < 0)
+			log_warn("%s: ignoring headless=%s: not a boolean", where, v);
+		else
+			o->headless = b;
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)
+			if (!strcmp(word, ignored[i]))
+				log_warn("%s: %s is not supported here; ignoring it", where,
+					 ignored[i]);
+	}
+out:
+	free(word);
+}
+
+void luks_options_parse(struct luks_opts *o, const char *list, const char *where)
+{
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len)
+			one_option(o, p, len, where);
+		p = end ? end + 1 : NULL;
+	}
+}
+
+const char *luks_options_list(const char *v)
+{
+	const char *eq = strchr(v, '=');
+	size_t hex = 0;
+
+	if (!eq)
+		return v;
+	for (const char *c = v; c < eq; c++) {
+		if ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f') || (*c >= 'A' && *c <= 'F'))
+			hex++;
+		else if (*c != '-')
+			return v; /* "tpm2-device=auto": an option, no UUID */
+	}
+	return hex == 32 ? eq + 1 : v;
+}
+
+void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, struct luks_opts *out)
+{
+	struct luks_opts line;
+	char *where;
+
+	if (!e) {
+		luks_opts_merge(out, &s->opts, NULL);
+		return;
+	}
+	luks_opts_init(&line);
+	where = xasprintf("/etc/crypttab %s", e->name);
+	luks_options_parse(&line, e->options, where);
+	luks_opts_merge(out, &s->opts, &line);
+	luks_opts_free(&line);
+	free(where);
+}
+
+
+size_t luks_opts_argv(const struct luks_opts *o, bool keyfile, const char **argv,
+		      char scratch[3][LUKS_ARG_MAX])
+{
+	size_t n = 0;
+
+	if (o->discard)
+		argv[n++] = "--allow-discards";
+	if (o->no_read_wq)
+		argv[n++] = "--perf-no_read_workqueue";
+	if (o->no_write_wq)
+		argv[n++] = "--perf-no_write_workqueue";
+	if (o->header) {
+		snprintf(scratch[0], sizeof(scratch[0]), "--header=%s", o->header);
+		argv[n++] = scratch[0];
+	}
+	if (keyfile && o->keyfile_offset >= 0) {
+		snprintf(scratch[1], sizeof(scratch[1]), "--keyfile-offset=%ld", o->keyfile_offset);
+		argv[n++] = scratch[1];
+	}
+	if (keyfile && o->keyfile_size >= 0) {
+		snprintf(scratch[2], sizeof(scratch[2]), "--keyfile-size=%ld", o->keyfile_size);
+		argv[n++] = scratch[2];
+	}
+	return n;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_STACK_LUKS_OPTS_H
+#define UNIRAMFS_INIT_STACK_LUKS_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LUKS_TOKEN_TPM2 "systemd-tpm2"
+#define LUKS_TOKEN_FIDO2 "systemd-fido2"
+#define LUKS_TOKEN_PKCS11 "systemd-pkcs11"
+
+/* How to open a LUKS device, in systemd-cryptsetup's option spellings
+ * (crypttab(5)): from rd.luks.options= and an /etc/crypttab line's
+ * fourth field, the line's on top. */
+struct luks_opts {
+	/* the LUKS2 tokens (luks_token.c) */
+	bool off;            /* rd.luks.tokens=0 */
+	bool headless;       /* headless=: never ask for a passphrase */
+	bool tpm2_asked;     /* tpm2-device= given: wait for the device */
+	bool mixed;          /* two kinds asked for: let cryptsetup try any */
+	const char *type;    /* --token-type (LUKS_TOKEN_*), NULL: any token */
+	char *tpm2_device;   /* tpm2-device=PATH; NULL: auto (/dev/tpmrm0) */
+	bool timeout_given;  /* token-timeout= was given */
+	long timeout_s;      /* its value; 0: no bound */
+	/* cryptsetup open's own */
+	bool discard;        /* discard: --allow-discards */
+	bool no_read_wq, no_write_wq; /* --perf-no_read_workqueue, --perf-no_write_workqueue */
+	char *header;        /* header=PATH: a detached header in the image */
+	long keyfile_offset; /* keyfile-offset=, -1: not given */
+	long keyfile_size;   /* keyfile-size=, -1: not given */
+	long tries;          /* tries=, 0: rd.luks.tries */
+};
+
+void luks_opts_init(struct luks_opts *o);
+/* dst = src (dst's own copy), then over's options on top when not NULL. */
+void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
+		     const struct luks_opts *over);
+void luks_opts_free(struct luks_opts *o);
+/* A comma list of options (where: "rd.luks.options" or "/etc/crypttab
+ * NAME", for the warnings) into o; the ones other readers take (luks,
+ * noauto, ...) are left alone, the ones not acted on are named. */
+void luks_options_parse(struct luks_opts *o, const char *list, const char *where);
+/* rd.luks.options=[UUID=]OPTIONS: the OPTIONS (a UUID before them
+ * applies them to every device, as discard always did). */
+const char *luks_options_list(const char *v);
+struct stack;
+struct crypttab_entry;
+/* A device's options: the command line's, then its crypttab line's (e
+ * may be NULL) on top. */
+void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, struct luks_opts *out);
+/* cryptsetup open's options from o into argv (room for LUKS_OPEN_ARGV
+ * more, strings kept in o's scratch): their count. keyfile: the
+ * keyfile-offset/-size apply (not to a typed passphrase). */
+#define LUKS_OPEN_ARGV 6
+#define LUKS_HEADER_MAX 255 /* longest header= path */
+#define LUKS_ARG_MAX (LUKS_HEADER_MAX + 16)
+size_t luks_opts_argv(const struct luks_opts *o, bool keyfile, const char **argv,
+		      char scratch[3][LUKS_ARG_MAX]);
+
+#endif
