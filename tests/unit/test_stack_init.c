@@ -2,6 +2,7 @@
 /* LUKS, LVM and md in the init against fake ops: which tool runs with
  * which argv, what reaches its stdin, the exact messages of the prompt's
  * tries and failures, and dm names matching root=. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,7 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 	(void)argv;
 	(void)envp;
 	strv_push_owned(&cur->log, xasprintf("spawn %s", path));
-	return -1;
+	return -ENOSYS;
 }
 
 static const struct initops fake_initops = {

@@ -66,7 +66,7 @@ ssize_t real_read_secret(const char *prompt, char *buf, size_t size, int evfd,
 	close(fd);
 	if (r < 0 || (r == 0 && n == 0)) {
 		explicit_bzero(buf, size);
-		return r < 0 ? -1 : err_set("end of input on /dev/console");
+		return r < 0 ? r : err_set("end of input on /dev/console");
 	}
 	return (ssize_t)n;
 }
