@@ -13,7 +13,9 @@
 
 #include "fake_boot.h"
 #include "init/init.h"
+#include "err.h"
 #include "init/core/kmsg.h"
+#include "init/stages/stages.h"
 #include "test.h"
 
 static const struct initops fake_initops = {
@@ -385,6 +387,41 @@ static void test_mount_fails(void)
 	fake_ops_free(f);
 }
 
+/* The mount's own code reaches the report (the fake leaves another one
+ * in errno), and the failure path's end, the reboot's -EPERM in the
+ * fake, is what init_run returns. */
+static void test_mount_code_travels_up(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
+	fake_fail(f, "mount", "/sysroot", ENOENT);
+	CHECK(run(f, &in) == -EPERM);
+	CHECK(fake_boot_logged("<3>cannot mount /dev/vda1 (TYPE ext4) on /sysroot: No such file or directory\n"));
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* an API filesystem's mount: -EBUSY is mounted already, another
+	 * code is the failure report */
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
+	fake_fail(f, "mount", "/proc", EBUSY);
+	CHECK(run(f, &in) == 0);
+	init_free(&in);
+	fake_ops_free(f);
+	/* before the command line (so no panic= yet): stage_mounts alone */
+	f = fake_boot_setup("");
+	memset(&in, 0, sizeof(in));
+	in.ops = &f->ops;
+	fake_fail(f, "mount", "/sys", ENODEV);
+	CHECK(stage_mounts(&in) == -ENODEV);
+	CHECK_STR(err_msg(), "cannot mount sysfs on /sys: No such device");
+	fake_ops_free(f);
+}
+
 static void make_exec(struct fake_ops *f, const char *p)
 {
 	char *real;
@@ -484,6 +521,7 @@ int main(void)
 	RUN(test_baked_defaults);
 	RUN(test_kver_mismatch);
 	RUN(test_mount_fails);
+	RUN(test_mount_code_travels_up);
 	RUN(test_shell_then_retry);
 	RUN(test_break_points);
 	RUN(test_quiet);
