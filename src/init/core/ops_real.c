@@ -27,88 +27,92 @@
 #include "log.h"
 
 /* Each wrapper turns the syscall's "-1 with errno set" into -errno right
- * after the call, before anything else can change errno. */
-#define RET(r) ((r) < 0 ? -errno : (r))
+ * after the call, before anything else can change errno. A function, not
+ * a macro: the call must happen once. */
+static long ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
 
 static int r_finit_module(int fd, const char *params, int flags)
 {
-	return RET((int)syscall(SYS_finit_module, fd, params, flags));
+	return ret((int)syscall(SYS_finit_module, fd, params, flags));
 }
 
 static int r_mount(const char *src, const char *target, const char *fstype,
 		   unsigned long flags, const char *data)
 {
-	return RET(mount(src, target, fstype, flags, data));
+	return ret(mount(src, target, fstype, flags, data));
 }
 
 static int r_umount(const char *target, int flags)
 {
-	return RET(umount2(target, flags));
+	return ret(umount2(target, flags));
 }
 
 static int r_mkdir(const char *path, mode_t mode)
 {
-	return RET(mkdir(path, mode));
+	return ret(mkdir(path, mode));
 }
 
 static int r_symlink(const char *target, const char *linkpath)
 {
-	return RET(symlink(target, linkpath));
+	return ret(symlink(target, linkpath));
 }
 
 static int r_unlink(const char *path)
 {
-	return RET(unlink(path));
+	return ret(unlink(path));
 }
 
 static int r_open(const char *path, int flags, mode_t mode)
 {
-	return RET(open(path, flags, mode));
+	return ret(open(path, flags, mode));
 }
 
 static int r_chdir(const char *path)
 {
-	return RET(chdir(path));
+	return ret(chdir(path));
 }
 
 static int r_chroot(const char *path)
 {
-	return RET(chroot(path));
+	return ret(chroot(path));
 }
 
 static int r_execve(const char *path, char *const argv[], char *const envp[])
 {
-	return RET(execve(path, argv, envp));
+	return ret(execve(path, argv, envp));
 }
 
 static int r_access(const char *path, int mode)
 {
-	return RET(access(path, mode));
+	return ret(access(path, mode));
 }
 
 static ssize_t r_recv(int fd, void *buf, size_t len, int flags)
 {
-	return RET(recv(fd, buf, len, flags));
+	return ret(recv(fd, buf, len, flags));
 }
 
 static int r_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
-	return RET(poll(fds, n, timeout_ms));
+	return ret(poll(fds, n, timeout_ms));
 }
 
 static int r_signalfd(int fd, const sigset_t *mask, int flags)
 {
-	return RET(signalfd(fd, mask, flags));
+	return ret(signalfd(fd, mask, flags));
 }
 
 static pid_t r_waitpid(pid_t pid, int *status, int options)
 {
-	return RET(waitpid(pid, status, options));
+	return ret(waitpid(pid, status, options));
 }
 
 static int r_socket(int domain, int type, int protocol)
 {
-	return RET(socket(domain, type, protocol));
+	return ret(socket(domain, type, protocol));
 }
 
 static char *r_path(const char *path)
@@ -126,13 +130,13 @@ static long long r_now_ms(void)
 
 static int r_bind(int fd, const void *addr, unsigned len)
 {
-	return RET(bind(fd, addr, len));
+	return ret(bind(fd, addr, len));
 }
 
 static ssize_t r_sendto(int fd, const void *buf, size_t len, int flags, const void *addr,
 			unsigned alen)
 {
-	return RET(sendto(fd, buf, len, flags, addr, alen));
+	return ret(sendto(fd, buf, len, flags, addr, alen));
 }
 
 static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen)
@@ -239,7 +243,7 @@ static int r_free_initramfs(const char *newroot)
 
 static int r_reboot(int how)
 {
-	return RET(reboot(how));
+	return ret(reboot(how));
 }
 
 static pid_t r_spawn(const char *path, char *const argv[], char *const envp[])
