@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "err.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 static char msg[2048];
+static int code = -EINVAL;
 
-static int vset(const char *fmt, va_list ap)
+static void vset(const char *fmt, va_list ap)
 {
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	return -1;
 }
 
 int err_set(const char *fmt, ...)
@@ -19,7 +20,18 @@ int err_set(const char *fmt, ...)
 	va_start(ap, fmt);
 	vset(fmt, ap);
 	va_end(ap);
-	return -1;
+	code = -EINVAL;
+	return code;
+}
+
+int err_set_code(int c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vset(fmt, ap);
+	va_end(ap);
+	code = c < 0 ? c : -EINVAL;
+	return code;
 }
 
 int err_errno(int errnum, const char *fmt, ...)
@@ -30,8 +42,12 @@ int err_errno(int errnum, const char *fmt, ...)
 	vset(fmt, ap);
 	va_end(ap);
 	n = strlen(msg);
-	snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(errnum < 0 ? -errnum : errnum));
-	return -1;
+	if (errnum < 0)
+		errnum = -errnum;
+	snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(errnum));
+	/* a call that failed without saying why still fails */
+	code = errnum ? -errnum : -EIO;
+	return code;
 }
 
 int err_wrap(const char *fmt, ...)
@@ -45,7 +61,7 @@ int err_wrap(const char *fmt, ...)
 	va_end(ap);
 	n = strlen(msg);
 	snprintf(msg + n, sizeof(msg) - n, ": %s", old);
-	return -1;
+	return code;
 }
 
 const char *err_msg(void)
@@ -53,7 +69,13 @@ const char *err_msg(void)
 	return msg[0] ? msg : "unknown error";
 }
 
+int err_code(void)
+{
+	return code;
+}
+
 void err_clear(void)
 {
 	msg[0] = '\0';
+	code = -EINVAL;
 }

@@ -53,20 +53,21 @@ struct init {
 	char *keymap;        /* the keymap loaded (the prompt names it); NULL: the kernel's */
 };
 
-/* The whole boot. Returns only when it did not hand over: after the
- * failure path gave up (the reboot returned: a test), or 0 if execve
- * "succeeded" in a test. argv/envp are those the kernel gave /init. */
+/* The whole boot. Returns only when it did not hand over: a negative
+ * code after the failure path gave up (the reboot returned: a test), or
+ * 0 if execve "succeeded" in a test. argv/envp are those the kernel gave /init. */
 int init_run(struct init *in, int argc, char **argv, char **envp);
 /* Wire the loop, the registry and its subscribers (init_run does it;
  * a unit test driving one part calls it after setting ops and opt). */
 void init_setup(struct init *in);
 void init_free(struct init *in);
 /* Run the queued jobs; a failed one goes through the failure path and
- * runs again. 0, or -1 when the failure path gave up (a test). */
+ * runs again. 0, or a negative code when the failure path gave up (a
+ * test). */
 int run_jobs(struct init *in);
 
 /* The wait for root= (and resume=) with its jobs: 1 the root is there,
- * 0 it did not come (said so), -1 the failure path gave up (a test). */
+ * 0 it did not come (said so), < 0 the failure path gave up (a test). */
 int init_wait_root(struct init *in);
 
 /* The root is on the network (NFS): it names itself, no device. */

@@ -110,12 +110,12 @@ static int check_kver(struct init *in)
 {
 	char running[256];
 	char *p = in->ops->path(LAYOUT_KVER_FILE), *built = NULL;
-	int r = read_line(p, &built);
+	int r = read_line(p, &built), e;
 
 	free(p);
-	if (in->xops->uname_release(running, sizeof(running)) < 0) {
+	if ((e = in->xops->uname_release(running, sizeof(running))) < 0) {
 		free(built);
-		return -1;
+		return e;
 	}
 	snprintf(in->kver, sizeof(in->kver), "%s", running);
 	if (r < 0) {
@@ -123,10 +123,10 @@ static int check_kver(struct init *in)
 		return 0;
 	}
 	if (strcmp(str_trim(built), running) != 0) {
-		err_set("this image was built for kernel %s but the running kernel is %s",
-			str_trim(built), running);
+		e = err_set("this image was built for kernel %s but the running kernel is %s",
+			    str_trim(built), running);
 		free(built);
-		return -1;
+		return e;
 	}
 	free(built);
 	return 0;
@@ -178,13 +178,14 @@ static void stage_modules(struct init *in)
 int run_jobs(struct init *in)
 {
 	struct job j;
+	int r;
 
 	while (jobq_pop(&in->jobs, &j)) {
 		if (j.run(in, j.data) == JOB_FAILED) {
 			/* the failure path from here only: never inside the loop */
-			if (failure(in, true) < 0) {
+			if ((r = failure(in, true)) < 0) {
 				job_free(&j);
-				return -1;
+				return r;
 			}
 			jobq_push_front(&in->jobs, &j);
 			continue;
@@ -212,12 +213,13 @@ static bool wait_done(void *p)
 /* The one place the boot waits for devices: the loop until ready(in,
  * arg) or the deadline (-1: none), running the jobs the events queue as
  * they come. Time spent at a passphrase prompt moves the deadline on.
- * 1 ready, 0 not (timeout), -1 the failure path gave up (a test). */
+ * 1 ready, 0 not (timeout), < 0 the failure path gave up (a test). */
 static int boot_wait(struct init *in, long long deadline,
 		     bool (*ready)(const struct init *in, const void *arg), const void *arg)
 {
 	struct waiting w = { in, ready, arg };
 	long long stall0 = in->stall_ms;
+	int r;
 
 	for (;;) {
 		long long d = deadline < 0 ? -1 : deadline + (in->stall_ms - stall0);
@@ -226,8 +228,8 @@ static int boot_wait(struct init *in, long long deadline,
 		if (e == LOOP_ERROR)
 			log_err("%s", err_msg());
 		if (in->jobs.n) {
-			if (run_jobs(in) < 0)
-				return -1;
+			if ((r = run_jobs(in)) < 0)
+				return r;
 			continue;
 		}
 		return e == LOOP_DONE;
@@ -253,7 +255,7 @@ static bool net_ready(const struct init *in, const void *arg)
 }
 
 /* The network for the root: configured, or the failure report. 1 up,
- * 0 not (said why), -1 the failure path gave up (a test). */
+ * 0 not (said why), < 0 the failure path gave up (a test). */
 static int wait_net(struct init *in)
 {
 	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
@@ -264,7 +266,7 @@ static int wait_net(struct init *in)
 	log_info("waiting for the network");
 	r = boot_wait(in, deadline, net_ready, NULL);
 	if (r < 0)
-		return -1;
+		return r;
 	if (in->net.chosen >= 0)
 		return 1;
 	if (in->net.failed)
@@ -276,14 +278,14 @@ static int wait_net(struct init *in)
 }
 
 /* The root on the network: the link, then the mount, each failure
- * through the failure path and tried again. 0 mounted, -1 gave up. */
+ * through the failure path and tried again. 0 mounted, < 0 gave up. */
 static int net_root_mount(struct init *in)
 {
 	for (;;) {
 		int r = wait_net(in);
 
 		if (r < 0)
-			return -1;
+			return r;
 		if (r > 0) {
 			timing_mark(&in->timing, "network");
 			run_break(in, BRK_PRE_MOUNT, "pre-mount");
@@ -293,8 +295,8 @@ static int net_root_mount(struct init *in)
 			log_err("%s", err_msg());
 			netup_report(&in->net);
 		}
-		if (failure(in, true) < 0)
-			return -1;
+		if ((r = failure(in, true)) < 0)
+			return r;
 	}
 }
 
@@ -332,7 +334,7 @@ static int wait_resume(struct init *in, long long deadline)
 		}
 	}
 	resume_end(in, settled);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? r : 0;
 }
 
 int init_wait_root(struct init *in)
@@ -358,16 +360,17 @@ int init_wait_root(struct init *in)
 		if (deadline >= 0 && half > deadline)
 			half = deadline;
 		if ((r = boot_wait(in, half, root_ready, NULL)) < 0)
-			return -1;
+			return r;
 		if (!in->root)
 			stack_half_time(in);
 	}
 	/* the root may have come first: its siblings' disk drivers still load */
-	if (boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready,
-		      NULL) < 0)
-		return -1;
-	if (in->root && wait_resume(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0)) < 0)
-		return -1;
+	if ((r = boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready,
+			   NULL)) < 0)
+		return r;
+	if (in->root &&
+	    (r = wait_resume(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0))) < 0)
+		return r;
 	if (in->root)
 		return 1;
 	log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
@@ -377,8 +380,9 @@ int init_wait_root(struct init *in)
 }
 
 /* After the root: the /usr its fstab names, its device waited for as
- * the root's was. */
-static int stage_usr(struct init *in)
+ * the root's was. 0 or a negative code (err set); *gave_up when that is
+ * the failure path's, which gave up in the wait (a test). */
+static int stage_usr(struct init *in, bool *gave_up)
 {
 	struct fstab_entry e;
 	long long deadline;
@@ -392,7 +396,8 @@ static int stage_usr(struct init *in)
 		r = boot_wait(in, deadline, usr_ready, e.spec);
 		if (r < 0) {
 			fstab_entry_free(&e);
-			return -2;
+			*gave_up = true;
+			return r;
 		}
 	}
 	r = mount_usr_entry(in, &e);
@@ -420,6 +425,7 @@ void init_setup(struct init *in)
 
 int init_run(struct init *in, int argc, char **argv, char **envp)
 {
+	bool gave_up = false;
 	int r;
 
 	init_setup(in);
@@ -446,8 +452,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	if (net_root(in)) {
 		stack_setup(in);
 		stage_modules(in);
-		if (net_root_mount(in) < 0)
-			return -1;
+		if ((r = net_root_mount(in)) < 0)
+			return r;
 		goto mounted;
 	}
 	if (!in->opt.root) {
@@ -466,12 +472,12 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	for (;;) {
 		r = init_wait_root(in);
 		if (r < 0)
-			return -1;
+			return r;
 		if (r == 0) {
 			report_devices(in);
-			if (failure(in, true) == 0)
+			if ((r = failure(in, true)) == 0)
 				continue;
-			return -1;
+			return r;
 		}
 		timing_mark(&in->timing, "devices");
 		run_break(in, BRK_PRE_MOUNT, "pre-mount");
@@ -481,27 +487,27 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		if (fsck_root(in) == 0 && mount_root(in) == 0)
 			break;
 		log_err("%s", err_msg());
-		if (failure(in, true) < 0)
-			return -1;
+		if ((r = failure(in, true)) < 0)
+			return r;
 	}
 	/* a local root with ip= or rd.neednet: the network is waited for
 	 * (hooks may need it) but its failure does not stop the boot */
 	if (in->net.wanted && !netup_settled(&in->net)) {
 		long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
-		if (boot_wait(in, deadline, net_ready, NULL) < 0)
-			return -1;
+		if ((r = boot_wait(in, deadline, net_ready, NULL)) < 0)
+			return r;
 		if (in->net.chosen < 0)
 			log_warn("the network did not come up; the root is local, going on");
 	}
 mounted:
 	run_break(in, BRK_MOUNT, "mount");
 	run_hooks(in, "mount");
-	while ((r = stage_usr(in)) < 0) {
-		if (r == -2)
-			return -1;
+	while ((r = stage_usr(in, &gave_up)) < 0) {
+		if (gave_up)
+			return r;
 		log_err("%s", err_msg());
-		if (failure(in, true) < 0)
-			return -1;
+		if ((r = failure(in, true)) < 0)
+			return r;
 	}
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");

@@ -8,7 +8,7 @@
  * /run/initramfs and executes /shutdown. */
 enum shutdown_verb { VERB_POWEROFF, VERB_REBOOT, VERB_HALT, VERB_KEXEC };
 
-/* -1 + err_set on anything else (then the caller powers off: a machine
+/* -EINVAL (err set) on anything else (then the caller powers off: a machine
  * left running with its root unmounted is of no use to anyone). */
 int shutdown_verb_parse(const char *arg, enum shutdown_verb *verb);
 /* The reboot(2) command for a verb. */

@@ -8,6 +8,7 @@
 
 #include "fake_boot.h"
 #include "must.h"
+#include "err.h"
 #include "init/core/kmsg.h"
 
 struct fake_ops *fake_boot_tree;
@@ -28,10 +29,8 @@ pid_t fake_boot_spawn(const char *path, char *const argv[], char *const envp[])
 
 	(void)envp;
 	strv_push_owned(&fake_boot_tree->log, xasprintf("spawn %s %s", path, argv[0]));
-	if (fake_boot_spawns <= 0) {
-		errno = ENOSYS;
-		return -1;
-	}
+	if (fake_boot_spawns <= 0)
+		return err_errno(ENOSYS, "fork");
 	fake_boot_spawns--;
 	pid = fork();
 	if (pid == 0)

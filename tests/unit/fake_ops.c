@@ -45,7 +45,7 @@ static void logf_(const char *fmt, ...)
 	strv_push_owned(&cur->log, line);
 }
 
-/* 0, or -1 with errno set when a rule says this call fails. */
+/* 0, or the rule's -errno when a rule says this call fails. */
 static int check_fail(const char *call, const char *n1, const char *n2, const char *n3)
 {
 	for (size_t i = 0; i < cur->nfails; i++) {
@@ -54,8 +54,10 @@ static int check_fail(const char *call, const char *n1, const char *n2, const ch
 			continue;
 		if (strcmp(r->name, "*") == 0 || (n1 && strcmp(r->name, n1) == 0) ||
 		    (n2 && strcmp(r->name, n2) == 0) || (n3 && strcmp(r->name, n3) == 0)) {
-			errno = r->err;
-			return -1;
+			/* a decoy: the code under test must take the returned
+			 * code, never errno */
+			errno = r->err == EBADF ? EPERM : EBADF;
+			return -r->err;
 		}
 	}
 	return 0;
@@ -88,10 +90,11 @@ static int op_umount(const char *target, int flags)
 static int op_mkdir(const char *path, mode_t mode)
 {
 	logf_("mkdir %s 0%o", path, (unsigned)mode);
-	if (check_fail("mkdir", path, NULL, NULL) < 0)
-		return -1;
+	int r = check_fail("mkdir", path, NULL, NULL);
+	if (r < 0)
+		return r;
 	char *p = op_path(path);
-	int r = mkdir(p, mode);
+	r = mkdir(p, mode) < 0 ? -errno : 0;
 	free(p);
 	return r;
 }
@@ -99,10 +102,11 @@ static int op_mkdir(const char *path, mode_t mode)
 static int op_symlink(const char *target, const char *linkpath)
 {
 	logf_("symlink %s %s", target, linkpath);
-	if (check_fail("symlink", linkpath, NULL, NULL) < 0)
-		return -1;
+	int r = check_fail("symlink", linkpath, NULL, NULL);
+	if (r < 0)
+		return r;
 	char *p = op_path(linkpath);
-	int r = symlink(target, p);
+	r = symlink(target, p) < 0 ? -errno : 0;
 	free(p);
 	return r;
 }
@@ -110,10 +114,11 @@ static int op_symlink(const char *target, const char *linkpath)
 static int op_unlink(const char *path)
 {
 	logf_("unlink %s", path);
-	if (check_fail("unlink", path, NULL, NULL) < 0)
-		return -1;
+	int r = check_fail("unlink", path, NULL, NULL);
+	if (r < 0)
+		return r;
 	char *p = op_path(path);
-	int r = unlink(p);
+	r = unlink(p) < 0 ? -errno : 0;
 	free(p);
 	return r;
 }
@@ -136,16 +141,19 @@ static int op_ioctl(int fd, unsigned long req, void *arg)
 	} else {
 		logf_("ioctl 0x%lx", req);
 	}
-	return check_fail("ioctl", "", NULL, NULL) < 0 ? -1 : 0;
+	return check_fail("ioctl", "", NULL, NULL);
 }
 
 static int op_open(const char *path, int flags, mode_t mode)
 {
 	logf_("open %s", path);
-	if (check_fail("open", path, NULL, NULL) < 0)
-		return -1;
+	int r = check_fail("open", path, NULL, NULL);
+	if (r < 0)
+		return r;
 	char *p = op_path(path);
-	int r = open(p, flags, mode);
+	r = open(p, flags, mode);
+	if (r < 0)
+		r = -errno;
 	free(p);
 	return r;
 }
@@ -204,10 +212,11 @@ static int op_execve(const char *path, char *const argv[], char *const envp[])
 static int op_access(const char *path, int mode)
 {
 	logf_("access %s %d", path, mode);
-	if (check_fail("access", path, NULL, NULL) < 0)
-		return -1;
+	int r = check_fail("access", path, NULL, NULL);
+	if (r < 0)
+		return r;
 	char *p = op_path(path);
-	int r = access(p, mode);
+	r = access(p, mode) < 0 ? -errno : 0;
 	free(p);
 	return r;
 }
@@ -217,10 +226,8 @@ static ssize_t op_recv(int fd, void *buf, size_t len, int flags)
 	if (cur->nrecv) {
 		struct fake_recv r = cur->recvs[0];
 		memmove(cur->recvs, cur->recvs + 1, --cur->nrecv * sizeof(*cur->recvs));
-		if (!r.data) {
-			errno = r.err;
-			return -1;
-		}
+		if (!r.data)
+			return -r.err;
 		if (r.len > len)
 			r.len = len;
 		memcpy(buf, r.data, r.len);
@@ -231,8 +238,7 @@ static ssize_t op_recv(int fd, void *buf, size_t len, int flags)
 	if (fd >= 0)
 		while (recv(fd, buf, len, flags | MSG_DONTWAIT) > 0)
 			;
-	errno = EAGAIN;
-	return -1;
+	return -EAGAIN;
 }
 
 static int op_uevent_open(void)
@@ -257,6 +263,8 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 		return 1;
 	}
 	r = poll(fds, n, 0);
+	if (r < 0)
+		return -errno;
 	if (r != 0 || timeout == 0)
 		return r;
 	if (cur->on_idle) {
@@ -266,6 +274,19 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 	}
 	cur->now += timeout < 0 ? 60000 : timeout;
 	return 0;
+}
+
+/* The real signalfd and waitpid: the children a test starts are real. */
+static int op_signalfd(int fd, const sigset_t *mask, int flags)
+{
+	int r = signalfd(fd, mask, flags);
+	return r < 0 ? -errno : r;
+}
+
+static pid_t op_waitpid(pid_t pid, int *status, int options)
+{
+	pid_t r = waitpid(pid, status, options);
+	return r < 0 ? -errno : r;
 }
 
 static int op_socket(int domain, int type, int proto)
@@ -370,10 +391,8 @@ static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr,
 	(void)flags;
 	if (fd == cur->nl_fd) {
 		size_t n = cur->nl_reply_len < len ? cur->nl_reply_len : len;
-		if (!n) {
-			errno = EAGAIN;
-			return -1;
-		}
+		if (!n)
+			return -EAGAIN;
 		memcpy(buf, cur->nl_reply, n);
 		cur->nl_reply_len = 0;
 		return (ssize_t)n;
@@ -392,8 +411,7 @@ static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr,
 		}
 		return (ssize_t)r.len;
 	}
-	errno = EAGAIN;
-	return -1;
+	return -EAGAIN;
 }
 
 void fake_packet(struct fake_ops *f, const void *frame, size_t len)
@@ -464,8 +482,8 @@ struct fake_ops *fake_ops_new(void)
 		.uevent_open = op_uevent_open,
 		.recv = op_recv,
 		.poll = op_poll,
-		.signalfd = signalfd,
-		.waitpid = waitpid,
+		.signalfd = op_signalfd,
+		.waitpid = op_waitpid,
 		.now_ms = op_now_ms,
 		.sync = op_sync,
 		.path = op_path,
@@ -635,5 +653,5 @@ int fake_free_initramfs(const char *newroot)
 int fake_reboot(int how)
 {
 	strv_push_owned(&cur->log, xasprintf("reboot 0x%x", (unsigned)how));
-	return -1;
+	return -EPERM;
 }

@@ -120,7 +120,7 @@ static void test_probe_disk_and_empty(void)
 	blockdev_clear(&bd);
 
 	bd = bd_new("nope", 8, 0);
-	CHECK(blockdev_probe(&f->ops, &bd) == -1);
+	CHECK(blockdev_probe(&f->ops, &bd) < 0);
 	CHECK_STR(err_msg(), "cannot open /dev/nope for probing: No such file or directory");
 	blockdev_clear(&bd);
 	fake_ops_free(f);
@@ -171,7 +171,7 @@ static void test_links(void)
 
 	/* a failing symlink is reported */
 	fake_fail(f, "symlink", "/dev/disk/by-partuuid/" PARTUUID, EROFS);
-	CHECK(blockdev_make_links(&f->ops, &bd) == -1);
+	CHECK(blockdev_make_links(&f->ops, &bd) < 0);
 	CHECK_STR(err_msg(), "cannot link /dev/disk/by-partuuid/" PARTUUID
 			     " to ../../vda1: Read-only file system");
 	blockdev_clear(&bd);

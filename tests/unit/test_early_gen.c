@@ -41,17 +41,17 @@ static void test_add_hook(void)
 	CHECK(image_has(img, HOOKS_DIR "/pre-pivot/50-note"));
 	free(spec);
 
-	CHECK(early_add_hook(img, "pre-boot:/etc/hostname") == -1);
+	CHECK(early_add_hook(img, "pre-boot:/etc/hostname") < 0);
 	CHECK_STR(err_msg(), "--add-hook pre-boot:/etc/hostname: unknown stage 'pre-boot' "
 		  "(use cmdline, pre-udev, pre-mount, mount or pre-pivot)");
-	CHECK(early_add_hook(img, "/etc/hostname") == -1);
+	CHECK(early_add_hook(img, "/etc/hostname") < 0);
 	CHECK_STR(err_msg(), "--add-hook /etc/hostname: expected STAGE:FILE");
-	CHECK(early_add_hook(img, "mount:") == -1);
+	CHECK(early_add_hook(img, "mount:") < 0);
 	CHECK_STR(err_msg(), "--add-hook mount:: expected STAGE:FILE");
-	CHECK(early_add_hook(img, "mount:/nonexistent/hook") == -1);
+	CHECK(early_add_hook(img, "mount:/nonexistent/hook") < 0);
 	CHECK_STR(err_msg(), "--add-hook mount:/nonexistent/hook: /nonexistent/hook: "
 		  "No such file or directory");
-	CHECK(early_add_hook(img, "cmdline:/etc") == -1);
+	CHECK(early_add_hook(img, "cmdline:/etc") < 0);
 	CHECK_STR(err_msg(), "--add-hook cmdline:/etc: /etc is not a file");
 	image_free(img);
 	free(hook);

@@ -126,21 +126,21 @@ static void test_choose_generator(void)
 	write_under(both, "etc/initramfs-tools/initramfs.conf", "MODULES=dep\n");
 	write_under(both, "etc/dracut.conf", "hostonly=yes\n");
 	mkdir_p(none, 0755);
-	CHECK(import_config(both, NULL, &out) == -1);
+	CHECK(import_config(both, NULL, &out) < 0);
 	expect = xasprintf("configs of several generators under %s: initramfs-tools "
 			   "(/etc/initramfs-tools/initramfs.conf), dracut (/etc/dracut.conf): choose one with --from", both);
 	CHECK_STR(err_msg(), expect);
 	free(expect);
-	CHECK(import_config(none, NULL, &out) == -1);
+	CHECK(import_config(none, NULL, &out) < 0);
 	expect = xasprintf("no initramfs-tools, dracut or mkinitcpio config under %s (give --from and --sysroot)",
 			   none);
 	CHECK_STR(err_msg(), expect);
 	free(expect);
-	CHECK(import_config(none, "mkinitcpio", &out) == -1);
+	CHECK(import_config(none, "mkinitcpio", &out) < 0);
 	expect = xasprintf("no mkinitcpio config under %s (/etc/mkinitcpio.conf)", none);
 	CHECK_STR(err_msg(), expect);
 	free(expect);
-	CHECK(import_config(none, "genkernel", &out) == -1);
+	CHECK(import_config(none, "genkernel", &out) < 0);
 	CHECK_STR(err_msg(), "--from 'genkernel': expected initramfs-tools, dracut or mkinitcpio");
 	CHECK(import_config(both, "dracut", &out) == 0);
 	buf_free(&out);
@@ -153,10 +153,10 @@ static void test_bad_syntax_named(void)
 	char *root = path_join(tmpdir, "badquote");
 	struct buf out = { 0 };
 	write_under(root, "etc/dracut.conf", "hostonly=yes\n\nadd_drivers+=\" nvme\n");
-	CHECK(import_config(root, NULL, &out) == -1);
+	CHECK(import_config(root, NULL, &out) < 0);
 	CHECK_STR(err_msg(), "/etc/dracut.conf:3: unterminated \" quote");
 	write_under(root, "etc/dracut.conf", "omit_drivers=(floppy\n");
-	CHECK(import_config(root, NULL, &out) == -1);
+	CHECK(import_config(root, NULL, &out) < 0);
 	CHECK_STR(err_msg(), "/etc/dracut.conf:1: unterminated array omit_drivers=(");
 	buf_free(&out);
 	free(root);
@@ -205,7 +205,7 @@ static void test_links_and_fifos(void)
 	memset(&out, 0, sizeof(out));
 	fifo = path_join(root, "etc/dracut.conf.d/20-fifo.conf");
 	CHECK(mkfifo(fifo, 0644) == 0);
-	CHECK(import_config(root, NULL, &out) == -1);
+	CHECK(import_config(root, NULL, &out) < 0);
 	expect = xasprintf("/etc/dracut.conf.d/20-fifo.conf: not a regular file");
 	CHECK_STR(err_msg(), expect);
 	free(expect);

@@ -13,7 +13,9 @@
 
 #include "fake_boot.h"
 #include "init/init.h"
+#include "err.h"
 #include "init/core/kmsg.h"
+#include "init/stages/stages.h"
 #include "test.h"
 
 static const struct initops fake_initops = {
@@ -139,7 +141,7 @@ static void test_no_init(void)
 	p = fake_path(f, "/sysroot/sbin/init");
 	unlink(p);
 	free(p);
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh"));
 	CHECK(fake_log_count(f, "execve") == 0);
 	CHECK(fake_log_count(f, "free_initramfs") == 0);
@@ -148,13 +150,13 @@ static void test_no_init(void)
 	fake_ops_free(f);
 
 	f = fake_boot_setup("root=/dev/vda1 panic=-1 init=/bin/myinit");
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("init=/bin/myinit not found on the root filesystem (or not executable)"));
 	init_free(&in);
 	fake_ops_free(f);
 	/* a directory passes access(X_OK) but is no program */
 	f = fake_boot_setup("root=/dev/vda1 panic=-1 init=/sbin");
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("init=/sbin not found on the root filesystem (or not executable)"));
 	CHECK(fake_log_count(f, "execve") == 0);
 	init_free(&in);
@@ -171,7 +173,7 @@ static void test_root_missing(void)
 		SKIP("mkfs.ext4 not available");
 	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
 	t0 = f->ops.now_ms();
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(f->ops.now_ms() - t0 >= 1000); /* the fake clock: no real second */
 	CHECK(fake_boot_logged("<3>root device root=UUID=0000-1111 did not appear within 1 seconds\n"
 		     "<3>block devices seen:\n"));
@@ -209,7 +211,7 @@ static void test_root_missing_hostonly(void)
 	fake_write(f, "/etc/uniramfs/hostonly",
 		   "root=254:1\nfstype=ext4\ndrivers=virtio_blk,virtio_pci\e[2J\n"
 		   "fallback=/boot/initrd.img-" KVER "-fallback\n");
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>this is a hostonly image, made for a machine whose root is reached through "
 		     "virtio_blk,virtio_pci?[2J; this machine's hardware may differ\n"
 		     "<3>boot the generic image made beside it instead: /boot/initrd.img-" KVER
@@ -220,7 +222,7 @@ static void test_root_missing_hostonly(void)
 	/* without a fallback: how to make one */
 	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
 	fake_write(f, "/etc/uniramfs/hostonly", "root=254:1\nfstype=ext4\ndrivers=virtio_blk\n");
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>this is a hostonly image, made for a machine whose root is reached through "
 		     "virtio_blk; this machine's hardware may differ\n"
 		     "<3>a generic image (uniramfs build --generic) boots on any hardware\n"));
@@ -293,7 +295,7 @@ static void test_shell_offered(void)
 	p = fake_path(f, "/bin/sh");
 	chmod(p, 0755);
 	free(p);
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	const char *order[] = { "spawn /bin/sh /bin/sh", "reboot 0x1234567" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_boot_logged("<3>starting /bin/sh (emergency shell); exit it to continue\n"));
@@ -306,7 +308,7 @@ static void test_shell_offered(void)
 	p = fake_path(f, "/bin/sh");
 	chmod(p, 0755);
 	free(p);
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_log_count(f, "spawn") == 0);
 	CHECK(fake_boot_logged("<3>not starting a shell: rd.shell=0\n"));
 	init_free(&in);
@@ -321,14 +323,14 @@ static void test_no_root_option(void)
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = fake_boot_setup("quiet panic=-1");
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>no root= on the kernel command line: nothing to mount\n"));
 	CHECK(fake_log_count(f, "finit_module") == 0);
 	init_free(&in);
 	fake_ops_free(f);
 
 	f = fake_boot_setup("root=bogus panic=-1");
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>root=bogus is not a device uniramfs understands (use /dev/NAME, "
 		     "UUID=, LABEL=, PARTUUID=, PARTLABEL= or MAJ:MIN)\n"));
 	init_free(&in);
@@ -360,7 +362,7 @@ static void test_kver_mismatch(void)
 		SKIP("mkfs.ext4 not available");
 	f = fake_boot_setup("root=/dev/vda1 panic=-1");
 	fake_boot_kver = "6.9.9-other";
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>this image was built for kernel " KVER
 		     " but the running kernel is 6.9.9-other\n"));
 	CHECK(fake_log_count(f, "finit_module") == 0);
@@ -378,10 +380,45 @@ static void test_mount_fails(void)
 		SKIP("mkfs.ext4 not available");
 	f = fake_boot_setup("root=/dev/vda1 panic=-1");
 	fake_fail(f, "mount", "/sysroot", EINVAL);
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>cannot mount /dev/vda1 (TYPE ext4) on /sysroot: Invalid argument\n"));
 	CHECK(fake_log_count(f, "execve") == 0);
 	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* The mount's own code reaches the report (the fake leaves another one
+ * in errno), and the failure path's end, the reboot's -EPERM in the
+ * fake, is what init_run returns. */
+static void test_mount_code_travels_up(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
+	fake_fail(f, "mount", "/sysroot", ENOENT);
+	CHECK(run(f, &in) == -EPERM);
+	CHECK(fake_boot_logged("<3>cannot mount /dev/vda1 (TYPE ext4) on /sysroot: No such file or directory\n"));
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* an API filesystem's mount: -EBUSY is mounted already, another
+	 * code is the failure report */
+	f = fake_boot_setup("root=/dev/vda1 panic=-1");
+	fake_fail(f, "mount", "/proc", EBUSY);
+	CHECK(run(f, &in) == 0);
+	init_free(&in);
+	fake_ops_free(f);
+	/* before the command line (so no panic= yet): stage_mounts alone */
+	f = fake_boot_setup("");
+	memset(&in, 0, sizeof(in));
+	in.ops = &f->ops;
+	fake_fail(f, "mount", "/sys", ENODEV);
+	CHECK(stage_mounts(&in) == -ENODEV);
+	CHECK_STR(err_msg(), "cannot mount sysfs on /sys: No such device");
 	fake_ops_free(f);
 }
 
@@ -405,7 +442,7 @@ static void test_shell_then_retry(void)
 	f = fake_boot_setup("root=/dev/sdz9 rd.timeout=1 panic=-1");
 	make_exec(f, "/usr/bin/busybox");
 	fake_boot_spawns = 1;
-	CHECK(run(f, &in) == -1);
+	CHECK(run(f, &in) < 0);
 	const char *order[] = { "spawn /usr/bin/busybox sh", "spawn /usr/bin/busybox sh",
 				"reboot 0x1234567" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
@@ -484,6 +521,7 @@ int main(void)
 	RUN(test_baked_defaults);
 	RUN(test_kver_mismatch);
 	RUN(test_mount_fails);
+	RUN(test_mount_code_travels_up);
 	RUN(test_shell_then_retry);
 	RUN(test_break_points);
 	RUN(test_quiet);

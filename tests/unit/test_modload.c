@@ -259,8 +259,16 @@ static void test_failing_module_logged_rest_loaded(void)
 	CHECK(logged_has("<7>crc16 was already loaded"));
 	/* the module asked for by name failing is an error for the caller */
 	fake_fail(f, "finit_module", "sd_mod", ENOEXEC);
-	CHECK(modload_name(m, "sd_mod") == -1);
+	CHECK(modload_name(m, "sd_mod") == -ENOEXEC);
 	CHECK_STR(err_msg(), "failed to load sd_mod: Exec format error");
+	/* finit_module's -EEXIST is loaded, for the caller too */
+	fake_fail(f, "finit_module", "nouveau", EEXIST);
+	CHECK(modload_name(m, "nouveau") == 0);
+	CHECK(logged_has("<7>nouveau was already loaded"));
+	/* a failed open's code comes up as it is */
+	fake_fail(f, "open", MODDIR "/kernel/drivers/net/ne2k.ko", EACCES);
+	CHECK(modload_name(m, "ne2k") == -EACCES);
+	CHECK_STR(err_msg(), "failed to load ne2k: " MODDIR "/kernel/drivers/net/ne2k.ko: Permission denied");
 	teardown(f, m);
 }
 
@@ -272,7 +280,7 @@ static void test_builtin_missing_and_proc_modules(void)
 
 	CHECK(modload_name(m, "loop") == 0);
 	CHECK(modload_alias(m, "devname:loop-control") == 1);
-	CHECK(modload_name(m, "nonexistent") == -1);
+	CHECK(modload_name(m, "nonexistent") == -ENOENT);
 	CHECK_STR(err_msg(), "module nonexistent not found in " MODDIR);
 	CHECK(modload_name(m, "ext4") == 0);
 	CHECK_LOADS(f, "crc32c_intel crc32c_generic jbd2 mbcache ext4");
@@ -290,7 +298,7 @@ static void test_missing_index(void)
 	struct modload *m = modload_new(&f->ops, MODDIR);
 	CHECK(logged_has("<4>" MODDIR "/modules.dep is missing: no module can be loaded"));
 	CHECK(modload_alias(m, "pci:v00008086d00002922sv0sd0bc01sc06i01") == 0);
-	CHECK(modload_name(m, "ext4") == -1);
+	CHECK(modload_name(m, "ext4") < 0);
 	teardown(f, m);
 }
 

@@ -119,7 +119,7 @@ static void test_ipv6_brackets(void)
 	CHECK(parse("[2001:db8::2]::[2001:db8::1]:129::eth0:none") == 0);
 	CHECK(w.n == 1);
 	CHECK_STR(w.v[0], "ip=[2001:db8::2]::[2001:db8::1]:129::eth0:none: \"129\" is not a netmask");
-	CHECK(parse("[2001:db8::2::eth0:none") == -1);
+	CHECK(parse("[2001:db8::2::eth0:none") < 0);
 	CHECK_STR(w.v[0], "ip=[2001:db8::2::eth0:none: \"[2001:db8::2::eth0:none\" has too many fields or an open bracket");
 	CHECK(parse("[zz::1]:::::eth0:none") == 0);
 	CHECK_STR(w.v[0], "ip=[zz::1]:::::eth0:none: \"[zz::1]\" is not an IP address");
@@ -144,26 +144,26 @@ static void test_bad_values(void)
 	CHECK_STR(w.v[0], "ip=eth0:dhcp:1500:52:54: \"52\" is not a MAC address");
 	CHECK(parse("10.0.0.5::::::none:10.0.0.2:10.0.0.3:10.0.0.4:10.0.0.5") == 0);
 	CHECK_STR(w.v[0], "ip=10.0.0.5::::::none:10.0.0.2:10.0.0.3:10.0.0.4:10.0.0.5: \"10.0.0.5\" is past the last field");
-	CHECK(parse("dhcpp") == -1);
+	CHECK(parse("dhcpp") < 0);
 	CHECK_STR(w.v[0], "ip=dhcpp: \"dhcpp\" is neither an autoconfiguration method nor an IP address");
-	CHECK(parse(NULL) == -1);
+	CHECK(parse(NULL) < 0);
 	CHECK_STR(w.v[0], "ip needs a value");
 }
 
 static void test_hostile_device(void)
 {
 	/* The device names a file under /run/uniramfs/net: no escapes. */
-	CHECK(parse("10.0.0.5:::24::../../etc:none") == -1);
+	CHECK(parse("10.0.0.5:::24::../../etc:none") < 0);
 	CHECK_STR(w.v[0], "ip=10.0.0.5:::24::../../etc:none: \"../../etc\" is not an interface name");
-	CHECK(parse("a/b:dhcp") == -1);
+	CHECK(parse("a/b:dhcp") < 0);
 	CHECK_STR(w.v[0], "ip=a/b:dhcp: \"a/b\" is not an interface name");
-	CHECK(parse("..:dhcp") == -1);
-	CHECK(parse("0123456789abcdef:dhcp") == -1);
-	CHECK(parse("::::::::::::::::::::::::::::") == -1);
+	CHECK(parse("..:dhcp") < 0);
+	CHECK(parse("0123456789abcdef:dhcp") < 0);
+	CHECK(parse("::::::::::::::::::::::::::::") < 0);
 	char big[5000];
 	memset(big, '1', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	CHECK(parse(big) == -1);
+	CHECK(parse(big) < 0);
 	CHECK(w.n == 1);
 }
 
@@ -213,21 +213,21 @@ static void test_addr_helpers(void)
 	uint8_t mac[6];
 	CHECK(net_parse_ipv4("0.0.0.0", &a) == 0);
 	CHECK(net_parse_ipv4("255.255.255.255", &a) == 0);
-	CHECK(net_parse_ipv4("1.2.3", &a) == -1);
-	CHECK(net_parse_ipv4("1.2.3.4.", &a) == -1);
-	CHECK(net_parse_ipv4("1.2.3.4 ", &a) == -1);
-	CHECK(net_parse_ipv4("1..3.4", &a) == -1);
-	CHECK(net_parse_ipv4("1.2.3.1000", &a) == -1);
+	CHECK(net_parse_ipv4("1.2.3", &a) < 0);
+	CHECK(net_parse_ipv4("1.2.3.4.", &a) < 0);
+	CHECK(net_parse_ipv4("1.2.3.4 ", &a) < 0);
+	CHECK(net_parse_ipv4("1..3.4", &a) < 0);
+	CHECK(net_parse_ipv4("1.2.3.1000", &a) < 0);
 	CHECK(net_parse_prefix("255.255.255.252", AF_INET) == 30);
 	CHECK(net_parse_prefix("0.0.0.0", AF_INET) == 0);
-	CHECK(net_parse_prefix("33", AF_INET) == -1);
+	CHECK(net_parse_prefix("33", AF_INET) < 0);
 	CHECK(net_parse_prefix("128", AF_INET6) == 128);
-	CHECK(net_parse_mac("52:54:00:12:34:5", mac) == -1);
-	CHECK(net_parse_mac("52:54-00:12:34:56", mac) == -1);
-	CHECK(net_parse_mac("52:54:00:12:34:56:", mac) == -1);
+	CHECK(net_parse_mac("52:54:00:12:34:5", mac) < 0);
+	CHECK(net_parse_mac("52:54-00:12:34:56", mac) < 0);
+	CHECK(net_parse_mac("52:54:00:12:34:56:", mac) < 0);
 	/* Found by fuzz_ipconf: read past the end after one byte. */
-	CHECK(net_parse_mac("56", mac) == -1);
-	CHECK(net_parse_mac("5654", mac) == -1);
+	CHECK(net_parse_mac("56", mac) < 0);
+	CHECK(net_parse_mac("5654", mac) < 0);
 }
 
 int main(void)

@@ -2,6 +2,7 @@
 /* LUKS, LVM and md in the init against fake ops: which tool runs with
  * which argv, what reaches its stdin, the exact messages of the prompt's
  * tries and failures, and dm names matching root=. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,7 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 	(void)argv;
 	(void)envp;
 	strv_push_owned(&cur->log, xasprintf("spawn %s", path));
-	return -1;
+	return -ENOSYS;
 }
 
 static const struct initops fake_initops = {
@@ -174,6 +175,29 @@ static int count_said(const char *line)
 	for (const char *p = msgs.p; p && (p = strstr(p, line)); p += strlen(line))
 		n++;
 	return n;
+}
+
+/* A tool that cannot start is a negative code up to the caller, with
+ * the message said: not in the image (-ENOENT), or the real run's
+ * child unable to execute it. */
+static void test_run_that_cannot_start(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "");
+	char *argv[] = { "nbd-client", NULL };
+	char *none[] = { NULL };
+	char *path;
+
+	CHECK(tool_run(&in, "nbd-client", argv, NULL, 0) == -ENOENT);
+	CHECK(said("<3>cannot run nbd-client: nbd-client is not in this image\n"));
+	path = fake_path(f, "/nonexistent/nbd-client");
+	err_clear();
+	CHECK(real_run(path, argv, none, NULL, 0) < 0);
+	CHECK(str_has_prefix(err_msg(), "cannot execute "));
+	CHECK(real_run(path, argv, none, "x", 1) < 0); /* through the stdin pipe */
+	CHECK(str_has_prefix(err_msg(), "cannot execute "));
+	free(path);
+	finish(f, &in);
 }
 
 static void test_generic_luks_asks_and_pipes_passphrase(void)
@@ -892,6 +916,7 @@ static void test_uevent_to_unlock(void)
 int main(void)
 {
 	log_init("uniramfs", LOG_DEBUG);
+	RUN(test_run_that_cannot_start);
 	RUN(test_generic_luks_asks_and_pipes_passphrase);
 	RUN(test_wrong_passphrase_three_times_then_failure);
 	RUN(test_wrong_then_right_and_tries_option);

@@ -22,7 +22,7 @@ void loop_init(struct loop *l, const struct sysops *ops)
 int loop_add(struct loop *l, const struct loop_source *s)
 {
 	if (l->n == LOOP_MAX_SOURCES)
-		return err_set("too many event sources");
+		return err_set_code(-ENOSPC, "too many event sources");
 	l->src[l->n++] = *s;
 	return 0;
 }
@@ -79,7 +79,7 @@ static int poll_once(struct loop *l, int sfd, int timeout)
 		pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	r = l->ops->poll(pfd, n, timeout);
 	if (r < 0)
-		return errno == EINTR ? 0 : err_errno(errno, "poll");
+		return r == -EINTR ? 0 : err_errno(r, "poll");
 	for (nfds_t i = 0; r > 0 && i < n; i++) {
 		if (!(pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
 			continue;
@@ -107,7 +107,7 @@ enum loop_end loop_run(struct loop *l, long long deadline_ms, bool (*done)(void 
 		sigprocmask(SIG_BLOCK, &chld, &old);
 		sfd = l->ops->signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 		if (sfd < 0) {
-			err_errno(errno, "signalfd");
+			err_errno(sfd, "signalfd");
 			goto out;
 		}
 	}

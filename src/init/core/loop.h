@@ -38,7 +38,7 @@ struct loop {
 enum loop_end { LOOP_DONE, LOOP_TIMEOUT, LOOP_CHILD, LOOP_ERROR };
 
 void loop_init(struct loop *l, const struct sysops *ops);
-/* 0, or -1 (err set) when the table is full. */
+/* 0, or -ENOSPC (err set) when the table is full. */
 int loop_add(struct loop *l, const struct loop_source *s);
 /* Until done(ctx) holds (done NULL: never) and no idle work must still
  * happen, deadline_ms passes (CLOCK_MONOTONIC ms of ops->now_ms, -1:

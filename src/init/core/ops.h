@@ -12,8 +12,10 @@
  * unit tests can run the stages without root against a fake that
  * records what was asked (tests/unit/fake_ops.c). Paths are as the init
  * sees them ("/dev/vda1"); the real table passes them straight through,
- * a fake may prefix a temporary directory. Returns follow the syscalls:
- * -1 with errno set. */
+ * a fake may prefix a temporary directory. Returns are the syscall's
+ * value (>= 0) or -errno, never -1 with errno set: the real table takes
+ * errno right after the call (ops_real.c), a fake returns -E... itself,
+ * and a caller tests < 0 and uses the code, never errno. */
 struct sysops {
 	int (*mount)(const char *src, const char *target, const char *fstype,
 		     unsigned long flags, const char *data);
@@ -61,31 +63,34 @@ extern const struct sysops real_ops;
  * control and the end of the initramfs. A unit test passes a fake that
  * records; nothing here may touch the host from a test. */
 struct initops {
-	/* uname(2)'s release into buf. 0 or -1. */
+	/* These return >= 0 or a negative errno code too; where a member
+	 * says "(err set)", the message for the report is recorded in err.c.
+	 * uname(2)'s release into buf. 0 or -errno (err set). */
 	int (*uname_release)(char *buf, size_t len);
 	/* Delete the initramfs's files, never crossing into another mount
 	 * and never touching newroot. Only ever acts as PID 1 on a
-	 * ramfs/tmpfs root. 0 or -1. */
+	 * ramfs/tmpfs root. 0 or a negative code (err set). */
 	int (*free_initramfs)(const char *newroot);
-	/* reboot(2); returns only if that failed (or in a test). */
+	/* reboot(2); returns (-errno) only if that failed (or in a test). */
 	int (*reboot)(int how);
 	/* Start path on the console in its own session; the child's pid
-	 * or -1. */
+	 * or -errno (err set). */
 	pid_t (*spawn)(const char *path, char *const argv[], char *const envp[]);
 	/* Run path to its end (cryptsetup, lvm, mdadm) with len bytes of
 	 * input on its stdin (nothing: /dev/null) and the console as its
-	 * stdout and stderr. Its exit status 0-255, or -1 (err set) when it
-	 * could not run or died of a signal. */
+	 * stdout and stderr. Its exit status 0-255, or a negative code
+	 * (err set) when it could not run or died of a signal. */
 	int (*run)(const char *path, char *const argv[], char *const envp[],
 		   const void *input, size_t len);
 	/* Print prompt on the console and read one line there with echo
-	 * off into buf (NUL-terminated, no newline). Its length or -1.
+	 * off into buf (NUL-terminated, no newline). Its length or a
+	 * negative code (err set).
 	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
 	 * a USB keyboard's driver must still load. */
 	/* mount(2) in a child (the mount is the whole system's), so a
 	 * server that never answers cannot hang PID 1: its pid, which
-	 * exits with 0 or the errno. NULL: mount through sysops in place
-	 * (unit tests). */
+	 * exits with 0 or the errno; or -errno (err set) when it cannot
+	 * start. NULL: mount through sysops in place (unit tests). */
 	pid_t (*mount_child)(const char *src, const char *target, const char *fstype,
 			     unsigned long flags, const char *data);
 	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,

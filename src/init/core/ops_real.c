@@ -26,25 +26,93 @@
 #include "init/stack/stack.h"
 #include "log.h"
 
+/* Each wrapper turns the syscall's "-1 with errno set" into -errno right
+ * after the call, before anything else can change errno. A function, not
+ * a macro: the call must happen once. */
+static long ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
 static int r_finit_module(int fd, const char *params, int flags)
 {
-	return (int)syscall(SYS_finit_module, fd, params, flags);
+	return ret((int)syscall(SYS_finit_module, fd, params, flags));
 }
 
 static int r_mount(const char *src, const char *target, const char *fstype,
 		   unsigned long flags, const char *data)
 {
-	return mount(src, target, fstype, flags, data);
-}
-
-static int r_open(const char *path, int flags, mode_t mode)
-{
-	return open(path, flags, mode);
+	return ret(mount(src, target, fstype, flags, data));
 }
 
 static int r_umount(const char *target, int flags)
 {
-	return umount2(target, flags);
+	return ret(umount2(target, flags));
+}
+
+static int r_mkdir(const char *path, mode_t mode)
+{
+	return ret(mkdir(path, mode));
+}
+
+static int r_symlink(const char *target, const char *linkpath)
+{
+	return ret(symlink(target, linkpath));
+}
+
+static int r_unlink(const char *path)
+{
+	return ret(unlink(path));
+}
+
+static int r_open(const char *path, int flags, mode_t mode)
+{
+	return ret(open(path, flags, mode));
+}
+
+static int r_chdir(const char *path)
+{
+	return ret(chdir(path));
+}
+
+static int r_chroot(const char *path)
+{
+	return ret(chroot(path));
+}
+
+static int r_execve(const char *path, char *const argv[], char *const envp[])
+{
+	return ret(execve(path, argv, envp));
+}
+
+static int r_access(const char *path, int mode)
+{
+	return ret(access(path, mode));
+}
+
+static ssize_t r_recv(int fd, void *buf, size_t len, int flags)
+{
+	return ret(recv(fd, buf, len, flags));
+}
+
+static int r_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	return ret(poll(fds, n, timeout_ms));
+}
+
+static int r_signalfd(int fd, const sigset_t *mask, int flags)
+{
+	return ret(signalfd(fd, mask, flags));
+}
+
+static pid_t r_waitpid(pid_t pid, int *status, int options)
+{
+	return ret(waitpid(pid, status, options));
+}
+
+static int r_socket(int domain, int type, int protocol)
+{
+	return ret(socket(domain, type, protocol));
 }
 
 static char *r_path(const char *path)
@@ -62,13 +130,13 @@ static long long r_now_ms(void)
 
 static int r_bind(int fd, const void *addr, unsigned len)
 {
-	return bind(fd, addr, len);
+	return ret(bind(fd, addr, len));
 }
 
 static ssize_t r_sendto(int fd, const void *buf, size_t len, int flags, const void *addr,
 			unsigned alen)
 {
-	return sendto(fd, buf, len, flags, addr, alen);
+	return ret(sendto(fd, buf, len, flags, addr, alen));
 }
 
 static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen)
@@ -76,6 +144,8 @@ static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, 
 	socklen_t l = alen ? *alen : 0;
 	ssize_t n = recvfrom(fd, buf, len, flags, addr, alen ? &l : NULL);
 
+	if (n < 0)
+		return -errno;
 	if (alen)
 		*alen = l;
 	return n;
@@ -83,28 +153,28 @@ static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, 
 
 static int r_ioctl(int fd, unsigned long req, void *arg)
 {
-	return ioctl(fd, req, arg);
+	return ioctl(fd, req, arg) < 0 ? -errno : 0;
 }
 
 const struct sysops real_ops = {
 	.mount = r_mount,
 	.umount = r_umount,
-	.mkdir = mkdir,
-	.symlink = symlink,
-	.unlink = unlink,
+	.mkdir = r_mkdir,
+	.symlink = r_symlink,
+	.unlink = r_unlink,
 	.open = r_open,
 	.finit_module = r_finit_module,
-	.chdir = chdir,
-	.chroot = chroot,
-	.execve = execve,
-	.access = access,
+	.chdir = r_chdir,
+	.chroot = r_chroot,
+	.execve = r_execve,
+	.access = r_access,
 	.uevent_open = uevent_open,
-	.recv = recv,
-	.poll = poll,
-	.signalfd = signalfd,
-	.waitpid = waitpid,
+	.recv = r_recv,
+	.poll = r_poll,
+	.signalfd = r_signalfd,
+	.waitpid = r_waitpid,
 	.now_ms = r_now_ms,
-	.socket = socket,
+	.socket = r_socket,
 	.bind = r_bind,
 	.sendto = r_sendto,
 	.recvfrom = r_recvfrom,
@@ -179,7 +249,7 @@ static int r_free_initramfs(const char *newroot)
 
 static int r_reboot(int how)
 {
-	return reboot(how);
+	return ret(reboot(how));
 }
 
 static pid_t r_spawn(const char *path, char *const argv[], char *const envp[])

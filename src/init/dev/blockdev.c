@@ -97,13 +97,13 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 {
 	char *real = ops->path(bd->devnode);
 	blkid_probe pr = blkid_new_probe_from_filename(real);
-	int r;
+	int r = pr ? 0 : -errno;
 
 	free(real);
 	if (bd->name && str_has_prefix(bd->name, "dm-"))
 		read_dm_name(ops, bd);
 	if (!pr)
-		return err_errno(errno, "cannot open %s for probing", bd->devnode);
+		return err_errno(r, "cannot open %s for probing", bd->devnode);
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
 						      BLKID_SUBLKS_LABEL);
@@ -155,8 +155,10 @@ static char *encode(const char *s)
 
 static int mkdir_ok(const struct sysops *ops, const char *path)
 {
-	if (ops->mkdir(path, 0755) < 0 && errno != EEXIST)
-		return err_errno(errno, "cannot create %s", path);
+	int r = ops->mkdir(path, 0755);
+
+	if (r < 0 && r != -EEXIST)
+		return err_errno(r, "cannot create %s", path);
 	return 0;
 }
 
@@ -173,18 +175,16 @@ static int make_link(const struct sysops *ops, const char *dir, const char *valu
 	d = xasprintf("/dev/disk/%s", dir);
 	link = xasprintf("%s/%s", d, enc);
 	target = xasprintf("../../%s", name);
-	if (mkdir_ok(ops, d) < 0) {
-		r = -1;
+	if ((r = mkdir_ok(ops, d)) < 0)
 		goto out;
-	}
 	/* The newest device with a value wins, as with udev's default
 	 * link priority. */
-	if (ops->unlink(link) < 0 && errno != ENOENT) {
-		r = err_errno(errno, "cannot replace %s", link);
+	if ((r = ops->unlink(link)) < 0 && r != -ENOENT) {
+		r = err_errno(r, "cannot replace %s", link);
 		goto out;
 	}
-	if (ops->symlink(target, link) < 0)
-		r = err_errno(errno, "cannot link %s to %s", link, target);
+	if ((r = ops->symlink(target, link)) < 0)
+		r = err_errno(r, "cannot link %s to %s", link, target);
 out:
 	free(enc);
 	free(d);
@@ -202,12 +202,14 @@ static int make_mapper_link(const struct sysops *ops, const struct blockdev *bd)
 
 	if (strchr(bd->dmname, '/') || !strcmp(bd->dmname, ".") || !strcmp(bd->dmname, ".."))
 		return 0;
-	if (mkdir_ok(ops, "/dev/mapper") < 0)
-		return -1;
+	if ((r = mkdir_ok(ops, "/dev/mapper")) < 0)
+		return r;
 	link = xasprintf("/dev/mapper/%s", bd->dmname);
 	target = xasprintf("../%s", bd->name);
-	if (ops->symlink(target, link) < 0 && errno != EEXIST)
-		r = err_errno(errno, "cannot link %s to %s", link, target);
+	if ((r = ops->symlink(target, link)) < 0 && r != -EEXIST)
+		r = err_errno(r, "cannot link %s to %s", link, target);
+	else
+		r = 0;
 	free(link);
 	free(target);
 	return r;
@@ -215,23 +217,21 @@ static int make_mapper_link(const struct sysops *ops, const struct blockdev *bd)
 
 int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd)
 {
-	int r = 0;
+	static const char *const dirs[] = { "by-uuid", "by-label", "by-partuuid", "by-partlabel" };
+	const char *values[] = { bd->uuid, bd->label, bd->partuuid, bd->partlabel };
+	int r = 0, e;
 
 	if (bd->dmname && bd->name)
 		r = make_mapper_link(ops, bd);
 	if (!bd->uuid && !bd->label && !bd->partuuid && !bd->partlabel)
 		return r;
-	if (mkdir_ok(ops, "/dev/disk") < 0)
-		return -1;
-	if (bd->uuid)
-		r |= make_link(ops, "by-uuid", bd->uuid, bd->name);
-	if (bd->label)
-		r |= make_link(ops, "by-label", bd->label, bd->name);
-	if (bd->partuuid)
-		r |= make_link(ops, "by-partuuid", bd->partuuid, bd->name);
-	if (bd->partlabel)
-		r |= make_link(ops, "by-partlabel", bd->partlabel, bd->name);
-	return r ? -1 : 0;
+	if ((e = mkdir_ok(ops, "/dev/disk")) < 0)
+		return e;
+	/* every link is tried; the code is the last failure's */
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (values[i] && (e = make_link(ops, dirs[i], values[i], bd->name)) < 0)
+			r = e;
+	return r;
 }
 
 /* MAJ:MIN, or the kernel's name_to_dev_t hex form (new_decode_dev). */

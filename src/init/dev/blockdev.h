@@ -19,7 +19,7 @@ struct blockdev {
 /* Probe devnode (opened via ops->path) with libblkid: superblock TYPE,
  * UUID, LABEL and partition PARTUUID, PARTLABEL; and the dm name from
  * /sys/class/block/NAME/dm/name. name/major/minor are filled by the
- * caller (from the uevent or sysfs). 0 or -1. */
+ * caller (from the uevent or sysfs). 0 or a negative code (err set). */
 int blockdev_probe(const struct sysops *ops, struct blockdev *bd);
 /* /dev/disk/by-uuid/UUID, by-label/LABEL, by-partuuid/PARTUUID,
  * by-partlabel/PARTLABEL -> ../../NAME (udev's escaping of odd chars),

@@ -60,7 +60,7 @@ void devevents_ready(void *arg)
 		struct uevent ev;
 		ssize_t n = d->ops->recv(d->fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 		if (n < 0) {
-			if (errno == ENOBUFS) {
+			if (n == -ENOBUFS) {
 				lost = true;
 				continue;
 			}

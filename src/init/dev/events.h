@@ -25,7 +25,7 @@ void devevents_init(struct devevents *d, const struct sysops *ops, struct regist
 		    struct driverq *dq);
 /* One event. */
 void devevents_handle(struct devevents *d, const struct uevent *ev);
-/* Every device that exists already. 0 or -1 (err set). */
+/* Every device that exists already. 0 or a negative code (err set). */
 int devevents_coldplug(struct devevents *d);
 /* The socket is readable: handle every event waiting. When the kernel
  * dropped some (ENOBUFS), sysfs is read again and a device no longer

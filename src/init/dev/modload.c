@@ -144,24 +144,22 @@ static int insmod(struct modload *m, struct mod *mod)
 	char *p = mod->path[0] == '/' ? xstrdup(mod->path) : path_join(m->moddir, mod->path);
 	int fd = m->ops->open(p, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
-		int e = errno;
-		log_warn("failed to load %s: %s: %s", mod->name, p, strerror(e));
-		err_errno(e, "failed to load %s: %s", mod->name, p);
+		log_warn("failed to load %s: %s: %s", mod->name, p, strerror(-fd));
+		err_errno(fd, "failed to load %s: %s", mod->name, p);
 		free(p);
-		return -1;
+		return fd;
 	}
 	free(p);
 	double t0 = now_ms();
 	int r = m->ops->finit_module(fd, mod->opts.len ? mod->opts.p : "", 0);
-	int e = errno;
 	double dt = now_ms() - t0;
 	close(fd);
-	if (r < 0 && e != EEXIST) {
+	if (r < 0 && r != -EEXIST) {
 		/* ENODEV is a driver declining hardware it matched by alias
 		 * but cannot drive (crc32c_intel on a CPU without SSE4.2): no
 		 * fault of the boot, so it only shows with rd.debug. */
-		log_msg(e == ENODEV ? LOG_DEBUG : LOG_WARNING, "failed to load %s: %s", mod->name, strerror(e));
-		return err_errno(e, "failed to load %s", mod->name);
+		log_msg(r == -ENODEV ? LOG_DEBUG : LOG_WARNING, "failed to load %s: %s", mod->name, strerror(-r));
+		return err_errno(r, "failed to load %s", mod->name);
 	}
 	if (r < 0)
 		log_debug("%s was already loaded", mod->name);
@@ -230,7 +228,7 @@ static int load_mod(struct modload *m, int idx)
 	if (!mod->path) {
 		mod->state = M_FAILED;
 		log_warn("module %s is not in %s", mod->name, m->moddir);
-		return err_set("module %s is not in %s", mod->name, m->moddir);
+		return err_set_code(-ENOENT, "module %s is not in %s", mod->name, m->moddir);
 	}
 	mod->state = M_BUSY;
 	for (size_t i = mod->ndeps; i-- > 0;)
@@ -261,7 +259,7 @@ int modload_name(struct modload *m, const char *name)
 
 	if (!n) {
 		free(v);
-		return err_set("module %s not found in %s", name, m->moddir);
+		return err_set_code(-ENOENT, "module %s not found in %s", name, m->moddir);
 	}
 	if (!by_alias) {
 		struct mod *mod = &m->mods[v[0]];

@@ -25,10 +25,12 @@ void modload_add_param(struct modload *m, const char *module, const char *param)
  * does) and load every match with its softdeps and dependencies first.
  * Returns the number of modules the alias matched (0: no module in the
  * image for it; the caller remembers that for the failure report), or
- * -1 on a hard error. A module that fails to load is logged and
+ * a negative code on a hard error. A module that fails to load is logged and
  * skipped. Already-loaded modules are not loaded twice. */
 int modload_alias(struct modload *m, const char *modalias);
-/* Load by module name (rd.driver.pre=, filesystems). 0 ok, -1 error. */
+/* Load by module name (rd.driver.pre=, filesystems). 0 ok (or already
+ * loaded: finit_module's -EEXIST), or a negative code (err set; -ENOENT:
+ * no such module in the image). */
 int modload_name(struct modload *m, const char *name);
 /* A filesystem's module by name or its fs- alias (ext3 and ext2 are
  * ext4's); quiet when there is none (built in). m may be NULL. */

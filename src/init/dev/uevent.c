@@ -67,10 +67,10 @@ int uevent_parse(char *buf, size_t len, struct uevent *ev)
 	/* udev's re-broadcasts on group 2 start with "libudev\0"; only the
 	 * kernel's own messages are wanted here. */
 	if (len >= 8 && memcmp(buf, "libudev", 8) == 0)
-		return -1;
+		return -EINVAL;
 	n = strnlen(p, len);
 	if (n == len || !(at = memchr(p, '@', n)) || at == p || at[1] != '/')
-		return -1;
+		return -EINVAL;
 	*at = '\0';
 	ev->action = p;
 	ev->devpath = at + 1;
@@ -96,14 +96,14 @@ int uevent_parse(char *buf, size_t len, struct uevent *ev)
 		else if (strcmp(k, "MODALIAS") == 0)
 			ev->modalias = v;
 		else if (strcmp(k, "MAJOR") == 0 && !parse_uint(v, &ev->major))
-			return -1;
+			return -EINVAL;
 		else if (strcmp(k, "MINOR") == 0 && !parse_uint(v, &ev->minor))
-			return -1;
+			return -EINVAL;
 		else if (strcmp(k, "SEQNUM") == 0)
 			ev->seqnum = strtoll(v, NULL, 10);
 	}
 	if (!*ev->action || !*ev->devpath)
-		return -1;
+		return -EINVAL;
 	return 0;
 }
 
@@ -121,9 +121,10 @@ static int list_dir(int dfd, bool dirs_only, struct strv *out)
 	struct dirent *de;
 
 	if (!d) {
+		int e = -errno;
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return e;
 	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -259,10 +260,9 @@ int uevent_coldplug(const struct sysops *ops, uevent_fn fn, void *userdata)
 	unsigned count = 0;
 
 	if (dfd < 0) {
-		int e = errno;
-		err_errno(e, "cannot open %s", root);
+		int e = err_errno(errno, "cannot open %s", root);
 		free(root);
-		return -1;
+		return e;
 	}
 	free(root);
 	buf_printf(&devpath, "/devices");

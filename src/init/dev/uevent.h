@@ -19,9 +19,10 @@ struct uevent {
 };
 
 /* Open NETLINK_KOBJECT_UEVENT (kernel group), non-blocking, with a
- * large receive buffer (SO_RCVBUFFORCE, then SO_RCVBUF). -1 on error. */
+ * large receive buffer (SO_RCVBUFFORCE, then SO_RCVBUF). -errno (err
+ * set) on error. */
 int uevent_open(void);
-/* Parse "action@devpath\0KEY=VAL\0..." from the kernel. 0 or -1. */
+/* Parse "action@devpath\0KEY=VAL\0..." from the kernel. 0 or -EINVAL. */
 int uevent_parse(char *buf, size_t len, struct uevent *ev);
 
 /* Coldplug: call fn for every device that exists already. Walks

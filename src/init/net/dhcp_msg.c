@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "init/net/dhcp_msg.h"
 
+#include <errno.h>
 #include <arpa/inet.h>
 #include <string.h>
 
@@ -68,13 +69,13 @@ static int walk(const uint8_t *p, size_t len, struct joined *j, const char **why
 		if (code == OPT_END)
 			return 0;
 		if (i + 1 >= len)
-			return *why = "an option's length is past the end", -1;
+			return *why = "an option's length is past the end", -EINVAL;
 		olen = p[i + 1];
 		if (i + 2 + olen > len)
-			return *why = "an option runs past the end", -1;
+			return *why = "an option runs past the end", -EINVAL;
 		if ((s = slot(code)) >= 0) {
 			if (j->len[s] + olen > JOIN_MAX)
-				return *why = "an option repeated past 1024 bytes", -1;
+				return *why = "an option repeated past 1024 bytes", -EINVAL;
 			memcpy(j->data[s] + j->len[s], p + i + 2, olen);
 			j->len[s] += olen;
 			j->seen[s] = true;
@@ -150,11 +151,11 @@ int dhcp_msg_parse(const uint8_t *pkt, size_t len, struct dhcp_msg *m, const cha
 	memset(&j, 0, sizeof(j));
 	m->prefix = -1;
 	if (len < DHCP_FIXED_LEN)
-		return *why = "shorter than a DHCP message", -1;
+		return *why = "shorter than a DHCP message", -EINVAL;
 	if (memcmp(pkt + 236, cookie, 4) != 0)
-		return *why = "no DHCP magic cookie", -1;
+		return *why = "no DHCP magic cookie", -EINVAL;
 	if (pkt[1] != 1 || pkt[2] != 6)
-		return *why = "not Ethernet hardware addresses", -1;
+		return *why = "not Ethernet hardware addresses", -EINVAL;
 	m->op = pkt[0];
 	memcpy(&m->xid, pkt + 4, 4);
 	m->xid = ntohl(m->xid);
@@ -163,24 +164,24 @@ int dhcp_msg_parse(const uint8_t *pkt, size_t len, struct dhcp_msg *m, const cha
 	memcpy(m->chaddr, pkt + 28, 6);
 
 	if (walk(pkt + DHCP_FIXED_LEN, len - DHCP_FIXED_LEN, &j, why) < 0)
-		return -1;
+		return -EINVAL;
 	if ((p = get(&j, OPT_OVERLOAD, &plen))) {
 		if (plen != 1 || p[0] < 1 || p[0] > 3)
-			return *why = "option 52 (overload) is not 1, 2 or 3", -1;
+			return *why = "option 52 (overload) is not 1, 2 or 3", -EINVAL;
 		overload = p[0];
 	}
 	/* RFC 2131 4.1: file first, then sname. */
 	if ((overload & 1) && walk(pkt + 108, 128, &j, why) < 0)
-		return -1;
+		return -EINVAL;
 	if ((overload & 2) && walk(pkt + 44, 64, &j, why) < 0)
-		return -1;
+		return -EINVAL;
 	if (!(overload & 2))
 		fixed_str(pkt + 44, 64, m->sname);
 	if (!(overload & 1))
 		fixed_str(pkt + 108, 128, m->file);
 
 	if (!(p = get(&j, OPT_TYPE, &plen)) || plen != 1)
-		return *why = "no message type (option 53)", -1;
+		return *why = "no message type (option 53)", -EINVAL;
 	m->type = p[0];
 	m->has_server_id = get_addr(&j, OPT_SERVER_ID, &m->server_id);
 	struct in_addr mask;

@@ -49,7 +49,7 @@ struct dhcp_msg {
 	char message[DHCP_STR_MAX]; /* option 56, a NAK's reason */
 };
 
-/* Parse a server's message. Returns 0, or -1 with *why (static text). */
+/* Parse a server's message. Returns 0, or -EINVAL with *why (static text). */
 int dhcp_msg_parse(const uint8_t *pkt, size_t len, struct dhcp_msg *m, const char **why);
 
 struct dhcp_build {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "init/net/ibft.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static int parse_lun(const char *s, unsigned *lun)
 	uint8_t b[8];
 
 	if (!s || strlen(s) != 8 || strspn(s, "0123456789abcdefABCDEF") != 8)
-		return -1;
+		return -EINVAL;
 	for (int i = 0; i < 8; i++) {
 		char c[2] = { s[i], 0 };
 		b[i] = (uint8_t)strtoul(c, NULL, 16);
@@ -82,12 +83,12 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 	nic->autoconf = IP_AUTO_NONE;
 	if (!(v = attr(dir, sub, "mac"))) {
 		strv_push_owned(w, xasprintf("ibft: %s: missing", sub));
-		return -1;
+		return -EINVAL;
 	}
 	if (net_parse_mac(v, nic->mac) < 0) {
 		strv_push_owned(w, xasprintf("ibft: %s/mac: \"%s\" is not a MAC address", sub, v));
 		free(v);
-		return -1;
+		return -EINVAL;
 	}
 	free(v);
 	nic->has_mac = true;
@@ -98,8 +99,11 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 	addr_attr(dir, sub, "subnet-mask", &mask, w);
 	if (mask.family == AF_INET) {
 		char t[NET_ADDR_TEXT];
-		if ((nic->prefix = net_parse_prefix(net_addr_str(&mask, t), AF_INET)) < 0)
+		int prefix = net_parse_prefix(net_addr_str(&mask, t), AF_INET);
+		if (prefix < 0)
 			strv_push_owned(w, xasprintf("ibft: %s/subnet-mask: \"%s\" is not a netmask", sub, t));
+		else
+			nic->prefix = prefix;
 	}
 	if ((v = text_attr(dir, sub, "hostname"))) {
 		if (net_hostname_valid(v))
@@ -131,14 +135,14 @@ static int read_target(const char *dir, int index, struct iscsi_target *t, long 
 	*flags = number(v, 255);
 	free(v);
 	if (*flags < 0 || !(*flags & IBFT_FLAG_VALID))
-		return -1;
+		return -EINVAL;
 	v = attr(dir, sub, "nic-assoc");
 	*nic = number(v, IBFT_MAX - 1);
 	free(v);
 	addr_attr(dir, sub, "ip-addr", &a, w);
 	if (!a.family) {
 		strv_push_owned(w, xasprintf("ibft: %s: no target address", sub));
-		return -1;
+		return -EINVAL;
 	}
 	char text[NET_ADDR_TEXT];
 	t->server = xstrdup(net_addr_str(&a, text));
@@ -159,7 +163,7 @@ static int read_target(const char *dir, int index, struct iscsi_target *t, long 
 	t->in_password = text_attr(dir, sub, "rev-chap-name-secret");
 	if (!t->name) {
 		strv_push_owned(w, xasprintf("ibft: %s: no target-name", sub));
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -188,7 +192,7 @@ int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, str
 	}
 	if (best_flags < 0) {
 		strv_push_owned(w, xasprintf("ibft: %s: no valid target", dir));
-		return -1;
+		return -ENOENT;
 	}
 	root->target = best;
 	root->firmware = true;

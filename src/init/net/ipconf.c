@@ -6,6 +6,7 @@
  * fields hold. */
 #include "init/net/ipconf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,12 @@ static int autoconf_lookup(const char *s, enum ip_autoconf *out)
 			*out = autoconf_names[i].v;
 			return 0;
 		}
-	return -1;
+	return -EINVAL;
 }
 
 #define IP_MAX_FIELDS 16
 
-/* Split on ':' outside brackets. Returns the field count, or -1 when
+/* Split on ':' outside brackets. Returns the field count, or -EINVAL when
  * there are more than max or a bracket is left open. */
 static int split_fields(char *s, char **f, int max)
 {
@@ -58,12 +59,12 @@ static int split_fields(char *s, char **f, int max)
 			depth--;
 		else if (*s == ':' && !depth) {
 			if (n == max)
-				return -1;
+				return -EINVAL;
 			*s = '\0';
 			f[n++] = s + 1;
 		}
 	}
-	return depth ? -1 : n;
+	return depth ? -EINVAL : n;
 }
 
 static void warn(struct strv *w, const char *val, const char *what, const char *text)
@@ -150,7 +151,7 @@ static int set_device(const char *val, const char *text, struct ip_conf *ip, str
 		return 0;
 	if (!net_ifname_valid(text)) {
 		warn(w, val, "is not an interface name", text);
-		return -1;
+		return -EINVAL;
 	}
 	ip->device = xstrdup(text);
 	return 0;
@@ -171,14 +172,14 @@ int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 	ip->prefix = -1;
 	if (!val) {
 		strv_push(w, "ip needs a value");
-		return -1;
+		return -EINVAL;
 	}
 	ip->text = xstrdup(val);
 	copy = xstrdup(val);
 	n = split_fields(copy, f, IP_MAX_FIELDS);
 	if (n < 0) {
 		warn(w, val, "has too many fields or an open bracket", val);
-		ret = -1;
+		ret = -EINVAL;
 		goto out;
 	}
 
@@ -198,7 +199,7 @@ int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 			goto out;
 		if (net_parse_addr(f[0], &ip->client) < 0) {
 			warn(w, val, "is neither an autoconfiguration method nor an IP address", f[0]);
-			ret = -1;
+			ret = -EINVAL;
 		}
 		goto out;
 	}
@@ -208,7 +209,7 @@ int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 	if (*f[0] && net_parse_addr(f[0], &a) < 0 && autoconf_lookup(f[1], &probe) == 0) {
 		/* dracut: IFACE:METHOD[:MTU[:MAC]] */
 		if (set_device(val, f[0], ip, w) < 0) {
-			ret = -1;
+			ret = -EINVAL;
 			goto out;
 		}
 		ip->autoconf = probe;
@@ -223,8 +224,11 @@ int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 		parse_addr_field(val, f[2], &ip->gateway, w);
 	if (n > 3 && *f[3]) {
 		int family = ip->client.family ? ip->client.family : AF_INET;
-		if ((ip->prefix = net_parse_prefix(f[3], family)) < 0)
+		int prefix = net_parse_prefix(f[3], family);
+		if (prefix < 0)
 			warn(w, val, "is not a netmask", f[3]);
+		else
+			ip->prefix = prefix;
 	}
 	if (n > 4 && *f[4]) {
 		if (net_hostname_valid(f[4]) && strlen(f[4]) <= 64)
@@ -233,7 +237,7 @@ int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 			warn(w, val, "is not a host name", f[4]);
 	}
 	if (n > 5 && set_device(val, f[5], ip, w) < 0) {
-		ret = -1;
+		ret = -EINVAL;
 		goto out;
 	}
 	if (n > 6)

@@ -67,7 +67,7 @@ struct net_cmdline {
 	struct strv warnings;
 };
 
-/* Parse one ip= value into *out (zeroed first). Returns 0, or -1 when
+/* Parse one ip= value into *out (zeroed first). Returns 0, or -EINVAL when
  * nothing usable is left; each problem is pushed onto warnings. */
 int ip_conf_parse(const char *val, struct ip_conf *out, struct strv *warnings);
 void ip_conf_free(struct ip_conf *ip);

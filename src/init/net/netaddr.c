@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -16,20 +17,20 @@ int net_parse_ipv4(const char *s, struct in_addr *out)
 		int digits = 0;
 
 		if (part && *s++ != '.')
-			return -1;
+			return -EINVAL;
 		while (isdigit((unsigned char)*s)) {
 			if (digits && n == 0) /* "01": octal to inet_aton */
-				return -1;
+				return -EINVAL;
 			n = n * 10 + (unsigned)(*s++ - '0');
 			if (++digits > 3 || n > 255)
-				return -1;
+				return -EINVAL;
 		}
 		if (!digits)
-			return -1;
+			return -EINVAL;
 		v = v << 8 | n;
 	}
 	if (*s)
-		return -1;
+		return -EINVAL;
 	out->s_addr = htonl(v);
 	return 0;
 }
@@ -49,11 +50,11 @@ int net_parse_addr(const char *s, struct net_addr *out)
 		len -= 2;
 	}
 	if (len == 0 || len >= sizeof(buf) || !memchr(s, ':', len))
-		return -1;
+		return -EINVAL;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	if (inet_pton(AF_INET6, buf, &out->v6) != 1)
-		return -1;
+		return -EINVAL;
 	out->family = AF_INET6;
 	return 0;
 }
@@ -74,20 +75,20 @@ int net_parse_prefix(const char *s, int family)
 	if (*s && strspn(s, "0123456789") == strlen(s)) {
 		int n = 0;
 		if (strlen(s) > 3 || (s[0] == '0' && s[1]))
-			return -1;
+			return -EINVAL;
 		for (; *s; s++)
 			n = n * 10 + (*s - '0');
-		return n <= max ? n : -1;
+		return n <= max ? n : -EINVAL;
 	}
 	if (family == AF_INET6 || net_parse_ipv4(s, &m) < 0)
-		return -1;
+		return -EINVAL;
 	uint32_t v = ntohl(m.s_addr);
 	int prefix = 0;
 	while (prefix < 32 && (v & (0x80000000u >> prefix)))
 		prefix++;
 	/* Ones then only zeros: 255.0.255.0 is no netmask. */
 	if (prefix < 32 && (v << prefix) != 0)
-		return -1;
+		return -EINVAL;
 	return prefix;
 }
 
@@ -119,14 +120,14 @@ int net_parse_mac(const char *s, uint8_t mac[6])
 				sep = *s;
 			/* sep is still 0 at the end of the text: do not step past it. */
 			if (!sep || *s++ != sep)
-				return -1;
+				return -EINVAL;
 		}
 		if ((hi = hexval((unsigned char)s[0])) < 0 || (lo = hexval((unsigned char)s[1])) < 0)
-			return -1;
+			return -EINVAL;
 		mac[i] = (uint8_t)(hi << 4 | lo);
 		s += 2;
 	}
-	return *s ? -1 : 0;
+	return *s ? -EINVAL : 0;
 }
 
 void net_mac_str(const uint8_t mac[6], char buf[18])

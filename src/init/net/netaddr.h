@@ -20,19 +20,19 @@ struct net_addr {
 #define NET_ADDR_TEXT 46 /* INET6_ADDRSTRLEN */
 
 /* Strict dotted quad: four decimal parts 0..255, no leading zeros that
- * inet_aton would read as octal, nothing after. 0 or -1. */
+ * inet_aton would read as octal, nothing after. 0 or -EINVAL. */
 int net_parse_ipv4(const char *s, struct in_addr *out);
-/* An IPv4 or IPv6 literal; an IPv6 one may be in brackets. 0 or -1. */
+/* An IPv4 or IPv6 literal; an IPv6 one may be in brackets. 0 or -EINVAL. */
 int net_parse_addr(const char *s, struct net_addr *out);
 /* "a.b.c.d" or "[v6]"-less "v6": into buf (NET_ADDR_TEXT bytes). */
 const char *net_addr_str(const struct net_addr *a, char *buf);
 
 /* A netmask as a dotted quad with contiguous ones, or a prefix length
- * (0..32 for IPv4, 0..128 for IPv6). Returns the prefix or -1. */
+ * (0..32 for IPv4, 0..128 for IPv6). Returns the prefix or -EINVAL. */
 int net_parse_prefix(const char *s, int family);
 struct in_addr net_prefix_to_mask(int prefix);
 
-/* aa:bb:cc:dd:ee:ff or aa-bb-cc-dd-ee-ff, either case. 0 or -1. */
+/* aa:bb:cc:dd:ee:ff or aa-bb-cc-dd-ee-ff, either case. 0 or -EINVAL. */
 int net_parse_mac(const char *s, uint8_t mac[6]);
 void net_mac_str(const uint8_t mac[6], char buf[18]);
 

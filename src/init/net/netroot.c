@@ -6,6 +6,7 @@
 #include "init/net/netroot.h"
 #include "init/net/netroot_priv.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -51,16 +52,16 @@ bool netroot_all_digits(const char *s, size_t n)
 	return true;
 }
 
-/* A decimal number of at most 5 digits in [min, max], or -1. */
+/* A decimal number of at most 5 digits in [min, max], or -EINVAL. */
 long netroot_small_number(const char *s, size_t n, long min, long max)
 {
 	long v = 0;
 
 	if (!netroot_all_digits(s, n) || n > 5)
-		return -1;
+		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
 		v = v * 10 + (s[i] - '0');
-	return v >= min && v <= max ? v : -1;
+	return v >= min && v <= max ? v : -EINVAL;
 }
 
 void iscsi_target_free(struct iscsi_target *t)
@@ -104,7 +105,7 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 		if (a.n != 2 && a.n != 4) {
 			netroot_warn(w, xasprintf("iscsi:%s: the part before '@' is not USER:PASS[:RUSER:RPASS]", spec));
 			strv_free(&a);
-			return -1;
+			return -EINVAL;
 		}
 		t->user = xstrdup(a.v[0]);
 		t->password = xstrdup(a.v[1]);
@@ -118,7 +119,7 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 	t->server = netroot_take_server(&s, &bad);
 	if (bad || !t->server) {
 		netroot_warn(w, xasprintf("iscsi:%s: \"%s\" is not SERVER:[PROTO]:[PORT]:[LUN]:TARGET", spec, s));
-		return -1;
+		return -EINVAL;
 	}
 	if (!*t->server) {
 		free(t->server);
@@ -128,7 +129,7 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 		const char *c = strchr(s, ':');
 		if (!c) {
 			netroot_warn(w, xasprintf("iscsi:%s: \"%s\" is not [PROTO]:[PORT]:[LUN]:TARGET", spec, s));
-			return -1;
+			return -EINVAL;
 		}
 		f[i] = s;
 		flen[i] = (size_t)(c - s);
@@ -136,30 +137,30 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 	}
 	if (flen[0] && !(flen[0] == 1 && f[0][0] == '6')) {
 		netroot_warn(w, xasprintf("iscsi:%s: protocol \"%.*s\" is not 6 (TCP)", spec, (int)flen[0], f[0]));
-		return -1;
+		return -EINVAL;
 	}
 	if (flen[1]) {
 		if ((v = netroot_small_number(f[1], flen[1], 1, 65535)) < 0) {
 			netroot_warn(w, xasprintf("iscsi:%s: \"%.*s\" is not a port", spec, (int)flen[1], f[1]));
-			return -1;
+			return -EINVAL;
 		}
 		t->port = (unsigned)v;
 	}
 	if (flen[2]) {
 		if ((v = netroot_small_number(f[2], flen[2], 0, 16383)) < 0) {
 			netroot_warn(w, xasprintf("iscsi:%s: \"%.*s\" is not a LUN (0 to 16383)", spec, (int)flen[2], f[2]));
-			return -1;
+			return -EINVAL;
 		}
 		t->lun = (unsigned)v;
 	}
 	if (!*s) {
 		netroot_warn(w, xasprintf("iscsi:%s: no target name", spec));
-		return -1;
+		return -EINVAL;
 	}
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f) {
 			netroot_warn(w, xasprintf("iscsi:%s: target name \"%s\" has a space or control character", spec, s));
-			return -1;
+			return -EINVAL;
 		}
 	t->name = xstrdup(s);
 	return 0;
@@ -190,7 +191,7 @@ int nbd_parse(const char *spec, struct nbd_root *r, struct strv *w)
 	if (bad || !r->server || !*r->server) {
 		netroot_warn(w, xasprintf("nbd:%s: is not SERVER:PORT[/EXPORT]", spec));
 		nbd_root_free(r);
-		return -1;
+		return -EINVAL;
 	}
 	end = strchr(s, ':');
 	if (!end)
@@ -201,7 +202,7 @@ int nbd_parse(const char *spec, struct nbd_root *r, struct strv *w)
 		if ((v = netroot_small_number(s, plen, 1, 65535)) < 0) {
 			netroot_warn(w, xasprintf("nbd:%s: \"%.*s\" is not a port", spec, (int)plen, s));
 			nbd_root_free(r);
-			return -1;
+			return -EINVAL;
 		}
 		r->port = (unsigned)v;
 		if (slash && end > slash + 1)
@@ -237,19 +238,19 @@ int netroot_parse(const char *spec, struct netroot *r, struct strv *w)
 	}
 	if (str_has_prefix(spec, "iscsi:")) {
 		r->kind = NETROOT_ISCSI;
-		if (iscsi_parse(spec + 6, &r->iscsi, w) < 0) {
+		int e = iscsi_parse(spec + 6, &r->iscsi, w);
+		if (e < 0) {
 			iscsi_root_free(&r->iscsi);
 			r->kind = NETROOT_NONE;
-			return -1;
 		}
-		return 0;
+		return e;
 	}
 	if (str_has_prefix(spec, "nbd:")) {
 		r->kind = NETROOT_NBD;
 		return nbd_parse(spec + 4, &r->nbd, w);
 	}
 	netroot_warn(w, xasprintf("\"%s\" is not a network root (nfs:, nfs4:, iscsi:, nbd: or dhcp)", spec));
-	return -1;
+	return -EINVAL;
 }
 
 int netroot_from_root_path(const char *root_path, struct netroot *r, struct strv *w)
@@ -303,7 +304,7 @@ static int iscsi_from_cmdline(const struct cmdline *c, struct netroot *r, struct
 		long port = netroot_small_number(v, strlen(v), 1, 65535);
 		if (port < 0) {
 			netroot_warn(w, xasprintf("rd.iscsi.target.port=%s: \"%s\" is not a port", v, v));
-			return -1;
+			return -EINVAL;
 		}
 		i->target.port = (unsigned)port;
 	}
@@ -332,7 +333,7 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 	}
 	if (ret < 0) {
 		netroot_free(r);
-		return -1;
+		return ret;
 	}
 	return iscsi_from_cmdline(c, r, w);
 }

@@ -59,11 +59,11 @@ struct netroot {
 	struct nbd_root nbd;
 };
 
-/* One "TYPE:…" spec: nfs:, nfs4:, iscsi:, nbd:, or dhcp. 0 or -1. */
+/* One "TYPE:…" spec: nfs:, nfs4:, iscsi:, nbd:, or dhcp. 0 or -EINVAL. */
 int netroot_parse(const char *spec, struct netroot *out, struct strv *warnings);
 /* The command line: netroot= wins, then root=TYPE:…, then root=/dev/nfs
  * with nfsroot=, then nbdroot=; rd.iscsi.* fill or make an iSCSI root.
- * Returns 0 (kind may be NETROOT_NONE) or -1 on a spec that is wrong. */
+ * Returns 0 (kind may be NETROOT_NONE) or -EINVAL on a spec that is wrong. */
 int netroot_from_cmdline(const struct cmdline *c, struct netroot *out, struct strv *warnings);
 /* DHCP's root-path: a TYPE:… spec, or else the kernel's
  * [SERVER:]PATH[,OPTS]. For a command line root=/dev/nfs, pass it to
@@ -97,7 +97,7 @@ struct nfs_mount {
  * "4.0", "4.1" or "4.2"); mount(2) takes them with the type "nfs". server is the address
  * to use when r->server is NULL (from DHCP or ip=), client is ours (for
  * %s and NFSv4's clientaddr=). The kernel takes no names, so a server
- * that is not an address literal is refused. Returns 0 or -1 with a
+ * that is not an address literal is refused. Returns 0 or -EINVAL with a
  * message in *why (static text or owned by the warnings). */
 int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_addr *server, const struct net_addr *client,
 		   struct nfs_mount *out, struct strv *warnings);

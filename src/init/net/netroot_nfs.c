@@ -5,6 +5,7 @@
 #include "init/net/netroot.h"
 #include "init/net/netroot_priv.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -63,7 +64,7 @@ int nfs_dracut_parse(const char *spec, const char *whole, int vers, struct nfs_r
 		r->server = netroot_take_server(&s, &bad);
 		if (bad) {
 			netroot_warn(w, xasprintf("%s: \"%s\" has an unclosed '[' or no ':' after ']'", whole, spec));
-			return -1;
+			return -EINVAL;
 		}
 		if (r->server && !*r->server) {
 			free(r->server);
@@ -77,7 +78,7 @@ int nfs_dracut_parse(const char *spec, const char *whole, int vers, struct nfs_r
 	if (r->path[0] != '/') {
 		netroot_warn(w, xasprintf("%s: \"%s\" is not an absolute path", whole, r->path));
 		nfs_root_free(r);
-		return -1;
+		return -EINVAL;
 	}
 	options_vers(r->options, &r->vers, &r->minor);
 	if (vers && r->vers != 4) { /* nfs4: and a vers=3 option: nfs4: wins */
@@ -207,26 +208,26 @@ int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_
 		if (net_parse_addr(r->server, &srv) < 0) {
 			netroot_warn(w, xasprintf("nfs: server \"%s\" is not an IP address (the initramfs resolves no names)",
 					   r->server));
-			return -1;
+			return -EINVAL;
 		}
 	} else if (server && server->family) {
 		srv = *server;
 	} else {
 		strv_push(w, "nfs: no server: none in the root spec, none from DHCP or ip=");
-		return -1;
+		return -EINVAL;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
 		if (strcmp(vers, known[i]) == 0)
 			major = vers[0] - '0';
 	if (!major) {
 		netroot_warn(w, xasprintf("nfs: version \"%s\" is not 2, 3, 4, 4.0, 4.1 or 4.2", vers));
-		return -1;
+		return -EINVAL;
 	}
 	net_addr_str(&srv, sbuf);
 	net_addr_str(client, cbuf);
 	if (strstr(r->path, "%s") && !client->family) {
 		netroot_warn(w, xasprintf("nfs: \"%s\" needs the client address for %%s, and there is none", r->path));
-		return -1;
+		return -EINVAL;
 	}
 	path = substitute_client(r->path, cbuf);
 	m->source = srv.family == AF_INET6 ? xasprintf("[%s]:%s", sbuf, path) : xasprintf("%s:%s", sbuf, path);

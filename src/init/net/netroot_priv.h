@@ -16,7 +16,7 @@ void netroot_warn(struct strv *w, char *msg);
  * server (owned), or NULL with *s unchanged when there is no ':'. */
 char *netroot_take_server(const char **s, bool *bad_bracket);
 bool netroot_all_digits(const char *s, size_t n);
-/* A decimal number of at most 5 digits in [min, max], or -1. */
+/* A decimal number of at most 5 digits in [min, max], or -EINVAL. */
 long netroot_small_number(const char *s, size_t n, long min, long max);
 /* netroot_nfs.c: dracut's [SERVER:]PATH[:OPTS] after "nfs:" or "nfs4:"
  * (vers 4 or 0: as the options say). */

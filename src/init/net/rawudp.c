@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "init/net/rawudp.h"
 
+#include <errno.h>
 #include <arpa/inet.h>
 #include <string.h>
 
@@ -82,30 +83,30 @@ int rawudp_parse(const uint8_t *frame, size_t len, uint16_t dport, const uint8_t
 	const uint8_t *udp;
 
 	if (len < 20)
-		return *why = "shorter than an IPv4 header", -1;
+		return *why = "shorter than an IPv4 header", -EINVAL;
 	if (frame[0] >> 4 != 4)
-		return *why = "not IPv4", -1;
+		return *why = "not IPv4", -EINVAL;
 	ihl = (size_t)(frame[0] & 0xf) * 4;
 	total = get16(frame + 2);
 	if (ihl < 20 || total < ihl || total > len)
-		return *why = "IPv4 lengths do not fit the packet", -1;
+		return *why = "IPv4 lengths do not fit the packet", -EINVAL;
 	if (inet_fold(inet_sum(frame, ihl, 0)) != 0xffff)
-		return *why = "bad IPv4 header checksum", -1;
+		return *why = "bad IPv4 header checksum", -EINVAL;
 	if (get16(frame + 6) & 0x3fff) /* more fragments, or an offset */
-		return *why = "a fragment", -1;
+		return *why = "a fragment", -EINVAL;
 	if (frame[9] != IPPROTO_UDP)
-		return *why = "not UDP", -1;
+		return *why = "not UDP", -EINVAL;
 	if (total - ihl < 8)
-		return *why = "shorter than a UDP header", -1;
+		return *why = "shorter than a UDP header", -EINVAL;
 	udp = frame + ihl;
 	ulen = get16(udp + 4);
 	if (ulen < 8 || ulen > total - ihl)
-		return *why = "UDP length does not fit the packet", -1;
+		return *why = "UDP length does not fit the packet", -EINVAL;
 	if (get16(udp + 2) != dport)
-		return *why = "not to our port", -1;
+		return *why = "not to our port", -EINVAL;
 	if (get16(udp + 6) != 0 &&
 	    inet_fold(inet_sum(udp, ulen, pseudo_sum(frame + 12, frame + 16, (uint16_t)ulen))) != 0xffff)
-		return *why = "bad UDP checksum", -1;
+		return *why = "bad UDP checksum", -EINVAL;
 	*payload = udp + 8;
 	*plen = ulen - 8;
 	return 0;

@@ -25,7 +25,7 @@ size_t rawudp_build(uint8_t *frame, size_t cap, struct in_addr src, uint16_t spo
 
 /* Check one received IP packet: IPv4, header checksum, not a fragment,
  * UDP to dport, lengths that fit, the UDP checksum when there is one.
- * On 0 *payload and *plen point into frame; on -1 *why says what was
+ * On 0 *payload and *plen point into frame; on -EINVAL *why says what was
  * wrong (static text). */
 int rawudp_parse(const uint8_t *frame, size_t len, uint16_t dport, const uint8_t **payload, size_t *plen,
 		 const char **why);

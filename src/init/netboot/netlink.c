@@ -18,17 +18,20 @@ struct req {
 int nl_open(struct nl *nl, const struct sysops *ops)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int e;
 
 	nl->ops = ops;
 	nl->seq = 0;
 	nl->fd = ops->socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (nl->fd < 0)
-		return -errno;
-	if (ops->bind(nl->fd, &sa, sizeof(sa)) < 0) {
-		int e = errno;
+	if (nl->fd < 0) {
+		e = nl->fd;
+		nl->fd = -1;
+		return e;
+	}
+	if ((e = ops->bind(nl->fd, &sa, sizeof(sa))) < 0) {
 		close(nl->fd);
 		nl->fd = -1;
-		return -e;
+		return e;
 	}
 	return 0;
 }
@@ -69,18 +72,20 @@ static int transact(struct nl *nl, struct nlmsghdr *h)
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
 	unsigned char rx[1024] __attribute__((aligned(NLMSG_ALIGNTO)));
 
+	ssize_t sent;
+
 	h->nlmsg_seq = ++nl->seq;
-	if (nl->ops->sendto(nl->fd, h, h->nlmsg_len, 0, &to, sizeof(to)) < 0)
-		return -errno;
+	if ((sent = nl->ops->sendto(nl->fd, h, h->nlmsg_len, 0, &to, sizeof(to))) < 0)
+		return (int)sent;
 	for (;;) {
 		ssize_t n = nl->ops->recvfrom(nl->fd, rx, sizeof(rx), 0, NULL, NULL);
 		struct nlmsghdr *m = (struct nlmsghdr *)rx;
 		size_t len;
 
 		if (n < 0) {
-			if (errno == EINTR)
+			if (n == -EINTR)
 				continue;
-			return -errno;
+			return (int)n;
 		}
 		len = (size_t)n;
 		for (; NLMSG_OK(m, len); m = NLMSG_NEXT(m, len)) {

@@ -145,7 +145,7 @@ static void write_conf(struct netup *nu, const struct netif *ni)
 	nu->ops->mkdir(NET_RUN_DIR, 0755);
 	dfd = nu->ops->open(NET_RUN_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (dfd < 0) {
-		log_warn("cannot open " NET_RUN_DIR ": %s", strerror(errno));
+		log_warn("cannot open " NET_RUN_DIR ": %s", strerror(-dfd));
 	} else {
 		char *name = xasprintf("%s.conf", ni->name);
 		if ((e = net_write_file_at(dfd, name, b.p, b.len)) < 0)
@@ -221,10 +221,11 @@ static void dhcp_send(struct netup *nu, struct netif *ni, const uint8_t *tx, siz
 	uint8_t frame[1024];
 	size_t flen = rawudp_build(frame, sizeof(frame), any, DHCP_CLIENT_PORT, bcast,
 				   DHCP_SERVER_PORT, tx, txlen);
+	ssize_t sent;
 
 	memset(to.sll_addr, 0xff, 6);
-	if (flen && nu->ops->sendto(nu->pfd, frame, flen, 0, &to, sizeof(to)) < 0)
-		log_debug("%s: DHCP send: %s", ni->name, strerror(errno));
+	if (flen && (sent = nu->ops->sendto(nu->pfd, frame, flen, 0, &to, sizeof(to))) < 0)
+		log_debug("%s: DHCP send: %s", ni->name, strerror((int)-sent));
 }
 
 /* One step of ni's DHCP client with rx (or NULL: its timer). */
@@ -432,14 +433,17 @@ int netup_start(struct netup *nu, struct loop *l)
 	int e;
 
 	if ((e = nl_open(&nu->nl, nu->ops)) < 0)
-		return err_errno(-e, "cannot open rtnetlink");
+		return err_errno(e, "cannot open rtnetlink");
 	nu->pfd = nu->ops->socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 				  htons(ETH_P_IP));
-	if (nu->pfd < 0)
-		return err_errno(errno, "cannot open the DHCP socket (AF_PACKET)");
+	if (nu->pfd < 0) {
+		e = nu->pfd;
+		nu->pfd = -1;
+		return err_errno(e, "cannot open the DHCP socket (AF_PACKET)");
+	}
 	src.fd = nu->pfd;
-	if (loop_add(l, &src) < 0)
-		return -1;
+	if ((e = loop_add(l, &src)) < 0)
+		return e;
 	nu->started = true;
 	/* lo up, as any system has it: tools talk to themselves over it
 	 * (iscsistart's login fails without) */

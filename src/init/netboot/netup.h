@@ -57,8 +57,8 @@ struct netup {
 /* From the command line: is the network wanted, and for what. Warns
  * about every bad value (the boot goes on). */
 void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdline *c);
-/* Sockets, the loop source, the interfaces there already. 0 or -1
- * (err set). */
+/* Sockets, the loop source, the interfaces there already. 0 or a
+ * negative code (err set). */
 int netup_start(struct netup *nu, struct loop *l);
 /* /sys/class/net again (an interface came or was renamed). */
 void netup_scan(void *nu);

@@ -233,8 +233,8 @@ static void pump(void *arg)
 	loop_pump(&in->loop);
 }
 
-/* 1: unlocked; 0: all tries wrong; -1: cannot go on (no console,
- * cryptsetup failed otherwise). */
+/* 1: unlocked; 0: all tries wrong; a negative code: cannot go on (no
+ * console, cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
 {
 	/* a layout other than the kernel's US one is named: typing for
@@ -257,7 +257,7 @@ static int ask(struct init *in, const struct unlock *u)
 		int st;
 		if (n < 0) {
 			log_err("cannot read a passphrase for %s: %s", u->devnode, err_msg());
-			r = -1;
+			r = (int)n;
 			break;
 		}
 		if (n > MAX_PASSPHRASE) {
@@ -275,7 +275,7 @@ static int ask(struct init *in, const struct unlock *u)
 		if (st != 2) { /* 2: no key slot opened with it */
 			if (st > 0)
 				log_err("cryptsetup could not open %s (exit status %d)", u->devnode, st);
-			r = -1;
+			r = st < 0 ? st : -EIO;
 			break;
 		}
 		log_err("wrong passphrase for %s", u->devnode);

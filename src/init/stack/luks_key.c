@@ -105,7 +105,7 @@ static int read_key(struct init *in, const char *path, struct buf *out)
 	int fd = in->ops->open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0), r = 0;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st) < 0)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
@@ -134,7 +134,7 @@ int luks_key_read(struct init *in, const char *node, const char *fstype, const c
 		  const char *path, struct buf *out)
 {
 	char *file;
-	int r;
+	int r, u;
 
 	if (!path_safe(path)) {
 		log_warn("key file %s on %s: not a plain absolute path", path, keydev);
@@ -146,9 +146,9 @@ int luks_key_read(struct init *in, const char *node, const char *fstype, const c
 		return -EINVAL;
 	}
 	modload_fs(in->ml, fstype);
-	if (in->ops->mount(node, KEYDEV_MOUNT, fstype, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			   NULL) < 0) {
-		r = -errno;
+	r = in->ops->mount(node, KEYDEV_MOUNT, fstype, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			   NULL);
+	if (r < 0) {
 		log_warn("cannot mount the key's device %s (%s, %s): %s", keydev, node, fstype,
 			 strerror(-r));
 		return r;
@@ -157,8 +157,9 @@ int luks_key_read(struct init *in, const char *node, const char *fstype, const c
 	r = read_key(in, file, out);
 	if (r < 0)
 		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
-	if (in->ops->umount(KEYDEV_MOUNT, 0) < 0)
-		log_warn("cannot unmount the key's device %s: %s", node, strerror(errno));
+	u = in->ops->umount(KEYDEV_MOUNT, 0);
+	if (u < 0)
+		log_warn("cannot unmount the key's device %s: %s", node, strerror(-u));
 	free(file);
 	return r;
 }

@@ -84,17 +84,17 @@ static int parse_timeout(const char *v, long *out)
 	long n;
 
 	if (!v || *v < '0' || *v > '9')
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (errno || n > 86400)
-		return -1;
+		return -EINVAL;
 	if (!strcmp(end, "ms"))
 		n = (n + 999) / 1000;
 	else if (!strcmp(end, "min"))
 		n *= 60;
 	else if (*end && strcmp(end, "s"))
-		return -1;
+		return -EINVAL;
 	*out = n;
 	return 0;
 }

@@ -49,7 +49,7 @@ static int header_tokens(struct init *in, const char *dev)
 	int fd = in->ops->open(dev, O_RDONLY | O_CLOEXEC, 0), r;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = luks2_fd_tokens(fd);
 	close(fd);
 	return r;
@@ -94,7 +94,7 @@ static int run_cryptsetup(struct init *in, const char **argv, const char *dev,
 	if (!path) {
 		log_err("cannot try the LUKS2 tokens of %s: cryptsetup is not in this image",
 			dev);
-		return -1;
+		return -ENOENT;
 	}
 	for (char **e = in->tool_envp; e && *e; e++)
 		strv_push(&env, *e);

@@ -127,7 +127,8 @@ void luks_free_waiting(struct stack *s);
 /* The tool's path in the image ("/usr/sbin/lvm") or NULL. */
 char *tool_find(struct init *in, const char *name);
 /* Run a tool found by name with the clean environment; its exit status,
- * or -1 after logging why it could not run. input may be NULL. */
+ * or a negative code after logging why it could not run (-ENOENT: not
+ * in the image). input may be NULL. */
 int tool_run(struct init *in, const char *name, char *const argv[], const void *input,
 	     size_t len);
 /* The real initops' run. */

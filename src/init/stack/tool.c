@@ -47,7 +47,7 @@ int tool_run(struct init *in, const char *name, char *const argv[], const void *
 	if (!path) {
 		log_err("cannot run %s: %s is not in this image", cmd.p, name);
 		buf_free(&cmd);
-		return -1;
+		return -ENOENT;
 	}
 	log_debug("running %s", cmd.p);
 	for (char **e = in->tool_envp; e && *e; e++)

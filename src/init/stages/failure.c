@@ -2,6 +2,7 @@
 /* When the boot cannot go on: say what was seen, offer a shell, or wait
  * and reboot. The messages are an interface (docs/messages.md): boot
  * tests and users rely on their exact text. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
@@ -170,12 +171,12 @@ int run_shell(struct init *in, const char *why)
 
 	if (!in->opt.shell) {
 		log_err("not starting a shell: rd.shell=0");
-		return -1;
+		return -EPERM;
 	}
 	sh = find_shell(in, &argv0);
 	if (!sh) {
 		log_err("no shell in this image (add one with --add-binaries busybox)");
-		return -1;
+		return -ENOENT;
 	}
 	log_err("starting %s (%s); exit it to continue", sh, why);
 	argv[0] = (char *)argv0;
@@ -183,7 +184,7 @@ int run_shell(struct init *in, const char *why)
 	pid = in->xops->spawn(sh, argv, in->tool_envp);
 	if (pid < 0) {
 		log_err("cannot start %s: %s", sh, err_msg());
-		return -1;
+		return pid;
 	}
 	loop_run(&in->loop, -1, NULL, NULL, pid);
 	return 0;
@@ -200,6 +201,7 @@ void run_break(struct init *in, unsigned brk, const char *name)
 int failure(struct init *in, bool can_retry)
 {
 	long wait = in->opt.panic;
+	int r;
 
 	if (run_shell(in, "emergency shell") == 0) {
 		if (can_retry) {
@@ -218,6 +220,6 @@ int failure(struct init *in, bool can_retry)
 	}
 	log_err("rebooting now");
 	in->ops->sync();
-	in->xops->reboot(RB_AUTOBOOT);
-	return -1;
+	r = in->xops->reboot(RB_AUTOBOOT);
+	return r < 0 ? r : -EIO;
 }

@@ -111,9 +111,9 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 		/* Killed, or not executable: nothing says the filesystem is
 		 * sound, so as for errors left (4), never mount it unchecked. */
 		char *why = xstrdup(err_msg());
-		ret = err_set("%s did not check %s: %s; treating it as exit status 4 "
-			      "(errors left), not mounting %s unchecked", argv[0], bd->devnode,
-			      why, bd->devnode);
+		ret = err_set_code(st, "%s did not check %s: %s; treating it as exit status 4 "
+				   "(errors left), not mounting %s unchecked", argv[0], bd->devnode,
+				   why, bd->devnode);
 		free(why);
 	} else if (st == 0) {
 		log_debug("%s: clean", bd->devnode);

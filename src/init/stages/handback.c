@@ -19,11 +19,11 @@ static int copy(const struct sysops *ops, const char *src, const char *dst)
 
 	in = ops->open(src, O_RDONLY | O_CLOEXEC, 0);
 	if (in < 0)
-		return err_errno(errno, "cannot read %s", src);
+		return err_errno(in, "cannot read %s", src);
 	/* a fresh /run: anything already there is not ours to replace */
 	out = ops->open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0755);
 	if (out < 0) {
-		r = err_errno(errno, "cannot create %s", dst);
+		r = err_errno(out, "cannot create %s", dst);
 		close(in);
 		return r;
 	}
@@ -51,13 +51,13 @@ int handback_shutdown(const struct sysops *ops)
 	 * root and moves the old root to /oldroot */
 	static const char *const dirs[] = { HANDBACK_DIR, HANDBACK_DIR "/dev", HANDBACK_DIR "/proc",
 					    HANDBACK_DIR "/sys", HANDBACK_DIR "/run", HANDBACK_DIR "/oldroot" };
-	int r = 0;
+	int r = 0, e;
 
 	if (ops->access(HANDBACK_SRC, X_OK) < 0)
 		return 0;
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(dirs); i++)
-		if (ops->mkdir(dirs[i], 0755) < 0 && errno != EEXIST)
-			r = err_errno(errno, "cannot create %s", dirs[i]);
+		if ((e = ops->mkdir(dirs[i], 0755)) < 0 && e != -EEXIST)
+			r = err_errno(e, "cannot create %s", dirs[i]);
 	if (r == 0)
 		r = copy(ops, HANDBACK_SRC, HANDBACK_DIR "/shutdown");
 	if (r < 0)

@@ -14,7 +14,7 @@
  * systemd-shutdown pivots into, so that at the end of a shutdown it
  * returns there to unmount the root and take the storage stack apart.
  * Never fatal: a failure is logged (the machine then shuts down as
- * without it) and returned as -1 + err_set; no program in the image is
+ * without it) and returned as a negative code (err set); no program in the image is
  * 0, nothing done. */
 int handback_shutdown(const struct sysops *ops);
 

@@ -62,9 +62,10 @@ static enum job_result iscsi_login(void *ctx, void *data)
 	log_info("iSCSI: logging in to %s at %s:%s", t->name ? t->name : "the iBFT target",
 		 t->server ? t->server : "?", port);
 	st = tool_run(in, "iscsistart", argv.v, NULL, 0);
+	/* a tool that did not run is "status -1" (docs/messages.md) */
 	if (st != 0)
 		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "iBFT",
-			st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
+			st < 0 ? -1 : st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
 	strv_free(&argv);
 	return JOB_DONE;
 }
@@ -95,7 +96,8 @@ static enum job_result nbd_connect(void *ctx, void *data)
 		 r->export ? " export " : "", r->export ? r->export : "");
 	st = tool_run(in, "nbd-client", argv.v, NULL, 0);
 	if (st != 0)
-		log_err("nbd-client for %s:%s exited with status %d", r->server, port, st);
+		log_err("nbd-client for %s:%s exited with status %d", r->server, port,
+			st < 0 ? -1 : st);
 	strv_free(&argv);
 	return JOB_DONE;
 }

@@ -72,8 +72,8 @@ static void free_nfs(struct nfs_root *r)
 	free(r->options);
 }
 
-/* mount(2) of the NFS root, never past deadline (-1: none): 0, or -1
- * with errno (ETIMEDOUT: no answer in time). */
+/* mount(2) of the NFS root, never past deadline (-1: none): 0, or
+ * -errno (-ETIMEDOUT: no answer in time). */
 static int nfs_mount(struct init *in, const struct nfs_mount *m, unsigned long flags,
 		     long long deadline)
 {
@@ -84,23 +84,19 @@ static int nfs_mount(struct init *in, const struct nfs_mount *m, unsigned long f
 	if (!in->xops->mount_child)
 		return in->ops->mount(m->source, "/sysroot", "nfs", flags, m->data);
 	pid = in->xops->mount_child(m->source, "/sysroot", "nfs", flags, m->data);
-	if (pid < 0) {
-		errno = EAGAIN;
-		return -1;
-	}
+	if (pid < 0)
+		return -EAGAIN;
 	e = loop_run(&in->loop, deadline, NULL, NULL, pid);
 	if (e == LOOP_CHILD) {
 		st = in->loop.child_status;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			return 0;
-		errno = WIFEXITED(st) ? WEXITSTATUS(st) : EINTR;
-		return -1;
+		return WIFEXITED(st) ? -WEXITSTATUS(st) : -EINTR;
 	}
 	/* the kernel's NFS client waits killably: end the attempt */
 	kill(pid, SIGKILL);
 	in->ops->waitpid(pid, &st, 0);
-	errno = e == LOOP_TIMEOUT ? ETIMEDOUT : EIO;
-	return -1;
+	return e == LOOP_TIMEOUT ? -ETIMEDOUT : -EIO;
 }
 
 int mount_net_root(struct init *in)
@@ -112,21 +108,22 @@ int mount_net_root(struct init *in)
 	const char *ifname = nu->chosen >= 0 ? nu->v[nu->chosen].name : "?";
 	char addr[INET_ADDRSTRLEN];
 	bool owned;
-	int n, e = 0, ret = -1;
+	int n, e = 0, ret;
 	char *last_src = NULL;
 
 	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 
-	if (nfs_target(in, &nr, &owned) < 0)
-		return -1;
+	if ((ret = nfs_target(in, &nr, &owned)) < 0)
+		return ret;
 	if (nu->server.s_addr) {
 		server.family = AF_INET;
 		server.v4 = nu->server;
 	}
-	if (in->ops->mkdir("/sysroot", 0755) < 0 && errno != EEXIST) {
-		err_errno(errno, "cannot create /sysroot");
+	if ((e = in->ops->mkdir("/sysroot", 0755)) < 0 && e != -EEXIST) {
+		ret = err_errno(e, "cannot create /sysroot");
 		goto out;
 	}
+	e = 0;
 	if (in->ml && modload_name(in->ml, "nfs") < 0)
 		log_debug("nfs: %s", err_msg());
 	n = nfs_versions(&nr, vers);
@@ -136,7 +133,7 @@ int mount_net_root(struct init *in)
 		unsigned long flags;
 
 		if (nfs_mount_args(&nr, vers[i], server.family ? &server : NULL, &client, &m, &w) < 0) {
-			err_set("cannot mount the NFS root: %s", w.n ? w.v[w.n - 1] : "bad arguments");
+			ret = err_set("cannot mount the NFS root: %s", w.n ? w.v[w.n - 1] : "bad arguments");
 			strv_free(&w);
 			goto out;
 		}
@@ -145,7 +142,8 @@ int mount_net_root(struct init *in)
 			modload_name(in->ml, vers[i][0] == '4' ? "nfsv4" : vers[i][0] == '3' ? "nfsv3" : "nfsv2");
 		flags = (m.read_only == 1 || (m.read_only < 0 && !in->opt.rw)) ? MS_RDONLY : 0;
 		log_debug("mounting %s (nfs) on /sysroot, options %s", m.source, m.data);
-		if (nfs_mount(in, &m, flags, deadline) == 0) {
+		e = nfs_mount(in, &m, flags, deadline);
+		if (e == 0) {
 			log_info("mounted %s (NFS %s, %s) on /sysroot", m.source, vers[i],
 				 flags & MS_RDONLY ? "ro" : "rw");
 			in->fs_mounted = true;
@@ -153,22 +151,21 @@ int mount_net_root(struct init *in)
 			ret = 0;
 			goto out;
 		}
-		e = errno;
-		log_debug("NFS %s: %s", vers[i], strerror(e));
+		log_debug("NFS %s: %s", vers[i], strerror(-e));
 		free(last_src);
 		last_src = xstrdup(m.source);
 		nfs_mount_free(&m);
 		/* a version the server does not speak: try the next */
-		if (e != EPROTONOSUPPORT && e != EINVAL && e != ENOENT && e != EOPNOTSUPP)
+		if (e != -EPROTONOSUPPORT && e != -EINVAL && e != -ENOENT && e != -EOPNOTSUPP)
 			break;
 	}
 	inet_ntop(AF_INET, &nu->addr, addr, sizeof(addr));
-	if (e == ETIMEDOUT)
-		err_set("cannot mount the NFS root %s from %s (%s/%d): no answer within %ld seconds",
-			last_src ? last_src : "?", ifname, addr, nu->prefix, in->opt.timeout);
+	if (e == -ETIMEDOUT)
+		ret = err_set_code(e, "cannot mount the NFS root %s from %s (%s/%d): no answer within %ld seconds",
+				   last_src ? last_src : "?", ifname, addr, nu->prefix, in->opt.timeout);
 	else
-		err_errno(e, "cannot mount the NFS root %s from %s (%s/%d)", last_src ? last_src : "?",
-			  ifname, addr, nu->prefix);
+		ret = err_errno(e, "cannot mount the NFS root %s from %s (%s/%d)", last_src ? last_src : "?",
+				ifname, addr, nu->prefix);
 out:
 	free(last_src);
 	if (owned)

@@ -39,7 +39,7 @@ static int read_signature(struct init *in, const struct blockdev *bd, char tail[
 {
 	long page = sysconf(_SC_PAGESIZE);
 	off_t at;
-	int fd;
+	int fd, r = 0;
 	ssize_t n;
 
 	/* the page's byte offset must fit an off_t */
@@ -48,15 +48,15 @@ static int read_signature(struct init *in, const struct blockdev *bd, char tail[
 	at = (off_t)in->opt.resume_offset * page + page - SIG_LEN;
 	fd = in->ops->open(bd->devnode, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
-		return err_errno(errno, "cannot open %s", bd->devnode);
+		return err_errno(fd, "cannot open %s", bd->devnode);
 	n = pread(fd, tail, SIG_LEN, at);
 	if (n < 0)
-		err_errno(errno, "cannot read the swap header of %s", bd->devnode);
+		r = err_errno(errno, "cannot read the swap header of %s", bd->devnode);
 	else if (n != SIG_LEN)
-		err_set("%s is too small to hold a swap header at offset %lld", bd->devnode,
-			(long long)at);
+		r = err_set("%s is too small to hold a swap header at offset %lld", bd->devnode,
+			    (long long)at);
 	close(fd);
-	return n == SIG_LEN ? 0 : -1;
+	return r;
 }
 
 static int write_sys(struct init *in, const char *path, const char *text)
@@ -65,11 +65,11 @@ static int write_sys(struct init *in, const char *path, const char *text)
 	int r;
 
 	if (fd < 0)
-		return err_errno(errno, "cannot open %s", path);
+		return err_errno(fd, "cannot open %s", path);
 	r = write_all(fd, text, strlen(text));
 	close(fd);
 	if (r < 0)
-		return err_errno(-r, "cannot write %s to %s", text, path);
+		return err_errno(r, "cannot write %s to %s", text, path);
 	return 0;
 }
 

@@ -39,7 +39,7 @@ int mount_root(struct init *in)
 	struct strv types = { 0 };
 	unsigned long flags;
 	char *data;
-	int ret = -1, e = 0;
+	int ret, e = 0;
 
 	if (in->opt.rootfstype)
 		strv_split(&types, in->opt.rootfstype, ",");
@@ -53,24 +53,24 @@ int mount_root(struct init *in)
 	mountopts_parse(in->opt.rootflags, &flags, &data);
 	if (!in->opt.rw)
 		flags |= MS_RDONLY;
-	if (in->ops->mkdir("/sysroot", 0755) < 0 && errno != EEXIST) {
-		err_errno(errno, "cannot create /sysroot");
+	if ((e = in->ops->mkdir("/sysroot", 0755)) < 0 && e != -EEXIST) {
+		ret = err_errno(e, "cannot create /sysroot");
 		goto out;
 	}
 	for (size_t i = 0; i < types.n; i++) {
 		modload_fs(in->ml, types.v[i]);
 		log_debug("mounting %s (TYPE %s) on /sysroot, flags 0x%lx, options %s",
 			  bd->devnode, types.v[i], flags, data ? data : "");
-		if (in->ops->mount(bd->devnode, "/sysroot", types.v[i], flags, data) == 0) {
+		e = in->ops->mount(bd->devnode, "/sysroot", types.v[i], flags, data);
+		if (e == 0) {
 			log_info("mounted %s (%s, %s) on /sysroot", bd->devnode, types.v[i],
 				 flags & MS_RDONLY ? "ro" : "rw");
 			in->fs_mounted = true;
 			ret = 0;
 			goto out;
 		}
-		e = errno;
 	}
-	err_errno(e, "cannot mount %s (TYPE %s) on /sysroot", bd->devnode,
+	ret = err_errno(e, "cannot mount %s (TYPE %s) on /sysroot", bd->devnode,
 		  in->opt.rootfstype ? in->opt.rootfstype : types.v[0]);
 out:
 	free(data);

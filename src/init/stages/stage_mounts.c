@@ -27,17 +27,18 @@ static const struct {
 int stage_mounts(struct init *in)
 {
 	const struct sysops *ops = in->ops;
+	int r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(api_mounts); i++) {
-		if (ops->mkdir(api_mounts[i].target, 0755) < 0 && errno != EEXIST)
-			return err_errno(errno, "cannot create %s", api_mounts[i].target);
-		if (ops->mount(api_mounts[i].src, api_mounts[i].target, api_mounts[i].type,
-			       api_mounts[i].flags, api_mounts[i].data) < 0 && errno != EBUSY)
-			return err_errno(errno, "cannot mount %s on %s", api_mounts[i].type,
+		if ((r = ops->mkdir(api_mounts[i].target, 0755)) < 0 && r != -EEXIST)
+			return err_errno(r, "cannot create %s", api_mounts[i].target);
+		if ((r = ops->mount(api_mounts[i].src, api_mounts[i].target, api_mounts[i].type,
+				    api_mounts[i].flags, api_mounts[i].data)) < 0 && r != -EBUSY)
+			return err_errno(r, "cannot mount %s on %s", api_mounts[i].type,
 					 api_mounts[i].target);
 	}
-	if (ops->mkdir("/run/uniramfs", 0755) < 0 && errno != EEXIST)
-		log_warn("cannot create /run/uniramfs: %s", strerror(errno));
+	if ((r = ops->mkdir("/run/uniramfs", 0755)) < 0 && r != -EEXIST)
+		log_warn("cannot create /run/uniramfs: %s", strerror(-r));
 	return 0;
 }
 

@@ -27,7 +27,7 @@ void stage_vconsole(struct init *in);
 void root_seen(void *in, enum dev_change what, const struct blockdev *bd);
 int mount_root(struct init *in);
 
-/* netmount.c: the NFS root on /sysroot, the network up. 0 or -1 (err
+/* netmount.c: the NFS root on /sysroot, the network up. 0 or a negative code (err
  * set: the server, the interface and its address, what mount said). */
 int mount_net_root(struct init *in);
 
@@ -42,11 +42,12 @@ int write_state(struct init *in);
 
 /* failure.c */
 void report_devices(struct init *in);
-/* Run a shell if allowed and present: 0 when it ran and exited, -1 if
- * there was none. */
+/* Run a shell if allowed and present: 0 when it ran and exited, < 0
+ * (-EPERM rd.shell=0, -ENOENT none, or spawn's code) if it did not. */
 int run_shell(struct init *in, const char *why);
-/* Shell, then retry (returns 0), or wait and reboot (returns -1 only
- * when the reboot returned). Only sequence.c calls it. */
+/* Shell, then retry (returns 0), or wait and reboot (returns a negative
+ * code, the reboot's, only when the reboot returned). Only sequence.c
+ * calls it. */
 int failure(struct init *in, bool can_retry);
 void run_break(struct init *in, unsigned brk, const char *name);
 
@@ -78,7 +79,7 @@ void resume_end(struct init *in, bool settled);
  * skipped or fstype needs none): argv[0] the tool's name. */
 char **fsck_argv(const struct options *o, const char *fstype, const char *devnode);
 /* Check a device before it is mounted. 0: go on (clean, fixed, no
- * checker, skipped); -1 (err set): the failure path. Exit status 2
+ * checker, skipped); < 0 (err set): the failure path. Exit status 2
  * reboots. */
 int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype);
 /* fsck_device for the root, with the type mount_root will use. */
@@ -95,11 +96,11 @@ struct fstab_entry {
 int fstab_find(const char *text, const char *mountpoint, struct fstab_entry *e);
 void fstab_entry_free(struct fstab_entry *e);
 /* After the root: the /usr entry of the root's /etc/fstab to mount, if
- * any. 1 (e filled), 0 none (or noauto, rd.fstab=0), -1 (err set): a
+ * any. 1 (e filled), 0 none (or noauto, rd.fstab=0), < 0 (err set): a
  * spec uniramfs does not understand. */
 int usr_entry(struct init *in, struct fstab_entry *e);
 /* Check and mount it on /sysroot/usr; its device must have come. 0, or
- * -1 (err set). */
+ * a negative code (err set). */
 int mount_usr_entry(struct init *in, const struct fstab_entry *e);
 
 /* hooks.c */

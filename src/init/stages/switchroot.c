@@ -68,14 +68,15 @@ static const char *find_init(struct init *in)
 	if (in->opt.init) {
 		if (exists_in_root(in, in->opt.init))
 			return in->opt.init;
-		err_set("init=%s not found on the root filesystem (or not executable)",
-			in->opt.init);
+		err_set_code(-ENOENT, "init=%s not found on the root filesystem (or not executable)",
+			     in->opt.init);
 		return NULL;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fallback); i++)
 		if (exists_in_root(in, fallback[i]))
 			return fallback[i];
-	err_set("no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh");
+	err_set_code(-ENOENT,
+		     "no init on the root filesystem: tried /sbin/init, /etc/init, /bin/init, /bin/sh");
 	return NULL;
 }
 
@@ -85,7 +86,7 @@ static int write_file(struct init *in, const char *path, const char *data, size_
 	int r;
 
 	if (fd < 0)
-		return err_errno(errno, "cannot create %s", path);
+		return err_errno(fd, "cannot create %s", path);
 	r = write_all(fd, data, len);
 	close(fd);
 	if (r < 0)
@@ -97,15 +98,15 @@ int write_state(struct init *in)
 {
 	const struct buf *log = kmsg_kept();
 	char *t = timing_text(&in->timing);
-	int r = 0;
+	int r;
 
-	if (in->ops->mkdir("/run/uniramfs", 0755) < 0 && errno != EEXIST)
-		log_warn("cannot create /run/uniramfs: %s", strerror(errno));
-	if (write_file(in, "/run/uniramfs/timings", t, strlen(t)) < 0 ||
-	    write_file(in, "/run/uniramfs/log", log->p ? log->p : "", log->len) < 0) {
+	if ((r = in->ops->mkdir("/run/uniramfs", 0755)) < 0 && r != -EEXIST)
+		log_warn("cannot create /run/uniramfs: %s", strerror(-r));
+	if ((r = write_file(in, "/run/uniramfs/timings", t, strlen(t))) < 0 ||
+	    (r = write_file(in, "/run/uniramfs/log", log->p ? log->p : "", log->len)) < 0)
 		log_warn("%s", err_msg());
-		r = -1;
-	}
+	else
+		r = 0;
 	free(t);
 	return r;
 }
@@ -136,7 +137,7 @@ int switch_root(struct init *in)
 
 	init = find_init(in);
 	if (!init)
-		return -1;
+		return -ENOENT;
 	log_info("switching to the root filesystem, starting %s", init);
 	timing_mark(&in->timing, "switch");
 	write_state(in);
@@ -144,23 +145,23 @@ int switch_root(struct init *in)
 
 	for (size_t i = 0; i < ARRAY_SIZE(moves); i++) {
 		char *target = xasprintf(NEWROOT "%s", moves[i]);
-		if (ops->mount(moves[i], target, NULL, MS_MOVE, NULL) < 0) {
+		if ((r = ops->mount(moves[i], target, NULL, MS_MOVE, NULL)) < 0) {
 			log_warn("cannot move %s to %s: %s; detaching it", moves[i], target,
-				 strerror(errno));
+				 strerror(-r));
 			ops->umount(moves[i], MNT_DETACH);
 		}
 		free(target);
 	}
-	if (ops->chdir(NEWROOT) < 0)
-		return err_errno(errno, "cannot enter " NEWROOT);
+	if ((r = ops->chdir(NEWROOT)) < 0)
+		return err_errno(r, "cannot enter " NEWROOT);
 	if (in->xops->free_initramfs(NEWROOT) < 0)
 		log_warn("freeing the initramfs: %s", err_msg());
-	if (ops->mount(NEWROOT, "/", NULL, MS_MOVE, NULL) < 0)
-		return err_errno(errno, "cannot move " NEWROOT " to /");
-	if (ops->chroot(".") < 0)
-		return err_errno(errno, "cannot chroot into the new root");
-	if (ops->chdir("/") < 0)
-		return err_errno(errno, "cannot chdir to / in the new root");
+	if ((r = ops->mount(NEWROOT, "/", NULL, MS_MOVE, NULL)) < 0)
+		return err_errno(r, "cannot move " NEWROOT " to /");
+	if ((r = ops->chroot(".")) < 0)
+		return err_errno(r, "cannot chroot into the new root");
+	if ((r = ops->chdir("/")) < 0)
+		return err_errno(r, "cannot chdir to / in the new root");
 
 	strv_push(&argv, init);
 	for (char **a = in->init_argv; a && *a; a++)
@@ -168,7 +169,7 @@ int switch_root(struct init *in)
 	envp = init_env(in);
 	r = ops->execve(init, argv.v, envp);
 	if (r < 0)
-		err_errno(errno, "cannot execute %s", init);
+		r = err_errno(r, "cannot execute %s", init);
 	strv_free(&argv);
 	for (char **e = envp; e && *e; e++)
 		free(*e);

@@ -129,14 +129,14 @@ int mount_usr_entry(struct init *in, const struct fstab_entry *e)
 			       bd->devnode);
 	}
 	/* fstab's pass number 0 means "never check", as for fsck(8). */
-	if (e->passno > 0 && fsck_device(in, bd, type) < 0) {
+	if (e->passno > 0 && (r = fsck_device(in, bd, type)) < 0) {
 		free(type);
-		return -1;
+		return r;
 	}
 	mountopts_parse(e->opts, &flags, &data);
 	r = in->ops->mount(bd->devnode, "/sysroot/usr", type, flags, data);
 	if (r < 0)
-		err_errno(errno, "cannot mount %s (TYPE %s) on /sysroot/usr", bd->devnode, type);
+		r = err_errno(r, "cannot mount %s (TYPE %s) on /sysroot/usr", bd->devnode, type);
 	else
 		log_info("mounted %s (%s, %s) on /sysroot/usr", bd->devnode, type,
 			 flags & MS_RDONLY ? "ro" : "rw");
@@ -171,10 +171,10 @@ int usr_entry(struct init *in, struct fstab_entry *e)
 		return 0;
 	}
 	if (!blockdev_spec_valid(e->spec)) {
-		err_set("/usr is %s in /sysroot/etc/fstab: not a device uniramfs understands",
-			e->spec);
+		r = err_set("/usr is %s in /sysroot/etc/fstab: not a device uniramfs understands",
+			    e->spec);
 		fstab_entry_free(e);
-		return -1;
+		return r;
 	}
 	return 1;
 }

@@ -62,7 +62,7 @@ static int set_key(void *arg, unsigned table, unsigned key, uint16_t value)
 	struct kbentry e = { .kb_table = (unsigned char)table, .kb_index = (unsigned char)key,
 			     .kb_value = value };
 
-	return kl->in->ops->ioctl(kl->fd, KDSKBENT, &e) < 0 ? -errno : 0;
+	return kl->in->ops->ioctl(kl->fd, KDSKBENT, &e);
 }
 
 static int load_keymap(struct init *in, int fd, const char *name)
@@ -114,7 +114,7 @@ static int set_font(struct init *in, int fd, const struct psf *f)
 
 	for (unsigned g = 0; g < f->glyphs; g++)
 		memcpy(cells + g * cell, f->glyph_data + g * f->glyph_bytes, f->glyph_bytes);
-	r = in->ops->ioctl(fd, KDFONTOP, &op) < 0 ? -errno : 0;
+	r = in->ops->ioctl(fd, KDFONTOP, &op);
 	if (r == 0 && f->table)
 		r = psf_unicode_walk(f, add_pair, &m);
 	if (r == 0 && m.n) {
@@ -122,9 +122,9 @@ static int set_font(struct init *in, int fd, const struct psf *f)
 		struct unimapdesc desc = { .entry_ct = (unsigned short)m.n, .entries = m.v };
 		if (m.n > 0xffff)
 			desc.entry_ct = 0xffff;
-		r = in->ops->ioctl(fd, PIO_UNIMAPCLR, &clear) < 0 ? -errno : 0;
+		r = in->ops->ioctl(fd, PIO_UNIMAPCLR, &clear);
 		if (r == 0)
-			r = in->ops->ioctl(fd, PIO_UNIMAP, &desc) < 0 ? -errno : 0;
+			r = in->ops->ioctl(fd, PIO_UNIMAP, &desc);
 	}
 	free(m.v);
 	free(cells);
@@ -189,7 +189,7 @@ void stage_vconsole(struct init *in)
 	fd = in->ops->open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		log_info("no virtual console (/dev/tty0: %s): keymap %s and font %s not loaded",
-			 strerror(errno), keymap ? keymap : "-", font ? font : "-");
+			 strerror(-fd), keymap ? keymap : "-", font ? font : "-");
 		goto out;
 	}
 	if (keymap && load_keymap(in, fd, keymap) == 0)
