@@ -11,7 +11,9 @@ reaches it through QEMU user networking with restrict=on and a guestfwd rule
 A guestfwd rule with a tcp: target is a character device QEMU connects once,
 when it starts: each rule carries one TCP connection for the life of the VM.
 Start the server before QEMU, and make the guest use one connection per rule
-(an NFSv4 mount, one iSCSI session, one NBD device are each one).
+(an NFSv4 mount, one iSCSI session, one NBD device are each one; an iSCSI
+SendTargets discovery before the login, as dracut's iscsiadm does, is a
+second one, which the rule does not carry).
 
     NFS   nfs-ganesha with the VFS FSAL, NFSv4 only: v3 needs rpcbind for
           MOUNT and NLM, and ganesha refuses to start v3 when it cannot
