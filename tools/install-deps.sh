@@ -33,8 +33,9 @@ packages=(
 	ovmf mtools systemd-boot-efi
 	# LUKS for mkinitramfs (bench/stack.py)
 	cryptsetup-initramfs
-	# the other generators, for reading their images and benchmarks
-	initramfs-tools dracut-core
+	# the other generators, for reading their images and benchmarks;
+	# dracut-network: dracut's nfs and iscsi modules (bench/net.py)
+	initramfs-tools dracut-core dracut-network
 	# packaging and the Debian system test (tests/distro)
 	debootstrap debhelper dpkg-dev fakeroot systemd
 	# benchmarks

@@ -11,12 +11,15 @@ reaches it through QEMU user networking with restrict=on and a guestfwd rule
 A guestfwd rule with a tcp: target is a character device QEMU connects once,
 when it starts: each rule carries one TCP connection for the life of the VM.
 Start the server before QEMU, and make the guest use one connection per rule
-(an NFSv4 mount, one iSCSI session, one NBD device are each one).
+(an NFSv4 mount, one iSCSI session, one NBD device are each one; an iSCSI
+SendTargets discovery before the login, as dracut's iscsiadm does, is a
+second one, which the rule does not carry).
 
     NFS   nfs-ganesha with the VFS FSAL, NFSv4 only: v3 needs rpcbind for
           MOUNT and NLM, and ganesha refuses to start v3 when it cannot
           register with it.  The export is at the pseudo path "/root".
-    iSCSI tgtd (tgt) with a private control port; the LUN is 1.
+    iSCSI tgtd (tgt) with a private control port; the LUN is 1.  Several
+          tgtd run at once, each on its own control port (start_iscsi).
     NBD   nbd-server, the image exported under the name "root".
 
 Usage:
@@ -25,11 +28,13 @@ Each start_* returns a Server (a context manager); stop() kills what it
 started, by its pid, and removes the work directory.
 """
 
+import fcntl
 import os
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 GUEST_ADDR = "10.0.2.100"   # where the guest finds every server
@@ -218,44 +223,111 @@ def start_nfs(export_dir, parent=None):
     return _start("nfs", parent, setup)
 
 
-def _tgt_control_port():
-    """tgtd's control socket is /var/run/tgtd/socket.N: a free N keeps
-    ours apart from any other tgtd on the host."""
+TGT_RUN = "/run/tgtd"
+_tgt_guard = threading.Lock()
+
+
+def _tgt_lock_free(n):
+    """Does no tgtd hold control port n?  tgtd takes a lockf() lock on
+    /run/tgtd/socket.N.lock for its life and refuses to start ("another
+    tgtd is using ...") when it cannot; a socket file without a live lock
+    is a leftover that tgtd replaces, as it never removes its own."""
+    path = os.path.join(TGT_RUN, "socket.%d.lock" % n)
+    try:
+        fd = os.open(path, os.O_WRONLY)
+    except FileNotFoundError:
+        return True
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)    # drops the lock, for tgtd to take
+
+
+def _tgt_control_port(skip=()):
+    """A control port N (/run/tgtd/socket.N) whose lock no tgtd holds."""
     for n in range(4000, 5000):
-        if not os.path.exists("/var/run/tgtd/socket.%d" % n) and \
-                not os.path.exists("/run/tgtd/socket.%d" % n):
+        if n not in skip and _tgt_lock_free(n):
             return n
     raise ServerError("iscsi: no free tgtd control port")
 
 
-def start_iscsi(image, parent=None, iqn=ISCSI_IQN, chap=None):
+def _tgt_forget(n):
+    """Remove the socket and lock files our tgtd leaves behind, holding
+    its lock meanwhile, so that a tgtd that took port n since is left
+    alone."""
+    lock = os.path.join(TGT_RUN, "socket.%d.lock" % n)
+    try:
+        fd = os.open(lock, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1)
+        for f in (os.path.join(TGT_RUN, "socket.%d" % n), lock):
+            try:
+                os.unlink(f)
+            except OSError:
+                pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def start_iscsi(image, parent=None, iqn=ISCSI_IQN, chap=None, initiator=None):
     """tgtd serving image as LUN ISCSI_LUN of target iqn, open to any
-    initiator; chap=(user, password): only with that CHAP account. The
-    guest logs in to 10.0.2.100:3260 through guestfwd(3260)."""
+    initiator (initiator: only to that initiator name); chap=(user,
+    password): only with that CHAP account.  The guest logs in to
+    10.0.2.100:3260 through guestfwd(3260).
+
+    Several may run at once: each has its own control port, picked
+    under a lock (in this process) so that two starts do not pick the
+    same one, and picked again when another process's tgtd took it
+    first."""
     image = os.path.abspath(image)
     if not os.path.isfile(image):
         raise ServerError("iscsi: %s is not a file" % image)
 
-    def setup(s):
-        s.control = _tgt_control_port()
-        p = s._spawn(["tgtd", "-f", "-C", str(s.control),
-                      "--iscsi", "portal=127.0.0.1:%d" % s.port])
-        sysadm = ["tgtadm", "-C", str(s.control), "--mode", "sys"]
+    def spawn(s):
+        tried = []
+        with _tgt_guard:
+            for _ in range(5):
+                s.control = _tgt_control_port(tried)
+                tried.append(s.control)
+                p = s._spawn(["tgtd", "-f", "-C", str(s.control),
+                              "--iscsi", "portal=127.0.0.1:%d" % s.port])
+                try:
+                    s._wait_listening(p)
+                    return p
+                except ServerError:
+                    if p.poll() is None or "another tgtd is using" not in s.log_text():
+                        raise
+                    s.procs.remove(p)
+            raise ServerError("iscsi: tgtd found control ports %s taken" % tried)
 
-        # tgtd ignores SIGTERM; it leaves when taken offline and deleted.
+    def setup(s):
+        p = spawn(s)
+        sysadm = ["tgtadm", "-C", str(s.control), "--mode", "sys"]
+        adm = ["tgtadm", "-C", str(s.control), "--lld", "iscsi"]
+
+        # tgtd ignores SIGTERM; it leaves when taken offline and deleted,
+        # which it refuses ("invalid request") while it has a target.
         def shutdown():
-            for args in (["--op", "update", "--name", "State", "-v", "offline"],
-                         ["--op", "delete"]):
-                subprocess.run(sysadm + args, stdout=subprocess.DEVNULL,
+            for cmd in (sysadm + ["--op", "update", "--name", "State", "-v", "offline"],
+                        adm + ["--op", "delete", "--mode", "target", "--tid", "1", "--force"],
+                        sysadm + ["--op", "delete"]):
+                subprocess.run(cmd, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=10)
             p.wait(timeout=10)
+            _tgt_forget(s.control)
         s.before_stop = shutdown
-        s._wait_listening(p)
-        adm = ["tgtadm", "-C", str(s.control), "--lld", "iscsi"]
+        bind = ["--initiator-name", initiator] if initiator else ["-I", "ALL"]
         for args in (["--op", "new", "--mode", "target", "--tid", "1", "-T", iqn],
                      ["--op", "new", "--mode", "logicalunit", "--tid", "1",
                       "--lun", str(ISCSI_LUN), "-b", image],
-                     ["--op", "bind", "--mode", "target", "--tid", "1", "-I", "ALL"]) + ((
+                     ["--op", "bind", "--mode", "target", "--tid", "1"] + bind) + ((
                      ["--op", "new", "--mode", "account", "--user", chap[0],
                       "--password", chap[1]],
                      ["--op", "bind", "--mode", "account", "--tid", "1", "--user", chap[0]])

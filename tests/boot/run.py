@@ -542,6 +542,7 @@ def main():
             sys.exit("run.py: %s not built (meson setup %s && ninja -C %s)"
                      % (uniramfs, builddir, builddir))
         images = Images(uniramfs, kver, work)
+        scenarios_net.BUILDER_ENV.update(kver=kver, vmlinuz=vmlinuz, uniramfs=uniramfs)
     say("boot tests: kernel %s, %s, %d scenario(s), %d at a time"
         % (kver, "image " + foreign if foreign else "uniramfs from " + builddir,
            len(scenarios), a.jobs))

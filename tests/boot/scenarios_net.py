@@ -15,13 +15,18 @@ import os
 import shutil
 import tempfile
 
+import builder
 import disks
 import netservers
+import scenarios_stack
 
 NFS = disks.Disk("nfs", "nfs4", "", "")           # only .fs is looked at
 LOCAL = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
 NET_MODULES = ["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4"]
 SERVER = netservers.GUEST_ADDR
+# What builder.py needs to lay out a stacked disk (kver, vmlinuz, uniramfs):
+# run.py fills it in before the boots.
+BUILDER_ENV = {}
 
 
 def _nic(netdev_extra=""):
@@ -69,16 +74,19 @@ def nfs_on_second(testinit, work):
 CHAP = ("uniramfs", "chap-secret-12")   # tgt wants 12 or more characters
 
 
-def iscsi_root(testinit, work, chap=CHAP):
-    """A copy of the local root disk as the LUN of a tgtd target that
-    asks for CHAP (chap None: that does not)."""
+def iscsi_root(testinit, work, chap=CHAP, layout=None, initiator=None):
+    """A copy of the local root disk (or of the builder's layout) as the
+    LUN of a tgtd target that asks for CHAP (chap None: that does not),
+    open to any initiator (initiator: to that name only)."""
     @contextlib.contextmanager
     def ctx():
         tmp = tempfile.mkdtemp(prefix="iscsi-", dir=work)
         try:
             lun = os.path.join(tmp, "lun.img")
-            shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
-            with netservers.start_iscsi(lun, tmp, chap=chap) as s:
+            src = layout.build(testinit, work, BUILDER_ENV)[0] if layout \
+                else disks.ensure(LOCAL, testinit, work)
+            shutil.copyfile(src, lun)
+            with netservers.start_iscsi(lun, tmp, chap=chap, initiator=initiator) as s:
                 try:
                     yield [], _nic(s.guestfwd(3260))
                 finally:
@@ -87,6 +95,17 @@ def iscsi_root(testinit, work, chap=CHAP):
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return ctx()
+
+
+# The LUN of the LVM scenarios (builder/lvm.sh: the whole disk a PV of
+# VG testvg, LV root ext4), behind a target that knows no CHAP and lets
+# in only INITIATOR: a login under any other name is refused.
+LVM = scenarios_stack.LVM
+INITIATOR = "iqn.2026-12.test.uniramfs:client1"
+
+
+def iscsi_lvm(testinit, work):
+    return iscsi_root(testinit, work, chap=None, layout=LVM, initiator=INITIATOR)
 
 
 def nbd_root(testinit, work):
@@ -118,6 +137,10 @@ def nic_only(testinit, work):
     def ctx():
         yield [disks.ensure(LOCAL, testinit, work)], _nic()
     return ctx()
+
+
+ISCSI_BUILD = ["--add-modules", "virtio_pci,virtio_net,iscsi_tcp,sd_mod,crc32c_generic",
+               "--add-binaries", "iscsistart"]
 
 
 def scenarios(Scenario):
@@ -153,14 +176,32 @@ def scenarios(Scenario):
                  log_absent=("eth0: asking",)),
         Scenario("iscsi-chap", "ext4 root on an iSCSI LUN by netroot=iscsi: with CHAP",
                  LOCAL, "UUID=" + LOCAL.uuid,
-                 build=["--add-modules", "virtio_pci,virtio_net,iscsi_tcp,sd_mod,crc32c_generic",
-                        "--add-binaries", "iscsistart"],
-                 net=iscsi_root,
+                 build=ISCSI_BUILD, net=iscsi_root,
                  cmdline="netroot=iscsi:%s:%s@%s::3260:%d:%s rd.debug" % (
                      CHAP + (SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN)),
                  log_expect=("iSCSI: logging in to %s at %s:3260" % (
                      netservers.ISCSI_IQN, SERVER), "-u uniramfs -w (secret)"),
                  log_absent=("-w " + CHAP[1],)),
+        Scenario("iscsi-lvm", "LVM on an iSCSI LUN, no CHAP, rd.iscsi.initiator= the only "
+                 "name the target lets in",
+                 LVM, "/dev/testvg/root", build=ISCSI_BUILD, net=iscsi_lvm,
+                 cmdline="netroot=iscsi:%s::3260:%d:%s rd.iscsi.initiator=%s rd.debug" % (
+                     SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN, INITIATOR),
+                 log_expect=("iSCSI: logging in to %s at %s:3260" % (netservers.ISCSI_IQN, SERVER),
+                             "-i %s -t %s" % (INITIATOR, netservers.ISCSI_IQN),
+                             # rd.debug puts the init's clock after "uniramfs: "
+                             "/dev/sda is an LVM physical volume: activating",
+                             "running lvm vgchange -ay --sysinit",
+                             "root=/dev/testvg/root is /dev/dm-0"),
+                 log_absent=(" -u ",)),
+        Scenario("iscsi-initiator-refused", "without rd.iscsi.initiator= the default name is "
+                 "not the one the target lets in: login refused, the failure report",
+                 LVM, "/dev/testvg/root", build=ISCSI_BUILD, net=iscsi_lvm,
+                 cmdline="netroot=iscsi:%s::3260:%d:%s rd.timeout=10 rd.shell=0" % (
+                     SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN),
+                 fail_msgs=("uniramfs: iscsistart for %s exited with status " % netservers.ISCSI_IQN,
+                            "uniramfs: root device root=/dev/testvg/root did not appear",
+                            "uniramfs: rebooting now")),
         Scenario("nbd", "ext4 root on NBD by netroot=nbd:SERVER:PORT/EXPORT",
                  LOCAL, "UUID=" + LOCAL.uuid,
                  build=["--add-modules", "virtio_pci,virtio_net,nbd", "--add-binaries", "nbd-client"],
