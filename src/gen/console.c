@@ -238,32 +238,6 @@ static int compile_keymap(const char *path, struct buf *out)
 	return r;
 }
 
-static int add_keymap(const struct console_plan *cp, struct image *img, const char *sysroot)
-{
-	struct buf bin = { 0 };
-	char *path = NULL;
-	int r = check_name("keymap", cp->keymap, cp->keymap_from);
-
-	if (r == 0 && !strcmp(cp->keymap_from, "/etc/default/keyboard"))
-		path = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP);
-	if (r == 0 && !path)
-		path = find_in(sysroot, keymap_dirs, N(keymap_dirs), cp->keymap, keymap_suffixes,
-			       N(keymap_suffixes));
-	if (r == 0 && !path)
-		r = err_set("keymap \"%s\" (%s) not found in %s/usr/share/keymaps or "
-			    "/usr/share/kbd/keymaps: install console-data or kbd's keymaps",
-			    cp->keymap, cp->keymap_from, strcmp(sysroot, "/") ? sysroot : "");
-	if (r == 0)
-		r = compile_keymap(path, &bin);
-	if (r == 0)
-		r = image_add_data(img, LAYOUT_KEYMAP_FILE, bin.p, bin.len, 0644);
-	if (r == 0)
-		log_info("keymap %s (%s) from %s", cp->keymap, cp->keymap_from, path);
-	free(path);
-	buf_free(&bin);
-	return r;
-}
-
 static int any_codepoint(void *arg, unsigned glyph, uint32_t codepoint)
 {
 	(void)arg;
@@ -273,32 +247,56 @@ static int any_codepoint(void *arg, unsigned glyph, uint32_t codepoint)
 }
 
 /* A PSF font within the kernel's limits, its Unicode table whole. */
-static int add_font(const struct console_plan *cp, struct image *img, const char *sysroot)
+static int load_font(const char *path, struct buf *out)
 {
-	struct buf psf = { 0 };
 	struct psf f;
-	char *path = NULL;
-	int r = check_name("font", cp->font, cp->font_from);
+	int r = decompress_file(path, out);
 
-	if (r == 0) {
-		path = find_in(sysroot, font_dirs, N(font_dirs), cp->font, font_suffixes,
-			       N(font_suffixes));
-		if (!path)
-			r = err_set("font \"%s\" (%s) not found in /usr/share/consolefonts or "
-				    "/usr/share/kbd/consolefonts",
-				    cp->font, cp->font_from);
-	}
-	if (r == 0)
-		r = decompress_file(path, &psf);
-	if (r == 0 && (psf.len > FONT_MAX || psf_parse((const uint8_t *)psf.p, psf.len, &f) < 0 ||
-			psf_unicode_walk(&f, any_codepoint, NULL) < 0))
+	if (r == 0 && (out->len > FONT_MAX || psf_parse((const uint8_t *)out->p, out->len, &f) < 0 ||
+		       psf_unicode_walk(&f, any_codepoint, NULL) < 0))
 		r = err_set("%s is not a PSF console font", path);
+	return r;
+}
+
+/* A keymap or a font: where it is looked for, and how the file found
+ * becomes what the image holds. */
+struct console_file {
+	const char *what;
+	const char *const *dirs, *const *suffixes;
+	size_t ndirs, nsuffixes;
+	const char *dst, *package;
+	int (*load)(const char *path, struct buf *out);
+};
+
+static const struct console_file keymap_file = {
+	"keymap", keymap_dirs, keymap_suffixes, N(keymap_dirs), N(keymap_suffixes),
+	LAYOUT_KEYMAP_FILE, "console-data or kbd's keymaps", compile_keymap,
+};
+static const struct console_file font_file = {
+	"font", font_dirs, font_suffixes, N(font_dirs), N(font_suffixes),
+	LAYOUT_FONT_FILE, "console-data or kbd's fonts", load_font,
+};
+
+/* path: a file already chosen (Debian's cached keymap), else NULL. */
+static int add_file(const struct console_file *k, const char *name, const char *from, char *path,
+		    struct image *img, const char *sysroot)
+{
+	struct buf data = { 0 };
+	int r = check_name(k->what, name, from);
+
+	if (r == 0 && !path)
+		path = find_in(sysroot, k->dirs, k->ndirs, name, k->suffixes, k->nsuffixes);
+	if (r == 0 && !path)
+		r = err_set("%s \"%s\" (%s) not found in %s%s or %s: install %s", k->what, name, from,
+			    strcmp(sysroot, "/") ? sysroot : "", k->dirs[0], k->dirs[1], k->package);
 	if (r == 0)
-		r = image_add_data(img, LAYOUT_FONT_FILE, psf.p, psf.len, 0644);
+		r = k->load(path, &data);
 	if (r == 0)
-		log_info("console font %s (%s) from %s", cp->font, cp->font_from, path);
+		r = image_add_data(img, k->dst, data.p, data.len, 0644);
+	if (r == 0)
+		log_info("%s %s (%s) from %s", k->what, name, from, path);
 	free(path);
-	buf_free(&psf);
+	buf_free(&data);
 	return r;
 }
 
@@ -310,12 +308,15 @@ int console_plan_add(const struct console_plan *cp, struct image *img, const cha
 	if (!cp->keymap && !cp->font)
 		return 0;
 	if (cp->keymap) {
-		r = add_keymap(cp, img, sysroot);
+		char *cached = NULL;
+		if (!strcmp(cp->keymap_from, "/etc/default/keyboard"))
+			cached = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP);
+		r = add_file(&keymap_file, cp->keymap, cp->keymap_from, cached, img, sysroot);
 		if (r == 0)
 			buf_printf(&conf, "KEYMAP=%s\n", cp->keymap);
 	}
 	if (r == 0 && cp->font) {
-		r = add_font(cp, img, sysroot);
+		r = add_file(&font_file, cp->font, cp->font_from, NULL, img, sysroot);
 		if (r == 0)
 			buf_printf(&conf, "FONT=%s\n", cp->font);
 	}
