@@ -208,6 +208,12 @@ def scenarios(Scenario):
                  net=nbd_root, cmdline="netroot=nbd:%s:10809/%s" % (SERVER, netservers.NBD_EXPORT),
                  log_expect=("uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
                      SERVER, netservers.NBD_EXPORT), "uniramfs: root=UUID=%s is /dev/nbd0" % LOCAL.uuid)),
+        Scenario("nbdroot", "ext4 root on NBD by the kernel's root=/dev/nbd0 nbdroot=SERVER:PORT/EXPORT",
+                 LOCAL, "/dev/nbd0",
+                 build=["--add-modules", "virtio_pci,virtio_net,nbd", "--add-binaries", "nbd-client"],
+                 net=nbd_root, cmdline="nbdroot=%s:10809/%s" % (SERVER, netservers.NBD_EXPORT),
+                 log_expect=("uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
+                     SERVER, netservers.NBD_EXPORT), "uniramfs: root=/dev/nbd0 is /dev/nbd0")),
         Scenario("nfs-down", "an NFS server that is down: the failure report names the "
                  "interface, its address and the server, within rd.timeout",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
