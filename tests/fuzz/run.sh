@@ -13,7 +13,7 @@ out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
 
-targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_console fuzz_dhcp fuzz_ipconf}
+targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_console fuzz_luks2 fuzz_dhcp fuzz_ipconf}
 
 # The targets' sources are listed once, in tests/fuzz/meson.build: build
 # them there, with clang, ASan and UBSan, stopping at the first report.
@@ -74,12 +74,19 @@ if [ -f "$map" ] && command -v loadkeys > /dev/null; then
 	loadkeys -q -u -b "$map" > "$out/seeds-console/de-latin1.bmap" < /dev/null || true
 fi
 
+# fuzz_luks2 starts from a token list as a LUKS2 header's JSON area
+# holds one (a systemd-tpm2 and a foreign token)
+mkdir -p "$out/seeds-luks2"
+printf '%s' '{"keyslots":{"0":{"type":"luks2"}},"tokens":{"0":{"type":"systemd-tpm2","keyslots":["0"]},"1":{"type":"x"}},"segments":{},"digests":{},"config":{"json_size":"12288"}}' \
+	> "$out/seeds-luks2/tokens.json"
+
 status=0
 for t in $targets; do
 	dirs="$seeds"
 	[ "$t" = fuzz_extract ] && dirs="$out/seeds-extract"
 	[ "$t" = fuzz_uki ] && dirs="$out/seeds-uki"
 	[ "$t" = fuzz_console ] && dirs="$out/seeds-console"
+	[ "$t" = fuzz_luks2 ] && dirs="$out/seeds-luks2"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"
