@@ -358,11 +358,9 @@ static void test_token_fails_then_passphrase(void)
 static void test_no_tpm_waits_then_passphrase(void)
 {
 	struct init in;
-	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=2",
-				   true);
+	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=2",
+					NULL);
 
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
-	stack_setup(&in);
 	answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<6>/dev/vda2: waiting up to 2 s for the TPM2 device /dev/tpmrm0\n"
