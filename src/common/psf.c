@@ -72,30 +72,23 @@ int psf_parse(const uint8_t *data, size_t len, struct psf *out)
 	return -EINVAL;
 }
 
+/* What a table step gives besides a code point (all above U+10FFFF and
+ * any value a step can decode): the glyph's list ends, or a sequence
+ * follows (whose code points are not the glyph's own). */
+#define TABLE_END (1L << 24)
+#define TABLE_SEQ (TABLE_END + 1)
+
 /* PSF1: little-endian u16 code points, 0xFFFE before sequences, 0xFFFF
  * ending each glyph's list. */
-static int walk_psf1(const struct psf *f, psf_unicode_fn fn, void *arg)
+static long next_psf1(const uint8_t **p, const uint8_t *end)
 {
-	const uint8_t *p = f->table, *end = f->table + f->table_len;
-	int r = 0;
+	unsigned v;
 
-	for (unsigned g = 0; g < f->glyphs && r == 0; g++) {
-		int in_seq = 0;
-		for (;;) {
-			unsigned v;
-			if (end - p < 2)
-				return -EINVAL;
-			v = (unsigned)p[0] | (unsigned)p[1] << 8;
-			p += 2;
-			if (v == 0xffff)
-				break;
-			if (v == 0xfffe)
-				in_seq = 1;
-			else if (!in_seq && (r = fn(arg, g, v)) < 0)
-				break;
-		}
-	}
-	return r;
+	if (end - *p < 2)
+		return -EINVAL;
+	v = (unsigned)(*p)[0] | (unsigned)(*p)[1] << 8;
+	*p += 2;
+	return v == 0xffff ? TABLE_END : v == 0xfffe ? TABLE_SEQ : (long)v;
 }
 
 /* One UTF-8 character at *p: its code point, or -1 when malformed. */
@@ -120,39 +113,46 @@ static long utf8_next(const uint8_t **p, const uint8_t *end)
 }
 
 /* PSF2: UTF-8 code points, 0xFE before sequences, 0xFF ending each. */
-static int walk_psf2(const struct psf *f, psf_unicode_fn fn, void *arg)
+static long next_psf2(const uint8_t **p, const uint8_t *end)
 {
-	const uint8_t *p = f->table, *end = f->table + f->table_len;
-	int r = 0;
+	long v;
 
-	for (unsigned g = 0; g < f->glyphs && r == 0; g++) {
-		int in_seq = 0;
-		for (;;) {
-			long v;
-			if (p >= end)
-				return -EINVAL;
-			if (*p == 0xff) {
-				p++;
-				break;
-			}
-			if (*p == 0xfe) {
-				in_seq = 1;
-				p++;
-				continue;
-			}
-			v = utf8_next(&p, end);
-			if (v < 0)
-				return -EINVAL;
-			if (!in_seq && (r = fn(arg, g, (uint32_t)v)) < 0)
-				break;
-		}
+	if (*p >= end)
+		return -EINVAL;
+	if (**p == 0xff) {
+		(*p)++;
+		return TABLE_END;
 	}
-	return r;
+	if (**p == 0xfe) {
+		(*p)++;
+		return TABLE_SEQ;
+	}
+	v = utf8_next(p, end);
+	return v < 0 ? -EINVAL : v;
 }
 
 int psf_unicode_walk(const struct psf *f, psf_unicode_fn fn, void *arg)
 {
+	long (*next)(const uint8_t **, const uint8_t *) = f->version == 1 ? next_psf1 : next_psf2;
+	const uint8_t *p = f->table, *end;
+	int r = 0;
+
 	if (!f->table)
 		return 0;
-	return f->version == 1 ? walk_psf1(f, fn, arg) : walk_psf2(f, fn, arg);
+	end = f->table + f->table_len;
+	for (unsigned g = 0; g < f->glyphs && r == 0; g++) {
+		int in_seq = 0;
+		for (;;) {
+			long v = next(&p, end);
+			if (v < 0)
+				return (int)v;
+			if (v == TABLE_END)
+				break;
+			if (v == TABLE_SEQ)
+				in_seq = 1;
+			else if (!in_seq && (r = fn(arg, g, (uint32_t)v)) < 0)
+				break;
+		}
+	}
+	return r;
 }

@@ -31,6 +31,27 @@ static char *sysroot(const char *name)
 	return d;
 }
 
+/* A host tree with the test keymap, and the plan and image made for it. */
+struct host {
+	char *root;
+	struct console_plan cp;
+	struct image *img;
+};
+
+static void host_new(struct host *h, const char *name)
+{
+	h->root = sysroot(name);
+	memset(&h->cp, 0, sizeof(h->cp));
+	h->img = image_new();
+}
+
+static void host_free(struct host *h)
+{
+	console_plan_free(&h->cp);
+	image_free(h->img);
+	free(h->root);
+}
+
 struct found {
 	uint16_t k44, k21;
 	unsigned tables;
@@ -51,134 +72,119 @@ static int note(void *arg, unsigned table, unsigned key, uint16_t value)
 
 static void test_keymap_from_vconsole_conf(void)
 {
-	char *root = sysroot("vc");
-	struct console_plan cp = { 0 };
-	struct image *img = image_new();
+	struct host h;
 
-	write_under(root, "etc/vconsole.conf", "# the host's console\nKEYMAP=\"xx-test\"\nFONT=\n");
-	CHECK(console_plan_settings(&cp, root, NULL, true) == 0);
-	CHECK_STR(cp.keymap, "xx-test");
-	CHECK_STR(cp.keymap_from, "/etc/vconsole.conf");
-	CHECK(cp.font == NULL);
-	CHECK(console_plan_add(&cp, img, root) == 0);
-	CHECK(image_has(img, LAYOUT_KEYMAP_FILE));
-	CHECK(image_has(img, LAYOUT_VCONSOLE_FILE));
-	CHECK(!image_has(img, LAYOUT_FONT_FILE));
-	console_plan_free(&cp);
-	image_free(img);
-	free(root);
+	host_new(&h, "vc");
+	write_under(h.root, "etc/vconsole.conf", "# the host's console\nKEYMAP=\"xx-test\"\nFONT=\n");
+	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+	CHECK_STR(h.cp.keymap, "xx-test");
+	CHECK_STR(h.cp.keymap_from, "/etc/vconsole.conf");
+	CHECK(h.cp.font == NULL);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) == 0);
+	CHECK(image_has(h.img, LAYOUT_KEYMAP_FILE));
+	CHECK(image_has(h.img, LAYOUT_VCONSOLE_FILE));
+	CHECK(!image_has(h.img, LAYOUT_FONT_FILE));
+	host_free(&h);
 }
 
 static void test_generic_keeps_us(void)
 {
-	char *root = sysroot("gen");
-	struct console_plan cp = { 0 };
-	struct image *img = image_new();
+	struct host h;
 
-	write_under(root, "etc/vconsole.conf", "KEYMAP=xx-test\n");
-	CHECK(console_plan_settings(&cp, root, "quiet", false) == 0);
-	CHECK(cp.keymap == NULL);
-	CHECK(console_plan_add(&cp, img, root) == 0);
-	CHECK(!image_has(img, LAYOUT_KEYMAP_FILE));
-	CHECK(!image_has(img, LAYOUT_VCONSOLE_FILE));
-	console_plan_free(&cp);
-	image_free(img);
-	free(root);
+	host_new(&h, "gen");
+	write_under(h.root, "etc/vconsole.conf", "KEYMAP=xx-test\n");
+	CHECK(console_plan_settings(&h.cp, h.root, "quiet", false) == 0);
+	CHECK(h.cp.keymap == NULL);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) == 0);
+	CHECK(!image_has(h.img, LAYOUT_KEYMAP_FILE));
+	CHECK(!image_has(h.img, LAYOUT_VCONSOLE_FILE));
+	host_free(&h);
 }
 
 static void test_cmdline_wins(void)
 {
-	char *root = sysroot("cl");
-	struct console_plan cp = { 0 };
+	struct host h;
 
-	write_under(root, "etc/vconsole.conf", "KEYMAP=us\n");
-	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=fr rd.vconsole.keymap=xx-test", true) == 0);
-	CHECK_STR(cp.keymap, "xx-test");
-	CHECK_STR(cp.keymap_from, "the baked command line's rd.vconsole.keymap");
-	console_plan_free(&cp);
-	free(root);
+	host_new(&h, "cl");
+	write_under(h.root, "etc/vconsole.conf", "KEYMAP=us\n");
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.keymap=fr rd.vconsole.keymap=xx-test", true) == 0);
+	CHECK_STR(h.cp.keymap, "xx-test");
+	CHECK_STR(h.cp.keymap_from, "the baked command line's rd.vconsole.keymap");
+	host_free(&h);
 }
 
 static void test_debian_keyboard(void)
 {
-	char *root = sysroot("deb");
-	struct console_plan cp = { 0 };
+	struct host h;
 
-	write_under(root, "etc/default/keyboard", "XKBMODEL=\"pc105\"\nXKBLAYOUT=\"xx-test,us\"\n");
-	CHECK(console_plan_settings(&cp, root, NULL, true) == 0);
-	CHECK_STR(cp.keymap, "xx-test");
-	CHECK_STR(cp.keymap_from, "/etc/default/keyboard");
-	console_plan_free(&cp);
-	free(root);
+	host_new(&h, "deb");
+	write_under(h.root, "etc/default/keyboard", "XKBMODEL=\"pc105\"\nXKBLAYOUT=\"xx-test,us\"\n");
+	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+	CHECK_STR(h.cp.keymap, "xx-test");
+	CHECK_STR(h.cp.keymap_from, "/etc/default/keyboard");
+	host_free(&h);
 }
 
 static void test_bad_names(void)
 {
-	char *root = sysroot("bad");
-	struct console_plan cp = { 0 };
-	struct image *img = image_new();
+	struct host h;
 
-	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=../../../etc/shadow", false) == 0);
-	CHECK(console_plan_add(&cp, img, root) < 0);
+	host_new(&h, "bad");
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.keymap=../../../etc/shadow", false) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) < 0);
 	CHECK_STR(err_msg(), "keymap \"../../../etc/shadow\" (the baked command line's vconsole.keymap): "
 		  "not a keymap name (letters, digits, _ . + - only)");
-	console_plan_free(&cp);
-	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=nosuch", false) == 0);
-	CHECK(console_plan_add(&cp, img, root) < 0);
+	console_plan_free(&h.cp);
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.keymap=nosuch", false) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) < 0);
 	CHECK(strstr(err_msg(), "keymap \"nosuch\" (the baked command line's vconsole.keymap) not found in ") != NULL);
-	console_plan_free(&cp);
-	CHECK(console_plan_settings(&cp, root, "vconsole.font=nosuch", false) == 0);
-	CHECK(console_plan_add(&cp, img, root) < 0);
+	console_plan_free(&h.cp);
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.font=nosuch", false) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) < 0);
 	CHECK(strstr(err_msg(), "font \"nosuch\" (the baked command line's vconsole.font) not found in ") != NULL);
-	console_plan_free(&cp);
-	CHECK(!image_has(img, LAYOUT_VCONSOLE_FILE));
-	image_free(img);
-	free(root);
+	console_plan_free(&h.cp);
+	CHECK(!image_has(h.img, LAYOUT_VCONSOLE_FILE));
+	host_free(&h);
 }
 
 /* A keymap file loadkeys cannot read fails the build, naming it. */
 static void test_broken_keymap(void)
 {
-	char *root = sysroot("broken");
-	struct console_plan cp = { 0 };
-	struct image *img = image_new();
+	struct host h;
 
-	write_under(root, "usr/share/keymaps/broken.map", "keycode 44 = = =\n");
-	CHECK(console_plan_settings(&cp, root, "vconsole.keymap=broken", false) == 0);
-	CHECK(console_plan_add(&cp, img, root) < 0);
+	host_new(&h, "broken");
+	write_under(h.root, "usr/share/keymaps/broken.map", "keycode 44 = = =\n");
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.keymap=broken", false) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) < 0);
 	CHECK_STR(err_msg(), "loadkeys failed (exit status 1)");
-	console_plan_free(&cp);
-	image_free(img);
-	free(root);
+	host_free(&h);
 }
 
 /* A font that is not PSF is refused; a PSF2 one is packed as it is. */
 static void test_font(void)
 {
-	char *root = sysroot("font");
-	struct console_plan cp = { 0 };
-	struct image *img = image_new();
+	struct host h;
 	unsigned char psf2[32 + 2 * 16] = { 0x72, 0xb5, 0x4a, 0x86, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0,
 					    2, 0, 0, 0, 16, 0, 0, 0, 16, 0, 0, 0, 8, 0, 0, 0 };
-	char *p = path_join(root, "usr/share/consolefonts/tiny.psf");
+	char *p;
 	FILE *f;
 
-	write_under(root, "usr/share/consolefonts/notafont.psf", "hello\n");
-	write_under(root, "usr/share/consolefonts/tiny.psf", "");
+	host_new(&h, "font");
+	p = path_join(h.root, "usr/share/consolefonts/tiny.psf");
+	write_under(h.root, "usr/share/consolefonts/notafont.psf", "hello\n");
+	write_under(h.root, "usr/share/consolefonts/tiny.psf", "");
 	f = fopen(p, "w");
 	fwrite(psf2, 1, sizeof(psf2), f);
 	fclose(f);
-	CHECK(console_plan_settings(&cp, root, "vconsole.font=notafont", false) == 0);
-	CHECK(console_plan_add(&cp, img, root) < 0);
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.font=notafont", false) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) < 0);
 	CHECK(strstr(err_msg(), "notafont.psf is not a PSF console font") != NULL);
-	console_plan_free(&cp);
-	CHECK(console_plan_settings(&cp, root, "vconsole.font=tiny", false) == 0);
-	CHECK(console_plan_add(&cp, img, root) == 0);
-	CHECK(image_has(img, LAYOUT_FONT_FILE));
-	console_plan_free(&cp);
-	image_free(img);
+	console_plan_free(&h.cp);
+	CHECK(console_plan_settings(&h.cp, h.root, "vconsole.font=tiny", false) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) == 0);
+	CHECK(image_has(h.img, LAYOUT_FONT_FILE));
 	free(p);
-	free(root);
+	host_free(&h);
 }
 
 /* What loadkeys made is what the init will load: key 44 types y. */

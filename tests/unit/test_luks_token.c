@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -18,6 +17,7 @@
 #include "layout.h"
 #include "log.h"
 #include "luks2.h"
+#include "stack_helpers.h"
 #include "test.h"
 
 #define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
@@ -28,7 +28,6 @@
 #define NO_TOKENS_JSON "{\"keyslots\":{\"0\":{\"type\":\"luks2\"}},\"tokens\":{},\"config\":{}}"
 
 static struct fake_ops *cur;
-static struct buf msgs;
 static int statuses[8];
 static const char *answers[8];
 static int nanswer;
@@ -79,18 +78,6 @@ static const struct initops fake_initops = {
 	.read_secret = x_read_secret,
 };
 
-static void sink(int level, const char *msg, void *userdata)
-{
-	(void)userdata;
-	if (level <= LOG_INFO)
-		buf_printf(&msgs, "<%d>%s\n", level, msg);
-}
-
-static bool said(const char *line)
-{
-	return msgs.p && strstr(msgs.p, line);
-}
-
 /* A LUKS2 header: the binary part, then json in a 12 KiB JSON area. */
 static void luks2_header(struct fake_ops *f, const char *dev, const char *json)
 {
@@ -112,42 +99,41 @@ static void luks2_header(struct fake_ops *f, const char *dev, const char *json)
 static struct fake_ops *setup(struct init *in, const char *cmdline, bool plugins)
 {
 	struct fake_ops *f = fake_ops_new();
-	struct cmdline c = { 0 };
-	char *p;
 
 	cur = f;
-	buf_free(&msgs);
-	buf_printf(&msgs, "%s", "");
 	memset(statuses, 0, sizeof(statuses));
 	nanswer = 0;
-	fake_write(f, "/usr/sbin/cryptsetup", "#!/bin/false\n");
-	p = fake_path(f, "/usr/sbin/cryptsetup");
-	chmod(p, 0755);
-	free(p);
+	fake_tool(f, "/usr/sbin/cryptsetup");
 	fake_mkdir(f, "/dev");
 	if (plugins)
 		fake_write(f, LAYOUT_TOKENS_FILE, "dir=/usr/lib/x86_64-linux-gnu/cryptsetup\n");
-	memset(in, 0, sizeof(*in));
-	in->ops = &f->ops;
-	in->xops = &fake_initops;
-	init_setup(in);
-	cmdline_parse_layers(&c, NULL, cmdline);
-	options_parse(&in->opt, &c);
-	stack_parse(&in->stack, &c);
-	cmdline_free(&c);
-	log_set_sink(sink, NULL);
-	log_set_level(LOG_INFO);
+	stack_init_start(in, f, cmdline, &fake_initops);
 	return f;
+}
+
+/* An image with the token plugins, /dev/vda2 a LUKS2 device with a
+ * systemd-tpm2 token, the TPM2 device tpm (NULL: none), the stack set up. */
+static struct fake_ops *setup_tpm2(struct init *in, const char *cmdline, const char *tpm)
+{
+	struct fake_ops *f = setup(in, cmdline, true);
+
+	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	if (tpm)
+		fake_write(f, tpm, "");
+	stack_setup(in);
+	return f;
+}
+
+/* the prompt's one answer */
+static void answer(const char *a)
+{
+	answers[0] = a;
+	nanswer = 1;
 }
 
 static void finish(struct fake_ops *f, struct init *in)
 {
-	if (test_cur_failed) {
-		fake_log_dump(f);
-		printf("# messages:\n%s", msgs.p);
-	}
-	init_free(in);
-	fake_ops_free(f);
+	stack_init_finish(f, in, test_cur_failed);
 	cur = NULL;
 }
 
@@ -247,8 +233,7 @@ static void test_argv(void)
 static void parse(struct luks_opts *o, bool *discard, const char *list)
 {
 	luks_opts_init(o);
-	buf_free(&msgs);
-	buf_printf(&msgs, "%s", "");
+	msgs_clear();
 	luks_options_parse(o, list, "rd.luks.options");
 	*discard = o->discard;
 }
@@ -258,7 +243,7 @@ static void test_options(void)
 	struct luks_opts o;
 	bool d;
 
-	log_set_sink(sink, NULL);
+	msgs_capture(LOG_INFO);
 	parse(&o, &d, "tpm2-device=auto,discard");
 	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_TPM2) && o.tpm2_asked && !o.tpm2_device && d);
 	CHECK_STR(msgs.p, "");
@@ -332,11 +317,8 @@ static void test_options(void)
 static void test_token_unlocks_without_prompt(void)
 {
 	struct init in;
-	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
 
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
-	fake_write(f, "/dev/tpmrm0", "");
-	stack_setup(&in);
 	event(&in, "vda2");
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only /dev/vda2 luks-" U1)
 	      >= 0);
@@ -346,10 +328,8 @@ static void test_token_unlocks_without_prompt(void)
 	finish(f, &in);
 
 	/* tpm2-device=PATH: --token-type, the device through the plugin's environment */
-	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=/dev/tpmrm1", true);
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
-	fake_write(f, "/dev/tpmrm1", "");
-	stack_setup(&in);
+	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=/dev/tpmrm1",
+		       "/dev/tpmrm1");
 	event(&in, "vda2");
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only --token-type "
 			       "systemd-tpm2 /dev/vda2 luks-" U1
@@ -361,14 +341,10 @@ static void test_token_unlocks_without_prompt(void)
 static void test_token_fails_then_passphrase(void)
 {
 	struct init in;
-	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
 
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
-	fake_write(f, "/dev/tpmrm0", "");
-	stack_setup(&in);
 	statuses[0] = 1; /* the token open fails (a TPM that does not unseal) */
-	answers[0] = "pw";
-	nanswer = 1;
+	answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1); asking for "
 		   "the passphrase\n"));
@@ -382,13 +358,10 @@ static void test_token_fails_then_passphrase(void)
 static void test_no_tpm_waits_then_passphrase(void)
 {
 	struct init in;
-	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=2",
-				   true);
+	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=2",
+					NULL);
 
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
-	stack_setup(&in);
-	answers[0] = "pw";
-	nanswer = 1;
+	answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<6>/dev/vda2: waiting up to 2 s for the TPM2 device /dev/tpmrm0\n"
 		   "<4>/dev/vda2: no TPM2 device /dev/tpmrm0; asking for the passphrase\n"));
@@ -405,8 +378,7 @@ static void test_when_tokens_are_not_tried(void)
 	/* a header with no tokens: straight to the prompt, nothing said */
 	luks2_header(f, "/dev/vda2", NO_TOKENS_JSON);
 	stack_setup(&in);
-	answers[0] = "pw";
-	nanswer = 1;
+	answer("pw");
 	event(&in, "vda2");
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -414,12 +386,8 @@ static void test_when_tokens_are_not_tried(void)
 	finish(f, &in);
 
 	/* rd.luks.tokens=0 */
-	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.tokens=0", true);
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
-	fake_write(f, "/dev/tpmrm0", "");
-	stack_setup(&in);
-	answers[0] = "pw";
-	nanswer = 1;
+	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1 " rd.luks.tokens=0", "/dev/tpmrm0");
+	answer("pw");
 	event(&in, "vda2");
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -429,8 +397,7 @@ static void test_when_tokens_are_not_tried(void)
 	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=auto", false);
 	luks2_header(f, "/dev/vda2", TPM2_JSON);
 	stack_setup(&in);
-	answers[0] = "pw";
-	nanswer = 1;
+	answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: systemd-tpm2 asked for, but this image has no LUKS2 token "
 		   "plugins; asking for the passphrase\n"));

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -15,13 +14,13 @@
 #include "init/init.h"
 #include "log.h"
 #include "init/stack/stack.h"
+#include "stack_helpers.h"
 #include "test.h"
 
 #define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
 #define U2 "a1b2c3d4-e5f6-4711-8899-aabbccddeeff"
 
 static struct fake_ops *cur;
-static struct buf msgs;         /* every log message, one per line */
 static int statuses[8]; /* exit statuses the fake tools return, in turn; then 0 */
 static const char *answers[8];
 static int nanswer;
@@ -91,58 +90,24 @@ static const struct initops fake_initops = {
 	.read_secret = x_read_secret,
 };
 
-static void sink(int level, const char *msg, void *userdata)
-{
-	(void)userdata;
-	if (level > LOG_INFO)
-		return;
-	buf_printf(&msgs, "<%d>%s\n", level, msg);
-}
-
-static void tool(struct fake_ops *f, const char *path)
-{
-	char *p;
-	fake_write(f, path, "#!/bin/false\n");
-	p = fake_path(f, path);
-	chmod(p, 0755);
-	free(p);
-}
-
 static struct fake_ops *setup(struct init *in, const char *cmdline)
 {
 	struct fake_ops *f = fake_ops_new();
-	struct cmdline c = { 0 };
 
 	cur = f;
-	buf_free(&msgs);
-	buf_printf(&msgs, "%s", "");
 	memset(statuses, 0, sizeof(statuses));
 	memset(answers, 0, sizeof(answers));
 	nanswer = 0;
-	tool(f, "/usr/sbin/cryptsetup");
-	tool(f, "/usr/sbin/lvm");
-	tool(f, "/sbin/mdadm");
-	memset(in, 0, sizeof(*in));
-	in->ops = &f->ops;
-	in->xops = &fake_initops;
-	init_setup(in);
-	cmdline_parse_layers(&c, NULL, cmdline);
-	options_parse(&in->opt, &c);
-	stack_parse(&in->stack, &c);
-	cmdline_free(&c);
-	log_set_sink(sink, NULL);
-	log_set_level(LOG_INFO);
+	fake_tool(f, "/usr/sbin/cryptsetup");
+	fake_tool(f, "/usr/sbin/lvm");
+	fake_tool(f, "/sbin/mdadm");
+	stack_init_start(in, f, cmdline, &fake_initops);
 	return f;
 }
 
 static void finish(struct fake_ops *f, struct init *in)
 {
-	if (test_cur_failed) {
-		fake_log_dump(f);
-		printf("# messages:\n%s", msgs.p);
-	}
-	init_free(in);
-	fake_ops_free(f);
+	stack_init_finish(f, in, test_cur_failed);
 	cur = NULL;
 }
 
@@ -164,17 +129,23 @@ static void event(struct init *in, const char *name, const char *type, const cha
 	run_jobs(in);
 }
 
-static bool said(const char *line)
+/* the prompt's one answer */
+static void answer(const char *a)
 {
-	return msgs.p && strstr(msgs.p, line);
+	answers[0] = a;
+	nanswer = 1;
 }
 
-static int count_said(const char *line)
+/* the key's device of rd.luks.key=...:LABEL=keys arrives */
+static void key_stick_arrives(struct init *in)
 {
-	int n = 0;
-	for (const char *p = msgs.p; p && (p = strstr(p, line)); p += strlen(line))
-		n++;
-	return n;
+	struct blockdev stick;
+
+	dev(&stick, "vdb", "ext4", U2);
+	stick.label = (char *)"keys";
+	stack_seen(in, DEV_ADDED, &stick);
+	free(stick.devnode);
+	run_jobs(in);
 }
 
 /* A tool that cannot start is a negative code up to the caller, with
@@ -206,8 +177,7 @@ static void test_generic_luks_asks_and_pipes_passphrase(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1);
 
 	stack_setup(&in);
-	answers[0] = "correct horse";
-	nanswer = 1;
+	answer("correct horse");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
@@ -294,8 +264,7 @@ static void test_devices_at_the_prompt_wait_for_it(void)
 	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
 	int crypt, lvm;
 
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	at_prompt = arrive_at_prompt;
 	event(&in, "vda2", "crypto_LUKS", U1);
 	crypt = fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2", 0);
@@ -341,8 +310,7 @@ static void test_no_console_and_other_cryptsetup_error(void)
 
 	f = setup(&in, "root=/dev/mapper/x");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	statuses[0] = 5;
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<3>cryptsetup could not open /dev/vda2 (exit status 5)\n"));
@@ -366,8 +334,7 @@ static void test_generic_leaves_luks_locked_once_root_is_there(void)
 	f = setup(&in, "root=/dev/vda1 rd.luks.uuid=" U2);
 	stack_setup(&in);
 	in.root = xstrdup("vda1");
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
 	finish(f, &in);
@@ -391,8 +358,7 @@ static void test_rd_luks_uuid_restricts(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=luks-" U1);
 
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_count(f, "prompt") == 0);
 	CHECK(said("<6>/dev/vdb1: LUKS UUID=" U2 " not asked for, left locked\n"));
@@ -404,8 +370,7 @@ static void test_rd_luks_uuid_restricts(void)
 	/* upper case, no prefix */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=0F5C1E3A-7B2D-4C8E-9A6F-1D2E3F4A5B6C");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
 	finish(f, &in);
@@ -418,8 +383,7 @@ static void test_rd_luks_name_names_mapping(void)
 					"rd.luks.options=discard");
 
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2); /* named ones only */
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_count(f, "run") == 1);
@@ -447,8 +411,7 @@ static void test_keyfile_from_cmdline(void)
 	fake_write(f, "/etc/keys/root.key", "sekrit");
 	stack_setup(&in);
 	statuses[0] = 2;
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<4>key file /etc/keys/root.key does not unlock /dev/vda2; asking for the passphrase\n"));
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 2);
@@ -458,8 +421,7 @@ static void test_keyfile_from_cmdline(void)
 	/* a key for another device is not used; a missing one says so */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/k::luks-" U2 " rd.luks.key=/missing.key");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<4>key file /missing.key for /dev/vda2 is not in this image; asking for the passphrase\n"));
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -477,8 +439,7 @@ static void test_keyfile_old_form_refused(void)
 
 	fake_write(f, "/etc/keys/root.key", "sekrit");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<4>ignoring rd.luks.key=/etc/keys/root.key:" U1 ": \"" U1 "\" is not a device "
 		   "(the second field names the device holding the key, as in dracut: UUID=, LABEL=, "
@@ -494,18 +455,13 @@ static void test_keyfile_on_another_device(void)
 {
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
-	struct blockdev stick;
 
 	fake_write(f, "/run/uniramfs/keydev/keys/root.key", "sekrit\n");
 	stack_setup(&in);
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<6>/dev/vda2: waiting for the key's device LABEL=keys\n"));
 	CHECK(fake_log_count(f, "run") == 0);
-	dev(&stick, "vdb", "ext4", U2);
-	stick.label = (char *)"keys";
-	stack_seen(&in, DEV_ADDED, &stick);
-	free(stick.devnode);
-	run_jobs(&in);
+	key_stick_arrives(&in);
 	CHECK(fake_log_find(f, "mount /dev/vdb /run/uniramfs/keydev ext4 0xf -") >= 0);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
 			       " --key-file=- <sekrit\n>") >= 0);
@@ -516,8 +472,7 @@ static void test_keyfile_on_another_device(void)
 	/* the stick never comes: half way through rd.timeout, the passphrase */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(stack_half_time(&in));
 	run_jobs(&in);
@@ -529,14 +484,9 @@ static void test_keyfile_on_another_device(void)
 	/* a key path that climbs out of the stick is not read */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/../../etc/shadow:LABEL=keys");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
-	dev(&stick, "vdb", "ext4", U2);
-	stick.label = (char *)"keys";
-	stack_seen(&in, DEV_ADDED, &stick);
-	free(stick.devnode);
-	run_jobs(&in);
+	key_stick_arrives(&in);
 	CHECK(said("<4>key file /keys/../../etc/shadow on LABEL=keys: not a plain absolute path\n"));
 	CHECK(fake_log_count(f, "mount") == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -545,14 +495,9 @@ static void test_keyfile_on_another_device(void)
 	/* the stick holds no such file: said, then the passphrase */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/nokey:LABEL=keys:UUID=" U1);
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
-	dev(&stick, "vdb", "ext4", U2);
-	stick.label = (char *)"keys";
-	stack_seen(&in, DEV_ADDED, &stick);
-	free(stick.devnode);
-	run_jobs(&in);
+	key_stick_arrives(&in);
 	CHECK(said("<4>cannot read key file /nokey on LABEL=keys (/dev/vdb): No such file or directory\n"));
 	CHECK(fake_log_find(f, "umount /run/uniramfs/keydev 0x0") >= 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -584,8 +529,7 @@ static void test_crypttab_open_options(void)
 	}
 	fake_write(f, "/etc/keys/k", "key");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	statuses[0] = 2; /* a wrong passphrase, and tries=1 */
 	event(&in, "vda", NULL, NULL); /* random data: blkid sees nothing */
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda (" U1 "): ") >= 0);
@@ -616,8 +560,7 @@ static void test_crypttab_in_image(void)
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
 			       "/dev/vda2 cryptroot --key-file=/etc/keys/k") >= 0);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vdc1", "crypto_LUKS", U2 "0");
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdc1 "
 			       "cryptswap --key-file=- <p>") >= 0);
@@ -627,8 +570,7 @@ static void test_crypttab_in_image(void)
 	f = setup(&in, "root=/dev/mapper/x rd.luks.crypttab=0");
 	fake_write(f, "/etc/crypttab", "cryptroot UUID=" U1 " none\n");
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdb1 luks-" U2, 0) >= 0);
 	finish(f, &in);
@@ -643,8 +585,7 @@ static void test_missing_tool(void)
 	unlink(p);
 	free(p);
 	stack_setup(&in);
-	answers[0] = "p";
-	nanswer = 1;
+	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<3>cannot run cryptsetup open --type luks /dev/vda2 luks-" U1
 		   " --key-file=-: cryptsetup is not in this image\n"));
@@ -903,8 +844,7 @@ static void test_uevent_to_unlock(void)
 	close(fd);
 	free(p);
 	stack_setup(&in);
-	answers[0] = "pw";
-	nanswer = 1;
+	answer("pw");
 	devevents_handle(&in.events, &ev);
 	run_jobs(&in);
 	CHECK(in.devs.n == 1 && in.devs.v[0].type && !strcmp(in.devs.v[0].type, "crypto_LUKS"));

@@ -15,20 +15,8 @@
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
+#include "log_capture.h"
 #include "test.h"
-
-static struct buf msgs;
-
-static void sink(int level, const char *msg, void *userdata)
-{
-	(void)userdata;
-	buf_printf(&msgs, "<%d>%s\n", level, msg);
-}
-
-static bool said(const char *text)
-{
-	return msgs.p && strstr(msgs.p, text);
-}
 
 static void put_bytes(struct fake_ops *f, const char *path, const void *data, size_t len)
 {
@@ -74,8 +62,7 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, const char *
 	struct fake_ops *f = fake_ops_new();
 	struct cmdline c = { 0 };
 
-	buf_free(&msgs);
-	buf_printf(&msgs, "%s", "");
+	msgs_capture(LOG_DEBUG);
 	memset(in, 0, sizeof(*in));
 	in->ops = &f->ops;
 	cmdline_parse(&c, cmdline);
@@ -84,8 +71,6 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, const char *
 	fake_write(f, "/dev/tty0", "");
 	if (conf)
 		fake_write(f, LAYOUT_VCONSOLE_FILE, conf);
-	log_set_sink(sink, NULL);
-	log_set_level(LOG_DEBUG);
 	return f;
 }
 

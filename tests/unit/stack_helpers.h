@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* An init over fake ops for the tests of its storage stack (LUKS, LVM,
+ * md, LUKS2 tokens): the tools in the image, the command line parsed,
+ * the messages kept in msgs (log_capture.h). */
+#ifndef UNIRAMFS_TEST_STACK_HELPERS_H
+#define UNIRAMFS_TEST_STACK_HELPERS_H
+
+#include "fake_ops.h"
+#include "init/init.h"
+#include "log_capture.h"
+
+/* An executable (that would fail) at path in f's tree. */
+void fake_tool(struct fake_ops *f, const char *path);
+/* in over f, with xops for the tools and the prompt, cmdline parsed as
+ * the kernel's; every message up to LOG_INFO kept from here on. */
+void stack_init_start(struct init *in, struct fake_ops *f, const char *cmdline,
+		      const struct initops *xops);
+/* Free in and f; after a failed check (test.h's test_cur_failed, which
+ * is the test file's own), print f's calls and the messages first. */
+void stack_init_finish(struct fake_ops *f, struct init *in, bool failed);
+
+#endif
