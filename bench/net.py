@@ -122,7 +122,8 @@ def generators(uniramfs, kver, work):
              "{out}"],
             "root=nfs:%s:%s:vers=3 rd.neednet=1 %s %s" % (V3_SERVER, V3_EXPORT, V3_IP, KEEP_ETH0),
             note="dracut-network's nfs module, in dracut's own root=nfs:SERVER:PATH:OPTS "
-                 "syntax; %s so that ip= finds eth0; %s" % (KEEP_ETH0, LEGACY)),
+                 "syntax; %s so that ip= finds eth0; network-legacy (dhclient) as in "
+                 "the nfs row" % KEEP_ETH0),
         Gen("nfs3", "mkinitramfs", "mkinitramfs MODULES=most BOOT=nfs",
             ["mkinitramfs", "-d", common.itools_conf(work, "itools-conf-nfs", MODULES="most",
                                                      BOOT="nfs"), "-o", "{out}",
@@ -241,9 +242,10 @@ def report(res, path):
          "before the guest starts, not counted." % (V3_EXPORT, V3_SERVER, V3_IP), ""]
     runs = sorted({g["run"] for g in res["generators"] if g.get("run")})
     if len(runs) > 1:
-        L += ["Rows from more than one run (`--merge`): " + "; ".join(
-            "%s: %s" % (r, ", ".join("%s:%s" % (g["row"], g["key"]) for g in res["generators"]
-                                     if g.get("run") == r)) for r in runs) + ".", ""]
+        L += ["Rows from more than one run (`--merge`; the date above is the last's):", ""]
+        L += ["- %s: %s" % (r, ", ".join("%s:%s" % (g["row"], g["key"]) for g in res["generators"]
+                                         if g.get("run") == r)) for r in runs]
+        L.append("")
     L += [
          "| root | generator | build | image size | files | init time | boot |",
          "| --- | --- | ---: | ---: | ---: | --- | --- |"]
@@ -290,17 +292,25 @@ def report(res, path):
         f.write("\n".join(L))
 
 
-def merged(path, results):
-    """The rows of the earlier run at path, each replaced by this run's
-    row of the same row:key, then this run's new rows."""
+def run_name(date, commit, args):
+    return "%s, uniramfs %s, `bench/net.py%s`" % (date, commit, args)
+
+
+def merged(path, results, skipped, gens):
+    """This run's rows and not-run notes with those of the earlier run at
+    path that this run did not make, in the order of gens."""
     with open(path) as f:
         prev = json.load(f)
-    new = {(r["row"], r["key"]): r for r in results}
-    out = []
+    made = {(r["row"], r["key"]) for r in results} | {(g["row"], g["key"]) for g in skipped}
     for g in prev["generators"]:
-        g.setdefault("run", "%s, bench/net.py%s" % (prev["date"], prev["args"]))
-        out.append(new.pop((g["row"], g["key"]), g))
-    return out + [r for r in results if (r["row"], r["key"]) in new]
+        if (g["row"], g["key"]) not in made:
+            g.setdefault("run", run_name(prev["date"], prev["commit"], prev["args"]))
+            results = results + [g]
+    skipped = skipped + [g for g in prev.get("skipped", []) if (g["row"], g["key"]) not in made]
+    order = {(g.row, g.key): i for i, g in enumerate(gens)}
+    def key(g):
+        return order.get((g["row"], g["key"]), len(order))
+    return sorted(results, key=key), sorted(skipped, key=key)
 
 
 def main():
@@ -323,7 +333,7 @@ def main():
 
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
 
-    gens = generators(uniramfs, kver, work)
+    gens = all_gens = generators(uniramfs, kver, work)
     skipped = []
     if a.list:
         for g in gens:
@@ -372,17 +382,18 @@ def main():
 
     args = " ".join(shlex.quote(x) for x in sys.argv[1:])
     for r in results:
-        r["run"] = "%s, bench/net.py %s" % (started.strftime("%Y-%m-%d %H:%M UTC"), args)
+        r["run"] = run_name(started.strftime("%Y-%m-%d %H:%M UTC"), common.commit(),
+                            " " + args if args else "")
+    skipped = [{"row": g.row, "key": g.key, "label": g.label, "why": g.skip} for g in skipped]
     old = os.path.join(a.out, "net.json")
     if a.merge and os.path.exists(old):
-        results = merged(old, results)
+        results, skipped = merged(old, results, skipped, all_gens)
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
            "machine": common.machine(), "versions": common.versions(VERSIONS), "runs": a.runs, "boots": a.boots,
            "args": (" " + args) if args else "",
            "commit": common.commit(),
            "generators": results,
-           "skipped": [{"row": g.row, "key": g.key, "label": g.label, "why": g.skip}
-                       for g in skipped]}
+           "skipped": skipped}
     common.write_results(res, a.out, "net", report, "bench/net.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 
