@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Benchmark of network roots: an NFSv4 root and an ext4 root on an iSCSI
-LUN, booted with uniramfs's image and dracut's (and mkinitramfs's, for
-iSCSI), in one run on one machine.
+"""Benchmark of network roots: an NFSv4 root, an NFSv3 root and an ext4
+root on an iSCSI LUN, booted with uniramfs's image and dracut's (and
+mkinitramfs's, for NFSv3 and iSCSI), in one run on one machine.
 
   bench/net.py [--builddir DIR] [--runs N] [--boots N] [--only ROW:KEY,...]
                [--list] [--out DIR] [--workdir DIR] [--no-install]
@@ -14,6 +14,13 @@ for every boot (a guestfwd rule carries one connection for the VM's life),
 started before QEMU and not counted.  The NFS export holds the boot tests'
 root tree; the LUN is a copy of their ext4 root disk.
 
+The NFSv3 row (nfs3) is served by the boot tests' server VM
+(tests/boot/servervm.py: kernel nfsd in a second QEMU VM exporting their
+ext4 root disk, the guest's only NIC a socket netdev to it), a fresh one
+for every boot, started and ready before the guest's QEMU and not
+counted; the guest takes a static address (ip=...:off, as the boot
+tests' nfs3-static scenario).
+
 For each generator: build wall time (median, min, max of --runs builds,
 after one untimed warm-up), image size, files and entries (`uniramfs ls`),
 and over --boots QEMU TCG boots (one at a time) the init time as
@@ -22,10 +29,11 @@ the kernel's "Run /init as init process" timestamp; PASS/FAIL as
 tests/boot/run.py judges any boot (the root's init ran as PID 1 from an
 nfs4 or ext4 root).  The ratios are uniramfs's number over the other's.
 
-mkinitramfs has no NFS row: initramfs-tools's NFS boot (BOOT=nfs, klibc's
+mkinitramfs has no NFSv4 row: initramfs-tools's NFS boot (BOOT=nfs, klibc's
 nfsmount) speaks NFSv2/v3 only, and ganesha cannot serve v3 here (it needs
 rpcbind for MOUNT, which the guest could not reach through one guestfwd
-connection anyway).  Its iSCSI boot is open-iscsi's initramfs hook and
+connection anyway); its nfs3 row builds with a private copy of
+/etc/initramfs-tools saying BOOT=nfs (mkinitramfs -d).  Its iSCSI boot is open-iscsi's initramfs hook and
 local-top script, which every mkinitramfs image on this host carries
 (the hook runs unless /etc/initramfs-tools/conf.d/open-iscsi says
 NO_ISCSI_IN_INITRAMFS=yes), driven by iscsi_* kernel parameters: no file
@@ -39,8 +47,6 @@ import dataclasses
 import datetime
 import json
 import os
-import platform
-import re
 import shlex
 import shutil
 import statistics
@@ -49,18 +55,13 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRCDIR = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(SRCDIR, "tests/boot"))
-sys.dont_write_bytecode = True
-import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), SCENARIOS
+sys.dont_write_bytecode = True     # no __pycache__ in bench/ or tests/boot/
+import common  # noqa: E402  bench/common.py; it puts tests/boot on sys.path
+from common import boottest, log, HERE, image_stats, init_times  # noqa: E402
 import disks  # noqa: E402
 import netservers  # noqa: E402
 import scenarios_net  # noqa: E402
-
-RUN_INIT_RE = re.compile(r"^\[\s*([\d.]+)\] Run /init as init process", re.M)
-UPTIME_RE = re.compile(r"^TESTINIT: uptime: ([\d.]+)", re.M)
-ENTRIES_RE = re.compile(r"^\d+ segments?, (\d+) entries", re.M)
+import servervm  # noqa: E402
 
 SERVER = netservers.GUEST_ADDR
 IQN = netservers.ISCSI_IQN
@@ -68,6 +69,12 @@ LUN = netservers.ISCSI_LUN
 LOCAL = scenarios_net.LOCAL
 INITIATOR = "iqn.2026-12.test.uniramfs:bench"
 NIC = ["-device", "virtio-net-pci,netdev=n0"]
+VERSIONS = ("dracut-core", "dracut-network", "initramfs-tools", "open-iscsi", "nfs-ganesha",
+            "nfs-common", "tgt", "qemu-system-x86")
+V3_SERVER, V3_EXPORT = servervm.SERVER_ADDR, servervm.EXPORT
+V3_IP = "ip=%s::%s:%s::eth0:off" % (servervm.STATIC, V3_SERVER, servervm.NETMASK)
+# udev in mkinitramfs's and dracut's images renames eth0 (ens3...); ip= names it
+KEEP_ETH0 = "net.ifnames=0"
 DRACUT_ISCSI_SKIP = (
     "dracut 059's iscsiroot.sh always asks the portal for its targets (iscsiadm -m "
     "discovery -t st) before it logs in through iscsid: two TCP connections, and the "
@@ -81,7 +88,7 @@ LEGACY = ("network-legacy (dhclient): with dracut's default handler on this host
 
 @dataclasses.dataclass
 class Gen:
-    row: str            # nfs | iscsi
+    row: str            # nfs | nfs3 | iscsi
     key: str
     label: str
     cmd: list           # the build command; {out} is the image
@@ -93,25 +100,6 @@ class Gen:
     @property
     def id(self):
         return "%s:%s" % (self.row, self.key)
-
-
-def log(*a):
-    print(*a, flush=True)
-
-
-def itools_conf(work):
-    """A copy of /etc/initramfs-tools with MODULES=most (the generic
-    image, which has the NIC's driver)."""
-    d = os.path.join(work, "itools-conf")
-    shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree("/etc/initramfs-tools", d, symlinks=True)
-    p = os.path.join(d, "initramfs.conf")
-    with open(p) as f:
-        text = f.read()
-    text, n = re.subn(r"^MODULES=.*$", "MODULES=most", text, flags=re.M)
-    with open(p, "w") as f:
-        f.write(text + ("" if n else "MODULES=most\n"))
-    return d
 
 
 def generators(uniramfs, kver, work):
@@ -127,6 +115,23 @@ def generators(uniramfs, kver, work):
             "root=%s ip=dhcp" % nfs,
             note="dracut-network's nfs module; ip=dhcp because dracut brings the "
                  "network up only when asked; " + LEGACY),
+        Gen("nfs3", "uniramfs-generic", "uniramfs --generic", u,
+            "root=/dev/nfs nfsroot=%s:%s,vers=3 %s" % (V3_SERVER, V3_EXPORT, V3_IP), ours=True),
+        Gen("nfs3", "dracut", "dracut --no-hostonly --add \"nfs network-legacy\"",
+            ["dracut", "--no-hostonly", "--add", "nfs network-legacy", "--force", "--kver", kver,
+             "{out}"],
+            "root=nfs:%s:%s:vers=3 rd.neednet=1 %s %s" % (V3_SERVER, V3_EXPORT, V3_IP, KEEP_ETH0),
+            note="dracut-network's nfs module, in dracut's own root=nfs:SERVER:PATH:OPTS "
+                 "syntax; %s so that ip= finds eth0; network-legacy (dhclient) as in "
+                 "the nfs row" % KEEP_ETH0),
+        Gen("nfs3", "mkinitramfs", "mkinitramfs MODULES=most BOOT=nfs",
+            ["mkinitramfs", "-d", common.itools_conf(work, "itools-conf-nfs", MODULES="most",
+                                                     BOOT="nfs"), "-o", "{out}",
+             kver],
+            "root=/dev/nfs nfsroot=%s:%s,vers=3 %s %s" % (V3_SERVER, V3_EXPORT, V3_IP, KEEP_ETH0),
+            note="CONF: a copy of /etc/initramfs-tools with MODULES=most and BOOT=nfs: "
+                 "its scripts/nfs configures the NIC with klibc's ipconfig from ip= and "
+                 "mounts nfsroot= with klibc's nfsmount; %s so that ip= finds eth0" % KEEP_ETH0),
         Gen("iscsi", "uniramfs-generic", "uniramfs --generic", u,
             "%s netroot=%s rd.iscsi.initiator=%s" % (root, iscsi, INITIATOR), ours=True),
         Gen("iscsi", "dracut", "dracut --no-hostonly --add \"iscsi network-legacy\"",
@@ -136,7 +141,8 @@ def generators(uniramfs, kver, work):
             note="dracut-network's iscsi module; " + LEGACY,
             skip=DRACUT_ISCSI_SKIP),
         Gen("iscsi", "mkinitramfs", "mkinitramfs MODULES=most + open-iscsi",
-            ["mkinitramfs", "-d", itools_conf(work), "-o", "{out}", kver],
+            ["mkinitramfs", "-d", common.itools_conf(work, "itools-conf", MODULES="most"), "-o",
+             "{out}", kver],
             "%s ip=dhcp iscsi_target_name=%s iscsi_target_ip=%s iscsi_initiator=%s" % (
                 root, IQN, SERVER, INITIATOR),
             note="CONF: a copy of /etc/initramfs-tools with MODULES=most; open-iscsi's "
@@ -148,19 +154,11 @@ def generators(uniramfs, kver, work):
 def build(g, img, work, runs):
     """One warm-up build (its output kept), then runs timed builds."""
     cmd = [a.replace("{out}", img) for a in g.cmd]
-    blog = os.path.join(work, "build-%s-%s.log" % (g.row, g.key))
-    res = {"command": " ".join(shlex.quote(a) for a in cmd), "build_log": blog}
-    with open(blog, "w") as f:
-        f.write("$ %s\n" % res["command"])
-        f.flush()
-        t = time.monotonic()
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
-        warm = round(time.monotonic() - t, 3)
-    if r.returncode != 0 or not os.path.isfile(img):
-        with open(blog) as f:
-            lines = f.read().strip().splitlines()
-        res["build_error"] = "exit %d: %s" % (r.returncode, lines[-1] if lines else "")
+    res, warm = common.build_once(cmd, img, os.path.join(work, "build-%s-%s.log" % (g.row,
+                                                                                   g.key)))
+    if "build_error" in res:
         return res
+    warm = round(warm, 3)
     times = [] if runs else [warm]     # --runs 0: the warm-up's time
     for _ in range(runs):
         t = time.monotonic()
@@ -171,38 +169,33 @@ def build(g, img, work, runs):
     return res
 
 
-def image_stats(img, uniramfs):
-    res = {"size": os.path.getsize(img)}
-    out = subprocess.run([uniramfs, "ls", img], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True).stdout
-    m = ENTRIES_RE.search(out)
-    if m:
-        res["entries"] = int(m.group(1))
-        res["files"] = sum(1 for ln in out.splitlines() if ln.startswith("-"))
-    return res
-
-
-def server(row, testinit, work, tmp):
-    """The row's server, fresh, and the guest port it is forwarded to."""
+def server(row, testinit, work, tmp, env):
+    """The row's server, fresh, and the guest's QEMU network arguments."""
+    if row == "nfs3":
+        disk = disks.ensure(LOCAL, testinit, work)
+        s = servervm.start(env, work, disk, "bench-nfs3")
+        return s, s.guest_nic()
     if row == "nfs":
         export = os.path.join(tmp, "export")
         if not os.path.isdir(export):
             disks._populate(export, testinit)
-        return netservers.start_nfs(export, tmp), 2049
-    lun = os.path.join(tmp, "lun.img")
-    shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
-    return netservers.start_iscsi(lun, tmp, initiator=INITIATOR), 3260
+        s, port = netservers.start_nfs(export, tmp), 2049
+    else:
+        lun = os.path.join(tmp, "lun.img")
+        shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
+        s, port = netservers.start_iscsi(lun, tmp, initiator=INITIATOR), 3260
+    return s, ["-netdev", "user,id=n0,restrict=on," + s.guestfwd(port)] + NIC
 
 
 def judge(row):
     """The boot tests' scenario for the row, without its uniramfs-only
     log expectations: check() then asks what it asks of any image."""
-    name = {"nfs": "nfs-dhcp", "iscsi": "iscsi-chap"}[row]
+    name = {"nfs": "nfs-dhcp", "nfs3": "nfs3-static", "iscsi": "iscsi-chap"}[row]
     sc = next(s for s in boottest.SCENARIOS if s.name == name)
     return dataclasses.replace(sc, log_expect=(), log_absent=(), expect=())
 
 
-def boots(g, img, vmlinuz, testinit, n, work):
+def boots(g, img, vmlinuz, testinit, n, work, env):
     sc = judge(g.row)
     cmdline = " ".join((boottest.BASE_CMDLINE, "printk.time=1", g.cmdline))
     out = []
@@ -210,20 +203,14 @@ def boots(g, img, vmlinuz, testinit, n, work):
         logf = os.path.join(work, "logs", "%s-%s-%d.log" % (g.row, g.key, i))
         tmp = tempfile.mkdtemp(prefix="srv-", dir=work)
         try:
-            s, port = server(g.row, testinit, work, tmp)
+            s, nic = server(g.row, testinit, work, tmp, env)
             with s:
                 text, dt, timed_out, missed = boottest.boot(
-                    vmlinuz, img, [], "virtio", cmdline, logf,
-                    extra=["-netdev", "user,id=n0,restrict=on," + s.guestfwd(port)] + NIC)
+                    vmlinuz, img, [], "virtio", cmdline, logf, extra=nic)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         err = boottest.check(sc, text, timed_out, ours=g.ours, missed=missed)
-        ri, up = RUN_INIT_RE.search(text), UPTIME_RE.search(text)
-        b = {"pass": err is None, "reason": err, "wall": round(dt, 2), "log": logf,
-             "run_init": float(ri.group(1)) if ri else None,
-             "uptime": float(up.group(1)) if up else None}
-        if b["run_init"] is not None and b["uptime"] is not None:
-            b["init"] = round(b["uptime"] - b["run_init"], 3)
+        b = common.boot_record(text, dt, err, logf)
         out.append(b)
         log("  %-6s %-40s boot %d: %s%s" % (g.row, g.label, i + 1, "PASS" if err is None
                                               else "FAIL (%s)" % err,
@@ -233,42 +220,13 @@ def boots(g, img, vmlinuz, testinit, n, work):
     return out
 
 
-def machine():
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
-        if m:
-            cpu = m.group(1).strip()
-    with open("/proc/meminfo") as f:
-        mem = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1)) // 1024
-    return "%d CPUs, %s, %d MB RAM, host kernel %s" % (os.cpu_count(), cpu, mem,
-                                                     platform.release())
-
-
-def versions():
-    def q(p):
-        r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", p], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-        return r.stdout.strip() or "?"
-    return {p: q(p) for p in ("dracut-core", "dracut-network", "initramfs-tools", "open-iscsi",
-                              "nfs-ganesha", "tgt", "qemu-system-x86")}
-
-
-def init_times(g):
-    return [b["init"] for b in g.get("boots", []) if b["pass"] and "init" in b]
-
-
 def ratio(a, b):
     return "%.2f" % (a / b) if a is not None and b else "-"
 
 
 def report(res, path):
-    def mb(n):
-        return "%.1f MB" % (n / 1e6)
-    L = ["# Network roots: uniramfs, dracut and mkinitramfs side by side", "",
-         "Date: %s. Kernel: %s. Machine: %s. uniramfs %s." % (
-             res["date"], res["kernel"], res["machine"], res["commit"]),
-         "Versions: " + ", ".join("%s %s" % kv for kv in res["versions"].items()) + ".", "",
+    L = common.report_head("Network roots: uniramfs, dracut and mkinitramfs side by side",
+                           res) + [
          "Servers on 127.0.0.1 (tests/boot/netservers.py), reached by the guest at %s "
          "through QEMU user networking (restrict=on, guestfwd), one fresh server per boot. "
          "**nfs**: nfs-ganesha, NFSv4, the boot tests' root tree at `%s`. **iscsi**: tgtd, "
@@ -278,26 +236,27 @@ def report(res, path):
          "of %d QEMU TCG boots. Ratios: uniramfs over the other. Made by `bench/net.py%s`." % (
              SERVER, netservers.NFS_PSEUDO, LUN, IQN, INITIATOR, res["runs"], res["boots"],
              res["args"]), "",
+         "**nfs3**: kernel nfsd (NFSv3) in the boot tests' server VM (tests/boot/servervm.py), "
+         "exporting their ext4 root disk at `%s` from %s; the guest's only NIC is a socket "
+         "netdev to it, the guest's address static (`%s`); a fresh server VM per boot, ready "
+         "before the guest starts, not counted." % (V3_EXPORT, V3_SERVER, V3_IP), ""]
+    runs = sorted({g["run"] for g in res["generators"] if g.get("run")})
+    if len(runs) > 1:
+        L += ["Rows from more than one run (`--merge`; the date above is the last's):", ""]
+        L += ["- %s: %s" % (r, ", ".join("%s:%s" % (g["row"], g["key"]) for g in res["generators"]
+                                         if g.get("run") == r)) for r in runs]
+        L.append("")
+    L += [
          "| root | generator | build | image size | files | init time | boot |",
          "| --- | --- | ---: | ---: | ---: | --- | --- |"]
     for g in res["generators"]:
         b = g.get("build")
         bt = "%.2f s (%.2f–%.2f)" % (b["median"], b["min"], b["max"]) if b else "-"
-        size = mb(g["size"]) if "size" in g else "-"
-        files = "%d (%d entries)" % (g["files"], g["entries"]) if "files" in g else "-"
-        ok = init_times(g)
-        t = "%.2f s (%.2f–%.2f)" % (statistics.median(ok), min(ok), max(ok)) if ok else "-"
-        if "build_error" in g:
-            verdict = "FAIL (build: %s)" % g["build_error"]
-        elif g.get("boot_pass"):
-            verdict = "PASS"
-        else:
-            bad = [x for x in g.get("boots", []) if not x["pass"]]
-            verdict = "FAIL (%s)" % (bad[0]["reason"] if bad else "no boot")
+        size, files, t, verdict = common.report_cells(g)
         L.append("| %s | %s | %s | %s | %s | %s | %s |" % (g["row"], g["label"], bt, size,
                                                           files, t, verdict))
     L += ["", "| root | uniramfs / | build | size | init |", "| --- | --- | ---: | ---: | ---: |"]
-    for row in ("nfs", "iscsi"):
+    for row in ("nfs", "nfs3", "iscsi"):
         gs = [g for g in res["generators"] if g["row"] == row]
         us = next((g for g in gs if g["key"].startswith("uniramfs")), None)
         if not us:
@@ -318,10 +277,10 @@ def report(res, path):
     for g in res.get("skipped", []):
         L += ["", "Not run: %s, %s: %s." % (g["row"], g["label"], g["why"])]
     if not any(g["row"] == "nfs" and g["key"] == "mkinitramfs" for g in res["generators"]):
-        L += ["", "No mkinitramfs NFS row: initramfs-tools's NFS boot (`BOOT=nfs`, klibc's "
+        L += ["", "No mkinitramfs NFSv4 row: initramfs-tools's NFS boot (`BOOT=nfs`, klibc's "
               "`nfsmount`) mounts NFSv2/v3 only, and the host's ganesha serves NFSv4 only "
               "(v3 needs rpcbind and MOUNT, which a guestfwd rule carrying one connection "
-              "cannot carry either)."]
+              "cannot carry either); the nfs3 row is its NFS boot, on the server VM's kernel nfsd."]
     L += ["", "Commands (KVER = %s); the kernel command line is `%s printk.time=1` and:" % (
         res["kernel"], boottest.BASE_CMDLINE), ""]
     for g in res["generators"]:
@@ -333,10 +292,30 @@ def report(res, path):
         f.write("\n".join(L))
 
 
+def run_name(date, commit, args):
+    return "%s, uniramfs %s, `bench/net.py%s`" % (date, commit, args)
+
+
+def merged(path, results, skipped, gens):
+    """This run's rows and not-run notes with those of the earlier run at
+    path that this run did not make, in the order of gens."""
+    with open(path) as f:
+        prev = json.load(f)
+    made = {(r["row"], r["key"]) for r in results} | {(g["row"], g["key"]) for g in skipped}
+    for g in prev["generators"]:
+        if (g["row"], g["key"]) not in made:
+            g.setdefault("run", run_name(prev["date"], prev["commit"], prev["args"]))
+            results = results + [g]
+    skipped = skipped + [g for g in prev.get("skipped", []) if (g["row"], g["key"]) not in made]
+    order = {(g.row, g.key): i for i, g in enumerate(gens)}
+    def key(g):
+        return order.get((g["row"], g["key"]), len(order))
+    return sorted(results, key=key), sorted(skipped, key=key)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=os.environ.get("UNIRAMFS_BUILDDIR",
-                                                         os.path.join(SRCDIR, "build")))
+    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
     ap.add_argument("--runs", type=int, default=3, help="timed builds per generator (3; 0: time the warm-up)")
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated ROW:KEY (see --list)")
@@ -347,25 +326,14 @@ def main():
                          "under TCG on a loaded machine)")
     ap.add_argument("--reuse", action="store_true",
                     help="boot the images of the last run, without building (no build times)")
-    ap.add_argument("--kver", help="kernel version (default: newest installed)")
-    ap.add_argument("--workdir", default=os.path.join(HERE, "work", "net"))
-    ap.add_argument("--out", default=os.path.join(HERE, "results"))
-    a = ap.parse_args()
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the rows of OUT/net.json that this run does not make (with "
+                         "their run's date and arguments)")
+    a = common.parse_args(ap, os.path.join(HERE, "work", "net"))
 
-    if not a.no_install:
-        subprocess.run([os.path.join(SRCDIR, "tools/install-deps.sh")], check=True)
-    builddir = os.path.abspath(a.builddir)
-    if not os.path.isfile(os.path.join(builddir, "build.ninja")):
-        subprocess.run(["meson", "setup", builddir, SRCDIR], check=True,
-                       stdout=subprocess.DEVNULL)
-    subprocess.run(["ninja", "-C", builddir], check=True, stdout=subprocess.DEVNULL)
-    uniramfs = os.path.join(builddir, "uniramfs")
-    kver, vmlinuz = boottest.find_kernel(a.kver)
-    work = os.path.abspath(a.workdir)
-    for d in ("img", "logs"):
-        os.makedirs(os.path.join(work, d), exist_ok=True)
+    builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
 
-    gens = generators(uniramfs, kver, work)
+    gens = all_gens = generators(uniramfs, kver, work)
     skipped = []
     if a.list:
         for g in gens:
@@ -373,18 +341,14 @@ def main():
                                                  "", g.cmdline))
         return 0
     if a.only:
-        keep = a.only.split(",")
-        bad = set(keep) - {g.id for g in gens}
-        if bad:
-            sys.exit("bench/net.py: unknown generator(s): " + ", ".join(sorted(bad)))
-        gens = [g for g in gens if g.id in keep]
+        gens = common.pick(gens, a.only, lambda g: g.id, "bench/net.py")
     else:
         for g in gens:
             if g.skip:
                 log("bench/net.py: not running %s: %s" % (g.id, g.skip))
         skipped = [g for g in gens if g.skip]
         gens = [g for g in gens if not g.skip]
-    for kind in sorted({g.row for g in gens}):
+    for kind in sorted({g.row for g in gens} - {"nfs3"}):    # nfs3: the server VM's own
         if not netservers.available(kind):
             sys.exit("bench/net.py: no %s server (%s) installed" % (kind,
                                                                   netservers.TOOLS[kind]))
@@ -392,6 +356,7 @@ def main():
     boottest.BOOT_TIMEOUT = a.timeout
     started = datetime.datetime.now(datetime.timezone.utc)
     testinit = boottest.find_testinit(builddir, work)
+    env = {"kver": kver, "vmlinuz": vmlinuz, "uniramfs": uniramfs}    # servervm.start's
     log("bench/net.py: kernel %s, %d builds and %d boots per image" % (kver, a.runs, a.boots))
     results = []
     for g in gens:
@@ -411,24 +376,25 @@ def main():
             log("  %-6s %-40s build %s: %.1f MB, %s files" % (
                 g.row, g.label, "%.1f s (median of %d)" % (r["build"]["median"], a.runs)
                 if "build" in r else "reused", r["size"] / 1e6, r.get("files", "?")))
-            r["boots"] = boots(g, img, vmlinuz, testinit, a.boots, work)
+            r["boots"] = boots(g, img, vmlinuz, testinit, a.boots, work, env)
             r["boot_pass"] = len(r["boots"]) == a.boots and all(b["pass"] for b in r["boots"])
         results.append(r)
 
     args = " ".join(shlex.quote(x) for x in sys.argv[1:])
+    for r in results:
+        r["run"] = run_name(started.strftime("%Y-%m-%d %H:%M UTC"), common.commit(),
+                            " " + args if args else "")
+    skipped = [{"row": g.row, "key": g.key, "label": g.label, "why": g.skip} for g in skipped]
+    old = os.path.join(a.out, "net.json")
+    if a.merge and os.path.exists(old):
+        results, skipped = merged(old, results, skipped, all_gens)
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": machine(), "versions": versions(), "runs": a.runs, "boots": a.boots,
+           "machine": common.machine(), "versions": common.versions(VERSIONS), "runs": a.runs, "boots": a.boots,
            "args": (" " + args) if args else "",
-           "commit": subprocess.run(["git", "-C", SRCDIR, "rev-parse", "--short", "HEAD"],
-                                    stdout=subprocess.PIPE, text=True).stdout.strip(),
+           "commit": common.commit(),
            "generators": results,
-           "skipped": [{"row": g.row, "key": g.key, "label": g.label, "why": g.skip}
-                       for g in skipped]}
-    os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "net.json"), "w") as f:
-        json.dump(res, f, indent=1)
-    report(res, os.path.join(a.out, "net.md"))
-    log("bench/net.py: %s" % os.path.join(a.out, "net.md"))
+           "skipped": skipped}
+    common.write_results(res, a.out, "net", report, "bench/net.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 
 

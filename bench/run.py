@@ -22,7 +22,6 @@ import datetime
 import inspect
 import json
 import os
-import platform
 import re
 import shlex
 import shutil
@@ -31,19 +30,10 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRCDIR = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(SRCDIR, "tests/boot"))
-import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), disks
+sys.dont_write_bytecode = True     # no __pycache__ in bench/ or tests/boot/
+import common  # noqa: E402  bench/common.py; it puts tests/boot on sys.path
+from common import boottest, log, HERE, SRCDIR  # noqa: E402
 import disks  # noqa: E402
-
-RUN_INIT_RE = re.compile(r"^\[\s*([\d.]+)\] Run /init as init process", re.M)
-UPTIME_RE = re.compile(r"^TESTINIT: uptime: ([\d.]+)", re.M)
-SEGMENT_SUM_RE = re.compile(r"^\d+ segments?, (\d+) entries", re.M)
-
-
-def log(*a):
-    print(*a, flush=True)
 
 
 def run(cmd, **kw):
@@ -88,17 +78,7 @@ def generators(uniramfs, kver, work):
 def itools_confdirs(work):
     """Copies of /etc/initramfs-tools differing only in MODULES=."""
     for m in ("most", "dep"):
-        d = os.path.join(work, "itools-" + m)
-        shutil.rmtree(d, ignore_errors=True)
-        shutil.copytree("/etc/initramfs-tools", d, symlinks=True)
-        p = os.path.join(d, "initramfs.conf")
-        with open(p) as f:
-            text = f.read()
-        text, n = re.subn(r"^MODULES=.*$", "MODULES=" + m, text, flags=re.M)
-        if n == 0:
-            text += "MODULES=%s\n" % m
-        with open(p, "w") as f:
-            f.write(text)
+        common.itools_conf(work, "itools-" + m, MODULES=m)
 
 
 def measure_build(g, runs, work):
@@ -135,7 +115,7 @@ def measure_image(g, uniramfs):
     g.res["size"] = os.path.getsize(img)
     out = subprocess.run([uniramfs, "ls", img], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
-    m = SEGMENT_SUM_RE.search(out.stdout)
+    m = common.ENTRIES_RE.search(out.stdout)
     if out.returncode != 0 or not m:
         g.res["ls_error"] = out.stdout.strip().splitlines()[-1:] or ["?"]
         return
@@ -183,13 +163,7 @@ def measure_boots(g, vmlinuz, disk, nboots, work):
         logf = os.path.join(work, "logs", "%s-%d.log" % (g.key, i))
         text, dt, timed_out, err = boot_once(vmlinuz, img, disk, sc, cmdline, logf,
                                              g.key.startswith("uniramfs"))
-        ri = RUN_INIT_RE.search(text)
-        up = UPTIME_RE.search(text)
-        b = {"pass": err is None, "reason": err, "wall": round(dt, 2), "log": logf,
-             "run_init": float(ri.group(1)) if ri else None,
-             "uptime": float(up.group(1)) if up else None}
-        if b["run_init"] is not None and b["uptime"] is not None:
-            b["init"] = round(b["uptime"] - b["run_init"], 3)
+        b = common.boot_record(text, dt, err, logf)
         boots.append(b)
         log("  %-45s boot %d: %s%s" % (g.label, i + 1, "PASS" if err is None else "FAIL",
             "" if err is None else " (%s)" % err) +
@@ -210,67 +184,35 @@ def measure_boots(g, vmlinuz, disk, nboots, work):
 
 
 def machine():
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
-        if m:
-            cpu = m.group(1).strip()
-    with open("/proc/meminfo") as f:
-        mem = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1)) // 1024
+    nproc, cpu, mem, host_kernel = common.host()
     virt = subprocess.run(["systemd-detect-virt"], stdout=subprocess.PIPE, text=True,
                           stderr=subprocess.DEVNULL).stdout.strip() \
         if shutil.which("systemd-detect-virt") else "?"
-    return {"nproc": os.cpu_count(), "cpu": cpu, "mem_mb": mem, "virt": virt or "none",
-            "host_kernel": platform.release()}
+    return {"nproc": nproc, "cpu": cpu, "mem_mb": mem, "virt": virt or "none",
+            "host_kernel": host_kernel}
 
 
-def versions():
-    def q(p):
-        r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", p], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-        return r.stdout.strip() or "?"
-    return {p: q(p) for p in ("initramfs-tools", "dracut-core", "qemu-system-x86",
-                              "hyperfine", "zstd")}
+VERSIONS = ("initramfs-tools", "dracut-core", "qemu-system-x86", "hyperfine", "zstd")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=os.environ.get("UNIRAMFS_BUILDDIR",
-                                                         os.path.join(SRCDIR, "build")))
+    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
     ap.add_argument("--runs", type=int, default=5, help="timed builds per generator (5)")
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated generator keys (see --list)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-boot", action="store_true", help="builds only")
     ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
-    ap.add_argument("--kver", help="kernel version (default: newest installed)")
-    ap.add_argument("--workdir", default=os.path.join(HERE, "work"))
-    ap.add_argument("--out", default=os.path.join(HERE, "results"))
-    a = ap.parse_args()
+    a = common.parse_args(ap, os.path.join(HERE, "work"))
 
-    if not a.no_install:
-        run([os.path.join(SRCDIR, "tools/install-deps.sh")])
-    builddir = os.path.abspath(a.builddir)
-    if not os.path.isfile(os.path.join(builddir, "build.ninja")):
-        run(["meson", "setup", builddir, SRCDIR], stdout=subprocess.DEVNULL)
-    run(["ninja", "-C", builddir], stdout=subprocess.DEVNULL)
-    uniramfs = os.path.join(builddir, "uniramfs")
-
-    kver, vmlinuz = boottest.find_kernel(a.kver)
-    work = os.path.abspath(a.workdir)
-    for d in ("img", "logs"):
-        os.makedirs(os.path.join(work, d), exist_ok=True)
+    builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     gens = generators(uniramfs, kver, work)
     if a.list:
         for g in gens:
             print("%-24s %s" % (g.key, g.cmd))
         return 0
-    if a.only:
-        keep = a.only.split(",")
-        bad = set(keep) - {g.key for g in gens}
-        if bad:
-            sys.exit("bench: unknown generator(s): " + ", ".join(sorted(bad)))
-        gens = [g for g in gens if g.key in keep]
+    gens = common.pick(gens, a.only, lambda g: g.key, "bench")
     itools_confdirs(work)
 
     started = datetime.datetime.now(datetime.timezone.utc)
@@ -293,11 +235,9 @@ def main():
                 measure_boots(g, vmlinuz, disk, a.boots, work)
 
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": machine(), "versions": versions(), "runs": a.runs,
+           "machine": machine(), "versions": common.versions(VERSIONS), "runs": a.runs,
            "boots": 0 if a.no_boot else a.boots,
-           "uniramfs_commit": subprocess.run(["git", "-C", SRCDIR, "rev-parse", "--short",
-                                              "HEAD"], stdout=subprocess.PIPE,
-                                             text=True).stdout.strip(),
+           "uniramfs_commit": common.commit(),
            "peak_rss_kib": rss, "wall_seconds": round(time.monotonic() - t0),
            "generators": [g.res for g in gens]}
     os.makedirs(a.out, exist_ok=True)

@@ -22,29 +22,20 @@ Writes OUT/stack.md and OUT/stack.json.
 import argparse
 import dataclasses
 import datetime
-import json
 import os
-import platform
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRCDIR = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(SRCDIR, "tests/boot"))
-sys.dont_write_bytecode = True
-import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), SCENARIOS
-import builder  # noqa: E402
+sys.dont_write_bytecode = True     # no __pycache__ in bench/ or tests/boot/
+import common  # noqa: E402  bench/common.py; it puts tests/boot on sys.path
+from common import boottest, log, HERE, SRCDIR, image_stats  # noqa: E402
 import scenarios_stack  # noqa: E402
 
-RUN_INIT_RE = re.compile(r"^\[\s*([\d.]+)\] Run /init as init process", re.M)
-UPTIME_RE = re.compile(r"^TESTINIT: uptime: ([\d.]+)", re.M)
-ENTRIES_RE = re.compile(r"^\d+ segments?, (\d+) entries", re.M)
-
+VERSIONS = ("initramfs-tools", "cryptsetup-initramfs", "dracut-core", "cryptsetup-bin", "lvm2",
+            "qemu-system-x86")
 LAYOUT = scenarios_stack.LVM_LUKS
 LUKS_UUID = dict(LAYOUT.params)["LUKS_UUID"]
 ROOT = "/dev/mapper/testvg-root"
@@ -66,10 +57,6 @@ class Gen:
     env: dict = None    # more environment for the build
     ours: bool = False
     note: str = ""
-
-
-def log(*a):
-    print(*a, flush=True)
 
 
 def mirror(sysroot, path):
@@ -123,15 +110,7 @@ def itools_conf(work):
     lines for the host's root or those marked `initramfs`: ours runs after
     it (a CONFDIR hook) and adds the line to the image's cryptroot/crypttab,
     which the image's cryptroot script unlocks at local-top."""
-    d = os.path.join(work, "itools-conf")
-    shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree("/etc/initramfs-tools", d, symlinks=True)
-    p = os.path.join(d, "initramfs.conf")
-    with open(p) as f:
-        text = f.read()
-    text, n = re.subn(r"^MODULES=.*$", "MODULES=most", text, flags=re.M)
-    with open(p, "w") as f:
-        f.write(text + ("" if n else "MODULES=most\n"))
+    d = common.itools_conf(work, "itools-conf", MODULES="most")
     hook = os.path.join(d, "hooks", "bench-crypttab")
     os.makedirs(os.path.dirname(hook), exist_ok=True)
     with open(hook, "w") as f:
@@ -177,31 +156,8 @@ def generators(uniramfs, kver, work):
 
 def build(g, img, work):
     cmd = [a.replace("{out}", img) for a in g.cmd]
-    blog = os.path.join(work, "build-%s.log" % g.key)
-    env = dict(os.environ, **(g.env or {}))
-    t = time.monotonic()
-    with open(blog, "w") as f:
-        f.write("$ %s%s\n" % ("".join("%s=%s " % kv for kv in (g.env or {}).items()),
-                                 " ".join(shlex.quote(a) for a in cmd)))
-        f.flush()
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
-    res = {"command": " ".join(shlex.quote(a) for a in cmd), "build_log": blog,
-           "build_seconds": round(time.monotonic() - t, 2)}
-    if r.returncode != 0 or not os.path.isfile(img):
-        with open(blog) as f:
-            lines = f.read().strip().splitlines()
-        res["build_error"] = "exit %d: %s" % (r.returncode, lines[-1] if lines else "")
-    return res
-
-
-def image_stats(img, uniramfs):
-    res = {"size": os.path.getsize(img)}
-    out = subprocess.run([uniramfs, "ls", img], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True).stdout
-    m = ENTRIES_RE.search(out)
-    if m:
-        res["entries"] = int(m.group(1))
-        res["files"] = sum(1 for ln in out.splitlines() if ln.startswith("-"))
+    res, dt = common.build_once(cmd, img, os.path.join(work, "build-%s.log" % g.key), g.env)
+    res["build_seconds"] = round(dt, 2)
     return res
 
 
@@ -216,12 +172,7 @@ def boots(g, img, vmlinuz, disk_paths, n, work):
             vmlinuz, img, disk_paths, "virtio", cmdline, logf,
             interact=((g.prompt, PASS + "\n"),))
         err = boottest.check(sc, text, timed_out, ours=g.ours, missed=missed)
-        ri, up = RUN_INIT_RE.search(text), UPTIME_RE.search(text)
-        b = {"pass": err is None, "reason": err, "wall": round(dt, 2), "log": logf,
-             "run_init": float(ri.group(1)) if ri else None,
-             "uptime": float(up.group(1)) if up else None}
-        if b["run_init"] is not None and b["uptime"] is not None:
-            b["init"] = round(b["uptime"] - b["run_init"], 3)
+        b = common.boot_record(text, dt, err, logf)
         out.append(b)
         log("  %-40s boot %d: %s%s" % (g.label, i + 1, "PASS" if err is None else
                                          "FAIL (%s)" % err,
@@ -231,34 +182,8 @@ def boots(g, img, vmlinuz, disk_paths, n, work):
     return out
 
 
-def machine():
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
-        if m:
-            cpu = m.group(1).strip()
-    with open("/proc/meminfo") as f:
-        mem = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1)) // 1024
-    return "%d CPUs, %s, %d MB RAM, host kernel %s" % (os.cpu_count(), cpu, mem,
-                                                     platform.release())
-
-
-def versions():
-    def q(p):
-        r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", p], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-        return r.stdout.strip() or "?"
-    return {p: q(p) for p in ("initramfs-tools", "cryptsetup-initramfs", "dracut-core",
-                              "cryptsetup-bin", "lvm2", "qemu-system-x86")}
-
-
 def report(res, path):
-    def mb(n):
-        return "%.1f MB" % (n / 1e6)
-    L = ["# LVM on LUKS: uniramfs, dracut and mkinitramfs side by side", "",
-         "Date: %s. Kernel: %s. Machine: %s. uniramfs %s." % (
-             res["date"], res["kernel"], res["machine"], res["commit"]),
-         "Versions: " + ", ".join("%s %s" % kv for kv in res["versions"].items()) + ".", "",
+    L = common.report_head("LVM on LUKS: uniramfs, dracut and mkinitramfs side by side", res) + [
          "Disk: the boot tests' `lvm-on-luks` layout (vda1 LUKS2 with PBKDF2 at 1000 "
          "iterations, PV of VG testvg, LV root ext4), `root=%s`; the passphrase typed "
          "on the serial console at each generator's prompt. Init time: guest uptime at "
@@ -267,17 +192,7 @@ def report(res, path):
          "| generator | image size | files | init time median (min–max) | boot |",
          "| --- | ---: | ---: | --- | --- |"]
     for g in res["generators"]:
-        size = mb(g["size"]) if "size" in g else "-"
-        files = "%d (%d entries)" % (g["files"], g["entries"]) if "files" in g else "-"
-        ok = [b["init"] for b in g.get("boots", []) if b["pass"] and "init" in b]
-        t = "%.2f s (%.2f–%.2f)" % (statistics.median(ok), min(ok), max(ok)) if ok else "-"
-        if "build_error" in g:
-            verdict = "FAIL (build: %s)" % g["build_error"]
-        elif g.get("boot_pass"):
-            verdict = "PASS"
-        else:
-            bad = [b for b in g.get("boots", []) if not b["pass"]]
-            verdict = "FAIL (%s)" % (bad[0]["reason"] if bad else "no boot")
+        size, files, t, verdict = common.report_cells(g)
         L.append("| %s | %s | %s | %s | %s |" % (g["label"], size, files, t, verdict))
     L += ["", "Commands (KVER = %s):" % res["kernel"], ""]
     for g in res["generators"]:
@@ -292,29 +207,14 @@ def report(res, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=os.environ.get("UNIRAMFS_BUILDDIR",
-                                                         os.path.join(SRCDIR, "build")))
+    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated generator keys (see --list)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
-    ap.add_argument("--kver", help="kernel version (default: newest installed)")
-    ap.add_argument("--workdir", default=os.path.join(HERE, "work", "stack"))
-    ap.add_argument("--out", default=os.path.join(HERE, "results"))
-    a = ap.parse_args()
+    a = common.parse_args(ap, os.path.join(HERE, "work", "stack"))
 
-    if not a.no_install:
-        subprocess.run([os.path.join(SRCDIR, "tools/install-deps.sh")], check=True)
-    builddir = os.path.abspath(a.builddir)
-    if not os.path.isfile(os.path.join(builddir, "build.ninja")):
-        subprocess.run(["meson", "setup", builddir, SRCDIR], check=True,
-                       stdout=subprocess.DEVNULL)
-    subprocess.run(["ninja", "-C", builddir], check=True, stdout=subprocess.DEVNULL)
-    uniramfs = os.path.join(builddir, "uniramfs")
-    kver, vmlinuz = boottest.find_kernel(a.kver)
-    work = os.path.abspath(a.workdir)
-    for d in ("img", "logs"):
-        os.makedirs(os.path.join(work, d), exist_ok=True)
+    builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
 
     gens = generators(uniramfs, kver, work)
     if a.list:
@@ -322,12 +222,7 @@ def main():
             print("%-18s %s%s" % (g.key, "".join("%s=%s " % kv for kv in (g.env or {}).items()),
                                   " ".join(shlex.quote(x) for x in g.cmd)))
         return 0
-    if a.only:
-        keep = a.only.split(",")
-        bad = set(keep) - {g.key for g in gens}
-        if bad:
-            sys.exit("bench/stack.py: unknown generator(s): " + ", ".join(sorted(bad)))
-        gens = [g for g in gens if g.key in keep]
+    gens = common.pick(gens, a.only, lambda g: g.key, "bench/stack.py")
 
     started = datetime.datetime.now(datetime.timezone.utc)
     testinit = boottest.find_testinit(builddir, work)
@@ -354,15 +249,10 @@ def main():
         results.append(r)
 
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": machine(), "versions": versions(), "boots": a.boots,
-           "commit": subprocess.run(["git", "-C", SRCDIR, "rev-parse", "--short", "HEAD"],
-                                    stdout=subprocess.PIPE, text=True).stdout.strip(),
+           "machine": common.machine(), "versions": common.versions(VERSIONS), "boots": a.boots,
+           "commit": common.commit(),
            "generators": results}
-    os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "stack.json"), "w") as f:
-        json.dump(res, f, indent=1)
-    report(res, os.path.join(a.out, "stack.md"))
-    log("bench/stack.py: %s" % os.path.join(a.out, "stack.md"))
+    common.write_results(res, a.out, "stack", report, "bench/stack.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 
 
