@@ -162,6 +162,7 @@ void output_abort(struct output *out)
 struct output_sink {
 	struct sink s;
 	int fd;
+	const char *path; /* the final path, for messages */
 	int full;       /* -ENOSPC or -EDQUOT once the filesystem refused */
 	uint64_t total; /* bytes given, written or not */
 	size_t len;
@@ -176,10 +177,15 @@ static int output_flush(struct output_sink *o)
 		r = write_all(o->fd, o->buf, o->len);
 	o->len = 0;
 	if (r == -ENOSPC || r == -EDQUOT) {
+		/* Give the blocks back now, not once the rest of the stream
+		 * is compressed: /boot stays full no longer than this write.
+		 * Should it fail, they come back when the file is dropped. */
+		int t = ftruncate(o->fd, 0);
+		(void)t;
 		o->full = r;
 		r = 0;
 	}
-	return r < 0 ? err_errno(r, "write") : 0;
+	return r < 0 ? err_errno(r, "write %s", o->path) : 0;
 }
 
 static int output_write(struct sink *s, const void *data, size_t n)
@@ -221,6 +227,7 @@ struct sink *output_sink_new(struct output *out)
 	o->s.finish = output_sink_finish;
 	o->s.free = output_sink_free;
 	o->fd = out->fd;
+	o->path = out->path ? out->path : "image";
 	return &o->s;
 }
 
