@@ -85,9 +85,10 @@ static struct sink *zstd_sink_new(struct sink *out, int level, int threads)
 	/* zstd's jobs are four windows (8 MiB at level 6) and it holds
 	 * workers + 3 of them in its input ring: 40 MiB on 2 cores, most of
 	 * a generic build's peak RSS. Two windows halve that for 0.13% more
-	 * image (a generic 6.1 image, bench/results/build.md) at the same
-	 * speed; the job size only depends on the level, so the output is
-	 * still the same for any worker count. */
+	 * image and ~4% more CPU (each job re-reads its overlap), the same
+	 * wall time on 2 cores (bench/results/build.md). The job size only
+	 * depends on the level: the output is still the same for any worker
+	 * count. */
 	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_jobSize, 2 << ZSTD_getCParams(level, 0, 0).windowLog);
 	z->c.s.write = zstd_write;
 	z->c.s.finish = zstd_finish;
