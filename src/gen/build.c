@@ -424,23 +424,43 @@ static int write_list(struct plan *p, uint64_t *size)
 	return r;
 }
 
-/* The image is made in memory, so its size is known before /boot is
- * touched: a filesystem too small for it gets a message saying by how
- * much, not a write that fails halfway. */
+/* A full filesystem: the unnamed temp file goes, giving its blocks
+ * back, and the message says how large the image is and how much more
+ * room it needs. When statvfs sees the room (a quota, the blocks a
+ * filesystem keeps for itself) the write's own error says it. */
+static int no_room(struct output *out, const char *path, uint64_t size, int e)
+{
+	int r;
+
+	output_abort(out);
+	r = space_check(path, size);
+	if (r == 0)
+		r = err_errno(e, "write %s (the new image needs %llu bytes; the old image stays)", path,
+			      (unsigned long long)size);
+	return r;
+}
+
+/* The image is streamed into an unnamed file beside the target, so no
+ * copy of it is held in memory. /boot is often a small partition: when
+ * it fills up the stream goes on being compressed into nothing but a
+ * count, so the message says exactly how many bytes the image needs,
+ * and the old image is untouched. */
 static int write_image(struct plan *p, uint64_t *size)
 {
 	struct output out = { .fd = -1, .dirfd = -1 };
-	struct sink *mem = sink_mem_new(), *comp = NULL;
+	struct sink *file = NULL, *comp = NULL;
 	struct cpio_writer *w = NULL;
-	const void *data;
-	size_t len = 0;
+	uint64_t total = 0;
 	bool early = false;
-	int r = 0;
+	int r;
 
-	if (p->o->microcode == MICROCODE_AUTO && want_microcode(p))
-		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, mem, &early);
+	r = output_open(&out, p->output);
+	if (r == 0)
+		file = output_sink_new(&out);
+	if (r == 0 && p->o->microcode == MICROCODE_AUTO && want_microcode(p))
+		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
 	if (r == 0) {
-		comp = compress_sink_new(p->o->compress, mem, p->o->compress_level, 0);
+		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
 		r = comp ? 0 : -1;
 	}
 	if (r == 0) {
@@ -452,26 +472,23 @@ static int write_image(struct plan *p, uint64_t *size)
 	if (r == 0)
 		r = sink_finish(comp);
 	if (r == 0)
-		r = sink_finish(mem);
-	data = sink_mem_data(mem, &len);
-	if (r == 0)
-		r = space_check(p->output, len);
-	if (r == 0)
-		r = output_open(&out, p->output);
+		r = sink_finish(file);
+	if (file)
+		total = output_sink_total(file);
+	if (r == 0 && output_sink_full(file))
+		r = no_room(&out, p->output, total, output_sink_full(file));
 	if (r == 0) {
-		r = write_all(out.fd, data, len);
-		if (r < 0)
-			r = err_errno(r, "write %s", p->output);
-	}
-	if (r == 0) {
-		*size = len;
+		*size = total;
 		r = output_commit(&out);
+		/* a filesystem that reserves blocks only when they are flushed */
+		if (r == -ENOSPC || r == -EDQUOT)
+			r = no_room(&out, p->output, total, r);
 	}
 	if (early)
 		log_info("early microcode segment added");
 	cpio_writer_free(w);
 	sink_free(comp);
-	sink_free(mem);
+	sink_free(file);
 	output_abort(&out);
 	return r;
 }

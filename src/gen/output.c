@@ -5,12 +5,15 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpio.h"
 #include "err.h"
 #include "util.h"
 
@@ -150,4 +153,90 @@ void output_abort(struct output *out)
 	out->fd = out->dirfd = -1;
 	free(out->path);
 	out->path = NULL;
+}
+
+/* The compressors hand over up to 128 KiB at a time, the plain cpio a
+ * header or a padding at a time: one write per this many bytes. */
+#define OUTPUT_BUF_SIZE (1u << 17)
+
+struct output_sink {
+	struct sink s;
+	int fd;
+	const char *path; /* the final path, for messages */
+	int full;       /* -ENOSPC or -EDQUOT once the filesystem refused */
+	uint64_t total; /* bytes given, written or not */
+	size_t len;
+	uint8_t buf[OUTPUT_BUF_SIZE];
+};
+
+static int output_flush(struct output_sink *o)
+{
+	int r = 0;
+
+	if (o->len && !o->full)
+		r = write_all(o->fd, o->buf, o->len);
+	o->len = 0;
+	if (r == -ENOSPC || r == -EDQUOT) {
+		/* Give the blocks back now, not once the rest of the stream
+		 * is compressed: /boot stays full no longer than this write.
+		 * Should it fail, they come back when the file is dropped. */
+		int t = ftruncate(o->fd, 0);
+		(void)t;
+		o->full = r;
+		r = 0;
+	}
+	return r < 0 ? err_errno(r, "write %s", o->path) : 0;
+}
+
+static int output_write(struct sink *s, const void *data, size_t n)
+{
+	struct output_sink *o = (struct output_sink *)s;
+	const uint8_t *p = data;
+
+	o->total += n;
+	if (o->full)
+		return 0;
+	while (n) {
+		size_t k = n < OUTPUT_BUF_SIZE - o->len ? n : OUTPUT_BUF_SIZE - o->len;
+		memcpy(o->buf + o->len, p, k);
+		o->len += k;
+		p += k;
+		n -= k;
+		if (o->len == OUTPUT_BUF_SIZE && output_flush(o) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int output_sink_finish(struct sink *s)
+{
+	return output_flush((struct output_sink *)s);
+}
+
+static void output_sink_free(struct sink *s)
+{
+	free(s);
+}
+
+struct sink *output_sink_new(struct output *out)
+{
+	struct output_sink *o = xmalloc(sizeof(*o));
+
+	memset(o, 0, offsetof(struct output_sink, buf));
+	o->s.write = output_write;
+	o->s.finish = output_sink_finish;
+	o->s.free = output_sink_free;
+	o->fd = out->fd;
+	o->path = out->path ? out->path : "image";
+	return &o->s;
+}
+
+uint64_t output_sink_total(struct sink *s)
+{
+	return ((struct output_sink *)s)->total;
+}
+
+int output_sink_full(struct sink *s)
+{
+	return ((struct output_sink *)s)->full;
 }

@@ -2,6 +2,8 @@
 #ifndef UNIRAMFS_OUTPUT_H
 #define UNIRAMFS_OUTPUT_H
 
+#include <stdint.h>
+
 /* An image is written to an unnamed file in the target's directory
  * (O_TMPFILE), so a build that fails or is killed, even by SIGKILL,
  * leaves nothing behind; only a complete, fsynced file is given a name,
@@ -21,5 +23,15 @@ int output_open(struct output *out, const char *path);
 int output_commit(struct output *out);
 /* Drop everything written; the old image stays. Safe after commit. */
 void output_abort(struct output *out);
+
+struct sink;
+/* A buffered sink into out->fd. A full filesystem (ENOSPC, EDQUOT) does
+ * not stop it: it stops writing and goes on counting, so the build can
+ * finish the stream and say exactly how large the image is. */
+struct sink *output_sink_new(struct output *out);
+/* Every byte given to the sink, written or not. */
+uint64_t output_sink_total(struct sink *s);
+/* The -errno that stopped the writing (-ENOSPC, -EDQUOT), or 0. */
+int output_sink_full(struct sink *s);
 
 #endif

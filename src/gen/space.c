@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* /boot is often a small partition holding two or three kernels. A full
- * filesystem met halfway through the write leaves a short ENOSPC; the
- * image is complete in memory before a byte is written, so the shortfall
- * is known exactly and said up front. */
+/* /boot is often a small partition holding two or three kernels. A bare
+ * ENOSPC says nothing of how much is missing; the build learns the
+ * image's full size (it goes on counting once the filesystem is full,
+ * output.c) and this says how much room it needs beside the old one. */
 #include "space.h"
 
 #include <errno.h>

@@ -2,6 +2,8 @@
 /* The generator as a user runs it: the binary, its exit status, its one
  * line of error, and the file it leaves behind. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -9,8 +11,10 @@
 #include <unistd.h>
 
 #include "compress.h"
+#include "cpio.h"
 #include "err.h"
 #include "imagefile.h"
+#include "output.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"
@@ -527,6 +531,60 @@ static void test_hostonly_fallback(void)
 	free(out), free(c), free(x), free(fb), free(img);
 }
 
+/* The image's sink: what it is given reaches the file, in order, in
+ * pieces smaller and larger than its buffer. */
+static void test_output_sink_writes_everything(void)
+{
+	char *path = path_join(tmpdir, "sink.out"), *got = NULL;
+	uint8_t *data = xmalloc(400000);
+	struct output out = { .fd = -1, .dirfd = -1 };
+	struct sink *s;
+	size_t len = 0;
+
+	for (size_t i = 0; i < 400000; i++)
+		data[i] = (uint8_t)(i * 7 + i / 251);
+	out.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(out.fd >= 0);
+	s = output_sink_new(&out);
+	CHECK(sink_write(s, data, 3) == 0);
+	CHECK(sink_write(s, data + 3, 300000) == 0);
+	CHECK(sink_write(s, data + 300003, 99997) == 0);
+	CHECK(sink_finish(s) == 0);
+	CHECK(output_sink_total(s) == 400000);
+	CHECK(output_sink_full(s) == 0);
+	sink_free(s);
+	close(out.fd);
+	CHECK(read_file(path, &got, &len) == 0 && len == 400000 && memcmp(got, data, len) == 0);
+	free(got), free(data), free(path);
+}
+
+/* A full filesystem (/dev/full: every write is ENOSPC) does not stop the
+ * stream: the sink goes on counting, so the build learns the image's
+ * whole size for its message. */
+static void test_output_sink_counts_past_full_disk(void)
+{
+	struct output out = { .fd = -1, .dirfd = -1 };
+	uint8_t *data = xcalloc(1, 300000);
+	struct sink *s;
+
+	out.fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	if (out.fd < 0) {
+		free(data);
+		SKIP("no /dev/full");
+	}
+	s = output_sink_new(&out);
+	CHECK(sink_write(s, data, 200000) == 0);
+	CHECK(output_sink_full(s) == -ENOSPC);
+	CHECK(sink_write(s, data, 300000) == 0);
+	CHECK(sink_write(s, data, 5) == 0);
+	CHECK(sink_finish(s) == 0);
+	CHECK(output_sink_total(s) == 500005);
+	CHECK(output_sink_full(s) == -ENOSPC);
+	sink_free(s);
+	close(out.fd);
+	free(data);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/uniramfs-test-build-XXXXXX";
@@ -554,6 +612,8 @@ int main(void)
 	RUN(test_output_checked_first);
 	RUN(test_missing_firmware_summary);
 	RUN(test_hostonly_resume_not_on_host);
+	RUN(test_output_sink_writes_everything);
+	RUN(test_output_sink_counts_past_full_disk);
 	char *rm = xasprintf("rm -rf %s", tmpdir);
 	if (system(rm) != 0)
 		printf("# could not remove %s\n", tmpdir);

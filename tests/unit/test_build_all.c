@@ -179,26 +179,31 @@ static int count_dir(const char *dir)
 	return n;
 }
 
-static char *one_cmd(const char *output)
+static char *one_cmd(const char *output, const char *compress)
 {
 	return xasprintf("%s build --config /dev/null -k %s --init %s --microcode none --add-modules ext4 "
-			 "--compress none -o %s 2>&1", uniramfs, kver, init_bin, output);
+			 "--compress %s -o %s 2>&1", uniramfs, kver, init_bin, compress, output);
 }
 
 /* /boot as a small filesystem holding the old image: the new one must
  * fit beside it, and when it does not the message says by how much and
- * the old image is untouched. */
-static void test_free_space_checked_before_writing(void)
+ * the old image is untouched. The image is streamed into the
+ * filesystem: the write meets ENOSPC halfway, and the size in the
+ * message is the whole image's, compressed or not. */
+static const char *check_small_boot(const char *compress)
 {
-	char *roomy = path_join(tmpdir, "roomy.img"), *c0 = one_cmd(roomy);
-	char *boot = path_join(tmpdir, "smallboot"), *img = path_join(boot, "initrd.img-test"), *c1, *c2, *opts;
+	char *roomy = xasprintf("%s/roomy-%s.img", tmpdir, compress), *c0 = one_cmd(roomy, compress);
+	char *boot = xasprintf("%s/smallboot-%s", tmpdir, compress), *img = path_join(boot, "initrd.img-test");
+	char *c1, *c2, *opts;
 	char *out = NULL, *expect, *old = NULL;
 	struct statvfs sv;
 	uint64_t size, need, avail;
 	size_t oldlen;
 
-	if (geteuid() != 0)
-		SKIP("mounting a small tmpfs needs root");
+	if (geteuid() != 0) {
+		free(roomy), free(c0), free(boot), free(img);
+		return "mounting a small tmpfs needs root";
+	}
 	CHECK(run_capture(c0, NULL) == 0);
 	size = file_size(roomy);
 	CHECK(size > 0);
@@ -208,7 +213,8 @@ static void test_free_space_checked_before_writing(void)
 	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("tmpfs", boot, "tmpfs", 0, opts) < 0) {
 		free(opts);
-		SKIP("no mount namespace for a tmpfs");
+		free(roomy), free(c0), free(boot), free(img);
+		return "no mount namespace for a tmpfs";
 	}
 	free(opts);
 	{
@@ -221,7 +227,7 @@ static void test_free_space_checked_before_writing(void)
 	CHECK(statvfs(boot, &sv) == 0);
 	need = (size + sv.f_frsize - 1) / sv.f_frsize * sv.f_frsize;
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	c1 = one_cmd(img);
+	c1 = one_cmd(img, compress);
 	CHECK(run_capture(c1, &out) == 1);
 	expect = xasprintf("uniramfs: error: not enough space in %s for %s: the new image needs %llu bytes, %llu are "
 			   "free (the old image stays until the new one is complete): free %llu more bytes\n",
@@ -237,7 +243,7 @@ static void test_free_space_checked_before_writing(void)
 	free(expect);
 	/* with the room, the same build goes through */
 	CHECK(mount(NULL, boot, NULL, MS_REMOUNT, "size=128m") == 0);
-	c2 = one_cmd(img);
+	c2 = one_cmd(img, compress);
 	CHECK(run_capture(c2, NULL) == 0);
 	CHECK(file_size(img) == size);
 	umount(boot);
@@ -247,6 +253,21 @@ static void test_free_space_checked_before_writing(void)
 	free(img);
 	free(boot);
 	free(roomy);
+	return NULL;
+}
+
+static void test_free_space_checked_before_writing(void)
+{
+	const char *skip = check_small_boot("none");
+	if (skip)
+		SKIP(skip);
+}
+
+static void test_full_boot_zstd_says_compressed_size(void)
+{
+	const char *skip = check_small_boot("zstd");
+	if (skip)
+		SKIP(skip);
 }
 
 int main(void)
@@ -275,6 +296,7 @@ int main(void)
 	RUN(test_all_no_kernel_is_not_an_error);
 	RUN(test_all_boot_link_stays_in_sysroot);
 	RUN(test_free_space_checked_before_writing);
+	RUN(test_full_boot_zstd_says_compressed_size);
 	{
 		char *rm = xasprintf("rm -rf %s", tmpdir);
 		if (system(rm) != 0)

@@ -175,6 +175,36 @@ static void test_zstd_has_checksum_and_is_reproducible(void)
 	free(in);
 }
 
+/* Input of several zstd jobs (2 << windowLog, 4 MiB at the default
+ * level): the frame is the same whatever the worker count, and reads
+ * back whole. */
+static void test_zstd_many_jobs_same_for_any_worker_count(void)
+{
+	const size_t len = 13u << 20;
+	uint8_t *in = make_input(len, 3);
+	struct sink *m[3];
+	const uint8_t *d[3];
+	size_t l[3], used = 0;
+	struct buf back = { 0 };
+
+	for (int i = 0; i < 3; i++) {
+		struct sink *s;
+		m[i] = sink_mem_new();
+		s = compress_sink_new(COMP_ZSTD, m[i], -1, i + 1);
+		CHECK(s && sink_write(s, in, len) == 0 && sink_finish(s) == 0);
+		sink_free(s);
+		d[i] = sink_mem_data(m[i], &l[i]);
+	}
+	CHECK(l[0] == l[1] && memcmp(d[0], d[1], l[0]) == 0);
+	CHECK(l[0] == l[2] && memcmp(d[0], d[2], l[0]) == 0);
+	CHECK(decompress_buf(COMP_ZSTD, d[0], l[0], &back, &used) == 0);
+	CHECK(used == l[0] && back.len == len && memcmp(back.p, in, len) == 0);
+	buf_free(&back);
+	for (int i = 0; i < 3; i++)
+		sink_free(m[i]);
+	free(in);
+}
+
 static void test_detect_every_magic(void)
 {
 	static const struct {
@@ -447,6 +477,7 @@ int main(void)
 	RUN(test_round_trip_every_compression);
 	RUN(test_default_xz_is_kernel_readable);
 	RUN(test_zstd_has_checksum_and_is_reproducible);
+	RUN(test_zstd_many_jobs_same_for_any_worker_count);
 	RUN(test_detect_every_magic);
 	RUN(test_names);
 	RUN(test_consumed_with_concatenated_streams);
