@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `uniramfs build`: choose what goes in (init, modules, binaries, files),
- * then make it sorted as one cpio through the compressor in memory,
- * check it fits, and write it to an unnamed file that only becomes the
- * image once complete. */
+ * then stream it sorted as one cpio through the compressor into an
+ * unnamed file that only becomes the image once complete. */
 #include "build.h"
 
 #include "buildconf.h"
