@@ -193,7 +193,7 @@ LVM_LUKS_SWAP = builder.Layout(
     params=(("LUKS_UUID", LUKS_SWAP_UUID), ("KEYFILE", "/src/key"), ("SWAP_LABEL", "lukswap")),
     files=(("luks1.key", "key"),))
 LUKS_KEY_BUILD = ("--add-keys", "%s:%s" % (KEYFILE, KEY_IN_IMAGE))
-LUKS_KEY_CMDLINE = "rd.luks.key=%s:%s" % (KEY_IN_IMAGE, LUKS_SWAP_UUID)
+LUKS_KEY_CMDLINE = "rd.luks.key=%s=%s" % (LUKS_SWAP_UUID, KEY_IN_IMAGE)
 
 
 # A swap *file* on the root: resume=UUID=<the root> resume_offset=<the page
