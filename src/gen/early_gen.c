@@ -42,15 +42,7 @@ void early_plan_free(struct early_plan *ep)
 /* "/usr/sbin/e2fsck" if SYSROOT has it in a bin dir, else NULL. */
 static char *find_tool(const char *sysroot, const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bin_dirs); i++) {
-		char *p = xasprintf("%s/%s", bin_dirs[i], name), *host = path_join(sysroot, p);
-		bool ok = access(host, X_OK) == 0;
-		free(host);
-		if (ok)
-			return p;
-		free(p);
-	}
-	return NULL;
+	return sysroot_find(sysroot, bin_dirs, ARRAY_SIZE(bin_dirs), name, X_OK);
 }
 
 /* The directory the tool really lives in, as the image will have it

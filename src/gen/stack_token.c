@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "log.h"
 #include "luks2.h"
+#include "sysroot.h"
 
 #define PLUGIN_PREFIX "libcryptsetup-token-"
 
@@ -136,15 +137,7 @@ static char *find_lib(const char *sysroot, const char *libdir, const char *name)
 {
 	const char *dirs[] = { libdir, "/usr/lib64", "/usr/lib", "/lib64", "/lib" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
-		bool ok = access(host, R_OK) == 0;
-		free(host);
-		if (ok)
-			return p;
-		free(p);
-	}
-	return NULL;
+	return sysroot_find(sysroot, dirs, ARRAY_SIZE(dirs), name, R_OK);
 }
 
 /* Each plugin, then what it dlopen()s; a plugin whose libraries are

@@ -2,6 +2,7 @@
 #include "sysroot.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,4 +63,18 @@ restart:
 	}
 	free(cur);
 	return -1;
+}
+
+char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, const char *name,
+		   int mode)
+{
+	for (size_t i = 0; i < ndirs; i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
+		bool ok = access(host, mode) == 0;
+		free(host);
+		if (ok)
+			return p;
+		free(p);
+	}
+	return NULL;
 }

@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_SYSROOT_H
 #define UNIRAMFS_SYSROOT_H
 
+#include <stddef.h>
 #include <sys/stat.h>
 
 /* Called for each symlink met on the way: its path and its target, both
@@ -15,5 +16,11 @@ typedef int (*sysroot_link_fn)(void *userdata, const char *link, const char *tar
  * missing, a loop, or on_link fails. */
 int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_link, void *userdata, char **real,
 		    struct stat *st);
+
+/* The first DIR/NAME of dirs that SYSROOT has with access(2) mode (X_OK
+ * for a tool, R_OK for a library), as a path inside the sysroot; NULL
+ * when none. */
+char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, const char *name,
+		   int mode);
 
 #endif
