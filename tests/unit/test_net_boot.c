@@ -120,6 +120,17 @@ static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size
 	fake_packet(f, out, flen);
 }
 
+/* setup_net, and QEMU's DHCP server answering once on eth0 (ifindex 2). */
+static struct fake_ops *setup_dhcp(const char *cmdline)
+{
+	struct fake_ops *f = setup_net(cmdline);
+
+	f->on_packet = dhcp_server;
+	f->pkt_ifindex = 2;
+	dhcp_answers = 1;
+	return f;
+}
+
 /* An executable the init finds in the image (the fake runs nothing). */
 static void add_tool(struct fake_ops *f, const char *path)
 {
@@ -155,10 +166,7 @@ static void test_nfs_by_dhcp(void)
 	struct init in;
 	char *t;
 
-	f = setup_net("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0");
-	f->on_packet = dhcp_server;
-	f->pkt_ifindex = 2;
-	dhcp_answers = 1;
+	f = setup_dhcp("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"socket 16 3 0",
@@ -199,10 +207,7 @@ static void test_root_path(void)
 	struct fake_ops *f;
 	struct init in;
 
-	f = setup_net("root=dhcp rw rd.timeout=5 rd.shell=0");
-	f->on_packet = dhcp_server;
-	f->pkt_ifindex = 2;
-	dhcp_answers = 1;
+	f = setup_dhcp("root=dhcp rw rd.timeout=5 rd.shell=0");
 	CHECK(run(f, &in) == 0);
 	/* the kernel's SERVER:PATH form: NFSv3 over TCP, as its nfsroot */
 	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/nfsrt /sysroot nfs 0x0 vers=3,tcp,", 0) >= 0);
@@ -265,10 +270,7 @@ static void test_nfs_refused(void)
 	struct fake_ops *f;
 	struct init in;
 
-	f = setup_net("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0 panic=1");
-	f->on_packet = dhcp_server;
-	f->pkt_ifindex = 2;
-	dhcp_answers = 1;
+	f = setup_dhcp("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0 panic=1");
 	fake_fail(f, "mount", "nfs", ECONNREFUSED);
 	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>cannot mount the NFS root 10.0.2.100:/root from eth0 (10.0.2.15/24): "
@@ -288,11 +290,8 @@ static void test_iscsi_login(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.initiator=iqn.x:me "
+	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.initiator=iqn.x:me "
 		      "netroot=iscsi:alice:s3cret-pass@10.0.2.100::3261:1:iqn.2026-12.test:root");
-	f->on_packet = dhcp_server;
-	f->pkt_ifindex = 2;
-	dhcp_answers = 1;
 	add_tool(f, "/usr/sbin/iscsistart");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
@@ -320,10 +319,7 @@ static void test_iscsi_firmware(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
-	f->on_packet = dhcp_server;
-	f->pkt_ifindex = 2;
-	dhcp_answers = 1;
+	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
 	add_tool(f, "/usr/sbin/iscsistart");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
@@ -344,10 +340,7 @@ static void test_nbd_connect(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = setup_net("root=UUID=" UUID " rd.timeout=5 rd.shell=0 netroot=nbd:10.0.2.100:10809/root");
-	f->on_packet = dhcp_server;
-	f->pkt_ifindex = 2;
-	dhcp_answers = 1;
+	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 netroot=nbd:10.0.2.100:10809/root");
 	add_tool(f, "/usr/sbin/nbd-client");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
