@@ -486,6 +486,81 @@ NOTIMES = {"guest_uptime": None, "init_ms": None}
 
 
 # ---------------------------------------------------------------- main
+class Runner:
+    """One boot of a scenario, as run.py judges it: its disks (made on the
+    host, in the builder VM or by its servers), its image (ours, or a
+    foreign one), the devices it attaches.  bench/unlock.py boots the
+    same scenarios with it."""
+
+    def __init__(self, kver, vmlinuz, builddir, work, testinit, images, foreign=None,
+                 suffix=""):
+        self.kver, self.vmlinuz, self.builddir, self.work = kver, vmlinuz, builddir, work
+        self.testinit, self.images, self.foreign, self.suffix = testinit, images, foreign, suffix
+        self.logs = os.path.join(work, "logs")
+        os.makedirs(self.logs, exist_ok=True)
+
+    def log_path(self, sc):
+        return os.path.join(self.logs, sc.name + self.suffix + ".log")
+
+    def scenario(self, sc, initrd=None):
+        """Boot sc once (with initrd, else the image its build arguments
+        make): (sc, reason or None, seconds, times, serial text)."""
+        if sc.net is not None:
+            return self._net(sc, initrd)
+        try:
+            if hasattr(sc.disk, "build"):   # stacked: made in the builder VM (builder.py)
+                dpaths = sc.disk.build(self.testinit, self.work, {
+                    "kver": self.kver, "vmlinuz": self.vmlinuz,
+                    "uniramfs": os.path.join(self.builddir, "uniramfs")})
+            else:
+                dpaths = [disks.ensure(sc.disk, self.testinit, self.work)]
+        except Exception as e:  # a disk we cannot make is this scenario's failure
+            return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, NOTIMES, ""
+        if hasattr(sc.disk, "image_files"):   # files of the disk the image carries
+            dpaths, extra_build = sc.disk.image_files(dpaths)
+            sc = dataclasses.replace(sc, build=tuple(sc.build) + tuple(extra_build))
+        img, err = self._image(sc, initrd)
+        if err:
+            return sc, err, 0.0, NOTIMES, ""
+        msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
+        sc = dataclasses.replace(sc, fail_msgs=tuple(msgs))
+        # a disk with attach() brings a device for the boot (scenarios_tpm's TPM)
+        with sc.disk.attach(dpaths) if hasattr(sc.disk, "attach") else \
+                contextlib.nullcontext(()) as extra:
+            return self._boot(sc, img, dpaths, extra, not (initrd or self.foreign))
+
+    def _net(self, sc, initrd):
+        img, err = self._image(sc, initrd)
+        if err:
+            return sc, err, 0.0, NOTIMES, ""
+        try:
+            ctx = sc.net(self.testinit, self.work)
+            dpaths, extra = ctx.__enter__()
+        except Exception as e:
+            return sc, "cannot start the servers: %s" % e, 0.0, NOTIMES, ""
+        try:
+            return self._boot(sc, img, dpaths, extra, not (initrd or self.foreign))
+        finally:
+            ctx.__exit__(None, None, None)
+
+    def _image(self, sc, initrd):
+        if initrd or self.foreign:
+            return initrd or self.foreign, None
+        return self.images.get(sc.build)
+
+    def _boot(self, sc, img, dpaths, extra, ours):
+        cmdline = " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline)
+                           if x)
+        text, dt, timed_out, missed = boot(self.vmlinuz, img, dpaths, sc.bus, cmdline,
+                                           self.log_path(sc), stop_on=sc.fail_msgs,
+                                           interact=sc.interact, extra=extra)
+        tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
+        up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
+        times = {"guest_uptime": float(up.group(1)) if up else None,
+                 "init_ms": int(tot.group(1)) if tot else None}
+        return sc, check(sc, text, timed_out, ours=ours, missed=missed), dt, times, text
+
+
 def main():
     global BOOT_TIMEOUT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -516,8 +591,6 @@ def main():
 
     kver, vmlinuz = find_kernel(a.kver)
     work = os.path.abspath(a.workdir)
-    logs = os.path.join(work, "logs")
-    os.makedirs(logs, exist_ok=True)
     builddir = os.path.abspath(a.builddir_opt or a.builddir)
     scenarios_netvm.configure(kver, vmlinuz, os.path.join(builddir, "uniramfs"))
 
@@ -549,71 +622,11 @@ def main():
 
     suffix = "-itools" if a.with_initramfs_tools else ("-initrd" if a.initrd else "")
     results = []
-
-    def one(sc):
-        if sc.net is not None:
-            return one_net(sc)
-        try:
-            if hasattr(sc.disk, "build"):   # stacked: made in the builder VM (builder.py)
-                dpaths = sc.disk.build(testinit, work, {
-                    "kver": kver, "vmlinuz": vmlinuz,
-                    "uniramfs": os.path.join(builddir, "uniramfs")})
-            else:
-                dpaths = [disks.ensure(sc.disk, testinit, work)]
-        except Exception as e:  # a disk we cannot make is this scenario's failure
-            return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, NOTIMES, ""
-        if hasattr(sc.disk, "image_files"):   # files of the disk the image carries
-            dpaths, extra_build = sc.disk.image_files(dpaths)
-            sc = dataclasses.replace(sc, build=tuple(sc.build) + tuple(extra_build))
-        if foreign:
-            img = foreign
-        else:
-            img, err = images.get(sc.build)
-            if err:
-                return sc, err, 0.0, NOTIMES, ""
-        cmdline = " ".join(x for x in (BASE_CMDLINE, "root=" + sc.root, sc.cmdline) if x)
-        log = os.path.join(logs, sc.name + suffix + ".log")
-        msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
-        sc = dataclasses.replace(sc, fail_msgs=tuple(msgs))
-        # a disk with attach() brings a device for the boot (scenarios_tpm's TPM)
-        with sc.disk.attach(dpaths) if hasattr(sc.disk, "attach") else \
-                contextlib.nullcontext(()) as extra:
-            text, dt, timed_out, missed = boot(vmlinuz, img, dpaths, sc.bus, cmdline, log,
-                                               stop_on=sc.fail_msgs, interact=sc.interact,
-                                               extra=extra)
-        up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
-        tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
-        times = {"guest_uptime": float(up.group(1)) if up else None,
-                 "init_ms": int(tot.group(1)) if tot else None}
-        return sc, check(sc, text, timed_out, ours=not foreign, missed=missed), dt, times, text
-
-    def one_net(sc):
-        img, err = (foreign, None) if foreign else images.get(sc.build)
-        if err:
-            return sc, err, 0.0, NOTIMES, ""
-        cmdline = " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline)
-                           if x)
-        log = os.path.join(logs, sc.name + suffix + ".log")
-        try:
-            ctx = sc.net(testinit, work)
-            dpaths, extra = ctx.__enter__()
-        except Exception as e:
-            return sc, "cannot start the servers: %s" % e, 0.0, NOTIMES, ""
-        try:
-            text, dt, timed_out, missed = boot(vmlinuz, img, dpaths, sc.bus, cmdline, log,
-                                               stop_on=sc.fail_msgs, interact=sc.interact,
-                                               extra=extra)
-        finally:
-            ctx.__exit__(None, None, None)
-        tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
-        up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
-        times = {"guest_uptime": float(up.group(1)) if up else None,
-                 "init_ms": int(tot.group(1)) if tot else None}
-        return sc, check(sc, text, timed_out, ours=not foreign, missed=missed), dt, times, text
+    runner = Runner(kver, vmlinuz, builddir, work, testinit, images, foreign, suffix)
 
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        for sc, err, dt, up, text in ex.map(one, scenarios):
+        for sc, err, dt, up, text in ex.map(runner.scenario, scenarios):
             guest = ""
             if up["guest_uptime"] is not None:
                 guest = ", guest uptime %.1f s" % up["guest_uptime"]
@@ -625,7 +638,7 @@ def main():
                 tail = "\n".join("    | " + ln for ln in text.splitlines()[-40:])
                 say("FAIL %s: %s%s" % (sc.name, err, ("\n" + tail) if tail else ""))
                 if text:
-                    say("    full log: %s" % os.path.join(logs, sc.name + suffix + ".log"))
+                    say("    full log: %s" % runner.log_path(sc))
             if a.show and text:
                 say("\n".join("    " + ln for ln in report_lines(text)))
             results.append({"name": sc.name, "pass": err is None, "reason": err,
