@@ -36,6 +36,8 @@ packages=(
 	# the other generators, for reading their images and benchmarks;
 	# dracut-network: dracut's nfs and iscsi modules (bench/net.py)
 	initramfs-tools dracut-core dracut-network
+	# dracut's tpm2-tss module, for its TPM2 unlock (bench/unlock.py)
+	tpm2-tools
 	# packaging and the Debian system test (tests/distro)
 	debootstrap debhelper dpkg-dev fakeroot systemd
 	# benchmarks
