@@ -307,10 +307,20 @@ static void test_options(void)
 			  "<4>rd.luks.options: ignoring keyfile-offset=-1: not a number of bytes\n"
 			  "<4>rd.luks.options: ignoring tries=101: not a number from 0 to 100\n");
 	/* rd.luks.options=UUID=OPTIONS: the options; a word with '=' is no UUID */
-	CHECK_STR(luks_options_list(U1 "=discard"), "discard");
-	CHECK_STR(luks_options_list("0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C=headless"), "headless");
-	CHECK_STR(luks_options_list("tpm2-device=auto"), "tpm2-device=auto");
-	CHECK_STR(luks_options_list("abc=1"), "abc=1");
+	{
+		char *uuid;
+		CHECK_STR(luks_options_split(U1 "=discard", &uuid), "discard");
+		CHECK_STR(uuid, U1);
+		free(uuid);
+		CHECK_STR(luks_options_split("0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C=headless", &uuid),
+			  "headless");
+		CHECK_STR(uuid, "0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C");
+		free(uuid);
+		CHECK_STR(luks_options_split("tpm2-device=auto", &uuid), "tpm2-device=auto");
+		CHECK(uuid == NULL);
+		CHECK_STR(luks_options_split("abc=1", &uuid), "abc=1");
+		CHECK(uuid == NULL);
+	}
 	log_set_sink(NULL, NULL);
 }
 

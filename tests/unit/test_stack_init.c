@@ -392,6 +392,36 @@ static void test_rd_luks_name_names_mapping(void)
 	finish(f, &in);
 }
 
+/* systemd-cryptsetup: rd.luks.options=UUID=OPTS is that device's alone,
+ * instead of the options for every device; rd.luks.allow-discards is
+ * every device's. */
+static void test_rd_luks_options_per_uuid(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.uuid=" U2
+					" rd.luks.options=" U1 "=no-read-workqueue rd.luks.options=discard");
+
+	stack_setup(&in);
+	answer("p");
+	event(&in, "vda2", "crypto_LUKS", U1);
+	answer("q");
+	event(&in, "vdb1", "crypto_LUKS", U2);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks "
+			       "--perf-no_read_workqueue /dev/vda2 luks-" U1 " --key-file=- <p>") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
+			       "/dev/vdb1 luks-" U2 " --key-file=- <q>") >= 0);
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.allow-discards "
+		       "rd.luks.options=0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C=no-write-workqueue");
+	stack_setup(&in);
+	answer("p");
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
+			       "--perf-no_write_workqueue /dev/vda2 luks-" U1 " --key-file=- <p>") >= 0);
+	finish(f, &in);
+}
+
 static void test_keyfile_from_cmdline(void)
 {
 	struct init in;
@@ -867,6 +897,7 @@ int main(void)
 	RUN(test_rd_luks_0_skips);
 	RUN(test_rd_luks_uuid_restricts);
 	RUN(test_rd_luks_name_names_mapping);
+	RUN(test_rd_luks_options_per_uuid);
 	RUN(test_keyfile_from_cmdline);
 	RUN(test_keyfile_old_form_refused);
 	RUN(test_keyfile_on_another_device);

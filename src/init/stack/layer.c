@@ -58,6 +58,7 @@ void stack_free(struct stack *s)
 	strv_free(&s->md_uuids);
 	strv_free(&s->done);
 	luks_opts_free(&s->opts);
+	luks_uuid_opts_free(s);
 	memset(s, 0, sizeof(*s));
 }
 

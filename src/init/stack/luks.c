@@ -64,14 +64,18 @@ static void luks_parse(struct stack *s, const char *kv)
 	} else if (!strcmp(key, "rd.luks.key") && v && *v) {
 		luks_key_parse(s, v);
 	} else if (!strcmp(key, "rd.luks.options") && v) {
-		luks_options_parse(&s->opts, luks_options_list(v), "rd.luks.options");
+		char *uuid;
+		const char *list = luks_options_split(v, &uuid);
+		luks_options_parse(uuid ? luks_uuid_opts(s, uuid) : &s->opts, list,
+				   "rd.luks.options");
+		free(uuid);
 	} else if (!strcmp(key, "rd.luks.tokens")) {
 		if (v && cmdline_parse_bool(v, &b) < 0)
 			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
 		else
-			s->opts.off = v && !b;
+			s->tokens_off = v && !b;
 	} else if (!strcmp(key, "rd.luks.allow-discards")) {
-		s->opts.discard = true;
+		s->allow_discards = true;
 	} else if (!strcmp(key, "rd.luks.tries") && v) {
 		if (cmdline_parse_int(v, 1, 100, &s->tries) < 0)
 			log_warn("ignoring %s: not a number from 1 to 100", kv);
@@ -420,7 +424,7 @@ static struct unlock *new_unlock(struct init *in, const struct blockdev *bd,
 		u->key = c ? xstrndup(e->keyfile, (size_t)(c - e->keyfile)) : xstrdup(e->keyfile);
 		u->keydev = c && c[1] ? xstrdup(c + 1) : NULL;
 	}
-	luks_opts_for(s, e, &u->opts);
+	luks_opts_for(s, e, uuid, &u->opts);
 	return u;
 }
 
@@ -478,7 +482,7 @@ static void header_device_seen(struct init *in, const struct blockdev *bd)
 		const struct crypttab_entry *e = &s->crypttab[i];
 		struct luks_opts o;
 		char uuid[40];
-		luks_opts_for(s, e, &o);
+		luks_opts_for(s, e, NULL, &o);
 		if (o.header && blockdev_matches(bd, e->device) && !stack_once(s, "luks-header", e->name)) {
 			if (header_uuid(in, o.header, uuid) < 0)
 				snprintf(uuid, sizeof(uuid), "header %s", o.header);

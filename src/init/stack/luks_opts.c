@@ -203,11 +203,12 @@ void luks_options_parse(struct luks_opts *o, const char *list, const char *where
 	}
 }
 
-const char *luks_options_list(const char *v)
+const char *luks_options_split(const char *v, char **uuid)
 {
 	const char *eq = strchr(v, '=');
 	size_t hex = 0;
 
+	*uuid = NULL;
 	if (!eq)
 		return v;
 	for (const char *c = v; c < eq; c++) {
@@ -216,24 +217,59 @@ const char *luks_options_list(const char *v)
 		else if (*c != '-')
 			return v; /* "tpm2-device=auto": an option, no UUID */
 	}
-	return hex == 32 ? eq + 1 : v;
+	if (hex != 32)
+		return v;
+	*uuid = xstrndup(v, (size_t)(eq - v));
+	return eq + 1;
 }
 
-void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, struct luks_opts *out)
+struct luks_opts *luks_uuid_opts(struct stack *s, const char *uuid)
 {
+	struct luks_uuid_opts *u;
+
+	for (size_t i = 0; i < s->nuuid_opts; i++)
+		if (stack_uuid_eq(s->uuid_opts[i].uuid, uuid))
+			return &s->uuid_opts[i].opts;
+	ARRAY_GROW(s->uuid_opts, s->capuuid_opts, s->nuuid_opts + 1);
+	u = &s->uuid_opts[s->nuuid_opts++];
+	u->uuid = xstrdup(uuid);
+	luks_opts_init(&u->opts);
+	return &u->opts;
+}
+
+void luks_uuid_opts_free(struct stack *s)
+{
+	for (size_t i = 0; i < s->nuuid_opts; i++) {
+		free(s->uuid_opts[i].uuid);
+		luks_opts_free(&s->uuid_opts[i].opts);
+	}
+	free(s->uuid_opts);
+	s->uuid_opts = NULL;
+	s->nuuid_opts = s->capuuid_opts = 0;
+}
+
+void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, const char *uuid,
+		   struct luks_opts *out)
+{
+	const struct luks_opts *cmd = &s->opts;
 	struct luks_opts line;
 	char *where;
 
+	for (size_t i = 0; uuid && i < s->nuuid_opts; i++)
+		if (stack_uuid_eq(s->uuid_opts[i].uuid, uuid))
+			cmd = &s->uuid_opts[i].opts;
 	if (!e) {
-		luks_opts_merge(out, &s->opts, NULL);
-		return;
+		luks_opts_merge(out, cmd, NULL);
+	} else {
+		luks_opts_init(&line);
+		where = xasprintf("/etc/crypttab %s", e->name);
+		luks_options_parse(&line, e->options, where);
+		luks_opts_merge(out, cmd, &line);
+		luks_opts_free(&line);
+		free(where);
 	}
-	luks_opts_init(&line);
-	where = xasprintf("/etc/crypttab %s", e->name);
-	luks_options_parse(&line, e->options, where);
-	luks_opts_merge(out, &s->opts, &line);
-	luks_opts_free(&line);
-	free(where);
+	out->off |= s->tokens_off;
+	out->discard |= s->allow_discards;
 }
 
 

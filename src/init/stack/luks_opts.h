@@ -40,14 +40,25 @@ void luks_opts_free(struct luks_opts *o);
  * NAME", for the warnings) into o; the ones other readers take (luks,
  * noauto, ...) are left alone, the ones not acted on are named. */
 void luks_options_parse(struct luks_opts *o, const char *list, const char *where);
-/* rd.luks.options=[UUID=]OPTIONS: the OPTIONS (a UUID before them
- * applies them to every device, as discard always did). */
-const char *luks_options_list(const char *v);
+/* rd.luks.options=[UUID=]OPTIONS: the OPTIONS, and in *uuid the UUID
+ * before them (yours to free) or NULL. */
+const char *luks_options_split(const char *v, char **uuid);
+/* One device's rd.luks.options=UUID=OPTS. */
+struct luks_uuid_opts {
+	char *uuid;
+	struct luks_opts opts;
+};
 struct stack;
 struct crypttab_entry;
-/* A device's options: the command line's, then its crypttab line's (e
- * may be NULL) on top. */
-void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, struct luks_opts *out);
+/* Where rd.luks.options=UUID=... options for uuid go: made on first use. */
+struct luks_opts *luks_uuid_opts(struct stack *s, const char *uuid);
+void luks_uuid_opts_free(struct stack *s);
+/* A device's options: the command line's for its uuid (may be NULL) or,
+ * when it has none of its own, those for every device, as
+ * systemd-cryptsetup reads rd.luks.options=; then its crypttab line's
+ * (e may be NULL) on top. */
+void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, const char *uuid,
+		   struct luks_opts *out);
 /* cryptsetup open's options from o into argv (room for LUKS_OPEN_ARGV
  * more, strings kept in o's scratch): their count. keyfile: the
  * keyfile-offset/-size apply (not to a typed passphrase). */

@@ -40,7 +40,10 @@ struct stack {
 	struct unlock **waiting;            /* unlocks whose key device is yet to come */
 	size_t nwaiting, capwaiting;
 	long tries;                         /* rd.luks.tries, default 3 */
-	struct luks_opts opts;              /* rd.luks.options=, rd.luks.tokens, rd.luks.allow-discards */
+	struct luks_opts opts;              /* rd.luks.options=OPTS: devices without their own */
+	struct luks_uuid_opts *uuid_opts;   /* rd.luks.options=UUID=OPTS: that device's, instead */
+	size_t nuuid_opts, capuuid_opts;
+	bool tokens_off, allow_discards;    /* rd.luks.tokens=0, rd.luks.allow-discards: every device */
 	struct crypttab_entry *crypttab;
 	size_t ncrypttab, capcrypttab;
 	struct strv vgs, lvs;  /* rd.lvm.vg, rd.lvm.lv */
