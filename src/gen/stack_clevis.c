@@ -44,6 +44,14 @@ static const struct prog {
 	{ "cat", "coreutils", false },
 };
 
+/* clevis runs curl with no timeout, and the init waits for it: a Tang
+ * whose packets go nowhere would hold the boot for curl's 300 s connect
+ * timeout. curl reads $HOME/.curlrc, and the init gives its tools HOME=/. */
+static const char curlrc[] =
+	"# uniramfs: clevis's curl asks Tang; the boot waits for it\n"
+	"connect-timeout = 10\n"
+	"max-time = 30\n";
+
 bool stack_clevis_wanted(const struct stack_plan *sp)
 {
 	return sp->clevis || (sp->hostonly && (sp->tokens & LUKS2_TOKEN_CLEVIS));
@@ -118,6 +126,8 @@ int stack_add_clevis(struct stack_plan *sp, struct image *img, const char *sysro
 		n++;
 	}
 	elf_resolver_free(er);
+	if (r == 0)
+		r = image_add_data(img, "/.curlrc", curlrc, strlen(curlrc), 0644);
 	if (r == 0)
 		log_info("clevis: %zu programs for `clevis luks unlock` (the root needs rd.neednet=1 "
 			 "ip=dhcp to reach Tang)", n);

@@ -687,6 +687,7 @@ static void test_clevis(void)
 	img = image_new();
 	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
 	CHECK(image_has(img, "/usr/bin/clevis") && image_has(img, "/usr/bin/clevis-decrypt-tang"));
+	CHECK(image_has(img, "/.curlrc")); /* curl's timeouts: the boot waits for it */
 	image_free(img);
 	stack_plan_free(&sp);
 	rm_tree(root);
