@@ -18,6 +18,10 @@ packages=(
 	# LUKS2 tokens: the TPM2 plugin's dlopen()ed tss2 libraries, and the
 	# software TPM the builder enrols with and the boot unlocks with
 	libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0 swtpm swtpm-tools
+	# clevis and Tang (tests/boot/tang.py): the clevis an image packs
+	# (jose, curl, luksmeta come with it), tangd and its keygen on the
+	# host, socat in front of tangd on 127.0.0.1
+	clevis clevis-luks jose curl luksmeta tang socat
 	# the console: loadkeys compiles keymaps, console-data has the
 	# keymaps and fonts (src/gen/console.c)
 	kbd console-data

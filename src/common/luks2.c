@@ -36,6 +36,7 @@ static unsigned type_of(const char *s, size_t n)
 		{ "systemd-tpm2", LUKS2_TOKEN_TPM2 },
 		{ "systemd-fido2", LUKS2_TOKEN_FIDO2 },
 		{ "systemd-pkcs11", LUKS2_TOKEN_PKCS11 },
+		{ "clevis", LUKS2_TOKEN_CLEVIS },
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)

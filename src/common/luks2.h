@@ -14,6 +14,7 @@
 #define LUKS2_TOKEN_FIDO2 0x2u  /* "systemd-fido2" */
 #define LUKS2_TOKEN_PKCS11 0x4u /* "systemd-pkcs11" */
 #define LUKS2_TOKEN_OTHER 0x8u  /* any other type (a keyring token, a vendor plugin) */
+#define LUKS2_TOKEN_CLEVIS 0x10u /* "clevis": clevis luks bind's, no cryptsetup plugin opens it */
 
 /* The header size its first LUKS2_BIN_HDR bytes give, or 0 when they are
  * not a LUKS2 header (LUKS1, no magic, a size out of range). */

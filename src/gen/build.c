@@ -520,7 +520,7 @@ static int build_fallback(const struct plan *p)
 
 int build_image(const struct build_opts *o)
 {
-	struct plan p = { .o = o };
+	struct plan p = { .o = o, .stack.clevis = o->clevis };
 	struct timespec t0, t1;
 	uint64_t size = 0;
 	int r;

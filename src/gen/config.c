@@ -52,6 +52,7 @@ static const struct key keys[] = {
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
 	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
 	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
+	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
 };
 

@@ -43,6 +43,7 @@ struct build_opts {
 	struct strv configs; /* --config FILE (may repeat); replaces the default files */
 	int verbose;
 	int fallback; /* hostonly: also write a generic image beside it */
+	int clevis;   /* pack clevis (generic; hostonly does for a clevis token) */
 };
 
 void build_opts_init(struct build_opts *o);

@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		"  --add-modules M,..  --omit-modules M,..  --add-files SRC[:DST],..\n"
 		"  --add-binaries B,..  --add-keys SRC[:DST],..  --add-hook STAGE:FILE,..\n"
 		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
-		"  --microcode auto|none  --init FILE  --config FILE  -v, --verbose\n"
+		"  --microcode auto|none  --init FILE  --config FILE  --clevis  -v, --verbose\n"
 		"  --kernel-tree DIR  --format cpio|gen_init_cpio\n"
 		"  --uki FILE.efi  --uki-cmdline \"...\"  --uki-kernel FILE  --uki-stub FILE\n"
 		"\n"

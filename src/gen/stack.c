@@ -136,6 +136,8 @@ void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struc
 		note_keyboards(sp, sysroot);
 		stack_plan_tokens(sp, sysroot);
 		stack_token_modules(sp, sysroot, &sp->tpm);
+		if (stack_clevis_wanted(sp))
+			stack_clevis_modules(sp, sysroot);
 	}
 }
 
@@ -155,6 +157,8 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 		strv_push(out, sp->keyboard.v[i]);
 	for (size_t i = 0; i < sp->tpm.n; i++)
 		strv_push(out, sp->tpm.v[i]);
+	for (size_t i = 0; i < sp->nics.n; i++)
+		strv_push(out, sp->nics.v[i]);
 }
 
 char *stack_find_tool(const char *sysroot, const char *name)
@@ -334,6 +338,8 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 	if (r == 0 && have[0])
 		r = stack_add_tokens(sp, img, sysroot);
 	if (r == 0)
+		r = stack_add_clevis(sp, img, sysroot);
+	if (r == 0)
 		r = add_keys(sp, img, keys);
 	if (r == 0 && sp->keys.n) {
 		struct buf b = { 0 };
@@ -353,5 +359,6 @@ void stack_plan_free(struct stack_plan *sp)
 	strv_free(&sp->keyboard);
 	strv_free(&sp->luks_devs);
 	strv_free(&sp->tpm);
+	strv_free(&sp->nics);
 	memset(sp, 0, sizeof(*sp));
 }

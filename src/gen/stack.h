@@ -20,6 +20,8 @@ struct stack_plan {
 	struct strv luks_devs;   /* hostonly: kernel names of the LUKS devices under them */
 	unsigned tokens;         /* hostonly: LUKS2_TOKEN_* in their headers (~0: unknown) */
 	struct strv tpm;         /* hostonly: the host's TPM drivers, for a TPM2 token */
+	bool clevis;             /* clevis = yes: pack clevis (stack_clevis.c) */
+	struct strv nics;        /* hostonly, a clevis token: the host's NIC drivers */
 };
 
 /* Remember what hostonly found (call before hostonly_free). */
@@ -55,5 +57,14 @@ void stack_plan_tokens(struct stack_plan *sp, const char *sysroot);
 void stack_token_modules(const struct stack_plan *sp, const char *sysroot, struct strv *out);
 /* The plugins, their dlopen()ed libraries and LAYOUT_TOKENS_FILE. */
 int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysroot);
+
+/* stack_clevis.c: clevis and what `clevis luks unlock` runs. */
+/* clevis = yes, or hostonly with a clevis token in a root's header. */
+bool stack_clevis_wanted(const struct stack_plan *sp);
+/* The host's NIC drivers into sp->nics (Tang is reached through one). */
+void stack_clevis_modules(struct stack_plan *sp, const char *sysroot);
+/* The programs with their libraries, when wanted. Missing: an error
+ * with clevis = yes, a warning for hostonly's token. */
+int stack_add_clevis(struct stack_plan *sp, struct image *img, const char *sysroot);
 
 #endif

@@ -191,19 +191,22 @@ static int add_plugins(struct image *img, const char *sysroot, const char *dir, 
 
 int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysroot)
 {
+	/* a clevis token is clevis's to open (stack_clevis.c), no plugin's */
+	unsigned plugged = sp->tokens & ~LUKS2_TOKEN_CLEVIS;
 	char *dir = stack_token_dir(sysroot), *rec;
 	size_t n = 0;
 	int r;
 
 	if (!dir) {
-		if (sp->hostonly && sp->tokens && sp->tokens != ~0u)
+		if (sp->hostonly && plugged && sp->tokens != ~0u)
 			log_warn("the root's LUKS2 header has tokens but cryptsetup's token plugins are "
 				 "not installed (Debian: systemd, or systemd-cryptsetup from trixie on): "
 				 "the init will ask for the passphrase");
 		return 0;
 	}
-	if (sp->hostonly && !sp->tokens) {
-		log_info("no LUKS2 tokens on the root's LUKS devices: token plugins not packed");
+	if (sp->hostonly && !plugged) {
+		log_info("no LUKS2 tokens for cryptsetup's plugins on the root's LUKS devices: token "
+			 "plugins not packed");
 		free(dir);
 		return 0;
 	}

@@ -132,6 +132,14 @@ static int check_kver(struct init *in)
 	return 0;
 }
 
+/* An interface is configured (inside the loop: both only queue jobs):
+ * a network disk's login, and the LUKS unlocks clevis waits with. */
+static void net_up(void *in)
+{
+	netblock_up(in);
+	luks_net_up(in);
+}
+
 static void stage_modules(struct init *in)
 {
 	char *moddir = xasprintf("/lib/modules/%s", in->kver);
@@ -168,7 +176,7 @@ static void stage_modules(struct init *in)
 	if (in->net.wanted) {
 		in->events.net_changed = netup_scan;
 		in->events.net_arg = &in->net;
-		in->net.on_up = netblock_up;
+		in->net.on_up = net_up;
 		in->net.up_arg = in;
 		if (netup_start(&in->net, &in->loop) < 0)
 			log_err("%s", err_msg());

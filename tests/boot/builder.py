@@ -28,6 +28,7 @@ import threading
 import time
 
 import disks
+import tang
 import tpm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,7 +39,8 @@ BUILDER_TIMEOUT = 240   # seconds; a layout takes 10-30 s under TCG
 # interpreter): the tools every layout uses, and the modules they need.
 BUILDER_BINARIES = ("busybox", "cryptsetup", "lvm", "mdadm", "mkfs.ext4", "mkfs.btrfs",
                     "sfdisk", "blkid") + \
-    (("systemd-cryptenroll",) if shutil.which("systemd-cryptenroll") else ())
+    (("systemd-cryptenroll",) if shutil.which("systemd-cryptenroll") else ()) + \
+    (tang.BIND_BINARIES if tang.available() else ())
 BUILDER_MODULES = ("virtio_pci", "virtio_blk", "crc32c_generic", "ext4",
                    "btrfs", "dm_mod", "dm_crypt",
                    "raid1", "raid456", "xts", "ecb", "af_alg", "algif_skcipher",
@@ -59,6 +61,7 @@ class Layout:
     params: tuple = ()      # (KEY, VALUE) pairs for the script
     files: tuple = ()       # (SRC under builder/, name on the source disk)
     tpm: bool = False       # the builder VM has a swtpm TPM, kept as STEM.tpm/ (tpm.py)
+    tang: bool = False      # new Tang keys, kept as STEM.tang/, their advertisement as tang.adv
 
     def recipe(self):
         h = hashlib.sha256()
@@ -104,8 +107,9 @@ def builder_image(work, env):
         return out
 
 
-def _source_disk(layout, testinit, tmp):
-    """The ext4 the builder reads: root/ (the test root), layout.sh, params."""
+def _source_disk(layout, testinit, tmp, extra=()):
+    """The ext4 the builder reads: root/ (the test root), layout.sh, params
+    and the (name, bytes) pairs of extra."""
     top = os.path.join(tmp, "src")
     disks._populate(os.path.join(top, "root"), testinit)
     with open(os.path.join(top, "layout.sh"), "w") as out:
@@ -117,6 +121,9 @@ def _source_disk(layout, testinit, tmp):
         with open(os.path.join(SCRIPTS, src), "rb") as fp, \
                 open(os.path.join(top, dst), "wb") as o:
             o.write(fp.read())
+    for name, data in extra:
+        with open(os.path.join(top, name), "wb") as o:
+            o.write(data)
     with open(os.path.join(top, "params"), "w", encoding="utf-8") as f:
         for k, v in params + list(layout.params):
             f.write("%s='%s'\n" % (k, v))
@@ -138,7 +145,8 @@ def ensure(layout, testinit, work, env):
     paths = ["%s.%d.img" % (stem, i) for i in range(layout.ndisks)]
     with _lock(stem):
         if all(os.path.exists(p) for p in paths) and \
-                (not layout.tpm or os.path.isdir(stem + ".tpm")):
+                (not layout.tpm or os.path.isdir(stem + ".tpm")) and \
+                (not layout.tang or os.path.isdir(stem + ".tang")):
             return paths
         if stem in _failed:
             raise RuntimeError(_failed[stem])
@@ -156,7 +164,11 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
     os.makedirs(logdir, exist_ok=True)
     log = os.path.join(logdir, "builder-%s.log" % layout.name)
     with tempfile.TemporaryDirectory(dir=ddir, prefix=".build-") as tmp:
-        src = _source_disk(layout, testinit, tmp)
+        extra = ()
+        if layout.tang:   # the disk is bound to these keys: they go with it
+            tang.keygen(os.path.join(tmp, "tang"))
+            extra = (("tang.adv", tang.advertisement(os.path.join(tmp, "tang"))),)
+        src = _source_disk(layout, testinit, tmp, extra)
         blanks = []
         for i in range(layout.ndisks):
             b = os.path.join(tmp, "disk%d.img" % i)
@@ -189,6 +201,9 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
         if layout.tpm:   # the token is sealed by this TPM: it goes with the disk
             shutil.rmtree(stem + ".tpm", ignore_errors=True)
             os.rename(tpmstate, stem + ".tpm")
+        if layout.tang:
+            shutil.rmtree(stem + ".tang", ignore_errors=True)
+            os.rename(os.path.join(tmp, "tang"), stem + ".tang")
         for b, p in zip(blanks, paths):
             os.rename(b, p)
         print("  built disk %s in the builder VM in %.1f s" % (layout.name, dt),

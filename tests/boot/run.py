@@ -47,6 +47,7 @@ SRCDIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
+import scenarios_clevis  # noqa: E402
 import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_net  # noqa: E402
@@ -209,6 +210,7 @@ SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
+SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 
 # ---------------------------------------------------------------- helpers

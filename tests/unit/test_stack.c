@@ -13,6 +13,7 @@
 #include "hostonly.h"
 #include "image.h"
 #include "log.h"
+#include "luks2.h"
 #include "nettools.h"
 #include "stack.h"
 #include "run_helpers.h"
@@ -584,11 +585,120 @@ static void test_crypttab_headers_and_keydevs(void)
 	}
 }
 
+#define CLEVIS_TOKEN "{\"tokens\":{\"0\":{\"type\":\"clevis\",\"keyslots\":[\"1\"]}}}"
+
+/* Stand-ins for what clevis luks unlock runs, in /usr/bin. */
+static void clevis_tools(const char *root, bool all)
+{
+	static const char *const progs[] = { "clevis", "clevis-luks-common-functions",
+					     "clevis-decrypt", "clevis-decrypt-tang", "jose",
+					     "curl", "grep", "sed", "cat", "clevis-luks-unlock" };
+
+	/* all: the last one too */
+	for (size_t i = 0; i < ARRAY_SIZE(progs) - !all; i++) {
+		char *cmd = xasprintf("mkdir -p %s/usr/bin && cp " STATIC_ELF " %s/usr/bin/%s", root,
+				      root, progs[i]);
+		CHECK(system(cmd) == 0);
+		free(cmd);
+	}
+}
+
+/* Pack clevis? Hostonly: a clevis token in the root's header; generic:
+ * clevis = yes. A clevis token alone packs no cryptsetup plugin. */
+static void test_clevis(void)
+{
+	struct stack_plan sp = { 0 };
+	struct image *img;
+	struct strv mods = { 0 };
+	char *root, *cmd;
+
+	sp.hostonly = true;
+	sp.tokens = LUKS2_TOKEN_TPM2;
+	CHECK(!stack_clevis_wanted(&sp));
+	sp.tokens |= LUKS2_TOKEN_CLEVIS;
+	CHECK(stack_clevis_wanted(&sp));
+	sp.hostonly = false;
+	CHECK(!stack_clevis_wanted(&sp)); /* generic: only when asked */
+	sp.clevis = true;
+	CHECK(stack_clevis_wanted(&sp));
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	/* hostonly, a clevis token, clevis installed, a token plugin there */
+	root = sysroot("luks", "cryptsetup,lvm");
+	clevis_tools(root, true);
+	cmd = xasprintf("mkdir -p %s" TOKEN_DIR " %s/sys/module/virtio_net "
+			"%s/sys/class/net/eth0/device/driver && cp " STATIC_ELF " %s" TOKEN_DIR
+			"/libcryptsetup-token-systemd-tpm2.so && ln -s %s/sys/module/virtio_net "
+			"%s/sys/class/net/eth0/device/driver/module",
+			root, root, root, root, root, root);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	luks2_dev(root, "vda2", CLEVIS_TOKEN);
+	img = image_new();
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	CHECK(sp.tokens == LUKS2_TOKEN_CLEVIS);
+	CHECK(image_has(img, "/usr/bin/clevis") && image_has(img, "/usr/bin/clevis-luks-unlock"));
+	CHECK(image_has(img, "/usr/bin/curl") && image_has(img, "/usr/bin/jose"));
+	CHECK(!image_has(img, "/usr/bin/clevis-decrypt-sss")); /* a pin the host lacks */
+	CHECK(!image_has(img, TOKEN_DIR "/libcryptsetup-token-systemd-tpm2.so"));
+	CHECK(!image_has(img, "/etc/uniramfs/luks-tokens"));
+	stack_plan_modules(&sp, &mods);
+	CHECK(strv_contains(&mods, "virtio_net"));
+	strv_free(&mods);
+	stack_plan_free(&sp);
+	image_free(img);
+
+	/* clevis-luks missing: a warning naming it, the build goes on */
+	cmd = xasprintf("rm %s/usr/bin/clevis-luks-unlock", root);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	buf_free(&notices);
+	log_set_sink(sink, NULL);
+	img = image_new();
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	log_set_sink(NULL, NULL);
+	CHECK(notices.p && strstr(notices.p, "\n<4>the root's LUKS2 header has a clevis token, but "
+					     "clevis-luks-unlock is not installed (apt install "
+					     "clevis-luks): the init will ask for the passphrase\n"));
+	CHECK(!image_has(img, "/usr/bin/clevis"));
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+
+	/* generic: only with clevis = yes; missing then is an error */
+	root = sysroot("virtio", "cryptsetup");
+	clevis_tools(root, false);
+	memset(&sp, 0, sizeof(sp));
+	img = image_new();
+	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
+	CHECK(!image_has(img, "/usr/bin/clevis"));
+	image_free(img);
+	stack_plan_free(&sp);
+	sp.clevis = true;
+	img = image_new();
+	CHECK(stack_plan_add(&sp, img, root, NULL) < 0);
+	CHECK_STR(err_msg(), "clevis = yes, but clevis-luks-unlock is not installed (apt install "
+			     "clevis-luks)");
+	image_free(img);
+	stack_plan_free(&sp);
+	clevis_tools(root, true);
+	sp.clevis = true;
+	img = image_new();
+	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
+	CHECK(image_has(img, "/usr/bin/clevis") && image_has(img, "/usr/bin/clevis-decrypt-tang"));
+	CHECK(image_has(img, "/.curlrc")); /* curl's timeouts: the boot waits for it */
+	image_free(img);
+	stack_plan_free(&sp);
+	rm_tree(root);
+}
+
 int main(void)
 {
 	log_init("uniramfs", LOG_WARNING);
 	RUN(test_lvm_on_luks);
 	RUN(test_luks2_tokens);
+	RUN(test_clevis);
 	RUN(test_md_raid1);
 	RUN(test_luks_on_md);
 	RUN(test_lvm_on_md);

@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stack/luks_clevis.h"
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
@@ -74,6 +75,11 @@ static void luks_parse(struct stack *s, const char *kv)
 			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
 		else
 			s->tokens_off = v && !b;
+	} else if (!strcmp(key, "rd.luks.clevis")) {
+		if (v && cmdline_parse_bool(v, &b) < 0)
+			log_warn("ignoring %s: not a boolean (use 1 or 0)", kv);
+		else
+			s->clevis_off = v && !b;
 	} else if (!strcmp(key, "rd.luks.allow-discards")) {
 		s->allow_discards = true;
 	} else if (!strcmp(key, "rd.luks.tries") && v) {
@@ -132,6 +138,7 @@ struct unlock {
 	char *keydev;                      /* the device holding key; NULL: the image */
 	char *keynode, *keytype;           /* keydev's node and filesystem, once seen */
 	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
+	bool net_waited; /* parked for clevis's network once: key and tokens were tried */
 	struct luks_opts opts;
 };
 
@@ -157,7 +164,27 @@ void luks_free_waiting(struct stack *s)
 	free(s->waiting);
 	s->waiting = NULL;
 	s->nwaiting = s->capwaiting = 0;
+	for (size_t i = 0; i < s->nnet_waiting; i++)
+		unlock_free(s->net_waiting[i]);
+	free(s->net_waiting);
+	s->net_waiting = NULL;
+	s->nnet_waiting = s->capnet_waiting = 0;
 }
+
+/* The job's unlock moves to the list (the job frees an empty one), to
+ * be queued again when the network is up or at half time. */
+static void park_for_net(struct stack *s, struct unlock *u)
+{
+	struct unlock *w = xmalloc(sizeof(*w));
+
+	*w = *u;
+	memset(u, 0, sizeof(*u));
+	luks_opts_init(&u->opts);
+	w->net_waited = true;
+	ARRAY_GROW(s->net_waiting, s->capnet_waiting, s->nnet_waiting + 1);
+	s->net_waiting[s->nnet_waiting++] = w;
+}
+
 
 static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc",
 					    NULL };
@@ -292,6 +319,7 @@ static enum job_result unlock_job(void *arg, void *data)
 {
 	struct init *in = arg;
 	struct unlock *u = data;
+	enum luks_clevis c;
 	long long t0;
 	int r;
 
@@ -303,8 +331,15 @@ static enum job_result unlock_job(void *arg, void *data)
 	stack_load_modules(in, "luks", luks_modules);
 	/* cryptsetup's lock directory; it warns on every open without it */
 	in->ops->mkdir("/run/cryptsetup", 0700);
-	if ((u->key && try_keyfile(in, u)) ||
-	    luks_token_try(in, u->devnode, u->name, &u->opts)) {
+	if (!u->net_waited && ((u->key && try_keyfile(in, u)) ||
+			       luks_token_try(in, u->devnode, u->name, &u->opts))) {
+		r = 1;
+	} else if ((c = luks_clevis_try(in, u->devnode, u->name, &u->opts,
+					u->net_waited || in->stack.half_time_done)) ==
+		   LUKS_CLEVIS_WAIT) {
+		park_for_net(&in->stack, u);
+		return JOB_DONE;
+	} else if (c == LUKS_CLEVIS_OPENED) {
 		r = 1;
 	} else if (u->opts.headless) {
 		log_err("%s: not asking for its passphrase: headless", u->devnode);
@@ -370,6 +405,22 @@ void luks_any_seen(struct init *in, const struct blockdev *bd)
 	}
 }
 
+static bool queue_net_waiting(struct init *in)
+{
+	struct stack *s = &in->stack;
+	bool did = s->nnet_waiting > 0;
+
+	for (size_t i = 0; i < s->nnet_waiting; i++)
+		stack_queue(in, "unlock", unlock_job, s->net_waiting[i], unlock_free);
+	s->nnet_waiting = 0;
+	return did;
+}
+
+void luks_net_up(struct init *in)
+{
+	queue_net_waiting(in);
+}
+
 static bool luks_half_time(struct init *in)
 {
 	struct stack *s = &in->stack;
@@ -378,7 +429,7 @@ static bool luks_half_time(struct init *in)
 	for (size_t i = 0; i < s->nwaiting; i++)
 		stack_queue(in, "unlock", unlock_job, s->waiting[i], unlock_free);
 	s->nwaiting = 0;
-	return did;
+	return queue_net_waiting(in) || did; /* the network's bound too */
 }
 
 /* The LUKS header's UUID (at the same place in LUKS1 and LUKS2). */

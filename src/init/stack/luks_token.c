@@ -43,8 +43,7 @@ size_t luks_token_argv(const char **argv, char scratch[3][LUKS_ARG_MAX], const s
 	return n;
 }
 
-/* The header's token types, or -errno (-EINVAL: LUKS1, not LUKS2). */
-static int header_tokens(struct init *in, const char *dev)
+int luks_header_tokens(struct init *in, const char *dev)
 {
 	int fd = in->ops->open(dev, O_RDONLY | O_CLOEXEC, 0), r;
 
@@ -128,7 +127,9 @@ bool luks_token_try(struct init *in, const char *dev, const char *name,
 		return false;
 	}
 	/* a detached header holds the tokens */
-	have = header_tokens(in, o->header ? o->header : dev);
+	have = luks_header_tokens(in, o->header ? o->header : dev);
+	if (have > 0) /* clevis's own token: no plugin opens it (luks_clevis.c) */
+		have &= ~(int)LUKS2_TOKEN_CLEVIS;
 	if (have <= 0) {
 		if (have < 0 && have != -EINVAL)
 			log_warn("%s: cannot read its LUKS header: %s", dev, strerror(-have));

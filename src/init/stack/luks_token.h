@@ -14,6 +14,8 @@ struct init;
 #define LUKS_TOKEN_ARGV (8 + LUKS_OPEN_ARGV)
 size_t luks_token_argv(const char **argv, char scratch[3][LUKS_ARG_MAX], const struct luks_opts *o,
 		       const char *dev, const char *name);
+/* The LUKS2_TOKEN_* of dev's header, or -errno (-EINVAL: not LUKS2). */
+int luks_header_tokens(struct init *in, const char *dev);
 /* Before the prompt: the device's LUKS2 tokens, when the image has the
  * plugins and the header has tokens. True: unlocked as name. */
 bool luks_token_try(struct init *in, const char *dev, const char *name,

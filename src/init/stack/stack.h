@@ -39,6 +39,9 @@ struct stack {
 	size_t nkeys, capkeys;
 	struct unlock **waiting;            /* unlocks whose key device is yet to come */
 	size_t nwaiting, capwaiting;
+	struct unlock **net_waiting;        /* clevis unlocks waiting for the network */
+	size_t nnet_waiting, capnet_waiting;
+	bool clevis_off;                    /* rd.luks.clevis=0 */
 	long tries;                         /* rd.luks.tries, default 3 */
 	struct luks_opts opts;              /* rd.luks.options=OPTS: devices without their own */
 	struct luks_uuid_opts *uuid_opts;   /* rd.luks.options=UUID=OPTS: that device's, instead */
@@ -125,6 +128,8 @@ extern const struct layer luks_layer, lvm_layer, md_layer;
  * an unlock waits for. */
 void luks_any_seen(struct init *in, const struct blockdev *bd);
 void luks_free_waiting(struct stack *s);
+/* The network is up: the clevis unlocks waiting for it are queued. */
+void luks_net_up(struct init *in);
 
 /* tool.c */
 /* The tool's path in the image ("/usr/sbin/lvm") or NULL. */

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A LUKS2 device bound with `clevis luks bind` (its header has a
+ * "clevis" token): `clevis luks unlock` once the network is up, with no
+ * prompt. Tang is reached over the network the command line asks for
+ * (rd.neednet=1 ip=dhcp, as with dracut); the unlock waits for it
+ * without blocking the loop (luks.c parks it), at most half the root
+ * timeout. Anything that fails falls back to the passphrase. */
+#include "init/stack/luks_clevis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "init/init.h"
+#include "init/stack/stack.h"
+#include "log.h"
+#include "luks2.h"
+#include "util.h"
+
+enum clevis_net luks_clevis_net(bool wanted, bool settled, bool up, bool waited)
+{
+	if (!wanted)
+		return CLEVIS_NET_UNWANTED;
+	if (settled)
+		return up ? CLEVIS_NET_UP : CLEVIS_NET_DOWN;
+	return waited ? CLEVIS_NET_DOWN : CLEVIS_NET_WAIT;
+}
+
+size_t luks_clevis_argv(const char **argv, const char *dev, const char *name)
+{
+	size_t n = 0;
+
+	argv[n++] = "clevis";
+	argv[n++] = "luks";
+	argv[n++] = "unlock";
+	argv[n++] = "-d";
+	argv[n++] = dev;
+	argv[n++] = "-n";
+	argv[n++] = name;
+	argv[n] = NULL;
+	return n;
+}
+
+/* clevis luks unlock (clevis 19) runs `cryptsetup open -d- DEV NAME`
+ * with no options of ours: say which do not apply. */
+static void warn_options(const char *dev, const struct luks_opts *o)
+{
+	const char *argv[LUKS_OPEN_ARGV + 1];
+	char scratch[3][LUKS_ARG_MAX];
+	size_t n = luks_opts_argv(o, false, argv, scratch);
+	struct buf b = { 0 };
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+	log_warn("%s: clevis luks unlock opens it without %s", dev, b.p);
+	buf_free(&b);
+}
+
+enum luks_clevis luks_clevis_try(struct init *in, const char *dev, const char *name,
+				 const struct luks_opts *o, bool waited)
+{
+	const char *argv[LUKS_CLEVIS_ARGV];
+	char *path;
+	int have, st;
+
+	if (o->off || in->stack.clevis_off || o->header)
+		return LUKS_CLEVIS_NO; /* clevis reads the device's own header */
+	have = luks_header_tokens(in, dev);
+	if (have <= 0 || !(have & LUKS2_TOKEN_CLEVIS))
+		return LUKS_CLEVIS_NO;
+	path = tool_find(in, "clevis");
+	if (!path) {
+		log_warn("%s: its LUKS2 header has a clevis token, but clevis is not in this image "
+			 "(uniramfs build --clevis); asking for the passphrase", dev);
+		return LUKS_CLEVIS_NO;
+	}
+	free(path);
+	switch (luks_clevis_net(in->net.wanted, netup_settled(&in->net), in->net.chosen >= 0,
+				waited)) {
+	case CLEVIS_NET_UNWANTED:
+		log_warn("%s: its clevis token needs the network: add rd.neednet=1 ip=dhcp to the "
+			 "command line; asking for the passphrase", dev);
+		return LUKS_CLEVIS_NO;
+	case CLEVIS_NET_WAIT:
+		log_info("%s: waiting for the network to reach its clevis server", dev);
+		return LUKS_CLEVIS_WAIT;
+	case CLEVIS_NET_DOWN:
+		log_warn("%s: the network is not up; not trying clevis, asking for the passphrase",
+			 dev);
+		return LUKS_CLEVIS_NO;
+	case CLEVIS_NET_UP:
+		break;
+	}
+	warn_options(dev, o);
+	luks_clevis_argv(argv, dev, name);
+	st = tool_run(in, "clevis", (char *const *)argv, NULL, 0);
+	if (st == 0) {
+		log_info("%s: opened with clevis", dev);
+		return LUKS_CLEVIS_OPENED;
+	}
+	if (st > 0)
+		log_warn("%s: clevis could not unlock it (exit status %d); asking for the "
+			 "passphrase", dev, st);
+	return LUKS_CLEVIS_NO;
+}

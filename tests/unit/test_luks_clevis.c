@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* clevis in the init against fake ops: where the network is for it, the
+ * clevis luks unlock arguments, the unlock parked until the network is
+ * up (the loop never blocks) or its bound passes, and each way back to
+ * the passphrase with its exact line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "fake_ops.h"
+#include "init/init.h"
+#include "init/stack/luks_clevis.h"
+#include "init/stack/stack.h"
+#include "layout.h"
+#include "log.h"
+#include "luks2.h"
+#include "stack_helpers.h"
+#include "test.h"
+
+#define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
+/* as clevis luks bind writes it (the jwe cut short) */
+#define CLEVIS_JSON                                                                         \
+	"{\"keyslots\":{\"0\":{\"type\":\"luks2\"},\"1\":{\"type\":\"luks2\"}},"               \
+	"\"tokens\":{\"0\":{\"type\":\"clevis\",\"keyslots\":[\"1\"],"                         \
+	"\"jwe\":{\"ciphertext\":\"\",\"protected\":\"eyJhbGciOiJFQ0RI\"}}},"                  \
+	"\"segments\":{\"0\":{\"type\":\"crypt\"}}}"
+#define CLEVIS_RUN "run /usr/bin/clevis clevis luks unlock -d /dev/vda2 -n luks-" U1
+#define PROMPT "prompt Passphrase for /dev/vda2 (" U1 "): "
+
+static struct fake_ops *cur;
+static int statuses[8];
+static const char *answer_text;
+
+static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		 size_t len)
+{
+	struct buf b = { 0 };
+	int st = statuses[0];
+
+	(void)envp;
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	if (input)
+		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
+	strv_push_owned(&cur->log, b.p);
+	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
+	return st;
+}
+
+static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, int evfd,
+			     void (*pump)(void *), void *arg)
+{
+	(void)evfd;
+	(void)pump;
+	(void)arg;
+	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
+	if (!answer_text)
+		return err_set("end of input on /dev/console");
+	snprintf(buf, size, "%s", answer_text);
+	answer_text = NULL;
+	return (ssize_t)strlen(buf);
+}
+
+static const struct initops fake_initops = {
+	.reboot = fake_reboot,
+	.run = x_run,
+	.read_secret = x_read_secret,
+};
+
+static void luks2_header(struct fake_ops *f, const char *dev, const char *json)
+{
+	static unsigned char h[16384];
+	char *p = fake_path(f, dev);
+	FILE *fp;
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, "LUKS\xba\xbe\0\2", 8);
+	h[14] = 0x40; /* hdr_size 16384 */
+	memcpy(h + 4096, json, strlen(json));
+	fp = fopen(p, "wb");
+	CHECK(fp && fwrite(h, 1, sizeof(h), fp) == sizeof(h));
+	if (fp)
+		fclose(fp);
+	free(p);
+}
+
+/* An image with cryptsetup, the token plugins and (with_clevis) clevis;
+ * /dev/vda2 a LUKS2 device with a clevis token; the network wanted and
+ * not up yet (tests move it on). */
+static struct fake_ops *setup(struct init *in, const char *cmdline, bool with_clevis)
+{
+	struct fake_ops *f = fake_ops_new();
+
+	cur = f;
+	memset(statuses, 0, sizeof(statuses));
+	answer_text = NULL;
+	fake_tool(f, "/usr/sbin/cryptsetup");
+	if (with_clevis)
+		fake_tool(f, "/usr/bin/clevis");
+	fake_mkdir(f, "/dev");
+	fake_write(f, LAYOUT_TOKENS_FILE, "dir=/usr/lib/x86_64-linux-gnu/cryptsetup\n");
+	luks2_header(f, "/dev/vda2", CLEVIS_JSON);
+	stack_init_start(in, f, cmdline, &fake_initops);
+	in->net.wanted = true;
+	in->net.chosen = -1;
+	stack_setup(in);
+	return f;
+}
+
+static void finish(struct fake_ops *f, struct init *in)
+{
+	stack_init_finish(f, in, test_cur_failed);
+	cur = NULL;
+}
+
+static void event(struct init *in, const char *name)
+{
+	struct blockdev bd;
+
+	memset(&bd, 0, sizeof(bd));
+	bd.name = (char *)name;
+	bd.devnode = xasprintf("/dev/%s", name);
+	bd.type = (char *)"crypto_LUKS";
+	bd.uuid = (char *)U1;
+	stack_seen(in, DEV_ADDED, &bd);
+	free(bd.devnode);
+	run_jobs(in);
+}
+
+static void test_net_states(void)
+{
+	/* wanted, settled, up, waited */
+	CHECK(luks_clevis_net(false, true, true, false) == CLEVIS_NET_UNWANTED);
+	CHECK(luks_clevis_net(false, false, false, true) == CLEVIS_NET_UNWANTED);
+	CHECK(luks_clevis_net(true, true, true, false) == CLEVIS_NET_UP);
+	CHECK(luks_clevis_net(true, true, true, true) == CLEVIS_NET_UP);
+	CHECK(luks_clevis_net(true, true, false, false) == CLEVIS_NET_DOWN); /* every NIC failed */
+	CHECK(luks_clevis_net(true, false, false, false) == CLEVIS_NET_WAIT);
+	CHECK(luks_clevis_net(true, false, false, true) == CLEVIS_NET_DOWN); /* the bound passed */
+}
+
+static void test_argv(void)
+{
+	const char *argv[LUKS_CLEVIS_ARGV];
+	struct buf b = { 0 };
+	size_t n = luks_clevis_argv(argv, "/dev/vda2", "cryptroot");
+
+	CHECK(n == 7 && !argv[n]);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+	CHECK_STR(b.p, "clevis luks unlock -d /dev/vda2 -n cryptroot");
+	buf_free(&b);
+	/* the header scan knows clevis's token */
+	CHECK(luks2_token_types(CLEVIS_JSON, strlen(CLEVIS_JSON)) == LUKS2_TOKEN_CLEVIS);
+}
+
+static void test_waits_for_the_network(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	event(&in, "vda2");
+	/* parked: nothing run, nothing asked, the loop free */
+	CHECK(said("<6>/dev/vda2: waiting for the network to reach its clevis server\n"));
+	CHECK(fake_log_count(f, "run ") == 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(in.stack.nnet_waiting == 1 && in.jobs.n == 0);
+	/* the interface is configured (netup's on_up) */
+	in.net.chosen = 0;
+	luks_net_up(&in);
+	CHECK(in.stack.nnet_waiting == 0 && in.jobs.n == 1);
+	run_jobs(&in);
+	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	CHECK(fake_log_count(f, "run ") == 1); /* no --token-only: no plugin opens clevis's token */
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(said("<6>/dev/vda2: opened with clevis\n"));
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	finish(f, &in);
+}
+
+static void test_tang_down_then_passphrase(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	in.net.chosen = 0; /* up already: no wait */
+	statuses[0] = 1;   /* clevis luks unlock: Tang not reached */
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(!said("waiting for the network"));
+	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	CHECK(said("<4>/dev/vda2: clevis could not unlock it (exit status 1); asking for the "
+		   "passphrase\n"));
+	CHECK(fake_log_find(f, PROMPT) >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+			       " --key-file=- <pw>") >= 0);
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	finish(f, &in);
+}
+
+static void test_network_bound_then_passphrase(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(in.stack.nnet_waiting == 1);
+	/* half the root timeout, no address yet */
+	CHECK(stack_half_time(&in));
+	run_jobs(&in);
+	CHECK(said("<4>/dev/vda2: the network is not up; not trying clevis, asking for the "
+		   "passphrase\n"));
+	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* a device seen after the bound: no wait at all */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	CHECK(!stack_half_time(&in));
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(!said("waiting for the network"));
+	CHECK(said("<4>/dev/vda2: the network is not up; not trying clevis, asking for the "
+		   "passphrase\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* every interface failed: settled, not up */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	in.net.failed = true;
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: the network is not up; not trying clevis, asking for the "
+		   "passphrase\n"));
+	CHECK(in.stack.nnet_waiting == 0);
+	finish(f, &in);
+}
+
+static void test_when_clevis_is_not_tried(void)
+{
+	static const char *const off[] = { "rd.luks.clevis=0", "rd.luks.tokens=0" };
+	struct init in;
+	struct fake_ops *f;
+
+	for (size_t i = 0; i < 2; i++) {
+		char *cmdline = xasprintf("root=/dev/mapper/luks-" U1 " %s", off[i]);
+		f = setup(&in, cmdline, true);
+		answer_text = "pw";
+		event(&in, "vda2");
+		CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
+		CHECK(fake_log_count(f, "prompt") == 1);
+		CHECK(!said("clevis"));
+		finish(f, &in);
+		free(cmdline);
+	}
+
+	/* the image has no clevis */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, false);
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: its LUKS2 header has a clevis token, but clevis is not in this "
+		   "image (uniramfs build --clevis); asking for the passphrase\n"));
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+
+	/* no ip= or rd.neednet=1 */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	in.net.wanted = false;
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: its clevis token needs the network: add rd.neednet=1 ip=dhcp to "
+		   "the command line; asking for the passphrase\n"));
+	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
+	finish(f, &in);
+
+	/* a header without a clevis token: nothing said */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	luks2_header(f, "/dev/vda2", "{\"keyslots\":{},\"tokens\":{},\"config\":{}}");
+	answer_text = "pw";
+	event(&in, "vda2");
+	CHECK(!said("clevis"));
+	CHECK(fake_log_count(f, "run /usr/bin/clevis") == 0);
+	finish(f, &in);
+}
+
+static void test_options_not_applied(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.allow-discards", true);
+
+	in.net.chosen = 0;
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: clevis luks unlock opens it without --allow-discards\n"));
+	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	finish(f, &in);
+}
+
+int main(void)
+{
+	log_init("uniramfs", LOG_DEBUG);
+	RUN(test_net_states);
+	RUN(test_argv);
+	RUN(test_waits_for_the_network);
+	RUN(test_tang_down_then_passphrase);
+	RUN(test_network_bound_then_passphrase);
+	RUN(test_when_clevis_is_not_tried);
+	RUN(test_options_not_applied);
+	buf_free(&msgs);
+	return test_done();
+}
