@@ -35,6 +35,54 @@ void stack_init_start(struct init *in, struct fake_ops *f, const char *cmdline,
 	cmdline_free(&c);
 }
 
+void stack_log_run(struct fake_ops *f, const char *path, char *const argv[], char *const envp[],
+		   const void *input, size_t len)
+{
+	struct buf b = { 0 };
+
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], "SYSTEMD_", 8))
+			buf_printf(&b, " env %s", envp[i]);
+	if (input)
+		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
+	strv_push_owned(&f->log, b.p);
+}
+
+void stack_luks2_header(struct fake_ops *f, const char *dev, const char *json)
+{
+	static unsigned char h[16384];
+	char *p = fake_path(f, dev);
+	FILE *fp;
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, "LUKS\xba\xbe\0\2", 8);
+	h[14] = 0x40; /* hdr_size 16384, big-endian at 8 */
+	memcpy(h + 4096, json, strlen(json));
+	fp = fopen(p, "wb");
+	if (!fp || fwrite(h, 1, sizeof(h), fp) != sizeof(h))
+		fprintf(stderr, "# cannot write a LUKS2 header at %s\n", p);
+	if (fp)
+		fclose(fp);
+	free(p);
+}
+
+void stack_event(struct init *in, const char *name, const char *type, const char *uuid)
+{
+	struct blockdev bd;
+
+	memset(&bd, 0, sizeof(bd));
+	bd.name = (char *)name;
+	bd.devnode = xasprintf("/dev/%s", name);
+	bd.type = (char *)type;
+	bd.uuid = (char *)uuid;
+	stack_seen(in, DEV_ADDED, &bd);
+	free(bd.devnode);
+	run_jobs(in);
+}
+
 void stack_init_finish(struct fake_ops *f, struct init *in, bool failed)
 {
 	if (failed) {

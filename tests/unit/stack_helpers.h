@@ -15,6 +15,15 @@ void fake_tool(struct fake_ops *f, const char *path);
  * the kernel's; every message up to LOG_INFO kept from here on. */
 void stack_init_start(struct init *in, struct fake_ops *f, const char *cmdline,
 		      const struct initops *xops);
+/* Append "run PATH ARGV...[ env SYSTEMD_*...][ <INPUT>]" to f's log: a
+ * tool the init ran, as the tests check it. */
+void stack_log_run(struct fake_ops *f, const char *path, char *const argv[], char *const envp[],
+		   const void *input, size_t len);
+/* A LUKS2 header at dev in f's tree: the binary part, then json in its
+ * 12 KiB JSON area. */
+void stack_luks2_header(struct fake_ops *f, const char *dev, const char *json);
+/* The block device /dev/NAME (type, uuid) appears; the jobs it queued run. */
+void stack_event(struct init *in, const char *name, const char *type, const char *uuid);
 /* Free in and f; after a failed check (test.h's test_cur_failed, which
  * is the test file's own), print f's calls and the messages first. */
 void stack_init_finish(struct fake_ops *f, struct init *in, bool failed);

@@ -35,16 +35,10 @@ static const char *answer_text;
 static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
 		 size_t len)
 {
-	struct buf b = { 0 };
 	int st = statuses[0];
 
 	(void)envp;
-	buf_printf(&b, "run %s", path);
-	for (size_t i = 0; argv[i]; i++)
-		buf_printf(&b, " %s", argv[i]);
-	if (input)
-		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
-	strv_push_owned(&cur->log, b.p);
+	stack_log_run(cur, path, argv, NULL, input, len);
 	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
 	return st;
 }
@@ -69,22 +63,6 @@ static const struct initops fake_initops = {
 	.read_secret = x_read_secret,
 };
 
-static void luks2_header(struct fake_ops *f, const char *dev, const char *json)
-{
-	static unsigned char h[16384];
-	char *p = fake_path(f, dev);
-	FILE *fp;
-
-	memset(h, 0, sizeof(h));
-	memcpy(h, "LUKS\xba\xbe\0\2", 8);
-	h[14] = 0x40; /* hdr_size 16384 */
-	memcpy(h + 4096, json, strlen(json));
-	fp = fopen(p, "wb");
-	CHECK(fp && fwrite(h, 1, sizeof(h), fp) == sizeof(h));
-	if (fp)
-		fclose(fp);
-	free(p);
-}
 
 /* An image with cryptsetup, the token plugins and (with_clevis) clevis;
  * /dev/vda2 a LUKS2 device with a clevis token; the network wanted and
@@ -101,7 +79,7 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, bool with_cl
 		fake_tool(f, "/usr/bin/clevis");
 	fake_mkdir(f, "/dev");
 	fake_write(f, LAYOUT_TOKENS_FILE, "dir=/usr/lib/x86_64-linux-gnu/cryptsetup\n");
-	luks2_header(f, "/dev/vda2", CLEVIS_JSON);
+	stack_luks2_header(f, "/dev/vda2", CLEVIS_JSON);
 	stack_init_start(in, f, cmdline, &fake_initops);
 	in->net.wanted = true;
 	in->net.chosen = -1;
@@ -117,16 +95,7 @@ static void finish(struct fake_ops *f, struct init *in)
 
 static void event(struct init *in, const char *name)
 {
-	struct blockdev bd;
-
-	memset(&bd, 0, sizeof(bd));
-	bd.name = (char *)name;
-	bd.devnode = xasprintf("/dev/%s", name);
-	bd.type = (char *)"crypto_LUKS";
-	bd.uuid = (char *)U1;
-	stack_seen(in, DEV_ADDED, &bd);
-	free(bd.devnode);
-	run_jobs(in);
+	stack_event(in, name, "crypto_LUKS", U1);
 }
 
 static void test_net_states(void)
@@ -278,7 +247,7 @@ static void test_when_clevis_is_not_tried(void)
 
 	/* a header without a clevis token: nothing said */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
-	luks2_header(f, "/dev/vda2", "{\"keyslots\":{},\"tokens\":{},\"config\":{}}");
+	stack_luks2_header(f, "/dev/vda2", "{\"keyslots\":{},\"tokens\":{},\"config\":{}}");
 	answer_text = "pw";
 	event(&in, "vda2");
 	CHECK(!said("clevis"));

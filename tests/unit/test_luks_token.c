@@ -39,21 +39,10 @@ static int next_status(void)
 	return st;
 }
 
-/* "run PATH ARGV... [env SYSTEMD_TPM2_DEVICE=...] [<input>]" */
 static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
 		 size_t len)
 {
-	struct buf b = { 0 };
-
-	buf_printf(&b, "run %s", path);
-	for (size_t i = 0; argv[i]; i++)
-		buf_printf(&b, " %s", argv[i]);
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (!strncmp(envp[i], "SYSTEMD_", 8))
-			buf_printf(&b, " env %s", envp[i]);
-	if (input)
-		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
-	strv_push_owned(&cur->log, b.p);
+	stack_log_run(cur, path, argv, envp, input, len);
 	return next_status();
 }
 
@@ -78,23 +67,6 @@ static const struct initops fake_initops = {
 	.read_secret = x_read_secret,
 };
 
-/* A LUKS2 header: the binary part, then json in a 12 KiB JSON area. */
-static void luks2_header(struct fake_ops *f, const char *dev, const char *json)
-{
-	static unsigned char h[16384];
-	char *p = fake_path(f, dev);
-	FILE *fp;
-
-	memset(h, 0, sizeof(h));
-	memcpy(h, "LUKS\xba\xbe\0\2", 8);
-	h[14] = 0x40; /* hdr_size 16384, big-endian at 8 */
-	memcpy(h + 4096, json, strlen(json));
-	fp = fopen(p, "wb");
-	CHECK(fp && fwrite(h, 1, sizeof(h), fp) == sizeof(h));
-	if (fp)
-		fclose(fp);
-	free(p);
-}
 
 static struct fake_ops *setup(struct init *in, const char *cmdline, bool plugins)
 {
@@ -117,7 +89,7 @@ static struct fake_ops *setup_tpm2(struct init *in, const char *cmdline, const c
 {
 	struct fake_ops *f = setup(in, cmdline, true);
 
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	stack_luks2_header(f, "/dev/vda2", TPM2_JSON);
 	if (tpm)
 		fake_write(f, tpm, "");
 	stack_setup(in);
@@ -139,16 +111,7 @@ static void finish(struct fake_ops *f, struct init *in)
 
 static void event(struct init *in, const char *name)
 {
-	struct blockdev bd;
-
-	memset(&bd, 0, sizeof(bd));
-	bd.name = (char *)name;
-	bd.devnode = xasprintf("/dev/%s", name);
-	bd.type = (char *)"crypto_LUKS";
-	bd.uuid = (char *)U1;
-	stack_seen(in, DEV_ADDED, &bd);
-	free(bd.devnode);
-	run_jobs(in);
+	stack_event(in, name, "crypto_LUKS", U1);
 }
 
 static void test_header_scan(void)
@@ -386,7 +349,7 @@ static void test_when_tokens_are_not_tried(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 
 	/* a header with no tokens: straight to the prompt, nothing said */
-	luks2_header(f, "/dev/vda2", NO_TOKENS_JSON);
+	stack_luks2_header(f, "/dev/vda2", NO_TOKENS_JSON);
 	stack_setup(&in);
 	answer("pw");
 	event(&in, "vda2");
@@ -405,7 +368,7 @@ static void test_when_tokens_are_not_tried(void)
 
 	/* an image without the plugins, asked for a TPM2 token: said, then the prompt */
 	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=auto", false);
-	luks2_header(f, "/dev/vda2", TPM2_JSON);
+	stack_luks2_header(f, "/dev/vda2", TPM2_JSON);
 	stack_setup(&in);
 	answer("pw");
 	event(&in, "vda2");
@@ -423,7 +386,7 @@ static void test_crypttab_options_and_headless(void)
 
 	fake_write(f, "/etc/crypttab",
 		   "cryptroot UUID=" U1 " none luks,discard,fido2-device=auto,headless=true,tpm2-pcrs=7\n");
-	luks2_header(f, "/dev/vda2", "{\"tokens\":{\"0\":{\"type\":\"systemd-fido2\"}}}");
+	stack_luks2_header(f, "/dev/vda2", "{\"tokens\":{\"0\":{\"type\":\"systemd-fido2\"}}}");
 	stack_setup(&in);
 	statuses[0] = 2;
 	event(&in, "vda2");

@@ -27,14 +27,7 @@ static int nanswer;
 
 static void record_run(const char *path, char *const argv[], const void *input, size_t len)
 {
-	struct buf b = { 0 };
-
-	buf_printf(&b, "run %s", path);
-	for (size_t i = 0; argv[i]; i++)
-		buf_printf(&b, " %s", argv[i]);
-	if (input)
-		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
-	strv_push_owned(&cur->log, b.p);
+	stack_log_run(cur, path, argv, NULL, input, len);
 }
 
 /* statuses are handed out front to back */
@@ -122,11 +115,7 @@ static void dev(struct blockdev *bd, const char *name, const char *type, const c
 
 static void event(struct init *in, const char *name, const char *type, const char *uuid)
 {
-	struct blockdev bd;
-	dev(&bd, name, type, uuid);
-	stack_seen(in, DEV_ADDED, &bd);
-	free(bd.devnode);
-	run_jobs(in);
+	stack_event(in, name, type, uuid);
 }
 
 /* the prompt's one answer */
