@@ -8,7 +8,10 @@
  * why. The names are the ones Debian's nbd-client 3.24 imports, all at
  * the version node GNUTLS_3_4 (gnutls_notls.map). Arguments are never
  * read, so each takes none: on the ABIs we build for a callee that
- * ignores its arguments is called safely. */
+ * ignores its arguments is called safely. An nbd-client of another
+ * version that imports a name missing here fails at its first call of
+ * it (lazy binding, as Debian links it), or at start when linked with
+ * -z now: add the name here then. */
 #include <stddef.h>
 #include <sys/types.h>
 
