@@ -61,6 +61,10 @@ struct elf_resolver {
 	struct obj *table[1024];
 	struct strv conf_dirs;
 	bool conf_loaded;
+	/* elf_resolver_stand_in; kind as struct obj's, 0 when unset */
+	char *stand_soname, *stand_path;
+	int stand_kind;
+	struct elf_file stand_elf;
 };
 
 /* What one elf_add_binary call has pulled in so far. */
@@ -111,6 +115,10 @@ void elf_resolver_free(struct elf_resolver *r)
 		}
 	}
 	strv_free(&r->conf_dirs);
+	free(r->stand_soname);
+	free(r->stand_path);
+	if (r->stand_kind == 1)
+		elf_file_free(&r->stand_elf);
 	free(r->sysroot);
 	free(r);
 }
@@ -385,6 +393,61 @@ static int add_library(struct walk *w, size_t i, const char *name, const char *f
 	return 0;
 }
 
+void elf_resolver_stand_in(struct elf_resolver *r, const char *soname, const char *path)
+{
+	free(r->stand_soname);
+	free(r->stand_path);
+	if (r->stand_kind == 1)
+		elf_file_free(&r->stand_elf);
+	r->stand_soname = xstrdup(soname);
+	r->stand_path = xstrdup(path);
+	r->stand_kind = elf_parse_path(path, &r->stand_elf);
+	if (r->stand_kind != 1) {
+		log_debug("%s: not an ELF file, %s packed as it is", path, soname);
+		r->stand_kind = -1;
+	}
+}
+
+/* The stand-in for name, packed beside the real library (found at real)
+ * if it fits this walk: 1 when packed, 0 when the real one is to be. Its
+ * own needs are the binary's (libc) and are resolved as node i's. */
+static int add_stand_in(struct walk *w, size_t i, const char *name, const char *real)
+{
+	const struct elf_resolver *r = w->r;
+	char *dst;
+	int rc;
+
+	if (r->stand_kind != 1 || strcmp(name, r->stand_soname) != 0 ||
+	    r->stand_elf.cls != w->exe->cls || r->stand_elf.data != w->exe->data ||
+	    r->stand_elf.machine != w->exe->machine)
+		return 0;
+	dst = xasprintf("%.*s/%s", (int)(strrchr(real, '/') - real), real, name);
+	if (image_has(w->img, dst)) {
+		free(dst);
+		return 0;
+	}
+	rc = image_add_file(w->img, dst, r->stand_path, 0755, 0);
+	free(dst);
+	if (rc < 0)
+		return err_wrap("%s (standing in for %s)", r->stand_path, name);
+	strv_push(&w->loaded, name);
+	for (size_t k = 0; k < r->stand_elf.needed.n; k++) {
+		const char *need = r->stand_elf.needed.v[k];
+		char *found = NULL, *lib;
+		if (strv_contains(&w->loaded, need))
+			continue;
+		lib = find_library(w, i, need, &found);
+		if (!lib)
+			return err_set("%s: library '%s' not found", r->stand_path, need);
+		rc = add_library(w, i, need, found, lib);
+		free(found);
+		free(lib);
+		if (rc < 0)
+			return -1;
+	}
+	return 1;
+}
+
 static int resolve_needed(struct walk *w, size_t i)
 {
 	const struct obj *o = w->nodes[i].o;
@@ -399,7 +462,9 @@ static int resolve_needed(struct walk *w, size_t i)
 		real = find_library(w, i, name, &found);
 		if (!real)
 			return err_set("%s: library '%s' not found", o->path, name);
-		rc = add_library(w, i, name, found, real);
+		rc = add_stand_in(w, i, name, real);
+		if (rc == 0)
+			rc = add_library(w, i, name, found, real);
 		free(found);
 		free(real);
 		if (rc < 0)

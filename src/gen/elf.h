@@ -16,5 +16,11 @@ void elf_resolver_free(struct elf_resolver *r);
  * DT_NEEDED, RPATH/RUNPATH with $ORIGIN, ld.so.conf dirs, .note.dlopen
  * entries when present) to img with symlinks preserved. */
 int elf_add_binary(struct elf_resolver *r, struct image *img, const char *name);
+/* From now on, pack the host file path in place of the library soname
+ * (a stand-in with fewer needs, src/notls/), under the name soname in
+ * the real library's directory: only where the stand-in is an ELF of the
+ * binary's class and machine and the image has no file there yet; else
+ * the real library, as before. One stand-in per resolver. */
+void elf_resolver_stand_in(struct elf_resolver *r, const char *soname, const char *path);
 
 #endif

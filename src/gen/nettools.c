@@ -5,8 +5,12 @@
  * can boot. */
 #include "nettools.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "buildconf.h"
 
 #include "cmdline.h"
 #include "elf.h"
@@ -14,12 +18,43 @@
 #include "log.h"
 #include "stack.h"
 
+/* src/notls/meson.build names it so */
+#define NOTLS_NAME "gnutls-notls.so"
+
 static const struct net_tool {
 	const char *kind, *name, *what, *package;
 } net_tools[] = {
 	{ "iscsi", "iscsistart", "iSCSI", "open-iscsi" },
 	{ "nbd", "nbd-client", "NBD", "nbd-client" },
 };
+
+/* nbd-client's GnuTLS stand-in (src/notls/): the init never asks for
+ * TLS. Beside uniramfs in a build tree, else in the libexec directory;
+ * NULL (the real GnuTLS is packed) when neither has it. */
+static char *find_notls(void)
+{
+	static const char *const beside[] = { "src/notls/" NOTLS_NAME, NOTLS_NAME,
+					      "../notls/" NOTLS_NAME };
+	char self[PATH_MAX], *c;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
+			c = path_join(self, beside[i]);
+			if (access(c, R_OK) == 0)
+				return c;
+			free(c);
+		}
+	}
+	c = xstrdup(UNIRAMFS_LIBEXECDIR "/" NOTLS_NAME);
+	if (access(c, R_OK) == 0)
+		return c;
+	free(c);
+	log_debug("%s not found: nbd-client gets the real GnuTLS", NOTLS_NAME);
+	return NULL;
+}
 
 void net_plan_hostonly(struct net_plan *np, const struct hostonly *h)
 {
@@ -52,6 +87,12 @@ int net_plan_add(struct net_plan *np, struct image *img, const char *sysroot)
 		}
 		if (!er)
 			er = elf_resolver_new(sysroot);
+		if (!strcmp(t->kind, "nbd")) {
+			char *notls = getenv("UNIRAMFS_NOTLS") ? xstrdup(getenv("UNIRAMFS_NOTLS")) : find_notls();
+			if (notls && *notls)
+				elf_resolver_stand_in(er, "libgnutls.so.30", notls);
+			free(notls);
+		}
 		r = elf_add_binary(er, img, path);
 		if (r < 0)
 			err_wrap("%s", t->name);

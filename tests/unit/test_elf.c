@@ -749,6 +749,70 @@ static void test_timing(void)
 	elf_resolver_free(r);
 }
 
+/* elf_resolver_stand_in: prog needs libfoo.so.1, which needs libbar.so.1;
+ * a stand-in libfoo.so.1 that needs nothing is packed at libfoo's name
+ * and libbar stays out (nbd-client and GnuTLS, src/notls/). A stand-in
+ * that is no ELF file, or a name the image already has, gives the real
+ * library and its needs, as without one. */
+static void test_stand_in(void)
+{
+	struct elf_resolver *r;
+	struct image *img;
+	char *bin, *foo, *bar, *stub, *text;
+
+	if (!have_cc())
+		SKIP("no C compiler");
+	CHECK(sh("mkdir -p %s/s/bin %s/s/lib %s/s/stub && cd %s/s && "
+		 "echo 'int bar(void) { return 41; }' > bar.c && "
+		 "echo 'int bar(void); int foo(void) { return bar() + 1; }' > foo.c && "
+		 "echo 'int foo(void) { return 42; }' > stub.c && "
+		 "echo 'int foo(void); int main(void) { return foo() != 42; }' > main.c && "
+		 "cc -shared -fPIC -Wl,-soname,libbar.so.1 -o lib/libbar.so.1 bar.c && "
+		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1 -o lib/libfoo.so.1 foo.c lib/libbar.so.1 "
+		 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN' && "
+		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1 -o stub/foo-stub.so stub.c && "
+		 "cc -o bin/prog main.c lib/libfoo.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' && "
+		 "./bin/prog && echo text > stub/not-elf", tmp, tmp, tmp, tmp) == 0);
+	bin = xasprintf("%s/s/bin/prog", tmp);
+	foo = xasprintf("%s/s/lib/libfoo.so.1", tmp);
+	bar = xasprintf("%s/s/lib/libbar.so.1", tmp);
+	stub = xasprintf("%s/s/stub/foo-stub.so", tmp);
+	text = xasprintf("%s/s/stub/not-elf", tmp);
+
+	r = elf_resolver_new("");
+	img = image_new();
+	elf_resolver_stand_in(r, "libfoo.so.1", stub);
+	CHECK(elf_add_binary(r, img, bin) == 0);
+	CHECK(image_has(img, foo));
+	CHECK(!image_has(img, bar));
+	CHECK(!image_has(img, stub));
+	image_free(img);
+	elf_resolver_free(r);
+
+	r = elf_resolver_new("");
+	img = image_new();
+	elf_resolver_stand_in(r, "libfoo.so.1", text);
+	CHECK(elf_add_binary(r, img, bin) == 0);
+	CHECK(image_has(img, foo));
+	CHECK(image_has(img, bar));
+	image_free(img);
+	elf_resolver_free(r);
+
+	r = elf_resolver_new("");
+	img = image_new();
+	CHECK(image_add_file(img, foo, foo, 0, 0) == 0);
+	elf_resolver_stand_in(r, "libfoo.so.1", stub);
+	CHECK(elf_add_binary(r, img, bin) == 0);
+	CHECK(image_has(img, bar));
+	image_free(img);
+	elf_resolver_free(r);
+	free(bin);
+	free(foo);
+	free(bar);
+	free(stub);
+	free(text);
+}
+
 int main(void)
 {
 	log_init("test_elf", LOG_WARNING);
@@ -763,6 +827,7 @@ int main(void)
 	RUN(test_missing);
 	RUN(test_shared_once);
 	RUN(test_runpath_origin);
+	RUN(test_stand_in);
 	RUN(test_sysroot);
 	RUN(test_script);
 	RUN(test_dlopen_note);
