@@ -65,6 +65,7 @@ struct elf_resolver {
 	char *stand_soname, *stand_path;
 	int stand_kind;
 	struct elf_file stand_elf;
+	struct elf_symbols stand_syms;
 };
 
 /* What one elf_add_binary call has pulled in so far. */
@@ -119,6 +120,7 @@ void elf_resolver_free(struct elf_resolver *r)
 	free(r->stand_path);
 	if (r->stand_kind == 1)
 		elf_file_free(&r->stand_elf);
+	elf_symbols_free(&r->stand_syms);
 	free(r->sysroot);
 	free(r);
 }
@@ -401,11 +403,50 @@ void elf_resolver_stand_in(struct elf_resolver *r, const char *soname, const cha
 		elf_file_free(&r->stand_elf);
 	r->stand_soname = xstrdup(soname);
 	r->stand_path = xstrdup(path);
+	elf_symbols_free(&r->stand_syms);
 	r->stand_kind = elf_parse_path(path, &r->stand_elf);
+	if (r->stand_kind == 1)
+		elf_symbols_path(path, &r->stand_syms); /* empty when unreadable: never used */
 	if (r->stand_kind != 1) {
 		log_debug("%s: not an ELF file, %s packed as it is", path, soname);
 		r->stand_kind = -1;
 	}
+}
+
+/* Whether the stand-in defines every symbol node i imports that the
+ * real library (at real, in the sysroot) defines: a binary of another
+ * version may call one it lacks, and ld.so would fail it at start (or at
+ * the call). Unreadable tables: no. */
+static bool stand_in_covers(const struct walk *w, size_t i, const char *real)
+{
+	struct elf_symbols user, lib;
+	char *host_user = path_join(w->r->sysroot, w->nodes[i].o->path);
+	char *host_lib = path_join(w->r->sysroot, real);
+	const char *missing = NULL;
+	bool covers;
+
+	if (elf_symbols_path(host_user, &user) != 1) {
+		free(host_user);
+		free(host_lib);
+		return false;
+	}
+	elf_symbols_path(host_lib, &lib); /* empty when unreadable */
+	for (size_t k = 0; k < user.undefined.n && !missing; k++) {
+		const char *sym = user.undefined.v[k];
+		if (strv_contains(&lib.defined, sym) && !strv_contains(&w->r->stand_syms.defined, sym))
+			missing = sym;
+	}
+	if (missing)
+		log_info("%s imports %s, which the stand-in %s lacks: packing %s", host_user, missing,
+			 w->r->stand_path, real);
+	else if (!lib.defined.n)
+		log_info("cannot read the symbols of %s: packing it, not the stand-in", host_lib);
+	covers = !missing && lib.defined.n;
+	free(host_user);
+	free(host_lib);
+	elf_symbols_free(&user);
+	elf_symbols_free(&lib);
+	return covers;
 }
 
 /* The stand-in for name, packed beside the real library (found at real)
@@ -419,7 +460,7 @@ static int add_stand_in(struct walk *w, size_t i, const char *name, const char *
 
 	if (r->stand_kind != 1 || strcmp(name, r->stand_soname) != 0 ||
 	    r->stand_elf.cls != w->exe->cls || r->stand_elf.data != w->exe->data ||
-	    r->stand_elf.machine != w->exe->machine)
+	    r->stand_elf.machine != w->exe->machine || !stand_in_covers(w, i, real))
 		return 0;
 	dst = xasprintf("%.*s/%s", (int)(strrchr(real, '/') - real), real, name);
 	if (image_has(w->img, dst)) {

@@ -20,6 +20,9 @@
 #ifndef DT_RUNPATH
 #define DT_RUNPATH 29
 #endif
+#ifndef DT_GNU_HASH
+#define DT_GNU_HASH 0x6ffffef5
+#endif
 
 /* The owner and type of systemd's ELF dlopen metadata notes. */
 #define NOTE_DLOPEN_OWNER "FDO"
@@ -29,6 +32,7 @@ struct rd {
 	const unsigned char *p;
 	size_t n;
 	bool be, is64;
+	struct elf_symbols *syms; /* also read the dynamic symbols into it */
 };
 
 static uint64_t get(const struct rd *r, const unsigned char *q, size_t size)
@@ -102,6 +106,7 @@ struct dyn {
 	uint64_t *needed;
 	size_t nneeded, cap;
 	uint64_t strtab, strsz, soname, rpath, runpath;
+	uint64_t symtab, hash, gnu_hash; /* addresses; 0: none */
 	bool have_strtab;
 };
 
@@ -137,6 +142,15 @@ static void scan_dynamic(const struct rd *r, uint64_t off, uint64_t size, struct
 			break;
 		case DT_RUNPATH:
 			dy->runpath = val;
+			break;
+		case DT_SYMTAB:
+			dy->symtab = val;
+			break;
+		case DT_HASH:
+			dy->hash = val;
+			break;
+		case DT_GNU_HASH:
+			dy->gnu_hash = val;
 			break;
 		}
 	}
@@ -179,6 +193,83 @@ static int read_dynamic_strings(const struct rd *r, const struct dyn *dy, const 
 	return 0;
 }
 
+/* 4 bytes at address addr, or false when no segment holds them. */
+static bool word_at(const struct rd *r, const struct load *loads, size_t nloads, uint64_t addr,
+		    uint32_t *v)
+{
+	uint64_t off, avail;
+
+	if (!vaddr_to_offset(loads, nloads, addr, &off, &avail) || avail < 4 || !in_file(r, off, 4))
+		return false;
+	*v = (uint32_t)get(r, r->p + off, 4);
+	return true;
+}
+
+/* How many entries the dynamic symbol table has: DT_HASH says it
+ * (nchain); DT_GNU_HASH only through its last chain, which ends at the
+ * highest symbol index. 0 when neither can tell. */
+static uint64_t count_symbols(const struct rd *r, const struct dyn *dy, const struct load *loads,
+			      size_t nloads)
+{
+	uint32_t nbuckets, symoffset, bloom, b, c, last = 0;
+	uint64_t buckets, chains;
+
+	if (dy->hash && word_at(r, loads, nloads, dy->hash + 4, &c))
+		return c;
+	if (!dy->gnu_hash || !word_at(r, loads, nloads, dy->gnu_hash, &nbuckets) ||
+	    !word_at(r, loads, nloads, dy->gnu_hash + 4, &symoffset) ||
+	    !word_at(r, loads, nloads, dy->gnu_hash + 8, &bloom))
+		return 0;
+	buckets = dy->gnu_hash + 16 + (uint64_t)bloom * (r->is64 ? 8 : 4);
+	for (uint32_t i = 0; i < nbuckets; i++) {
+		if (!word_at(r, loads, nloads, buckets + 4ull * i, &b))
+			return 0;
+		if (b > last)
+			last = b;
+	}
+	if (last < symoffset)
+		return symoffset;
+	chains = buckets + 4ull * nbuckets;
+	/* bit 0 ends a chain; the file bounds the walk */
+	for (;;) {
+		if (!word_at(r, loads, nloads, chains + 4ull * (last - symoffset), &c))
+			return 0;
+		if (c & 1)
+			return (uint64_t)last + 1;
+		last++;
+	}
+}
+
+/* The dynamic symbols' names: undefined ones, and the global or weak
+ * ones this file defines. A table that cannot be read leaves both empty. */
+static void read_symbols(const struct rd *r, const struct dyn *dy, const struct load *loads,
+			 size_t nloads, struct elf_symbols *s)
+{
+	uint64_t n = count_symbols(r, dy, loads, nloads), sz = SIZEOF(r, Sym);
+	uint64_t off, avail, str_off, str_avail;
+	const char *tab;
+
+	if (!n || !dy->symtab || !dy->have_strtab ||
+	    !vaddr_to_offset(loads, nloads, dy->symtab, &off, &avail) || n > avail / sz ||
+	    !in_file(r, off, n * sz) ||
+	    !vaddr_to_offset(loads, nloads, dy->strtab, &str_off, &str_avail) ||
+	    !in_file(r, str_off, str_avail))
+		return;
+	tab = (const char *)r->p + str_off;
+	for (uint64_t i = 1; i < n; i++) {
+		const unsigned char *sym = r->p + off + i * sz;
+		uint64_t name = FIELD(r, sym, Sym, st_name);
+		unsigned bind = (unsigned)FIELD(r, sym, Sym, st_info) >> 4;
+		bool undef = FIELD(r, sym, Sym, st_shndx) == SHN_UNDEF;
+		if (!name || name >= str_avail || !memchr(tab + name, '\0', str_avail - name))
+			continue;
+		if (undef)
+			strv_push(&s->undefined, tab + name);
+		else if (bind == STB_GLOBAL || bind == STB_WEAK)
+			strv_push(&s->defined, tab + name);
+	}
+}
+
 static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const struct load *loads,
 			 size_t nloads, const char *name, struct elf_file *f)
 {
@@ -187,6 +278,8 @@ static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const 
 
 	scan_dynamic(r, off, size, &dy);
 	ret = read_dynamic_strings(r, &dy, loads, nloads, name, f);
+	if (ret == 0 && r->syms)
+		read_symbols(r, &dy, loads, nloads, r->syms);
 	free(dy.needed);
 	return ret;
 }
@@ -287,9 +380,10 @@ static int parse_segment(const struct rd *r, const unsigned char *ph, uint64_t i
 	return 0;
 }
 
-int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
+static int parse(const void *buf, size_t n, const char *name, struct elf_file *f,
+		 struct elf_symbols *syms)
 {
-	struct rd r = { .p = buf, .n = n };
+	struct rd r = { .p = buf, .n = n, .syms = syms };
 	struct phdrs ph;
 	struct segments sg = { 0 };
 	int ret;
@@ -312,7 +406,12 @@ int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
 	return ret;
 }
 
-int elf_parse_path(const char *path, struct elf_file *f)
+int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
+{
+	return parse(buf, n, name, f, NULL);
+}
+
+static int parse_path(const char *path, struct elf_file *f, struct elf_symbols *syms)
 {
 	struct stat st;
 	void *map;
@@ -339,9 +438,33 @@ int elf_parse_path(const char *path, struct elf_file *f)
 	close(fd);
 	if (map == MAP_FAILED)
 		return err_errno(errno, "mmap %s", path);
-	r = elf_parse(map, (size_t)st.st_size, path, f);
+	r = parse(map, (size_t)st.st_size, path, f, syms);
 	munmap(map, (size_t)st.st_size);
 	return r;
+}
+
+int elf_parse_path(const char *path, struct elf_file *f)
+{
+	return parse_path(path, f, NULL);
+}
+
+int elf_symbols_path(const char *path, struct elf_symbols *s)
+{
+	struct elf_file f;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = parse_path(path, &f, s);
+	elf_file_free(&f);
+	if (r <= 0)
+		elf_symbols_free(s);
+	return r;
+}
+
+void elf_symbols_free(struct elf_symbols *s)
+{
+	strv_free(&s->undefined);
+	strv_free(&s->defined);
 }
 
 void elf_file_free(struct elf_file *f)

@@ -48,6 +48,16 @@ int elf_parse(const void *p, size_t n, const char *name, struct elf_file *f);
 int elf_parse_path(const char *path, struct elf_file *f);
 void elf_file_free(struct elf_file *f);
 
+/* A file's dynamic symbols, by name: the ones it imports, and the
+ * global or weak ones it defines. */
+struct elf_symbols {
+	struct strv undefined, defined;
+};
+/* As elf_parse_path, filling s (empty when the table cannot be read:
+ * no DT_HASH or DT_GNU_HASH says how long it is). */
+int elf_symbols_path(const char *path, struct elf_symbols *s);
+void elf_symbols_free(struct elf_symbols *s);
+
 /* Parse the JSON text of one .note.dlopen descriptor and append its
  * entries to f. Returns 0, or -1 on malformed JSON (nothing appended). */
 int elf_parse_dlopen_json(const char *json, size_t n, struct elf_file *f);

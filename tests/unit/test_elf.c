@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log_capture.h"
+
 #include <linux/elf.h> /* our elf.h shadows <elf.h> */
 
 #include "elf.h"
@@ -772,6 +774,8 @@ static void test_stand_in(void)
 		 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN' && "
 		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1 -o stub/foo-stub.so stub.c && "
 		 "cc -o bin/prog main.c lib/libfoo.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' && "
+		 "echo 'int other(void) { return 42; }' > short.c && "
+		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1 -o stub/short-stub.so short.c && "
 		 "./bin/prog && echo text > stub/not-elf", tmp, tmp, tmp, tmp) == 0);
 	bin = xasprintf("%s/s/bin/prog", tmp);
 	foo = xasprintf("%s/s/lib/libfoo.so.1", tmp);
@@ -806,11 +810,52 @@ static void test_stand_in(void)
 	CHECK(image_has(img, bar));
 	image_free(img);
 	elf_resolver_free(r);
+
+	/* a stand-in without foo, which prog calls: the real library */
+	free(stub);
+	stub = xasprintf("%s/s/stub/short-stub.so", tmp);
+	r = elf_resolver_new("");
+	img = image_new();
+	msgs_capture(LOG_INFO);
+	elf_resolver_stand_in(r, "libfoo.so.1", stub);
+	CHECK(elf_add_binary(r, img, bin) == 0);
+	CHECK(image_has(img, foo) && image_has(img, bar));
+	CHECK(strstr(msgs.p, "bin/prog imports foo, which the stand-in ") != NULL);
+	log_set_sink(NULL, NULL);
+	image_free(img);
+	elf_resolver_free(r);
 	free(bin);
 	free(foo);
 	free(bar);
 	free(stub);
 	free(text);
+}
+
+static bool has(const struct strv *v, const char *s)
+{
+	return strv_contains(v, s);
+}
+
+/* The dynamic symbols, with either hash table telling their number. */
+static void test_symbols(void)
+{
+	static const char *const styles[] = { "gnu", "sysv" };
+
+	if (!have_cc())
+		SKIP("no C compiler");
+	for (size_t i = 0; i < 2; i++) {
+		struct elf_symbols s;
+		char *lib = xasprintf("%s/sym-%s.so", tmp, styles[i]);
+		CHECK(sh("cd %s && echo 'int bar(void); int foo(void) { return bar() + 1; } "
+			 "static int hidden(void) { return 0; } int (*keep)(void) = hidden;' > sym.c && "
+			 "cc -shared -fPIC -Wl,--hash-style=%s -o %s sym.c",
+			 tmp, styles[i], lib) == 0);
+		CHECK(elf_symbols_path(lib, &s) == 1);
+		CHECK(has(&s.defined, "foo") && has(&s.defined, "keep") && !has(&s.defined, "hidden"));
+		CHECK(has(&s.undefined, "bar") && !has(&s.undefined, "foo"));
+		elf_symbols_free(&s);
+		free(lib);
+	}
 }
 
 int main(void)
@@ -828,6 +873,7 @@ int main(void)
 	RUN(test_shared_once);
 	RUN(test_runpath_origin);
 	RUN(test_stand_in);
+	RUN(test_symbols);
 	RUN(test_sysroot);
 	RUN(test_script);
 	RUN(test_dlopen_note);
