@@ -414,9 +414,10 @@ void elf_resolver_stand_in(struct elf_resolver *r, const char *soname, const cha
 }
 
 /* Whether the stand-in defines every symbol node i imports that the
- * real library (at real, in the sysroot) defines: a binary of another
- * version may call one it lacks, and ld.so would fail it at start (or at
- * the call). Unreadable tables: no. */
+ * real library (at real, in the sysroot) defines, and every symbol
+ * version node i asks of it: a binary of another version may call one it
+ * lacks, and ld.so would fail it at start (or at the call). Unreadable
+ * tables: no. */
 static bool stand_in_covers(const struct walk *w, size_t i, const char *real)
 {
 	struct elf_symbols user, lib;
@@ -435,6 +436,13 @@ static bool stand_in_covers(const struct walk *w, size_t i, const char *real)
 		const char *sym = user.undefined.v[k];
 		if (strv_contains(&lib.defined, sym) && !strv_contains(&w->r->stand_syms.defined, sym))
 			missing = sym;
+	}
+	for (size_t k = 0; k < user.need_versions.n && !missing; k++) {
+		const char *nv = user.need_versions.v[k], *colon = strrchr(nv, ':');
+		size_t len = strlen(w->r->stand_soname);
+		if (colon && (size_t)(colon - nv) == len && !strncmp(nv, w->r->stand_soname, len) &&
+		    !strv_contains(&w->r->stand_syms.versions, colon + 1))
+			missing = colon + 1;
 	}
 	if (missing)
 		log_info("%s imports %s, which the stand-in %s lacks: packing %s", host_user, missing,

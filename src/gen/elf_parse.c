@@ -107,6 +107,7 @@ struct dyn {
 	size_t nneeded, cap;
 	uint64_t strtab, strsz, soname, rpath, runpath;
 	uint64_t symtab, hash, gnu_hash; /* addresses; 0: none */
+	uint64_t verneed, verneednum, verdef, verdefnum;
 	bool have_strtab;
 };
 
@@ -151,6 +152,18 @@ static void scan_dynamic(const struct rd *r, uint64_t off, uint64_t size, struct
 			break;
 		case DT_GNU_HASH:
 			dy->gnu_hash = val;
+			break;
+		case DT_VERNEED:
+			dy->verneed = val;
+			break;
+		case DT_VERNEEDNUM:
+			dy->verneednum = val;
+			break;
+		case DT_VERDEF:
+			dy->verdef = val;
+			break;
+		case DT_VERDEFNUM:
+			dy->verdefnum = val;
 			break;
 		}
 	}
@@ -270,6 +283,71 @@ static void read_symbols(const struct rd *r, const struct dyn *dy, const struct 
 	}
 }
 
+/* The string at offset o of the dynamic string table, or NULL. */
+static const char *dyn_string(const struct rd *r, const struct dyn *dy, const struct load *loads,
+			      size_t nloads, uint64_t o)
+{
+	uint64_t off, avail;
+	const char *tab;
+
+	if (!dy->have_strtab || !vaddr_to_offset(loads, nloads, dy->strtab, &off, &avail) ||
+	    !in_file(r, off, avail) || o >= avail)
+		return NULL;
+	tab = (const char *)r->p + off;
+	return memchr(tab + o, '\0', avail - o) ? tab + o : NULL;
+}
+
+/* Symbol versions (the same layout in both classes): "FILE:VERSION" for
+ * each one DT_VERNEED asks of a library, and the names DT_VERDEF
+ * defines. Every entry is checked; counts bound the walks. */
+static void read_versions(const struct rd *r, const struct dyn *dy, const struct load *loads,
+			  size_t nloads, struct elf_symbols *s)
+{
+	uint64_t at = dy->verneed;
+
+	for (uint64_t i = 0; at && i < dy->verneednum && i < 4096; i++) {
+		uint32_t cnt, file, aux, next;
+		const char *fname;
+		if (!word_at(r, loads, nloads, at, &cnt) || !word_at(r, loads, nloads, at + 4, &file) ||
+		    !word_at(r, loads, nloads, at + 8, &aux) || !word_at(r, loads, nloads, at + 12, &next))
+			return;
+		cnt >>= r->be ? 0 : 16; /* vn_cnt: the second half-word */
+		cnt &= 0xffff;
+		fname = dyn_string(r, dy, loads, nloads, file);
+		for (uint64_t a = at + aux, k = 0; fname && k < cnt; k++) {
+			uint32_t vname, vnext;
+			const char *v;
+			if (!word_at(r, loads, nloads, a + 8, &vname) ||
+			    !word_at(r, loads, nloads, a + 12, &vnext))
+				return;
+			v = dyn_string(r, dy, loads, nloads, vname);
+			if (v)
+				strv_push_owned(&s->need_versions, xasprintf("%s:%s", fname, v));
+			if (!vnext)
+				break;
+			a += vnext;
+		}
+		if (!next)
+			break;
+		at += next;
+	}
+	at = dy->verdef;
+	for (uint64_t i = 0; at && i < dy->verdefnum && i < 4096; i++) {
+		uint32_t aux, next, vname;
+		const char *v;
+		if (!word_at(r, loads, nloads, at + 12, &aux) ||
+		    !word_at(r, loads, nloads, at + 16, &next) ||
+		    !word_at(r, loads, nloads, at + aux, &vname))
+			return;
+		v = dyn_string(r, dy, loads, nloads, vname);
+		if (v)
+			strv_push(&s->versions, v);
+		if (!next)
+			break;
+		at += next;
+	}
+}
+
 static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const struct load *loads,
 			 size_t nloads, const char *name, struct elf_file *f)
 {
@@ -278,8 +356,10 @@ static int parse_dynamic(const struct rd *r, uint64_t off, uint64_t size, const 
 
 	scan_dynamic(r, off, size, &dy);
 	ret = read_dynamic_strings(r, &dy, loads, nloads, name, f);
-	if (ret == 0 && r->syms)
+	if (ret == 0 && r->syms) {
 		read_symbols(r, &dy, loads, nloads, r->syms);
+		read_versions(r, &dy, loads, nloads, r->syms);
+	}
 	free(dy.needed);
 	return ret;
 }
@@ -380,8 +460,8 @@ static int parse_segment(const struct rd *r, const unsigned char *ph, uint64_t i
 	return 0;
 }
 
-static int parse(const void *buf, size_t n, const char *name, struct elf_file *f,
-		 struct elf_symbols *syms)
+int elf_parse_symbols(const void *buf, size_t n, const char *name, struct elf_file *f,
+		      struct elf_symbols *syms)
 {
 	struct rd r = { .p = buf, .n = n, .syms = syms };
 	struct phdrs ph;
@@ -408,7 +488,7 @@ static int parse(const void *buf, size_t n, const char *name, struct elf_file *f
 
 int elf_parse(const void *buf, size_t n, const char *name, struct elf_file *f)
 {
-	return parse(buf, n, name, f, NULL);
+	return elf_parse_symbols(buf, n, name, f, NULL);
 }
 
 static int parse_path(const char *path, struct elf_file *f, struct elf_symbols *syms)
@@ -438,7 +518,7 @@ static int parse_path(const char *path, struct elf_file *f, struct elf_symbols *
 	close(fd);
 	if (map == MAP_FAILED)
 		return err_errno(errno, "mmap %s", path);
-	r = parse(map, (size_t)st.st_size, path, f, syms);
+	r = elf_parse_symbols(map, (size_t)st.st_size, path, f, syms);
 	munmap(map, (size_t)st.st_size);
 	return r;
 }
@@ -465,6 +545,8 @@ void elf_symbols_free(struct elf_symbols *s)
 {
 	strv_free(&s->undefined);
 	strv_free(&s->defined);
+	strv_free(&s->need_versions);
+	strv_free(&s->versions);
 }
 
 void elf_file_free(struct elf_file *f)

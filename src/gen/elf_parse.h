@@ -49,10 +49,15 @@ int elf_parse_path(const char *path, struct elf_file *f);
 void elf_file_free(struct elf_file *f);
 
 /* A file's dynamic symbols, by name: the ones it imports, and the
- * global or weak ones it defines. */
+ * global or weak ones it defines; the symbol versions it needs of each
+ * library ("FILE:VERSION") and those it defines. */
 struct elf_symbols {
 	struct strv undefined, defined;
+	struct strv need_versions, versions;
 };
+/* As elf_parse, filling syms too when not NULL (zeroed by the caller). */
+int elf_parse_symbols(const void *p, size_t n, const char *name, struct elf_file *f,
+		      struct elf_symbols *syms);
 /* As elf_parse_path, filling s (empty when the table cannot be read:
  * no DT_HASH or DT_GNU_HASH says how long it is). */
 int elf_symbols_path(const char *path, struct elf_symbols *s);

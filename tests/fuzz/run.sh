@@ -13,7 +13,7 @@ out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
 
-targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_console fuzz_luks2 fuzz_dhcp fuzz_ipconf}
+targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf}
 
 # The targets' sources are listed once, in tests/fuzz/meson.build: build
 # them there, with clang, ASan and UBSan, stopping at the first report.
@@ -80,6 +80,13 @@ mkdir -p "$out/seeds-luks2"
 printf '%s' '{"keyslots":{"0":{"type":"luks2"}},"tokens":{"0":{"type":"systemd-tpm2","keyslots":["0"]},"1":{"type":"x"}},"segments":{},"digests":{},"config":{"json_size":"12288"}}' \
 	> "$out/seeds-luks2/tokens.json"
 
+# fuzz_elf starts from real programs and libraries: a PIE, libc (GNU
+# hash, versions defined and needed), a library with a DT_HASH table
+mkdir -p "$out/seeds-elf"
+for f in /usr/bin/true /lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libz.so.1; do
+	[ -f "$f" ] && cp -L "$f" "$out/seeds-elf/"
+done
+
 status=0
 for t in $targets; do
 	dirs="$seeds"
@@ -87,6 +94,7 @@ for t in $targets; do
 	[ "$t" = fuzz_uki ] && dirs="$out/seeds-uki"
 	[ "$t" = fuzz_console ] && dirs="$out/seeds-console"
 	[ "$t" = fuzz_luks2 ] && dirs="$out/seeds-luks2"
+	[ "$t" = fuzz_elf ] && dirs="$out/seeds-elf"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && dirs="$dirs $src/tests/fuzz/corpus/$t"
 	mkdir -p "$out/corpus-$t"
 	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"

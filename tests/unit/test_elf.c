@@ -811,6 +811,32 @@ static void test_stand_in(void)
 	image_free(img);
 	elf_resolver_free(r);
 
+	/* a binary asking a symbol version the stand-in does not define */
+	CHECK(sh("cd %s/s && echo 'V1 { global: foo; local: *; };' > v.map && "
+		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1,--version-script=v.map -o lib/libfoo.so.1 "
+		 "foo.c lib/libbar.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN' && "
+		 "cc -o bin/vprog main.c lib/libfoo.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib'",
+		 tmp) == 0);
+	{
+		char *vbin = xasprintf("%s/s/bin/vprog", tmp);
+		struct elf_symbols vs;
+		CHECK(elf_symbols_path(vbin, &vs) == 1 && strv_contains(&vs.need_versions, "libfoo.so.1:V1"));
+		elf_symbols_free(&vs);
+		CHECK(elf_symbols_path(foo, &vs) == 1 && strv_contains(&vs.versions, "V1"));
+		elf_symbols_free(&vs);
+		r = elf_resolver_new("");
+		img = image_new();
+		msgs_capture(LOG_INFO);
+		elf_resolver_stand_in(r, "libfoo.so.1", stub);
+		CHECK(elf_add_binary(r, img, vbin) == 0);
+		CHECK(image_has(img, foo) && image_has(img, bar));
+		CHECK(strstr(msgs.p, "bin/vprog imports V1, which the stand-in ") != NULL);
+		log_set_sink(NULL, NULL);
+		image_free(img);
+		elf_resolver_free(r);
+		free(vbin);
+	}
+
 	/* a stand-in without foo, which prog calls: the real library */
 	free(stub);
 	stub = xasprintf("%s/s/stub/short-stub.so", tmp);
@@ -831,11 +857,6 @@ static void test_stand_in(void)
 	free(text);
 }
 
-static bool has(const struct strv *v, const char *s)
-{
-	return strv_contains(v, s);
-}
-
 /* The dynamic symbols, with either hash table telling their number. */
 static void test_symbols(void)
 {
@@ -851,8 +872,8 @@ static void test_symbols(void)
 			 "cc -shared -fPIC -Wl,--hash-style=%s -o %s sym.c",
 			 tmp, styles[i], lib) == 0);
 		CHECK(elf_symbols_path(lib, &s) == 1);
-		CHECK(has(&s.defined, "foo") && has(&s.defined, "keep") && !has(&s.defined, "hidden"));
-		CHECK(has(&s.undefined, "bar") && !has(&s.undefined, "foo"));
+		CHECK(strv_contains(&s.defined, "foo") && strv_contains(&s.defined, "keep") && !strv_contains(&s.defined, "hidden"));
+		CHECK(strv_contains(&s.undefined, "bar") && !strv_contains(&s.undefined, "foo"));
 		elf_symbols_free(&s);
 		free(lib);
 	}
