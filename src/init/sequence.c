@@ -132,6 +132,13 @@ static int check_kver(struct init *in)
 	return 0;
 }
 
+/* netup's on_up: a network block root's login, and SSH for the prompt. */
+static void net_up(void *arg)
+{
+	netblock_up(arg);
+	sshd_start(arg);
+}
+
 static void stage_modules(struct init *in)
 {
 	char *moddir = xasprintf("/lib/modules/%s", in->kver);
@@ -168,7 +175,7 @@ static void stage_modules(struct init *in)
 	if (in->net.wanted) {
 		in->events.net_changed = netup_scan;
 		in->events.net_arg = &in->net;
-		in->net.on_up = netblock_up;
+		in->net.on_up = net_up;
 		in->net.up_arg = in;
 		if (netup_start(&in->net, &in->loop) < 0)
 			log_err("%s", err_msg());
@@ -512,6 +519,7 @@ mounted:
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
+	sshd_stop(in); /* before the network goes: its logins end cleanly */
 	netup_stop(&in->net, in->net.root.kind != NETROOT_NONE); /* NFS, iSCSI, NBD */
 	if (switch_root(in) == 0)
 		return 0;
@@ -524,6 +532,7 @@ void init_free(struct init *in)
 	jobq_free(&in->jobs);
 	stack_free(&in->stack);
 	netup_free(&in->net);
+	askpass_close(&in->ssh.ask);
 	driverq_free(&in->drivers);
 	registry_free(&in->devs);
 	options_free(&in->opt);

@@ -223,16 +223,6 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 	return false;
 }
 
-/* Devices keep coming while someone types: their events are handled
- * (which only queues jobs) and their drivers load, a USB keyboard's
- * among them. */
-static void pump(void *arg)
-{
-	struct init *in = arg;
-
-	loop_pump(&in->loop);
-}
-
 /* 1: unlocked; 0: all tries wrong; a negative code: cannot go on (no
  * console, cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
@@ -251,8 +241,8 @@ static int ask(struct init *in, const struct unlock *u)
 	driverq_load_all(&in->drivers);
 	for (long t = 0; tries == 0 || t < tries; t++) {
 		ssize_t n = in->xops->read_secret
-				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->events.fd,
-							    pump, in)
+				    ? in->xops->read_secret(prompt, pass, sizeof(pass), &in->loop,
+							    &in->ssh.ask)
 				    : err_set("no console");
 		int st;
 		if (n < 0) {
@@ -264,6 +254,7 @@ static int ask(struct init *in, const struct unlock *u)
 			explicit_bzero(pass, sizeof(pass));
 			log_err("the passphrase for %s is longer than %d characters, the most "
 				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
+			askpass_tell(&in->ssh.ask, "passphrase too long");
 			continue;
 		}
 		st = open_with(in, u, "-", false, pass, (size_t)n);
@@ -279,6 +270,7 @@ static int ask(struct init *in, const struct unlock *u)
 			break;
 		}
 		log_err("wrong passphrase for %s", u->devnode);
+		askpass_tell(&in->ssh.ask, "wrong passphrase"); /* SSH logins too */
 	}
 	free(prompt);
 	return r;
