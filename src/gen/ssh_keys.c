@@ -141,6 +141,21 @@ static int check_options(const char *where, const char *s, size_t n, bool *no_pt
 	return 0;
 }
 
+static int bad_type(const char *where, const char *p, size_t n)
+{
+	return err_set("%s: \"%.*s\" is not a key type dropbear takes (ssh-ed25519, ssh-rsa, "
+		       "ecdsa-sha2-nistp256/384/521, sk-ssh-ed25519@openssh.com, "
+		       "sk-ecdsa-sha2-nistp256@openssh.com)",
+		       where, (int)(n > 64 ? 64 : n), p);
+}
+
+/* A word that names a key type, not options: ssh-dss, ssh-foo. */
+static bool looks_like_type(const char *p, size_t n)
+{
+	return (!strncmp(p, "ssh-", 4) || !strncmp(p, "ecdsa-", 6) || !strncmp(p, "sk-", 3)) &&
+	       !memchr(p, '=', n) && !memchr(p, ',', n);
+}
+
 static int one_line(const char *where, const char *line, struct buf *out)
 {
 	const char *p = line, *type, *blob, *end;
@@ -148,6 +163,8 @@ static int one_line(const char *where, const char *line, struct buf *out)
 	bool no_pty = false;
 
 	end = p + strcspn(p, " \t");
+	if (!is_key_type(p, (size_t)(end - p)) && looks_like_type(p, (size_t)(end - p)))
+		return bad_type(where, p, (size_t)(end - p));
 	if (!is_key_type(p, (size_t)(end - p))) {
 		const char *oend = options_end(p);
 		if (!oend)
@@ -157,10 +174,7 @@ static int one_line(const char *where, const char *line, struct buf *out)
 		p = oend + strspn(oend, " \t");
 		end = p + strcspn(p, " \t");
 		if (!is_key_type(p, (size_t)(end - p)))
-			return err_set("%s: \"%.*s\" is not a key type dropbear takes (ssh-ed25519, "
-				       "ssh-rsa, ecdsa-sha2-nistp256/384/521, sk-ssh-ed25519@openssh.com, "
-				       "sk-ecdsa-sha2-nistp256@openssh.com)",
-				       where, (int)((size_t)(end - p) > 64 ? 64 : end - p), p);
+			return bad_type(where, p, (size_t)(end - p));
 	}
 	type = p;
 	tlen = (size_t)(end - p);

@@ -84,7 +84,7 @@ void sshd_start(struct init *in)
 		log_warn("SSH: the image has no dropbear; the passphrase is asked on the console only");
 		return;
 	}
-	in->ops->mkdir("/run/uniramfs", 0700);
+	in->ops->mkdir("/run/uniramfs", 0755); /* stage_mounts made it; the socket is 0600 */
 	sock = in->ops->path(LAYOUT_ASKPASS_SOCKET);
 	r = askpass_listen(&s->ask, sock);
 	free(sock);
@@ -132,6 +132,7 @@ void sshd_stop(struct init *in)
 			in->xops->stop_daemon(s->pid);
 		log_debug("SSH: dropbear (pid %d) stopped", (int)s->pid);
 		s->pid = 0;
+		in->ops->unlink(PID_FILE); /* killed, it cannot */
 	}
 	askpass_close(&s->ask);
 	if (s->devpts && in->ops->umount("/dev/pts", MNT_DETACH) == 0)
