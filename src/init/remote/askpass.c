@@ -99,15 +99,35 @@ int askpass_add(struct askpass *a, int fd)
 	return -ENOSPC;
 }
 
+/* What a client sent before this prompt answered another (the console
+ * was first): never an answer to this one. */
+static void drain(struct askpass *a, size_t i)
+{
+	char chunk[256];
+	ssize_t r;
+
+	while ((r = recv(a->c[i].fd, chunk, sizeof(chunk), MSG_DONTWAIT)) > 0 ||
+	       (r < 0 && errno == EINTR))
+		;
+	explicit_bzero(chunk, sizeof(chunk));
+	explicit_bzero(a->c[i].line, a->c[i].n);
+	a->c[i].n = 0;
+	if (r == 0)
+		drop(a, i);
+}
+
 void askpass_ask(struct askpass *a, const char *prompt)
 {
 	free(a->prompt);
 	a->prompt = prompt ? xstrdup(prompt) : NULL;
 	if (prompt)
 		a->winner = 0;
-	for (size_t i = 0; i < ASKPASS_MAX_CLIENTS; i++)
+	for (size_t i = 0; i < ASKPASS_MAX_CLIENTS; i++) {
+		if (a->c[i].on && prompt)
+			drain(a, i);
 		if (a->c[i].on && (prompt || (int)i + 1 != a->winner))
 			send_line(a, i, prompt ? "prompt" : "done", prompt);
+	}
 }
 
 size_t askpass_pollfds(const struct askpass *a, struct pollfd *pfd, size_t max)
