@@ -6,7 +6,8 @@ in the work dir: the virtio fixture (the guest's hardware) plus this
 host's dropbear and cryptsetup with their libraries, and an
 authorized_keys holding a key made in the work dir.  `uniramfs build`
 makes the host keys there once; the test's ssh pins the ed25519 one
-(UserKnownHostsFile, StrictHostKeyChecking=yes, BatchMode).  The guest
+(UserKnownHostsFile, StrictHostKeyChecking=yes, BatchMode); a generic
+image's are made at boot, so that scenario takes the one it is shown.  The guest
 has a virtio-net NIC on QEMU user networking with restrict=on, ip=dhcp
 from QEMU's DHCP server, and port 22 forwarded from 127.0.0.1 only.
 """
@@ -29,7 +30,7 @@ LUKS_UUID = scenarios_stack.LUKS2_UUID
 PASS = scenarios_stack.PASS
 PROMPT = scenarios_stack.prompt("/dev/vda", LUKS_UUID)
 # the root's stack beyond the fixture's virtio_blk + ext4, and the NIC
-MODULES = "dm_crypt,xts,aes_generic,sha256_generic,virtio_net,af_packet"
+MODULES = "dm_crypt,xts,virtio_net"   # aes, sha256 and af_packet are built in
 DROPBEAR_UP = r"uniramfs: SSH: dropbear on port 22"
 
 
@@ -59,8 +60,8 @@ class SshDisk:
     a free port on 127.0.0.1; image_files() makes the sysroot and gives
     the build arguments."""
 
-    def __init__(self, layout, tag):
-        self.layout, self.tag = layout, tag
+    def __init__(self, layout, tag, generic=False):
+        self.layout, self.tag, self.generic = layout, tag, generic
         self.name, self.fs = layout.name, layout.fs
         self.port = None
         self.work = None
@@ -79,6 +80,9 @@ class SshDisk:
         root = self.sysroot()
         with _SYSROOT_LOCK:
             self._make_sysroot(root)
+        if self.generic:   # every module of the kernel, cryptsetup found by itself
+            return paths, ("--generic", "--sysroot", root, "--kmoddir", "/lib/modules/{kver}",
+                           "--microcode", "none", "--cmdline", "ip=dhcp", "--ssh-unlock", "yes")
         return paths, ("--hostonly", "--sysroot", root, "--kmoddir", "/lib/modules/{kver}",
                        "--microcode", "none", "--add-modules", MODULES,
                        "--add-binaries", "cryptsetup", "--cmdline", "ip=dhcp",
@@ -129,6 +133,12 @@ class SshLogin:
         threading.Thread(target=self._run, daemon=True).start()
 
     def _known_hosts(self):
+        if self.disk.generic:
+            # its host keys are made at boot (dropbear -R): none to pin;
+            # a fresh file takes the one it shows
+            path = os.path.join(self.disk.work, "known_hosts-generic-%d" % self.disk.port)
+            open(path, "w").close()
+            return path
         key = os.path.join(self.disk.sysroot(), "etc/uniramfs/dropbear/dropbear_ed25519_host_key")
         out = subprocess.run(["dropbearkey", "-y", "-f", key], capture_output=True, text=True,
                              check=True).stdout
@@ -142,7 +152,8 @@ class SshLogin:
         kh = self._known_hosts()
         log = open(os.path.join(self.disk.work, "ssh-%s.log" % self.disk.tag), "w")
         cmd = ["ssh", "-tt", "-p", str(self.disk.port), "-i", self.disk.key(),
-               "-o", "UserKnownHostsFile=" + kh, "-o", "StrictHostKeyChecking=yes",
+               "-o", "UserKnownHostsFile=" + kh,
+               "-o", "StrictHostKeyChecking=" + ("accept-new" if self.disk.generic else "yes"),
                "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "ConnectTimeout=30",
                "-F", "/dev/null", "root@127.0.0.1"]
         for attempt in range(30):   # dropbear binds its port just after the log line
@@ -183,6 +194,7 @@ def scenarios(Scenario):
     S = lambda *a, **k: Scenario(*a, ours_only=True, **k)  # noqa: E731
     ssh_disk = SshDisk(LUKS2, "luks-ssh")
     console_disk = SshDisk(LUKS2, "luks-ssh-console")
+    generic_disk = SshDisk(LUKS2, "luks-ssh-generic", generic=True)
     return [
         S("luks-ssh", "LUKS2 root unlocked over SSH (dropbear, ip=dhcp): a wrong passphrase "
           "is said to the remote user, then the right one boots",
@@ -196,5 +208,11 @@ def scenarios(Scenario):
         S("luks-ssh-console", "the same image: with SSH up, the console's prompt still answers",
           console_disk, "UUID=" + LUKS2.uuid,
           interact=((r"(?=[\s\S]*%s)(?=[\s\S]*%s)" % (DROPBEAR_UP, PROMPT), PASS + "\n"),),
+          log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_UUID,)),
+        S("luks-ssh-generic", "a generic image with ssh_unlock = yes: no host keys packed, "
+          "dropbear -R makes them at the first login, which unlocks",
+          generic_disk, "UUID=" + LUKS2.uuid,
+          interact=((DROPBEAR_UP, SshLogin(generic_disk, (
+              (re.escape("Passphrase for /dev/vda (%s): " % LUKS_UUID), PASS + "\n"),))),),
           log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_UUID,)),
     ]

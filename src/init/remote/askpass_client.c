@@ -55,8 +55,10 @@ static bool handle(struct term *t, char *line, bool prompting)
 	if (!strncmp(line, "prompt ", 7)) {
 		if (prompting)
 			out("\n");
-		out(line + 7);
+		/* before the prompt shows: what is typed once it does (the
+		 * answer) must be neither echoed nor flushed */
 		echo_off(t);
+		out(line + 7);
 		return true;
 	}
 	if (!strcmp(line, "done")) {
