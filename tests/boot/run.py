@@ -358,9 +358,14 @@ class Console:
                 return
 
     def missed(self):
-        """The first interact regex never seen, or None."""
+        """The first interact regex never seen, or None; then what an
+        action of its own says it missed (scenarios_ssh's login)."""
         if self.step_no < len(self.interact):
             return self.interact[self.step_no][0]
+        for _, text in self.interact:
+            m = getattr(text, "missed", None)
+            if callable(m) and m():
+                return m()
         return None
 
     def close(self):

@@ -123,14 +123,27 @@ class _Nic:
 class SshLogin:
     """An interact action: in a thread, log in with ssh (retrying while
     dropbear starts) and answer the login's output as steps say:
-    (regex, text) pairs in turn.  A step not seen ends it, so the boot
-    has no marker and fails.  The transcript goes to ssh-NAME.log."""
+    (regex, text) pairs in turn.  A step never seen fails the scenario
+    (missed()).  The transcript goes to ssh/ssh-NAME.log in the work dir."""
 
     def __init__(self, disk, steps):
         self.disk, self.steps = disk, steps
+        self.thread, self.seen = None, 0
 
     def __call__(self):
-        threading.Thread(target=self._run, daemon=True).start()
+        self.seen = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def missed(self):
+        """After the boot: the first step the login never showed, or None
+        (run.py's Console.missed asks)."""
+        if self.thread is None:
+            return None
+        self.thread.join(timeout=30)   # the guest is gone: ssh ends
+        if self.seen < len(self.steps):
+            return "ssh: " + self.steps[self.seen][0]
+        return None
 
     def _known_hosts(self):
         if self.disk.generic:
@@ -184,6 +197,7 @@ class SshLogin:
                 p.stdin.write(self.steps[step][1].encode())
                 p.stdin.flush()
                 step += 1
+                self.seen = max(self.seen, step)
         p.wait()
         log.write("\n[ssh exited %d]\n" % p.returncode)
         return None if "waiting for a passphrase prompt" not in buf else buf
@@ -202,6 +216,7 @@ def scenarios(Scenario):
           interact=((DROPBEAR_UP, SshLogin(ssh_disk, (
               (re.escape("Passphrase for /dev/vda (%s): " % LUKS_UUID), "not-the-passphrase\n"),
               (r"wrong passphrase\n[\s\S]*" + re.escape("Passphrase for /dev/vda"), PASS + "\n"),
+              (r"unlocked\n", ""),   # told on the login, before it is closed
           ))),),
           log_expect=("uniramfs: wrong passphrase for /dev/vda",
                       "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_UUID)),

@@ -127,6 +127,8 @@ void sshd_stop(struct init *in)
 {
 	struct sshd *s = &in->ssh;
 
+	/* the logins see the end first and say so, then what is left goes */
+	askpass_close(&s->ask);
 	if (s->pid > 0) {
 		if (in->xops->stop_daemon)
 			in->xops->stop_daemon(s->pid);
@@ -134,7 +136,6 @@ void sshd_stop(struct init *in)
 		s->pid = 0;
 		in->ops->unlink(PID_FILE); /* killed, it cannot */
 	}
-	askpass_close(&s->ask);
 	if (s->devpts && in->ops->umount("/dev/pts", MNT_DETACH) == 0)
 		s->devpts = false;
 }

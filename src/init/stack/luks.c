@@ -260,6 +260,7 @@ static int ask(struct init *in, const struct unlock *u)
 		st = open_with(in, u, "-", false, pass, (size_t)n);
 		explicit_bzero(pass, sizeof(pass));
 		if (st == 0) {
+			askpass_tell(&in->ssh.ask, "unlocked");
 			r = 1;
 			break;
 		}
