@@ -25,7 +25,7 @@ def name(obj):
     # meson names objects src_init_core_loop.c.o; keep "core/loop"
     base = os.path.basename(obj)[: -len(".c.o")]
     base = base[len("src_init_"):] if base.startswith("src_init_") else base
-    for folder in ("core", "dev", "stack", "stages", "netboot", "net"):
+    for folder in ("core", "dev", "stack", "stages", "netboot", "net", "remote"):
         if base.startswith(folder + "_"):
             return folder + "/" + base[len(folder) + 1:]
     return base
@@ -63,7 +63,7 @@ def cycles(edges):
 
 
 # Each folder may use itself and the ones after it, never one before.
-ORDER = ["sequence", "main", "stages", "netboot", "stack", "dev", "net", "core"]
+ORDER = ["sequence", "main", "stages", "netboot", "stack", "remote", "dev", "net", "core"]
 
 
 def tap(edges, fedges, found):

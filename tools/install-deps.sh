@@ -35,6 +35,9 @@ packages=(
 	# Debian's source, and a UKI booted by OVMF from an mtools ESP
 	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
 	ovmf mtools systemd-boot-efi
+	# remote unlock over SSH: dropbear packed into images, dropbearkey
+	# for their host keys, and the boot test's ssh (tests/boot/scenarios_ssh.py)
+	dropbear-bin openssh-client
 	# LUKS for mkinitramfs (bench/stack.py)
 	cryptsetup-initramfs
 	# the other generators, for reading their images and benchmarks;

@@ -40,4 +40,17 @@
 #define LAYOUT_KEYMAP_FILE "/etc/uniramfs/keymap.bmap" /* common/bkeymap.h */
 #define LAYOUT_FONT_FILE "/etc/uniramfs/font.psf"      /* PSF1 or PSF2, uncompressed */
 
+/* Remote unlock over SSH (docs/unlock.md): present when the image can
+ * start dropbear; one line, "hostkeys=image" (packed, hostonly) or
+ * "hostkeys=boot" (dropbear -R makes them at boot). */
+#define LAYOUT_SSH_FILE "/etc/uniramfs/ssh"
+#define LAYOUT_SSH_HOSTKEY_DIR "/etc/dropbear"
+#define LAYOUT_SSH_HOSTKEYS "dropbear_ed25519_host_key", "dropbear_ecdsa_host_key"
+#define LAYOUT_SSH_AUTHORIZED_KEYS "/root/.ssh/authorized_keys"
+/* Every login runs this (a link to /init: the init's answering client),
+ * which answers the init's prompt on this socket. */
+#define LAYOUT_ASKPASS "/bin/uniramfs-askpass"
+#define LAYOUT_ASKPASS_NAME "uniramfs-askpass"
+#define LAYOUT_ASKPASS_SOCKET "/run/uniramfs/askpass.sock"
+
 #endif

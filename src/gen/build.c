@@ -36,6 +36,7 @@
 #include "nettools.h"
 #include "output.h"
 #include "space.h"
+#include "ssh.h"
 #include "stack.h"
 
 struct plan {
@@ -52,6 +53,7 @@ struct plan {
 	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
 	struct early_plan early; /* fsck, hooks, resume=: early_gen.c */
 	struct net_plan net;     /* network roots' tools and netroot=: nettools.c */
+	struct ssh_plan ssh;     /* remote unlock: ssh.c */
 };
 
 static char *host_path(const struct plan *p, const char *path)
@@ -228,6 +230,9 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	struct hostonly h = { 0 };
 	int r = hostonly_detect(p->sysroot, &h);
 
+	/* SSH needs the NICs the root does not */
+	if (r == 0 && p->ssh.on)
+		r = hostonly_nics(p->sysroot, &h);
 	if (r < 0) {
 		hostonly_free(&h);
 		return err_wrap("hostonly");
@@ -565,6 +570,8 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = add_skeleton(&p);
 	if (r == 0)
+		r = ssh_plan_decide(&p.ssh, p.sysroot, o->ssh_unlock, o->mode == MODE_HOSTONLY);
+	if (r == 0)
 		r = add_modules(&p);
 	if (r == 0)
 		r = add_binaries(&p);
@@ -572,6 +579,8 @@ int build_image(const struct build_opts *o)
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	if (r == 0)
 		r = net_plan_add(&p.net, p.img, p.sysroot);
+	if (r == 0)
+		r = ssh_plan_add(&p.ssh, p.img, p.sysroot);
 	if (r == 0)
 		r = console_plan_settings(&p.console, p.sysroot, o->cmdline, o->mode == MODE_HOSTONLY);
 	if (r == 0)
@@ -608,6 +617,7 @@ int build_image(const struct build_opts *o)
 	stack_plan_free(&p.stack);
 	early_plan_free(&p.early);
 	net_plan_free(&p.net);
+	ssh_plan_free(&p.ssh);
 	console_plan_free(&p.console);
 	free(p.kver);
 	free(p.kmoddir);

@@ -9,6 +9,7 @@
 
 enum build_mode { MODE_GENERIC, MODE_HOSTONLY };
 enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
+enum ssh_unlock { SSH_AUTO, SSH_YES, SSH_NO }; /* ssh.h */
 #define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
 
 enum output_format { FORMAT_CPIO, FORMAT_GEN_INIT_CPIO };
@@ -39,6 +40,7 @@ struct build_opts {
 	char *sysroot;
 	char *cmdline;
 	enum microcode_mode microcode;
+	enum ssh_unlock ssh_unlock;
 	char *init;
 	struct strv configs; /* --config FILE (may repeat); replaces the default files */
 	int verbose;

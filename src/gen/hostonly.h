@@ -30,6 +30,9 @@ struct hostonly {
 };
 
 int hostonly_detect(const char *sysroot, struct hostonly *h);
+/* Add the drivers of every network interface that has a device (not
+ * lo, a bridge, a VLAN) to h: SSH must come up on any of them. */
+int hostonly_nics(const char *sysroot, struct hostonly *h);
 void hostonly_free(struct hostonly *h);
 
 #endif

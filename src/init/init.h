@@ -15,6 +15,7 @@
 #include "init/dev/modload.h"
 #include "init/dev/registry.h"
 #include "init/netboot/netup.h"
+#include "init/remote/sshd.h"
 #include "init/stack/stack.h"
 #include "util.h"
 
@@ -38,6 +39,7 @@ struct init {
 	struct jobq jobs;
 	struct stack stack; /* LUKS, LVM, md */
 	struct netup net;   /* only started when the boot needs the network */
+	struct sshd ssh;    /* remote unlock, once the network is up */
 
 	/* The boot's state. */
 	char kver[256];

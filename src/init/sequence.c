@@ -132,12 +132,14 @@ static int check_kver(struct init *in)
 	return 0;
 }
 
-/* An interface is configured (inside the loop: both only queue jobs):
- * a network disk's login, and the LUKS unlocks clevis waits with. */
-static void net_up(void *in)
+/* netup's on_up (inside the loop: each only queues jobs or starts a
+ * daemon): a network disk's login, the LUKS unlocks clevis waits with,
+ * and SSH for the prompt. */
+static void net_up(void *arg)
 {
-	netblock_up(in);
-	luks_net_up(in);
+	netblock_up(arg);
+	luks_net_up(arg);
+	sshd_start(arg);
 }
 
 static void stage_modules(struct init *in)
@@ -520,6 +522,7 @@ mounted:
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
+	sshd_stop(in); /* before the network goes: its logins end cleanly */
 	netup_stop(&in->net, in->net.root.kind != NETROOT_NONE); /* NFS, iSCSI, NBD */
 	if (switch_root(in) == 0)
 		return 0;
@@ -532,6 +535,7 @@ void init_free(struct init *in)
 	jobq_free(&in->jobs);
 	stack_free(&in->stack);
 	netup_free(&in->net);
+	askpass_close(&in->ssh.ask);
 	driverq_free(&in->drivers);
 	registry_free(&in->devs);
 	options_free(&in->opt);

@@ -22,7 +22,9 @@ output after the previous match matches its regex (e.g. a passphrase prompt,
 a shell prompt).  A step that never happens fails the scenario.  A text
 that is a Keys is pressed on the guest's PS/2 keyboard instead, key by key
 through QEMU's monitor (sendkey), so it reaches the virtual console through
-the guest's keymap as a person's typing does.  A disk
+the guest's keymap as a person's typing does.  A text that is callable is
+called instead (it must not block: scenarios_ssh's login runs in a
+thread).  A disk
 with a build() method (builder.py's stacked layouts) gives several disk
 files: the first goes on the scenario's bus, the others on virtio-blk.
 """
@@ -52,6 +54,7 @@ import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
+import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_tpm  # noqa: E402
 
@@ -211,6 +214,7 @@ SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
+SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 
 # ---------------------------------------------------------------- helpers
@@ -348,15 +352,22 @@ class Console:
             try:
                 if isinstance(text, Keys):
                     self._press(text)
+                elif callable(text):
+                    text()   # an action of its own (scenarios_ssh's login)
                 else:
                     self.sock.sendall(text.encode())
             except OSError:
                 return
 
     def missed(self):
-        """The first interact regex never seen, or None."""
+        """The first interact regex never seen, or None; then what an
+        action of its own says it missed (scenarios_ssh's login)."""
         if self.step_no < len(self.interact):
             return self.interact[self.step_no][0]
+        for _, text in self.interact:
+            m = getattr(text, "missed", None)
+            if callable(m) and m():
+                return m()
         return None
 
     def close(self):

@@ -13,7 +13,7 @@ out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out"
 
-targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf}
+targets=${FUZZ_TARGETS:-fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf}
 
 # The targets' sources are listed once, in tests/fuzz/meson.build: build
 # them there, with clang, ASan and UBSan, stopping at the first report.

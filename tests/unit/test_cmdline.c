@@ -193,6 +193,27 @@ static void test_options_bad_values_warn(void)
 	buf_free(&warnings);
 }
 
+static void test_options_ssh(void)
+{
+	struct options o;
+
+	parse(&o, "root=/dev/vda");
+	CHECK(o.ssh && o.ssh_port == 22);
+	options_free(&o);
+	parse(&o, "rd.ssh=0 rd.ssh.port=2222");
+	CHECK(!o.ssh && o.ssh_port == 2222);
+	CHECK(o.modparam_mod.n == 0); /* not a parameter of a module "rd" */
+	options_free(&o);
+	buf_free(&warnings);
+	parse(&o, "rd.ssh.port=0 rd.ssh.port=65536 rd.ssh.port=22x");
+	CHECK(o.ssh_port == 22);
+	CHECK_STR(warnings.p, "ignoring rd.ssh.port=0: not a port number 1-65535\n"
+			      "ignoring rd.ssh.port=65536: not a port number 1-65535\n"
+			      "ignoring rd.ssh.port=22x: not a port number 1-65535\n");
+	options_free(&o);
+	buf_free(&warnings);
+}
+
 static void test_options_logging(void)
 {
 	struct options o;
@@ -320,6 +341,7 @@ int main(void)
 	RUN(test_options_modules);
 	RUN(test_options_of_others);
 	RUN(test_options_unknown_ignored);
+	RUN(test_options_ssh);
 	buf_free(&warnings);
 	return test_done();
 }

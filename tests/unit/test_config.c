@@ -112,6 +112,24 @@ static void test_bad_value_names_text(void)
 	free(want);
 }
 
+static void test_ssh_unlock(void)
+{
+	struct build_opts o;
+	char *p = write_tmp("ssh_unlock = yes\nssh-unlock = maybe\n");
+	char *want = xasprintf("%s:2: bad value 'maybe' for ssh-unlock (expected auto, yes or no)", p);
+
+	build_opts_init(&o);
+	CHECK(o.ssh_unlock == SSH_AUTO);
+	CHECK(config_load_file(&o, p, true) < 0);
+	CHECK(o.ssh_unlock == SSH_YES); /* the first line took */
+	CHECK_STR(err_msg(), want);
+	CHECK(config_set(&o, "ssh-unlock", "no", "--ssh-unlock") == 0 && o.ssh_unlock == SSH_NO);
+	build_opts_free(&o);
+	unlink(p);
+	free(p);
+	free(want);
+}
+
 static void test_line_without_equals(void)
 {
 	struct build_opts o;
@@ -195,6 +213,7 @@ int main(void)
 	RUN(test_unknown_key_names_file_and_line);
 	RUN(test_bad_value_names_text);
 	RUN(test_line_without_equals);
+	RUN(test_ssh_unlock);
 	RUN(test_dropins_sorted_and_later_wins);
 	RUN(test_missing_defaults_are_fine);
 	RUN(test_flag_names);

@@ -46,12 +46,11 @@ static int x_run(const char *path, char *const argv[], char *const envp[], const
 	return next_status();
 }
 
-static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, int evfd,
-			     void (*pump)(void *), void *arg)
+static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
+			     struct askpass *remote)
 {
-	(void)evfd;
-	(void)pump;
-	(void)arg;
+	(void)loop;
+	(void)remote;
 	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
 	if (nanswer == 0)
 		return err_set("end of input on /dev/console");

@@ -4,6 +4,7 @@
  * tries and failures, and dm names matching root=. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +50,16 @@ static int x_run_seq(const char *path, char *const argv[], char *const envp[],
 /* Devices that arrive while the prompt waits (handed to pump's world) */
 static void (*at_prompt)(void *arg);
 
-static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, int evfd,
-			     void (*pump)(void *), void *arg)
+static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
+			     struct askpass *remote)
 {
-	(void)evfd;
-	(void)pump;
+	(void)remote;
 	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
 	if (at_prompt) {
 		void (*fn)(void *) = at_prompt;
 		at_prompt = NULL;
-		fn(arg);
+		/* the init whose loop the prompt pumps */
+		fn((char *)loop - offsetof(struct init, loop));
 	}
 	if (nanswer == 0 || !answers[0])
 		return err_set("end of input on /dev/console");

@@ -173,3 +173,21 @@ void loop_pump(struct loop *l)
 	while ((work = idle_work(l, false)))
 		work->step(work->arg);
 }
+
+size_t loop_pollfds(const struct loop *l, struct pollfd *pfd, size_t max, int *timeout)
+{
+	long long timer = next_timer(l);
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n && n < max; i++)
+		if (l->src[i].fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = l->src[i].fd, .events = POLLIN };
+	*timeout = -1;
+	if (timer >= 0) {
+		long long left = timer - l->ops->now_ms();
+		*timeout = left < 0 ? 0 : left > 60000 ? 60000 : (int)left;
+	}
+	if (idle_work(l, false))
+		*timeout = 0;
+	return n;
+}

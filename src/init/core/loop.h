@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_INIT_CORE_LOOP_H
 #define UNIRAMFS_INIT_CORE_LOOP_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -51,5 +52,10 @@ enum loop_end loop_run(struct loop *l, long long deadline_ms, bool (*done)(void 
  * for a prompt that waits on the console but must let devices (a USB
  * keyboard) come meanwhile. */
 void loop_pump(struct loop *l);
+/* For a wait outside the loop that pumps it (the prompt): the sources'
+ * fds into pfd (their number, at most max), and how long that wait may
+ * sleep before loop_pump must run (-1: until an fd is ready; 0: now,
+ * idle work waits). */
+size_t loop_pollfds(const struct loop *l, struct pollfd *pfd, size_t max, int *timeout);
 
 #endif

@@ -8,6 +8,9 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+struct loop;
+struct askpass;
+
 /* Every effect the init has on the system goes through this table, so
  * unit tests can run the stages without root against a fake that
  * records what was asked (tests/unit/fake_ops.c). Paths are as the init
@@ -82,19 +85,27 @@ struct initops {
 	 * (err set) when it could not run or died of a signal. */
 	int (*run)(const char *path, char *const argv[], char *const envp[],
 		   const void *input, size_t len);
-	/* Print prompt on the console and read one line there with echo
-	 * off into buf (NUL-terminated, no newline). Its length or a
-	 * negative code (err set).
-	 * While waiting, pump(arg) runs whenever evfd (>= 0) is readable:
-	 * a USB keyboard's driver must still load. */
 	/* mount(2) in a child (the mount is the whole system's), so a
 	 * server that never answers cannot hang PID 1: its pid, which
 	 * exits with 0 or the errno; or -errno (err set) when it cannot
 	 * start. NULL: mount through sysops in place (unit tests). */
 	pid_t (*mount_child)(const char *src, const char *target, const char *fstype,
 			     unsigned long flags, const char *data);
-	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
-			       void (*pump)(void *), void *arg);
+	/* Print prompt on the console and read one line there with echo
+	 * off into buf (NUL-terminated, no newline). Its length or a
+	 * negative code (err set). remote (may be NULL) is asked too, and
+	 * the first answer from a console or a remote client wins.
+	 * While waiting, the loop (may be NULL) is pumped whenever one of
+	 * its fds is readable or a timer of it is due: a USB keyboard's
+	 * driver must still load, DHCP go on, SSH come up. */
+	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, struct loop *loop,
+			       struct askpass *remote);
+	/* Start path in its own session without a terminal, stdin
+	 * /dev/null, stdout and stderr the console's (dropbear): its pid
+	 * or -errno (err set). */
+	pid_t (*start_daemon)(const char *path, char *const argv[], char *const envp[]);
+	/* Kill it and everything it started, and reap it. */
+	void (*stop_daemon)(pid_t pid);
 };
 extern const struct initops real_initops;
 

@@ -292,4 +292,6 @@ const struct initops real_initops = {
 	.spawn = r_spawn,
 	.run = real_run,
 	.read_secret = real_read_secret,
+	.start_daemon = real_start_daemon,
+	.stop_daemon = real_stop_daemon,
 };

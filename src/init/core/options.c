@@ -202,6 +202,10 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->vconsole_keymap, p->val);
 	else if (!strcmp(k, "rd.vconsole.font") || !strcmp(k, "vconsole.font"))
 		set_str(&o->vconsole_font, p->val);
+	else if (!strcmp(k, "rd.ssh"))
+		set_bool(p, &o->ssh);
+	else if (!strcmp(k, "rd.ssh.port"))
+		set_long(p, 1, 65535, &o->ssh_port, "not a port number 1-65535");
 	else if (strchr(k, '.'))
 		add_modparam(o, p);
 }
@@ -214,6 +218,8 @@ void options_parse(struct options *o, const struct cmdline *c)
 	o->loglevel = -1;
 	o->shell = true;
 	o->fstab = true;
+	o->ssh = true;
+	o->ssh_port = 22;
 	o->panic = DEFAULT_PANIC_WAIT;
 	o->resume_timeout = DEFAULT_RESUME_TIMEOUT;
 	for (size_t i = 0; i < c->n; i++)

@@ -48,6 +48,8 @@ struct options {
 	char *fsck_mode, *fsck_repair;
 	bool fstab, skipfsck;
 	char *vconsole_keymap, *vconsole_font; /* [rd.]vconsole.keymap/font: what the boot asks for */
+	bool ssh;      /* rd.ssh: dropbear for the passphrase, if the image has it */
+	long ssh_port; /* rd.ssh.port */
 
 	struct strv init_args; /* words after "--" */
 };

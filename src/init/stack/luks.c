@@ -254,16 +254,6 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 	return false;
 }
 
-/* Devices keep coming while someone types: their events are handled
- * (which only queues jobs) and their drivers load, a USB keyboard's
- * among them. */
-static void pump(void *arg)
-{
-	struct init *in = arg;
-
-	loop_pump(&in->loop);
-}
-
 /* 1: unlocked; 0: all tries wrong; a negative code: cannot go on (no
  * console, cryptsetup failed otherwise). */
 static int ask(struct init *in, const struct unlock *u)
@@ -282,8 +272,8 @@ static int ask(struct init *in, const struct unlock *u)
 	driverq_load_all(&in->drivers);
 	for (long t = 0; tries == 0 || t < tries; t++) {
 		ssize_t n = in->xops->read_secret
-				    ? in->xops->read_secret(prompt, pass, sizeof(pass), in->events.fd,
-							    pump, in)
+				    ? in->xops->read_secret(prompt, pass, sizeof(pass), &in->loop,
+							    &in->ssh.ask)
 				    : err_set("no console");
 		int st;
 		if (n < 0) {
@@ -295,11 +285,13 @@ static int ask(struct init *in, const struct unlock *u)
 			explicit_bzero(pass, sizeof(pass));
 			log_err("the passphrase for %s is longer than %d characters, the most "
 				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
+			askpass_tell(&in->ssh.ask, "passphrase too long");
 			continue;
 		}
 		st = open_with(in, u, "-", false, pass, (size_t)n);
 		explicit_bzero(pass, sizeof(pass));
 		if (st == 0) {
+			askpass_tell(&in->ssh.ask, "unlocked");
 			r = 1;
 			break;
 		}
@@ -310,6 +302,7 @@ static int ask(struct init *in, const struct unlock *u)
 			break;
 		}
 		log_err("wrong passphrase for %s", u->devnode);
+		askpass_tell(&in->ssh.ask, "wrong passphrase"); /* SSH logins too */
 	}
 	free(prompt);
 	return r;

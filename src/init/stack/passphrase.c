@@ -2,7 +2,9 @@
 /* The passphrase prompt: on every console the kernel writes to, echo
  * off, one line from whichever answers first. With console=tty1
  * console=ttyS0 a person at the keyboard and one on the serial line can
- * both unlock; /dev/console alone is only the last of them. */
+ * both unlock; /dev/console alone is only the last of them. Once the
+ * network is up an SSH login can answer too (remote/askpass.c): the
+ * first answer from any of them wins. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,6 +15,8 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "init/core/loop.h"
+#include "init/remote/askpass.h"
 #include "init/stack/stack.h"
 
 #define MAX_CONSOLES 8
@@ -91,62 +95,87 @@ static int read_answer(int fd, char *buf, size_t size, size_t *n)
 	}
 }
 
-/* Wait until one console has a line, handling device events meanwhile. */
-static int wait_answer(struct console *c, size_t nc, int evfd, void (*pump)(void *), void *arg,
-		       char *buf, size_t size, size_t *n)
+int answer_wait(int *con, size_t nc, struct loop *loop, struct askpass *remote, char *buf,
+		size_t size, size_t *n)
 {
-	struct pollfd pfd[MAX_CONSOLES + 1];
-	size_t ev = nc, partial = nc; /* the console whose line is begun in buf */
+	size_t partial = nc; /* the console whose line is begun in buf */
 
 	for (;;) {
-		size_t open_ = 0;
-		for (size_t i = 0; i < nc; i++) {
-			pfd[i] = (struct pollfd){ .fd = c[i].fd, .events = POLLIN };
-			open_ += c[i].fd >= 0;
+		struct pollfd pfd[MAX_CONSOLES + LOOP_MAX_SOURCES + 1 + ASKPASS_MAX_CLIENTS];
+		size_t k = 0, open_ = 0, nl = 0, nr = 0, lbase, rbase;
+		int timeout = -1, pr;
+		bool pump = false;
+
+		for (size_t i = 0; i < nc && i < MAX_CONSOLES; i++) {
+			pfd[k++] = (struct pollfd){ .fd = con[i], .events = POLLIN };
+			open_ += con[i] >= 0;
 		}
-		if (!open_)
+		lbase = k;
+		if (loop)
+			nl = loop_pollfds(loop, pfd + k, LOOP_MAX_SOURCES, &timeout);
+		k += nl;
+		rbase = k;
+		if (remote)
+			nr = askpass_pollfds(remote, pfd + k, 1 + ASKPASS_MAX_CLIENTS);
+		k += nr;
+		/* with every console at its end only SSH can still answer */
+		if (!open_ && !nr)
 			return 0;
-		pfd[ev] = (struct pollfd){ .fd = evfd, .events = POLLIN };
-		if (poll(pfd, evfd >= 0 ? nc + 1 : nc, -1) < 0) {
+		pr = poll(pfd, k, timeout);
+		if (pr < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (evfd >= 0 && (pfd[ev].revents & POLLIN) && pump)
-			pump(arg);
-		for (size_t i = 0; i < nc; i++) {
+		pump = pr == 0;
+		for (size_t i = lbase; i < lbase + nl; i++)
+			pump |= pfd[i].revents != 0;
+		if (pump && loop)
+			loop_pump(loop); /* may start SSH: the next round polls it */
+		for (size_t i = 0; i < nc && i < MAX_CONSOLES; i++) {
 			int r;
-			if (c[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (con[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			if (partial != i)
 				*n = 0;
-			r = read_answer(c[i].fd, buf, size, n);
+			r = read_answer(con[i], buf, size, n);
 			if (r == 1 || r < 0)
 				return r;
 			partial = r == 2 ? i : nc;
 			if (r == 0)
-				c[i].fd = -1; /* this one has no more input; the others may */
+				con[i] = -1; /* this one has no more input; the others may */
+		}
+		if (nr) {
+			ssize_t got = askpass_ready(remote, pfd + rbase, nr, buf, size);
+			if (got >= 0) {
+				*n = (size_t)got;
+				return 1;
+			}
 		}
 	}
 }
 
-ssize_t real_read_secret(const char *prompt, char *buf, size_t size, int evfd,
-			 void (*pump)(void *), void *arg)
+ssize_t real_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
+			 struct askpass *remote)
 {
 	struct console c[MAX_CONSOLES];
-	int fds[MAX_CONSOLES];
+	int fds[MAX_CONSOLES], live[MAX_CONSOLES];
 	size_t nc = open_consoles(c), n = 0;
 	int r;
 
 	if (nc == 0)
 		return err_errno(errno, "cannot open /dev/console");
 	for (size_t i = 0; i < nc; i++) {
-		fds[i] = c[i].fd;
+		fds[i] = live[i] = c[i].fd;
 		quiet(&c[i]);
 		write_all(c[i].fd, prompt, strlen(prompt));
 	}
-	r = wait_answer(c, nc, evfd, pump, arg, buf, size, &n);
+	if (remote)
+		askpass_ask(remote, prompt);
+	r = answer_wait(live, nc, loop, remote, buf, size, &n);
 	buf[n] = '\0';
+	if (remote)
+		askpass_ask(remote, NULL);
 	for (size_t i = 0; i < nc; i++) {
 		if (c[i].tty)
 			tcsetattr(fds[i], TCSAFLUSH, &c[i].old);

@@ -14,6 +14,8 @@
 #include "util.h"
 
 struct init;
+struct loop;
+struct askpass;
 
 /* One line of the image's /etc/crypttab (hostonly images). */
 struct crypttab_entry {
@@ -143,7 +145,14 @@ int tool_run(struct init *in, const char *name, char *const argv[], const void *
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
 	     size_t len);
 /* passphrase.c: the real initops' read_secret. */
-ssize_t real_read_secret(const char *prompt, char *buf, size_t size, int evfd,
-			 void (*pump)(void *), void *arg);
+ssize_t real_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
+			 struct askpass *remote);
+/* Its wait: the first line from the nc console fds con (each set to -1
+ * at its end), or from remote (may be NULL), pumping loop (may be NULL)
+ * meanwhile. 1: a line in buf, *n bytes, no newline, not terminated;
+ * 0: every console ended and no remote client or socket is left;
+ * -errno. Exposed for tests. */
+int answer_wait(int *con, size_t nc, struct loop *loop, struct askpass *remote, char *buf,
+		size_t size, size_t *n);
 
 #endif

@@ -219,6 +219,7 @@ int failure(struct init *in, bool can_retry)
 			loop_run(&in->loop, -1, NULL, NULL, 0);
 	}
 	log_err("rebooting now");
+	sshd_stop(in);
 	in->ops->sync();
 	r = in->xops->reboot(RB_AUTOBOOT);
 	return r < 0 ? r : -EIO;

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Remote unlock over SSH, the generator's part: whether it goes in
+ * (ssh_unlock, the mode, dropbear, a key to let in), then dropbear with
+ * its libraries, root's login whose every command is uniramfs-askpass,
+ * the checked authorized_keys and, hostonly, the machine's host keys. */
+#include "ssh.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elf.h"
+#include "err.h"
+#include "layout.h"
+#include "log.h"
+#include "stack.h"
+
+#define MAX_AUTHORIZED (1024 * 1024)
+
+/* Read and check one authorized_keys: 1 when it is there (sp filled),
+ * 0 when absent, -1 (err set) when it is bad. */
+static int read_authorized(struct ssh_plan *sp, const char *sysroot, const char *file)
+{
+	char *path = path_join(sysroot, file), *data = NULL;
+	struct stat st;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), r;
+
+	if (fd < 0 && errno == ENOENT) {
+		free(path);
+		return 0;
+	}
+	if (fd < 0 && errno == ELOOP)
+		r = err_set("%s is a symbolic link: refused (under --sysroot it would be read "
+			    "from elsewhere)", path);
+	else if (fd < 0)
+		r = err_errno(errno, "%s", path);
+	else if (fstat(fd, &st) < 0)
+		r = err_errno(errno, "%s", path);
+	else if (!S_ISREG(st.st_mode))
+		r = err_set("%s is not a regular file", path);
+	else if ((r = ssh_read_fd(fd, MAX_AUTHORIZED, &data, &len)) < 0)
+		r = err_errno(r, "%s", path);
+	else if (ssh_authorized_keys(path, data, len, &sp->authorized, &sp->nkeys) < 0)
+		r = -1;
+	else
+		r = 1;
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	if (r == 1)
+		sp->keys_from = path;
+	else
+		free(path);
+	return r;
+}
+
+int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mode,
+		    bool hostonly)
+{
+	static const char *const files[] = { SSH_AUTHORIZED_KEYS_FILES };
+	int r = 0;
+
+	memset(sp, 0, sizeof(*sp));
+	if (mode == SSH_NO)
+		return 0;
+	if (mode == SSH_AUTO && !hostonly) {
+		log_info("SSH: not in a generic image unless ssh_unlock = yes");
+		return 0;
+	}
+	sp->dropbear = stack_find_tool(sysroot, "dropbear");
+	if (!sp->dropbear) {
+		if (mode == SSH_YES)
+			return err_set("ssh_unlock = yes, but dropbear is not installed "
+				       "(apt install dropbear-bin)");
+		log_info("SSH: no dropbear on the host (apt install dropbear-bin): no remote unlock");
+		return 0;
+	}
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(files); i++)
+		r = read_authorized(sp, sysroot, files[i]);
+	if (r < 0)
+		return -1;
+	if (!sp->keys_from || !sp->nkeys) {
+		char *where = path_join(sysroot, files[0]);
+		if (mode == SSH_YES)
+			r = err_set("ssh_unlock = yes, but %s holds no key (nor does "
+				    "dropbear-initramfs' or dracut-sshd's file)",
+				    sp->keys_from ? sp->keys_from : where);
+		else
+			log_info("SSH: no key to let in (%s%s): no remote unlock",
+				 sp->keys_from ? sp->keys_from : where,
+				 sp->keys_from ? " holds none" : " and the others are absent");
+		free(where);
+		return r;
+	}
+	sp->on = true;
+	sp->hostkeys = hostonly;
+	log_info("SSH: %zu authorized key%s from %s, dropbear %s, host keys %s", sp->nkeys,
+		 sp->nkeys == 1 ? "" : "s", sp->keys_from, sp->dropbear,
+		 hostonly ? "from " SSH_HOSTKEY_DIR : "made at boot (a generic image carries none)");
+	return 0;
+}
+
+static int add_text(struct image *img, const char *dst, const char *text, mode_t mode)
+{
+	return image_add_data(img, dst, text, strlen(text), mode);
+}
+
+int ssh_plan_add(struct ssh_plan *sp, struct image *img, const char *sysroot)
+{
+	struct elf_resolver *er;
+	int r;
+
+	if (!sp->on)
+		return 0;
+	er = elf_resolver_new(sysroot);
+	r = elf_add_binary(er, img, sp->dropbear);
+	elf_resolver_free(er);
+	if (r < 0)
+		return err_wrap("dropbear");
+	/* root's shell is the askpass too: dropbear runs every command
+	 * through it, and wants it listed in /etc/shells */
+	if (r == 0)
+		r = image_add_symlink(img, LAYOUT_ASKPASS, "/init");
+	if (r == 0)
+		r = add_text(img, "/etc/passwd", "root:x:0:0:root:/root:" LAYOUT_ASKPASS "\n", 0644);
+	if (r == 0)
+		r = add_text(img, "/etc/group", "root:x:0:\n", 0644);
+	if (r == 0)
+		r = add_text(img, "/etc/shells", LAYOUT_ASKPASS "\n", 0644);
+	if (r == 0)
+		r = add_text(img, "/etc/nsswitch.conf", "passwd: files\ngroup: files\n", 0644);
+	if (r == 0)
+		r = image_add_dir(img, "/root/.ssh", 0700);
+	if (r == 0)
+		r = image_add_data(img, LAYOUT_SSH_AUTHORIZED_KEYS, sp->authorized.p,
+				   sp->authorized.len, 0600);
+	if (r == 0)
+		r = image_add_dir(img, LAYOUT_SSH_HOSTKEY_DIR, 0700);
+	if (r == 0 && sp->hostkeys)
+		r = ssh_hostkeys_add(img, sysroot);
+	if (r == 0)
+		r = add_text(img, LAYOUT_SSH_FILE, sp->hostkeys ? "hostkeys=image\n" : "hostkeys=boot\n",
+			     0644);
+	return r;
+}
+
+void ssh_plan_free(struct ssh_plan *sp)
+{
+	free(sp->keys_from);
+	free(sp->dropbear);
+	buf_free(&sp->authorized);
+	memset(sp, 0, sizeof(*sp));
+}
