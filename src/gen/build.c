@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "companion.h"
 #include "compress.h"
 #include "config.h"
 #include "console.h"
@@ -122,24 +123,14 @@ static void resolve_output(struct plan *p)
  * the libexec directory. */
 static char *find_init(const struct build_opts *o)
 {
-	static const char *const beside[] = { "uniramfs-init", "src/init/uniramfs-init", "../init/uniramfs-init" };
-	char self[PATH_MAX];
-	ssize_t n;
+	static const char *const beside[] = { "uniramfs-init", "src/init/uniramfs-init",
+					      "../init/uniramfs-init" };
+	char *c;
 
 	if (o->init)
 		return xstrdup(o->init);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
-			char *c = path_join(self, beside[i]);
-			if (access(c, X_OK) == 0)
-				return c;
-			free(c);
-		}
-	}
-	return xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-init");
+	c = companion_find(beside, ARRAY_SIZE(beside), "uniramfs-init", X_OK);
+	return c ? c : xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-init");
 }
 
 /* The program the init leaves in /run/initramfs for systemd-shutdown
@@ -149,24 +140,8 @@ static char *find_shutdown(void)
 {
 	static const char *const beside[] = { "src/shutdown/uniramfs-shutdown", "uniramfs-shutdown",
 					      "../shutdown/uniramfs-shutdown" };
-	char self[PATH_MAX], *c;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
-			c = path_join(self, beside[i]);
-			if (access(c, X_OK) == 0)
-				return c;
-			free(c);
-		}
-	}
-	c = xstrdup(UNIRAMFS_LIBEXECDIR "/uniramfs-shutdown");
-	if (access(c, X_OK) == 0)
-		return c;
-	free(c);
-	return NULL;
+	return companion_find(beside, ARRAY_SIZE(beside), "uniramfs-shutdown", X_OK);
 }
 
 static int add_skeleton(struct plan *p)

@@ -13,6 +13,7 @@
 #include "buildconf.h"
 
 #include "cmdline.h"
+#include "companion.h"
 #include "elf.h"
 #include "err.h"
 #include "log.h"
@@ -35,25 +36,11 @@ static char *find_notls(void)
 {
 	static const char *const beside[] = { "src/notls/" NOTLS_NAME, NOTLS_NAME,
 					      "../notls/" NOTLS_NAME };
-	char self[PATH_MAX], *c;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *c = companion_find(beside, ARRAY_SIZE(beside), NOTLS_NAME, R_OK);
 
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
-			c = path_join(self, beside[i]);
-			if (access(c, R_OK) == 0)
-				return c;
-			free(c);
-		}
-	}
-	c = xstrdup(UNIRAMFS_LIBEXECDIR "/" NOTLS_NAME);
-	if (access(c, R_OK) == 0)
-		return c;
-	free(c);
-	log_debug("%s not found: nbd-client gets the real GnuTLS", NOTLS_NAME);
-	return NULL;
+	if (!c)
+		log_debug("%s not found: nbd-client gets the real GnuTLS", NOTLS_NAME);
+	return c;
 }
 
 void net_plan_hostonly(struct net_plan *np, const struct hostonly *h)
