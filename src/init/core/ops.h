@@ -68,7 +68,8 @@ struct initops {
 	 * uname(2)'s release into buf. 0 or -errno (err set). */
 	int (*uname_release)(char *buf, size_t len);
 	/* Delete the initramfs's files, never crossing into another mount
-	 * and never touching newroot. Only ever acts as PID 1 on a
+	 * and never touching newroot: from a child at idle priority that
+	 * outlives the exec of the real init. Only ever acts as PID 1 on a
 	 * ramfs/tmpfs root. 0 or a negative code (err set). */
 	int (*free_initramfs)(const char *newroot);
 	/* reboot(2); returns (-errno) only if that failed (or in a test). */
