@@ -196,8 +196,9 @@ def markdown(res, outdir):
             res["uniramfs_commit"], v["initramfs-tools"], v["dracut-core"],
             v["qemu-system-x86"], v["hyperfine"]),
         "- build: %d timed runs each after one untimed warm-up run (hyperfine); boots: "
-        "%d per image, QEMU `-accel tcg -smp 1 -m 1G`, root ext4 on virtio-blk by "
-        "`root=UUID=`, `printk.time=1`" % (res["runs"], res["boots"]),
+        "%d per image, QEMU `-accel tcg -smp 1 -m 1G%s`, root ext4 on virtio-blk by "
+        "`root=UUID=`, `printk.time=1`" % (res["runs"], res["boots"], "".join(
+            " " + x for x in res.get("qemu_extra", []))),
         "",
         table(res),
         "",

@@ -168,12 +168,17 @@ def measure_rss(uniramfs, kver, work, n=3):
     return vals
 
 
+# What --smp and --icount add to every boot's QEMU command line.
+QEMU_EXTRA = []
+
+
 def boot_once(vmlinuz, img, disk, sc, cmdline, logf, ours, handover):
     """tests/boot/run.py's boot() and check(), whichever of their signatures
     this checkout has (disk_path or disk_paths; check's ours=)."""
     params = inspect.signature(boottest.boot).parameters
+    kw = {"extra": QEMU_EXTRA} if QEMU_EXTRA else {}
     r = boottest.boot(vmlinuz, img, [disk] if "disk_paths" in params else disk,
-                      sc.bus, cmdline, logf)
+                      sc.bus, cmdline, logf, **kw)
     text, dt, timed_out = r[0], r[1], r[2]
     kw = {}
     cparams = inspect.signature(boottest.check).parameters
@@ -251,7 +256,15 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-boot", action="store_true", help="builds only")
     ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
+    ap.add_argument("--smp", type=int, default=1, help="CPUs of each boot (1)")
+    ap.add_argument("--icount", type=int, metavar="SHIFT",
+                    help="boot with QEMU -icount shift=SHIFT: the guest's clock counts "
+                    "its instructions (2^SHIFT ns each), not the host's busy time")
     a = common.parse_args(ap, os.path.join(HERE, "work"))
+    if a.smp != 1:
+        QEMU_EXTRA.extend(["-smp", str(a.smp)])  # after boot()'s -smp 1: the last one counts
+    if a.icount is not None:
+        QEMU_EXTRA.extend(["-icount", "shift=%d" % a.icount])
 
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     gens = generators(uniramfs, kver, work)
@@ -287,7 +300,7 @@ def main():
 
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
            "machine": machine(), "versions": common.versions(VERSIONS), "runs": a.runs,
-           "boots": 0 if a.no_boot else a.boots,
+           "boots": 0 if a.no_boot else a.boots, "qemu_extra": QEMU_EXTRA,
            "uniramfs_commit": common.commit(),
            "peak_rss_kib": rss, "wall_seconds": round(time.monotonic() - t0),
            "generators": [g.res for g in gens]}
