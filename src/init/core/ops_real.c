@@ -297,6 +297,19 @@ static pid_t r_spawn(const char *path, char *const argv[], char *const envp[])
 	return pid;
 }
 
+static pid_t r_run_child(void (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return err_errno(errno, "fork");
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
 static pid_t r_mount_child(const char *src, const char *target, const char *fstype,
 			   unsigned long flags, const char *data)
 {
@@ -311,6 +324,7 @@ static pid_t r_mount_child(const char *src, const char *target, const char *fsty
 
 const struct initops real_initops = {
 	.mount_child = r_mount_child,
+	.run_child = r_run_child,
 	.uname_release = r_uname_release,
 	.free_initramfs = r_free_initramfs,
 	.reboot = r_reboot,
