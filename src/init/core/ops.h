@@ -97,7 +97,7 @@ struct initops {
 	/* fn(arg) in a child, so that it runs while PID 1 waits for
 	 * something else (the root's filesystem modules while fsck checks
 	 * the device): its pid, which exits with 0; or -errno (err set).
-	 * NULL: the caller runs fn in place (unit tests). */
+	 * NULL: no child (unit tests); the caller does without. */
 	pid_t (*run_child)(void (*fn)(void *arg), void *arg);
 	ssize_t (*read_secret)(const char *prompt, char *buf, size_t size, int evfd,
 			       void (*pump)(void *), void *arg);
