@@ -24,6 +24,7 @@ import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), SCENAR
 DEFAULT_BUILDDIR = os.environ.get("UNIRAMFS_BUILDDIR", os.path.join(SRCDIR, "build"))
 RUN_INIT_RE = re.compile(r"^\[\s*([\d.]+)\] Run /init as init process", re.M)
 UPTIME_RE = re.compile(r"^TESTINIT: uptime: ([\d.]+)", re.M)
+TIMINGS_RE = re.compile(r"^TESTINIT: timings: (\w+) (\d+)$", re.M)
 ENTRIES_RE = re.compile(r"^\d+ segments?, (\d+) entries", re.M)
 
 
@@ -112,14 +113,19 @@ def image_stats(img, uniramfs):
 
 
 def boot_record(text, dt, err, logf):
-    """One boot's result: PASS or the reason, and the init time (guest
-    uptime at the real init minus the kernel's Run /init timestamp)."""
+    """One boot's result: PASS or the reason, the init time (guest
+    uptime at the real init minus the kernel's Run /init timestamp) and
+    our init's stage timings."""
     ri, up = RUN_INIT_RE.search(text), UPTIME_RE.search(text)
     b = {"pass": err is None, "reason": err, "wall": round(dt, 2), "log": logf,
          "run_init": float(ri.group(1)) if ri else None,
          "uptime": float(up.group(1)) if up else None}
     if b["run_init"] is not None and b["uptime"] is not None:
         b["init"] = round(b["uptime"] - b["run_init"], 3)
+    # uniramfs-init's own stage timings (ms), as testinit found them
+    stages = {k: int(v) for k, v in TIMINGS_RE.findall(text)}
+    if stages:
+        b["stages"] = stages
     return b
 
 

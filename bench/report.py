@@ -112,6 +112,75 @@ def targets(res):
     return "\n".join(["| target | result | measured |", "|---|---|---|"] + out)
 
 
+def _med_range(g, k, f="%.2f"):
+    if k not in g:
+        return "—"
+    return (f + " (" + f + "–" + f + ")") % (g[k], g[k + "_min"], g[k + "_max"])
+
+
+def _stages(g):
+    """The median of each of our init's stage timings, in ms."""
+    per = {}
+    for b in g.get("boots", []):
+        if b["pass"]:
+            for k, v in b.get("stages", {}).items():
+                per.setdefault(k, []).append(v)
+    return ", ".join("%s %d" % (k, sorted(v)[len(v) // 2]) for k, v in per.items()
+                     if k != "total") or "—"
+
+
+def tiny_table(res):
+    """uniramfs's booted rows against tiny-initramfs (issue 15): whole boot
+    (the guest's uptime at the root's /sbin/init) and the init's share."""
+    gs = _by_key(res)
+    tiny = gs.get("tiny-initramfs")
+    rows = [g for g in res["generators"]
+            if (g["key"].startswith("uniramfs") or g is tiny) and "boots" in g]
+    if tiny is None or not rows:
+        return None
+    out = ["| image | kernel to `Run /init` s | init s, median (min–max) | init ×tiny | "
+           "whole boot s, median (min–max) | whole boot − tiny s | our init's stages, "
+           "ms (median) |", "|---|---|---|---|---|---|---|"]
+    for g in rows:
+        ri = g.get("run_init")
+        d = (g["uptime"] - tiny["uptime"]) if "uptime" in g and "uptime" in tiny else None
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            g["label"], "%.2f" % ri if ri is not None else "—", _med_range(g, "init"),
+            _ratio(g.get("init"), tiny.get("init")) if g is not tiny else "",
+            _med_range(g, "uptime"),
+            "%+.2f" % d if d is not None and g is not tiny else "",
+            _stages(g) if g is not tiny else "—"))
+    return "\n".join(out)
+
+
+def tiny_targets(res):
+    gs = _by_key(res)
+    tiny, u, us = (gs.get(k) for k in ("tiny-initramfs", "uniramfs-generic",
+                                      "uniramfs-generic-nofsck"))
+    out = ["| target | result | measured |", "|---|---|---|"]
+    t_up, t_init = _get(tiny, "uptime"), _get(tiny, "init")
+    for g, name in ((u, "whole boot: generic (fsck included) within 0.3 s of tiny-initramfs"),
+                    (us, "whole boot: generic, fsck.mode=skip, within 0.3 s of "
+                         "tiny-initramfs")):
+        v = _get(g, "uptime")
+        if v is None or t_up is None:
+            out.append("| %s | — | not measured |" % name)
+        else:
+            out.append("| %s | %s | %.2f s against %.2f s: %+.2f s |" % (
+                name, "met" if v - t_up <= 0.3 else "**missed**", v, t_up, v - t_up))
+    v = _get(us, "init")
+    name = "init: generic, fsck.mode=skip, ≤ 1.1× tiny-initramfs"
+    if v is None or not t_init:
+        out.append("| %s | — | not measured |" % name)
+    else:
+        out.append("| %s | %s | %.2f s against %.2f s: %.2f× |" % (
+            name, "met" if v <= 1.1 * t_init else "**missed**", v, t_init, v / t_init))
+    if _get(u, "init") is not None and v is not None:
+        out.append("| fsck's share (generic init − fsck.mode=skip init) | — | %.2f s |"
+                   % (u["init"] - v))
+    return "\n".join(out)
+
+
 def markdown(res, outdir):
     m, v = res["machine"], res["versions"]
     lines = [
@@ -127,8 +196,9 @@ def markdown(res, outdir):
             res["uniramfs_commit"], v["initramfs-tools"], v["dracut-core"],
             v["qemu-system-x86"], v["hyperfine"]),
         "- build: %d timed runs each after one untimed warm-up run (hyperfine); boots: "
-        "%d per image, QEMU `-accel tcg -smp 1 -m 1G`, root ext4 on virtio-blk by "
-        "`root=UUID=`, `printk.time=1`" % (res["runs"], res["boots"]),
+        "%d per image, QEMU `-accel tcg -smp 1 -m 1G%s`, root ext4 on virtio-blk by "
+        "`root=UUID=`, `printk.time=1`" % (res["runs"], res["boots"], "".join(
+            " " + x for x in res.get("qemu_extra", []))),
         "",
         table(res),
         "",
@@ -148,6 +218,19 @@ def markdown(res, outdir):
         targets(res),
         "",
     ]
+    tt = tiny_table(res)
+    if tt:
+        lines += [
+            "## Against tiny-initramfs (issue 15)", "",
+            "The same boots again, against tiny-initramfs: a static init that "
+            "loads a fixed list of modules in order, waits for `root=` in "
+            "devtmpfs, mounts it (no fsck) and switches root. *Whole boot* is "
+            "the guest's `/proc/uptime` printed by the root's `/sbin/init`: "
+            "kernel start to the real init. Variant rows boot their base row's "
+            "image with the options named. *Our init's stages* are "
+            "`/run/uniramfs/timings` (setup, coldplug, devices: waiting for "
+            "the root, mount: fsck and mount, switch).", "",
+            tt, "", tiny_targets(res), ""]
     notes = notes_for(res)
     if notes:
         lines += ["## What happened", ""] + notes + [""]
@@ -178,7 +261,7 @@ def chart(res, outdir, work):
         for g in res["generators"]:
             b = g.get("build") or {}
             color = {"uniramfs": 0x4477aa, "mkinitramfs": 0x228833,
-                     "dracut": 0xee6677}[g["key"].split("-")[0]]
+                     "dracut": 0xee6677, "tiny": 0xccbb44}[g["key"].split("-")[0]]
             failed = "boots" in g and not all(b["pass"] for b in g["boots"])
             f.write('"%s" %s %s %s %s %s %s %s %s %d "%s"\n' % (
                 g["label"].replace(" (", "\\n("),

@@ -7,7 +7,8 @@ virtio-blk, root=UUID=), in one run on one machine.
   bench/run.py [--builddir DIR] [--runs N] [--boots N] [--only a,b]
                [--no-boot] [--out DIR] [--workdir DIR] [--no-install]
 
-For each generator: build wall time (hyperfine, median/min/max of --runs),
+A variant row (uniramfs --generic with fsck.mode=skip) boots its base
+row's image with more on the command line.  For each generator: build wall time (hyperfine, median/min/max of --runs),
 image size, entries and regular files in the image (`uniramfs ls`), and
 over --boots TCG boots of the last image built: the kernel's timestamp of
 "Run /init as init process", the init's time from there to the real init
@@ -41,12 +42,25 @@ def run(cmd, **kw):
 
 
 class Gen:
-    """One generator configuration: how to build an image, what it is for."""
+    """One generator configuration: how to build an image, what it is for.
+    base: the key of the row whose image this one boots (with boot_args
+    on the command line) instead of building its own; handover=False: an
+    image that leaves no /proc, /sys, /run mounted to the real init."""
 
-    def __init__(self, key, label, cmd, cls, img, boot=True):
+    def __init__(self, key, label, cmd, cls, img, boot=True, base=None, boot_args="",
+                 handover=True):
         self.key, self.label, self.cmd, self.cls, self.boot = key, label, cmd, cls, boot
-        self.img = img
+        self.img, self.base, self.boot_args, self.handover = img, base, boot_args, handover
         self.res = {"key": key, "label": label, "class": cls}
+        if base:
+            self.res["base"], self.res["boot_args"] = base, boot_args
+
+
+# tiny-initramfs finds no modules by itself for another machine's root:
+# these and their dependencies (mktirfs resolves them) make the guest's
+# ext4 on virtio-blk mountable; crc32c_generic since ext4's metadata
+# checksums ask the crypto API for crc32c, which no modprobe loads there.
+TINY_MODULES = "virtio_pci,virtio_blk,ext4,crc32c_generic"
 
 
 def generators(uniramfs, kver, work):
@@ -56,6 +70,8 @@ def generators(uniramfs, kver, work):
     itools = "mkinitramfs -d " + os.path.join(work, "itools-%s") + " -o {out} " + kver
     table = [
         ("uniramfs-generic", "uniramfs --generic", "generic", u + "--generic", True),
+        ("uniramfs-generic-nofsck", "uniramfs --generic, fsck.mode=skip", "generic",
+         "uniramfs-generic", "fsck.mode=skip"),
         ("uniramfs-hostonly", "uniramfs --hostonly (guest sysroot)", "hostonly",
          u + "--hostonly --sysroot %s --kmoddir /lib/modules/%s --microcode none"
          % (virtio, kver), True),
@@ -67,11 +83,20 @@ def generators(uniramfs, kver, work):
          "dracut --no-hostonly --force --kver %s {out}" % kver, True),
         ("dracut-hostonly", "dracut --hostonly", "hostonly",
          "dracut --hostonly --force --kver %s {out}" % kver, True),
+        ("tiny-initramfs", "tiny-initramfs (mktirfs, the guest's modules)", "hostonly",
+         "mktirfs -o {out} -m no -M no --include-modules=%s %s" % (TINY_MODULES, kver), True),
     ]
-    gens = []
+    gens, by_key = [], {}
     for key, label, cls, cmd, boot in table:
         img = os.path.join(work, "img", key + ".img")
-        gens.append(Gen(key, label, cmd.replace("{out}", img), cls, img, boot))
+        if isinstance(boot, str):   # a variant: boots cmd's (its base's) image
+            b = by_key[cmd]
+            g = Gen(key, label, b.cmd, cls, b.img, base=cmd, boot_args=boot)
+        else:
+            g = Gen(key, label, cmd.replace("{out}", img), cls, img, boot,
+                    handover=not key.startswith("tiny-"))
+        gens.append(g)
+        by_key[key] = g
     return gens
 
 
@@ -81,8 +106,10 @@ def itools_confdirs(work):
         common.itools_conf(work, "itools-" + m, MODULES=m)
 
 
-def measure_build(g, runs, work):
-    """hyperfine over g.cmd; the image of the last run stays for the rest."""
+def measure_build(g, runs, work, timed=True):
+    """hyperfine over g.cmd; the image of the last run stays for the rest.
+    timed=False: the one untimed build only (a variant whose base row is
+    not in this run)."""
     js = os.path.join(work, "hf-%s.json" % g.key)
     outlog = os.path.join(work, "build-%s.log" % g.key)
     # A failing command would stop hyperfine: try once first, keep its output.
@@ -95,6 +122,9 @@ def measure_build(g, runs, work):
         g.res["build_error"] = "exit %d: %s" % (r.returncode, tail.strip().splitlines()[-1]
                                                 if tail.strip() else "")
         log("  %s: build FAILED (%s)" % (g.label, g.res["build_error"]))
+        return
+    if not timed:
+        g.res["built"] = True
         return
     # The run above is the warm-up (page cache); hyperfine measures the rest.
     run(["hyperfine", "--runs", str(runs), "--style", "basic", "--export-json", js,
@@ -138,12 +168,17 @@ def measure_rss(uniramfs, kver, work, n=3):
     return vals
 
 
-def boot_once(vmlinuz, img, disk, sc, cmdline, logf, ours):
+# What --smp and --icount add to every boot's QEMU command line.
+QEMU_EXTRA = []
+
+
+def boot_once(vmlinuz, img, disk, sc, cmdline, logf, ours, handover):
     """tests/boot/run.py's boot() and check(), whichever of their signatures
     this checkout has (disk_path or disk_paths; check's ours=)."""
     params = inspect.signature(boottest.boot).parameters
+    kw = {"extra": QEMU_EXTRA} if QEMU_EXTRA else {}
     r = boottest.boot(vmlinuz, img, [disk] if "disk_paths" in params else disk,
-                      sc.bus, cmdline, logf)
+                      sc.bus, cmdline, logf, **kw)
     text, dt, timed_out = r[0], r[1], r[2]
     kw = {}
     cparams = inspect.signature(boottest.check).parameters
@@ -151,36 +186,53 @@ def boot_once(vmlinuz, img, disk, sc, cmdline, logf, ours):
         kw["ours"] = ours
     if "missed" in cparams and len(r) > 3:
         kw["missed"] = r[3]
+    if not handover:
+        kw["handover"] = False
     return text, dt, timed_out, boottest.check(sc, text, timed_out, **kw)
 
 
-def measure_boots(g, vmlinuz, disk, nboots, work):
-    img = g.img
+def boot_one(g, i, vmlinuz, disk, work):
+    """g's i-th boot; False when there is no point booting it again (a
+    hang, or an image the kernel refused)."""
     sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
     cmdline = "%s printk.time=1 root=%s" % (boottest.BASE_CMDLINE, sc.root)
-    boots = []
-    for i in range(nboots):
-        logf = os.path.join(work, "logs", "%s-%d.log" % (g.key, i))
-        text, dt, timed_out, err = boot_once(vmlinuz, img, disk, sc, cmdline, logf,
-                                             g.key.startswith("uniramfs"))
-        b = common.boot_record(text, dt, err, logf)
-        boots.append(b)
-        log("  %-45s boot %d: %s%s" % (g.label, i + 1, "PASS" if err is None else "FAIL",
-            "" if err is None else " (%s)" % err) +
-            ("  Run /init %.3f s, real init at %.2f s" % (b["run_init"], b["uptime"])
-             if "init" in b else ""))
-        if err is not None and (timed_out or b["run_init"] is None):
-            break  # a hang or an image the kernel refused: once is enough
-    g.res["boots"] = boots
+    if g.boot_args:
+        cmdline += " " + g.boot_args
+    logf = os.path.join(work, "logs", "%s-%d.log" % (g.key, i))
+    text, dt, timed_out, err = boot_once(vmlinuz, g.img, disk, sc, cmdline, logf,
+                                         g.key.startswith("uniramfs"), g.handover)
+    b = common.boot_record(text, dt, err, logf)
+    b["cmdline"] = cmdline
+    g.res.setdefault("boots", []).append(b)
+    log("  %-45s boot %d: %s%s" % (g.label, i + 1, "PASS" if err is None else "FAIL",
+        "" if err is None else " (%s)" % err) +
+        ("  Run /init %.3f s, real init at %.2f s" % (b["run_init"], b["uptime"])
+         if "init" in b else ""))
+    return not (err is not None and (timed_out or b["run_init"] is None))
+
+
+def summarize_boots(g, nboots):
+    boots = g.res.get("boots", [])
     g.res["boot_pass"] = all(b["pass"] for b in boots) and len(boots) == nboots
     ok = [b for b in boots if b["pass"] and "init" in b]
     ris = [b["run_init"] for b in boots if b["run_init"] is not None]
     if ris:
         g.res["run_init"] = statistics.median(ris)
     if ok:
-        g.res["init"] = statistics.median(b["init"] for b in ok)
-        g.res["init_min"] = min(b["init"] for b in ok)
-        g.res["init_max"] = max(b["init"] for b in ok)
+        for k in ("init", "uptime"):
+            g.res[k] = statistics.median(b[k] for b in ok)
+            g.res[k + "_min"] = min(b[k] for b in ok)
+            g.res[k + "_max"] = max(b[k] for b in ok)
+
+
+def measure_boots(gens, vmlinuz, disk, nboots, work):
+    """Round i boots every image once, so that a change in the machine's
+    load halfway through the run stretches every row alike."""
+    going = list(gens)
+    for i in range(nboots):
+        going = [g for g in going if boot_one(g, i, vmlinuz, disk, work)]
+    for g in gens:
+        summarize_boots(g, nboots)
 
 
 def machine():
@@ -204,13 +256,22 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-boot", action="store_true", help="builds only")
     ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
+    ap.add_argument("--smp", type=int, default=1, help="CPUs of each boot (1)")
+    ap.add_argument("--icount", type=int, metavar="SHIFT",
+                    help="boot with QEMU -icount shift=SHIFT: the guest's clock counts "
+                    "its instructions (2^SHIFT ns each), not the host's busy time")
     a = common.parse_args(ap, os.path.join(HERE, "work"))
+    if a.smp != 1:
+        QEMU_EXTRA.extend(["-smp", str(a.smp)])  # after boot()'s -smp 1: the last one counts
+    if a.icount is not None:
+        QEMU_EXTRA.extend(["-icount", "shift=%d" % a.icount])
 
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     gens = generators(uniramfs, kver, work)
     if a.list:
         for g in gens:
-            print("%-24s %s" % (g.key, g.cmd))
+            print("%-24s %s" % (g.key, "boots %s's image with %s" % (g.base, g.boot_args)
+                                if g.base else g.cmd))
         return 0
     gens = common.pick(gens, a.only, lambda g: g.key, "bench")
     itools_confdirs(work)
@@ -220,8 +281,11 @@ def main():
     log("bench: kernel %s, %d build runs, %d boots per image, %d generators"
         % (kver, a.runs, 0 if a.no_boot else a.boots, len(gens)))
     log("builds:")
+    picked = {g.key for g in gens}
     for g in gens:
-        measure_build(g, a.runs, work)
+        if g.base in picked:
+            continue   # its base row builds the image it boots
+        measure_build(g, a.runs, work, timed=g.base is None)
         measure_image(g, uniramfs)
     rss = measure_rss(uniramfs, kver, work)
     log("  peak RSS of uniramfs build --generic: %s KiB" % rss)
@@ -230,13 +294,13 @@ def main():
         log("boots:")
         testinit = boottest.find_testinit(builddir, work)
         disk = disks.ensure(boottest.EXT4, testinit, work)
-        for g in gens:
-            if g.boot and "build" in g.res:
-                measure_boots(g, vmlinuz, disk, a.boots, work)
+        built = {g.key for g in gens if "build" in g.res or "built" in g.res}
+        measure_boots([g for g in gens if g.boot and (g.key in built or g.base in built)],
+                      vmlinuz, disk, a.boots, work)
 
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
            "machine": machine(), "versions": common.versions(VERSIONS), "runs": a.runs,
-           "boots": 0 if a.no_boot else a.boots,
+           "boots": 0 if a.no_boot else a.boots, "qemu_extra": QEMU_EXTRA,
            "uniramfs_commit": common.commit(),
            "peak_rss_kib": rss, "wall_seconds": round(time.monotonic() - t0),
            "generators": [g.res for g in gens]}

@@ -43,6 +43,9 @@ packages=(
 	# the other generators, for reading their images and benchmarks;
 	# dracut-network: dracut's nfs and iscsi modules (bench/net.py)
 	initramfs-tools dracut-core dracut-network
+	# tiny-initramfs's mktirfs (bench/run.py); not tiny-initramfs, which
+	# conflicts with initramfs-tools and dracut
+	tiny-initramfs-core
 	# dracut's tpm2-tss module, for its TPM2 unlock (bench/unlock.py)
 	tpm2-tools
 	# packaging and the Debian system test (tests/distro)

@@ -466,6 +466,57 @@ static void test_fsck_argv(void)
 	}
 }
 
+/* A child that runs in place: what it does lands in the log at once,
+ * and its pid is nobody's child, so waiting for it is ECHILD. */
+static pid_t x_run_child(void (*fn)(void *arg), void *arg)
+{
+	strv_push(&fake_boot_tree->log, "run_child");
+	fn(arg);
+	return 999999;
+}
+
+/* The filesystem's modules load in a child while the checker runs, and
+ * the mount loads none again once sysfs says they are live. */
+static void test_fsck_fs_modules_meanwhile(void)
+{
+	static const struct initops xops = {
+		.uname_release = fake_boot_uname,
+		.free_initramfs = fake_free_initramfs,
+		.reboot = fake_reboot,
+		.spawn = fake_boot_spawn,
+		.run = x_run,
+		.run_child = x_run_child,
+	};
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("root=/dev/vda1", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	fake_write(f, MODDIR "/kernel/fs/ext4/ext4.ko", "");
+	fake_write(f, MODDIR "/modules.dep", "kernel/drivers/block/virtio_blk.ko:\n"
+					     "kernel/fs/ext4/ext4.ko:\n");
+	CHECK(fake_boot_run(f, &in, &xops, run_env) == 0);
+	const char *order[] = { "run_child", "finit_module ext4", "run /usr/sbin/e2fsck",
+				"mount /dev/vda1 /sysroot" };
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "finit_module ext4") == 1);
+	done(f, &in);
+
+	/* in the kernel already: the mount asks sysfs, not finit_module */
+	f = setup("root=/dev/vda1", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	fake_write(f, MODDIR "/kernel/fs/ext4/ext4.ko", "");
+	fake_write(f, MODDIR "/modules.dep", "kernel/drivers/block/virtio_blk.ko:\n"
+					     "kernel/fs/ext4/ext4.ko:\n");
+	fake_write(f, "/sys/module/ext4/initstate", "live\n");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "finit_module ext4") == 0);
+	CHECK(fake_log_find_prefix(f, "mount /dev/vda1 /sysroot", 0) >= 0);
+	done(f, &in);
+}
+
 static void test_fsck_exit_codes(void)
 {
 	struct fake_ops *f;
@@ -739,6 +790,7 @@ int main(void)
 	RUN(test_overrun_rescans);
 	RUN(test_fsck_argv);
 	RUN(test_fsck_exit_codes);
+	RUN(test_fsck_fs_modules_meanwhile);
 	RUN(test_fstab_parse);
 	RUN(test_usr_mount);
 	RUN(test_hooks);

@@ -183,6 +183,25 @@ static void test_deps_and_softdeps_order(void)
 	teardown(f, m);
 }
 
+/* A module sysfs says is live (the root's filesystem, loaded by a child
+ * while fsck ran) is not read and verified again by finit_module; one
+ * still coming or going is. */
+static void test_live_in_sysfs_not_loaded_again(void)
+{
+	struct fake_ops *f = setup(NULL);
+	struct modload *m;
+
+	fake_write(f, "/sys/module/jbd2/initstate", "live\n");
+	fake_write(f, "/sys/module/ext4/initstate", "live\n");
+	fake_write(f, "/sys/module/crc16/initstate", "coming\n");
+	m = modload_new(&f->ops, MODDIR);
+	CHECK(modload_name(m, "ext4") == 0);
+	CHECK_LOADS(f, "crc32c_intel crc32c_generic mbcache crc16");
+	CHECK(logged_has("<7>jbd2 was already loaded"));
+	CHECK(logged_has("<7>ext4 was already loaded"));
+	teardown(f, m);
+}
+
 static void test_softdep_conf_pre_post(void)
 {
 	struct fake_ops *f = setup("softdep virtio_blk pre: crc16 post: sd-mod mbcache\n"
@@ -516,6 +535,7 @@ int main(void)
 {
 	RUN(test_alias_glob);
 	RUN(test_deps_and_softdeps_order);
+	RUN(test_live_in_sysfs_not_loaded_again);
 	RUN(test_softdep_conf_pre_post);
 	RUN(test_options_and_cmdline_params);
 	RUN(test_blacklist);

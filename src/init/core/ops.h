@@ -71,7 +71,8 @@ struct initops {
 	 * uname(2)'s release into buf. 0 or -errno (err set). */
 	int (*uname_release)(char *buf, size_t len);
 	/* Delete the initramfs's files, never crossing into another mount
-	 * and never touching newroot. Only ever acts as PID 1 on a
+	 * and never touching newroot: from a child at idle priority that
+	 * outlives the exec of the real init. Only ever acts as PID 1 on a
 	 * ramfs/tmpfs root. 0 or a negative code (err set). */
 	int (*free_initramfs)(const char *newroot);
 	/* reboot(2); returns (-errno) only if that failed (or in a test). */
@@ -91,6 +92,11 @@ struct initops {
 	 * start. NULL: mount through sysops in place (unit tests). */
 	pid_t (*mount_child)(const char *src, const char *target, const char *fstype,
 			     unsigned long flags, const char *data);
+	/* fn(arg) in a child, so that it runs while PID 1 waits for
+	 * something else (the root's filesystem modules while fsck checks
+	 * the device): its pid, which exits with 0; or -errno (err set).
+	 * NULL: no child (unit tests); the caller does without. */
+	pid_t (*run_child)(void (*fn)(void *arg), void *arg);
 	/* Print prompt on the console and read one line there with echo
 	 * off into buf (NUL-terminated, no newline). Its length or a
 	 * negative code (err set). remote (may be NULL) is asked too, and

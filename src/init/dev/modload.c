@@ -139,8 +139,28 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Is the module in the kernel already, loaded by a child (the root's
+ * filesystem, while fsck ran) or before us? As modprobe, ask sysfs
+ * before finit_module: that would read and verify the whole file again
+ * only to say EEXIST. */
+static bool is_live(struct modload *m, const struct mod *mod)
+{
+	char *rel = xasprintf("/sys/module/%s/initstate", mod->name);
+	char *p = m->ops->path(rel), *state = NULL;
+	bool live = read_line(p, &state) == 0 && !strcmp(str_trim(state), "live");
+
+	free(state);
+	free(p);
+	free(rel);
+	return live;
+}
+
 static int insmod(struct modload *m, struct mod *mod)
 {
+	if (is_live(m, mod)) {
+		log_debug("%s was already loaded", mod->name);
+		return 0;
+	}
 	char *p = mod->path[0] == '/' ? xstrdup(mod->path) : path_join(m->moddir, mod->path);
 	int fd = m->ops->open(p, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
