@@ -50,7 +50,7 @@ TPM = "rd.luks.options=tpm2-device=auto"
 DRACUT_ADD = "systemd crypt tpm2-tss"
 # The remote ways, when the boot tests have them: (key, label, scenario).
 REMOTE = (("uniramfs-keydisk", "key file on a second disk (LABEL=)", "luks2-keydisk"),
-          ("uniramfs-ssh", "passphrase over SSH (dropbear)", "luks-ssh"),
+          ("uniramfs-ssh", "passphrase over SSH (dropbear; a wrong one first, as the boot test types)", "luks-ssh"),
           ("uniramfs-clevis", "Clevis/Tang", "luks-clevis-tang"))
 
 
