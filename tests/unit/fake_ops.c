@@ -135,6 +135,8 @@ static int op_ioctl(int fd, unsigned long req, void *arg)
 		logf_("ioctl KDFONTOP %u %ux%u %u", op->op, op->width, op->height, op->charcount);
 	} else if (req == PIO_UNIMAPCLR) {
 		logf_("ioctl PIO_UNIMAPCLR");
+	} else if (req == KDSKBMODE) {
+		logf_("ioctl KDSKBMODE %s", (unsigned long)arg == K_UNICODE ? "K_UNICODE" : "other");
 	} else if (req == PIO_UNIMAP) {
 		const struct unimapdesc *d = arg;
 		logf_("ioctl PIO_UNIMAP %u", d->entry_ct);

@@ -97,6 +97,7 @@ static void test_keymap_and_font_loaded(void)
 	CHECK(fake_log_count(f, "ioctl KDSKBENT ") == 2 * BKEYMAP_KEYS);
 	CHECK(fake_log_find(f, "ioctl KDSKBENT 0 44 0x0b79") >= 0);
 	CHECK(fake_log_find(f, "ioctl KDSKBENT 1 44 0x0b59") >= 0);
+	CHECK(fake_log_find(f, "ioctl KDSKBMODE K_UNICODE") > fake_log_find(f, "ioctl KDSKBENT 1 44"));
 	CHECK(fake_log_find(f, "ioctl KDFONTOP 0 8x16 2") >= 0); /* KD_FONT_OP_SET */
 	CHECK(fake_log_find(f, "ioctl PIO_UNIMAPCLR") >= 0);
 	CHECK(fake_log_find(f, "ioctl PIO_UNIMAP 2") >= 0); /* 'A' and U+00C4, not the sequence */

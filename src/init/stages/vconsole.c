@@ -78,6 +78,11 @@ static int load_keymap(struct init *in, int fd, const char *name)
 			log_warn("keymap %s: %s is not a binary keymap; keeping the kernel's", name,
 				 LAYOUT_KEYMAP_FILE);
 	}
+	/* The generator compiles keymaps for Unicode (loadkeys -u): in the
+	 * kernel's other modes (vt.default_utf8=0 gives K_XLATE) a key
+	 * beyond Latin-1 would type nothing. */
+	if (r == 0)
+		r = in->ops->ioctl(fd, KDSKBMODE, (void *)(unsigned long)K_UNICODE);
 	if (r < 0 && r != -EINVAL)
 		log_warn("cannot load keymap %s: %s", name, strerror(-r));
 	free(data);
