@@ -126,7 +126,7 @@ def report(res, path):
         "kernel's `Run /init` timestamp, median (min–max). The passphrase and TPM2 "
         "rows share one disk: the boot tests' `luks2-tpm2` layout (LUKS2, PBKDF2 with "
         "few iterations, a TPM2 token sealed by systemd-cryptenroll to swtpm). "
-        "uniramfs boots `uniramfs build --generic`; dracut boots `%s`. Made by "
+        "dracut boots `%s`; each row's build command is listed below. Made by "
         "`bench/unlock.py`." % (res["boots"], res["dracut"].get("command", "dracut")), "",
         "| method | generator | disk | image size | init time median (min–max) | "
         "×uniramfs | boot |",
@@ -138,10 +138,12 @@ def report(res, path):
         ratio = "%.1f×" % (m / u) if r["generator"] != "uniramfs" and m and u else ""
         L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             r["method"], r["generator"], r["disk"], size, t, ratio, verdict))
-    L += ["", "Kernel command lines add (besides `console=ttyS0 panic=-1 printk.time=1 "
-          "root=UUID=…`):", ""]
+    L += ["", "Each row's image and what its kernel command line adds (besides "
+          "`console=ttyS0 panic=-1 printk.time=1 root=…`):", ""]
     for r in res["rows"]:
-        L.append("- **%s**: `%s`" % (r["key"], r["cmdline"] or "(nothing)"))
+        L.append("- **%s**: `%s`; `%s`%s" % (r["key"], r.get("command", "?"),
+                                            r["cmdline"] or "(nothing)",
+                                            ". " + r["note"] if r.get("note") else ""))
     L.append("")
     with open(path, "w") as f:
         f.write("\n".join(L))
@@ -175,21 +177,28 @@ def main():
     for r in picked:
         res = {"key": r.key, "generator": r.generator, "method": r.method,
                "disk": getattr(r.sc.disk, "name", "?"),
-               "cmdline": r.sc.cmdline.replace(" printk.time=1", "").strip()}
+               "cmdline": " ".join(w for w in r.sc.cmdline.split() if w != "printk.time=1")}
         if r.generator == "dracut":
             initrd = dimg
             res.update({k: v for k, v in dracut.items() if k in ("command", "build_error")})
         else:
-            initrd, err = images.get(r.sc.build)
+            # the scenario's own image: its disk may add build arguments
+            # (the SSH scenario's sysroot), so the Runner builds it
+            initrd = None
+            mode = [] if "--hostonly" in r.sc.build else ["--generic"]
             res["command"] = " ".join(shlex.quote(x) for x in
-                                      ["uniramfs", "build", "--generic"] + list(r.sc.build))
-            if err:
-                res["build_error"] = err.splitlines()[-1]
+                                      ["uniramfs", "build"] + mode + list(r.sc.build))
         if "build_error" not in res:
-            res.update(image_stats(initrd, uniramfs))
             res["boots"] = boots(runner, r, initrd, a.boots)
             res["boot_pass"] = len(res["boots"]) == a.boots and all(
                 b["pass"] for b in res["boots"])
+            if runner.last_image and os.path.exists(runner.last_image):
+                res.update(image_stats(runner.last_image, uniramfs))
+            if r.generator == "uniramfs":
+                build = [x.replace("{kver}", kver) for x in runner.last_build]
+                mode = [] if "--hostonly" in build or "--generic" in build else ["--generic"]
+                res["command"] = " ".join(shlex.quote(x) for x in
+                                          ["uniramfs", "build"] + mode + build)
         results.append(res)
 
     res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,

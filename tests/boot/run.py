@@ -512,6 +512,7 @@ class Runner:
         self.kver, self.vmlinuz, self.builddir, self.work = kver, vmlinuz, builddir, work
         self.testinit, self.images, self.foreign, self.suffix = testinit, images, foreign, suffix
         self.logs = os.path.join(work, "logs")
+        self.last_image, self.last_build = None, ()
         os.makedirs(self.logs, exist_ok=True)
 
     def log_path(self, sc):
@@ -564,6 +565,8 @@ class Runner:
         return self.images.get(sc.build)
 
     def _boot(self, sc, img, dpaths, extra, ours):
+        # for bench/unlock.py's sizes and commands (one boot at a time there)
+        self.last_image, self.last_build = img, sc.build
         cmdline = " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline)
                            if x)
         text, dt, timed_out, missed = boot(self.vmlinuz, img, dpaths, sc.bus, cmdline,
