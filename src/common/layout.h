@@ -39,6 +39,10 @@
 #define LAYOUT_VCONSOLE_FILE "/etc/uniramfs/vconsole"
 #define LAYOUT_KEYMAP_FILE "/etc/uniramfs/keymap.bmap" /* common/bkeymap.h */
 #define LAYOUT_FONT_FILE "/etc/uniramfs/font.psf"      /* PSF1 or PSF2, uncompressed */
+/* FONT_MAP's console map and FONT_UNIMAP's Unicode map, as kbd's setfont
+ * reads them (-m, -u), uncompressed */
+#define LAYOUT_FONT_MAP_FILE "/etc/uniramfs/font.map"
+#define LAYOUT_FONT_UNIMAP_FILE "/etc/uniramfs/font.unimap"
 
 /* Remote unlock over SSH (docs/unlock.md): present when the image can
  * start dropbear; one line, "hostkeys=image" (packed, hostonly) or

@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bkeymap.h"
 #include "cmdline.h"
 #include "compress.h"
+#include "elf.h"
 #include "err.h"
 #include "layout.h"
 #include "log.h"
@@ -33,11 +35,17 @@ static const char *const keymap_suffixes[] = { ".kmap.gz", ".kmap", ".map.gz", "
 static const char *const font_dirs[] = { "/usr/share/consolefonts", "/usr/share/kbd/consolefonts",
 					 "/usr/lib/kbd/consolefonts", "/lib/kbd/consolefonts" };
 static const char *const font_suffixes[] = { ".psf.gz", ".psfu.gz", ".psf", ".psfu", "" };
+static const char *const trans_dirs[] = { "/usr/share/consoletrans", "/usr/share/kbd/consoletrans",
+					  "/usr/lib/kbd/consoletrans", "/lib/kbd/consoletrans" };
+static const char *const map_suffixes[] = { ".trans", "_to_uni.trans", ".acm.gz", ".acm", ".gz", "" };
+static const char *const unimap_suffixes[] = { ".uni", ".sfm.gz", ".sfm", ".uni.gz", ".gz", "" };
+static const char *const bin_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
 
 /* Debian's setupcon keeps the keymap it made from the XKB settings. */
 #define DEBIAN_CACHED_KEYMAP "/etc/console-setup/cached_UTF-8_del.kmap.gz"
 #define SEARCH_DEPTH 4
 #define FONT_MAX (1 << 20)
+#define MAP_MAX (256 << 10)
 
 static void set(char **what, char **from, const char *value, const char *where)
 {
@@ -50,7 +58,12 @@ static void set(char **what, char **from, const char *value, const char *where)
 static void from_cmdline(struct console_plan *cp, const char *text)
 {
 	static const char *const keys[] = { "vconsole.keymap", "rd.vconsole.keymap", "vconsole.font",
-					    "rd.vconsole.font" };
+					    "rd.vconsole.font", "vconsole.font.map",
+					    "rd.vconsole.font.map", "vconsole.font.unimap",
+					    "rd.vconsole.font.unimap" };
+	char **what[][2] = { { &cp->keymap, &cp->keymap_from }, { &cp->font, &cp->font_from },
+			     { &cp->font_map, &cp->font_map_from },
+			     { &cp->font_unimap, &cp->font_unimap_from } };
 	struct cmdline c = { 0 };
 
 	cmdline_parse(&c, text);
@@ -59,10 +72,7 @@ static void from_cmdline(struct console_plan *cp, const char *text)
 		const struct cmdline_param *p = cmdline_last(&c, keys[i]);
 		if (p && p->val && *p->val) {
 			char *where = xasprintf("the baked command line's %s", keys[i]);
-			if (i < 2)
-				set(&cp->keymap, &cp->keymap_from, p->val, where);
-			else
-				set(&cp->font, &cp->font_from, p->val, where);
+			set(what[i / 2][0], what[i / 2][1], p->val, where);
 			free(where);
 		}
 	}
@@ -130,9 +140,9 @@ static int read_vars(const char *sysroot, struct conf_vars *cv)
 
 static int from_host(struct console_plan *cp, const char *sysroot)
 {
-	static const char *const vconsole[] = { "KEYMAP", "FONT", NULL };
+	static const char *const vconsole[] = { "KEYMAP", "FONT", "FONT_MAP", "FONT_UNIMAP", NULL };
 	static const char *const keyboard[] = { "XKBLAYOUT", NULL };
-	char *v[2] = { 0 }, *layout = NULL;
+	char *v[4] = { 0 }, *layout = NULL;
 	struct conf_vars vc = { "/etc/vconsole.conf", vconsole, v };
 	struct conf_vars kb = { "/etc/default/keyboard", keyboard, &layout };
 	int r = read_vars(sysroot, &vc);
@@ -141,6 +151,10 @@ static int from_host(struct console_plan *cp, const char *sysroot)
 		set(&cp->keymap, &cp->keymap_from, v[0], "/etc/vconsole.conf");
 	if (r == 0 && v[1] && *v[1] && !cp->font)
 		set(&cp->font, &cp->font_from, v[1], "/etc/vconsole.conf");
+	if (r == 0 && v[2] && *v[2] && !cp->font_map)
+		set(&cp->font_map, &cp->font_map_from, v[2], "/etc/vconsole.conf");
+	if (r == 0 && v[3] && *v[3] && !cp->font_unimap)
+		set(&cp->font_unimap, &cp->font_unimap_from, v[3], "/etc/vconsole.conf");
 	if (r == 0 && !cp->keymap)
 		r = read_vars(sysroot, &kb);
 	if (r == 0 && layout && *layout && !cp->keymap) {
@@ -148,8 +162,8 @@ static int from_host(struct console_plan *cp, const char *sysroot)
 		layout[strcspn(layout, ",")] = '\0';
 		set(&cp->keymap, &cp->keymap_from, layout, "/etc/default/keyboard");
 	}
-	free(v[0]);
-	free(v[1]);
+	for (size_t i = 0; i < 4; i++)
+		free(v[i]);
 	free(layout);
 	return r;
 }
@@ -258,6 +272,17 @@ static int load_font(const char *path, struct buf *out)
 	return r;
 }
 
+/* setfont checks a map as it loads it: here only that it is one file of
+ * a sane size, uncompressed. */
+static int load_map(const char *path, struct buf *out)
+{
+	int r = decompress_file(path, out);
+
+	if (r == 0 && (out->len == 0 || out->len > MAP_MAX))
+		r = err_set("%s: not a console map (empty, or over %d KiB)", path, MAP_MAX >> 10);
+	return r;
+}
+
 /* A keymap or a font: where it is looked for, and how the file found
  * becomes what the image holds. */
 struct console_file {
@@ -276,6 +301,31 @@ static const struct console_file font_file = {
 	"font", font_dirs, font_suffixes, N(font_dirs), N(font_suffixes),
 	LAYOUT_FONT_FILE, "console-data or kbd's fonts", load_font,
 };
+static const struct console_file map_file = {
+	"font map", trans_dirs, map_suffixes, N(trans_dirs), N(map_suffixes),
+	LAYOUT_FONT_MAP_FILE, "console-data or kbd's consoletrans", load_map,
+};
+static const struct console_file unimap_file = {
+	"font unimap", trans_dirs, unimap_suffixes, N(trans_dirs), N(unimap_suffixes),
+	LAYOUT_FONT_UNIMAP_FILE, "console-data or kbd's consoletrans", load_map,
+};
+
+/* kbd's setfont, with its libraries, for the maps. */
+static int add_setfont(struct image *img, const char *sysroot)
+{
+	char *sf = sysroot_find(sysroot, bin_dirs, N(bin_dirs), "setfont", X_OK);
+	struct elf_resolver *er;
+	int r;
+
+	if (!sf)
+		return err_set("FONT_MAP/FONT_UNIMAP: setfont not found in %s%s: install kbd",
+			       strcmp(sysroot, "/") ? sysroot : "", bin_dirs[0]);
+	er = elf_resolver_new(sysroot);
+	r = elf_add_binary(er, img, sf);
+	elf_resolver_free(er);
+	free(sf);
+	return r;
+}
 
 /* path: a file already chosen (Debian's cached keymap), else NULL. */
 static int add_file(const struct console_file *k, const char *name, const char *from, char *path,
@@ -305,7 +355,7 @@ int console_plan_add(const struct console_plan *cp, struct image *img, const cha
 	struct buf conf = { 0 };
 	int r = 0;
 
-	if (!cp->keymap && !cp->font)
+	if (!cp->keymap && !cp->font && !cp->font_map && !cp->font_unimap)
 		return 0;
 	if (cp->keymap) {
 		char *cached = NULL;
@@ -320,6 +370,18 @@ int console_plan_add(const struct console_plan *cp, struct image *img, const cha
 		if (r == 0)
 			buf_printf(&conf, "FONT=%s\n", cp->font);
 	}
+	if (r == 0 && cp->font_map) {
+		r = add_file(&map_file, cp->font_map, cp->font_map_from, NULL, img, sysroot);
+		if (r == 0)
+			buf_printf(&conf, "FONT_MAP=%s\n", cp->font_map);
+	}
+	if (r == 0 && cp->font_unimap) {
+		r = add_file(&unimap_file, cp->font_unimap, cp->font_unimap_from, NULL, img, sysroot);
+		if (r == 0)
+			buf_printf(&conf, "FONT_UNIMAP=%s\n", cp->font_unimap);
+	}
+	if (r == 0 && (cp->font_map || cp->font_unimap))
+		r = add_setfont(img, sysroot);
 	if (r == 0)
 		r = image_add_data(img, LAYOUT_VCONSOLE_FILE, conf.p, conf.len, 0644);
 	buf_free(&conf);
@@ -332,5 +394,9 @@ void console_plan_free(struct console_plan *cp)
 	free(cp->keymap_from);
 	free(cp->font);
 	free(cp->font_from);
+	free(cp->font_map);
+	free(cp->font_map_from);
+	free(cp->font_unimap);
+	free(cp->font_unimap_from);
 	memset(cp, 0, sizeof(*cp));
 }

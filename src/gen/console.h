@@ -14,6 +14,10 @@
 struct console_plan {
 	char *keymap, *keymap_from; /* its name and where that was said */
 	char *font, *font_from;
+	/* FONT_MAP, FONT_UNIMAP: loaded at boot by the packed setfont, since
+	 * reading kbd's map formats is kbd's job */
+	char *font_map, *font_map_from;
+	char *font_unimap, *font_unimap_from;
 };
 
 /* What to pack: the baked command line's vconsole.keymap= /

@@ -23,6 +23,8 @@ LUKS_DE_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001ca"
 PASS_DE = "Yz-\u00f6/ab"
 KEYS = ("shift-z", "y", "slash", "semicolon", "shift-7", "a", "b", "ret")
 KEYMAP = "de-latin1"
+FONT = "lat2-16"        # console-data's Latin-2 font
+FONT_MAP = "iso02"      # its iso02.acm.gz console map and iso02.sfm.gz Unicode map
 
 LUKS_DE = builder.Layout("luks2-de", "luks2", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-0000000001a0",
                          "luks2deroot", params=(("LUKS_UUID", LUKS_DE_UUID), ("PASS", PASS_DE)))
@@ -40,6 +42,16 @@ def scenarios(Scenario, Keys):
                  build=("--cmdline", "vconsole.keymap=" + KEYMAP),
                  interact=((prompt_de, Keys(KEYS)),),
                  log_expect=("uniramfs: console: keymap %s, font the kernel's" % KEYMAP,
+                             "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_DE_UUID)),
+        Scenario("console-font-maps", "the same with a font, FONT_MAP and FONT_UNIMAP "
+                 "(vconsole.font.map=, .unimap=): the packed setfont loads the maps, the "
+                 "keys still unlock",
+                 LUKS_DE, u, ours_only=True, cmdline=CONSOLES,
+                 build=("--cmdline", "vconsole.keymap=%s vconsole.font=%s vconsole.font.map=%s "
+                        "vconsole.font.unimap=%s" % (KEYMAP, FONT, FONT_MAP, FONT_MAP)),
+                 interact=((prompt_de, Keys(KEYS)),),
+                 log_expect=("uniramfs: console: keymap %s, font %s" % (KEYMAP, FONT),
+                             "uniramfs: console: font map %s, unimap %s" % (FONT_MAP, FONT_MAP),
                              "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_DE_UUID)),
         Scenario("keymap-missing", "the same keys on an image without the keymap (the kernel's "
                  "US layout) type another passphrase: the usual message",

@@ -187,6 +187,41 @@ static void test_font(void)
 	host_free(&h);
 }
 
+/* FONT_MAP and FONT_UNIMAP: the files found, uncompressed, and kbd's
+ * setfont with its libraries (copied into the sysroot as ldd lists
+ * them); without setfont the build says what to install. */
+static void test_font_maps(void)
+{
+	struct host h;
+	char *cmd, *text;
+
+	host_new(&h, "maps");
+	write_under(h.root, "etc/vconsole.conf", "FONT_MAP=xx\nFONT_UNIMAP=yy\n");
+	write_under(h.root, "usr/share/consoletrans/xx.trans", "0x41 0x42\n");
+	cmd = xasprintf("printf '0x41 U+0041\\n' | gzip -c > %s/usr/share/consoletrans/yy.sfm.gz",
+			h.root);
+	CHECK(run_capture(cmd, NULL) == 0);
+	free(cmd);
+	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+	CHECK_STR(h.cp.font_map, "xx");
+	CHECK_STR(h.cp.font_unimap_from, "/etc/vconsole.conf");
+	CHECK(console_plan_add(&h.cp, h.img, h.root) < 0);
+	text = xasprintf("FONT_MAP/FONT_UNIMAP: setfont not found in %s/usr/bin: install kbd", h.root);
+	CHECK_STR(err_msg(), text);
+	free(text);
+	image_free(h.img);
+	h.img = image_new();
+	cmd = xasprintf("cd %s && for f in /usr/bin/setfont $(ldd /usr/bin/setfont | "
+			"grep -o '/[^ ]*'); do mkdir -p .$(dirname $f) && cp -L $f .$f; done",
+			h.root);
+	CHECK(run_capture(cmd, NULL) == 0);
+	free(cmd);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) == 0);
+	CHECK(image_has(h.img, LAYOUT_FONT_MAP_FILE) && image_has(h.img, LAYOUT_FONT_UNIMAP_FILE));
+	CHECK(image_has(h.img, "/usr/bin/setfont"));
+	host_free(&h);
+}
+
 /* What loadkeys made is what the init will load: key 44 types y. */
 static void test_bkeymap_content(void)
 {
@@ -229,6 +264,7 @@ int main(void)
 	test_run("bad and missing names", test_bad_names);
 	test_run("a keymap loadkeys cannot read", test_broken_keymap);
 	test_run("fonts", test_font);
+	test_run("font maps and setfont", test_font_maps);
 	test_run("the binary keymap", test_bkeymap_content);
 	char *rm = xasprintf("rm -rf %s", tmpdir);
 	run_capture(rm, NULL);

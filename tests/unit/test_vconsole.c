@@ -16,6 +16,7 @@
 #include "layout.h"
 #include "log.h"
 #include "log_capture.h"
+#include "stack_helpers.h"
 #include "test.h"
 
 static void put_bytes(struct fake_ops *f, const char *path, const void *data, size_t len)
@@ -72,6 +73,49 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, const char *
 	if (conf)
 		fake_write(f, LAYOUT_VCONSOLE_FILE, conf);
 	return f;
+}
+
+static void finish(struct fake_ops *f, struct init *in);
+static struct fake_ops *cur;
+static int run_status;
+
+static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		 size_t len)
+{
+	stack_log_run(cur, path, argv, envp, input, len);
+	return run_status;
+}
+
+static const struct initops run_initops = { .run = x_run };
+
+/* FONT_MAP and FONT_UNIMAP: the packed setfont, after the font, on the
+ * VT in front; its failure is said and the boot goes on. */
+static void test_font_maps_through_setfont(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "quiet", "FONT=tiny\nFONT_MAP=iso02\nFONT_UNIMAP=iso02\n");
+
+	cur = f;
+	run_status = 0;
+	in.xops = &run_initops;
+	put_font(f);
+	fake_tool(f, "/usr/bin/setfont");
+	stage_vconsole(&in);
+	CHECK(fake_log_find(f, "run /usr/bin/setfont setfont -C /dev/tty0 -m " LAYOUT_FONT_MAP_FILE
+			       " -u " LAYOUT_FONT_UNIMAP_FILE) > fake_log_find(f, "ioctl KDFONTOP"));
+	CHECK(said("<6>console: font map iso02, unimap iso02\n"));
+	finish(f, &in);
+
+	f = setup(&in, "quiet", "FONT_MAP=iso02\n");
+	cur = f;
+	run_status = 1;
+	in.xops = &run_initops;
+	fake_tool(f, "/usr/bin/setfont");
+	stage_vconsole(&in);
+	CHECK(fake_log_find(f, "run /usr/bin/setfont setfont -C /dev/tty0 -m " LAYOUT_FONT_MAP_FILE)
+	      >= 0);
+	CHECK(said("<4>setfont could not load font map iso02, unimap - (exit status 1)\n"));
+	finish(f, &in);
 }
 
 static void finish(struct fake_ops *f, struct init *in)
@@ -190,6 +234,7 @@ int main(void)
 	test_run("the command line asks for another", test_cmdline_asks_for_another);
 	test_run("no virtual console", test_no_vt);
 	test_run("damaged files and refused ioctls", test_damaged_files);
+	test_run("font maps through setfont", test_font_maps_through_setfont);
 	buf_free(&msgs);
 	return test_done();
 }

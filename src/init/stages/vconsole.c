@@ -13,6 +13,7 @@
 
 #include "bkeymap.h"
 #include "init/init.h"
+#include "init/stack/stack.h"
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
@@ -22,7 +23,7 @@
 #define FONT_CELL_LINES 32
 
 struct vconsole_conf {
-	char *keymap, *font;
+	char *keymap, *font, *font_map, *font_unimap;
 };
 
 static void read_conf(struct init *in, struct vconsole_conf *vc)
@@ -36,6 +37,10 @@ static void read_conf(struct init *in, struct vconsole_conf *vc)
 				vc->keymap = xstrdup(l + 7);
 			else if (!strncmp(l, "FONT=", 5) && l[5])
 				vc->font = xstrdup(l + 5);
+			else if (!strncmp(l, "FONT_MAP=", 9) && l[9])
+				vc->font_map = xstrdup(l + 9);
+			else if (!strncmp(l, "FONT_UNIMAP=", 12) && l[12])
+				vc->font_unimap = xstrdup(l + 12);
 		}
 	}
 	free(data);
@@ -177,6 +182,35 @@ static const char *choose(const char *what, const char *asked, const char *packe
 	return packed;
 }
 
+/* FONT_MAP's console map and FONT_UNIMAP's Unicode map (which replaces
+ * the font's own table, as systemd-vconsole-setup gives them): kbd's
+ * setfont reads its formats, so the image carries it. */
+static void load_maps(struct init *in, const char *map, const char *unimap)
+{
+	char *argv[8];
+	size_t n = 0;
+	int st;
+
+	argv[n++] = (char *)"setfont";
+	argv[n++] = (char *)"-C";
+	argv[n++] = (char *)"/dev/tty0";
+	if (map) {
+		argv[n++] = (char *)"-m";
+		argv[n++] = (char *)LAYOUT_FONT_MAP_FILE;
+	}
+	if (unimap) {
+		argv[n++] = (char *)"-u";
+		argv[n++] = (char *)LAYOUT_FONT_UNIMAP_FILE;
+	}
+	argv[n] = NULL;
+	st = tool_run(in, "setfont", argv, NULL, 0);
+	if (st == 0)
+		log_info("console: font map %s, unimap %s", map ? map : "-", unimap ? unimap : "-");
+	else if (st > 0)
+		log_warn("setfont could not load font map %s, unimap %s (exit status %d)",
+			 map ? map : "-", unimap ? unimap : "-", st);
+}
+
 void stage_vconsole(struct init *in)
 {
 	struct vconsole_conf vc = { 0 };
@@ -187,7 +221,7 @@ void stage_vconsole(struct init *in)
 	read_conf(in, &vc);
 	keymap = choose("keymap", in->opt.vconsole_keymap, vc.keymap);
 	font = choose("font", in->opt.vconsole_font, vc.font);
-	if (!keymap && !font)
+	if (!keymap && !font && !vc.font_map && !vc.font_unimap)
 		goto out;
 	/* the keymap is the keyboard's, one for every virtual console;
 	 * /dev/console may be a serial line, tty0 is the VT in front */
@@ -202,10 +236,14 @@ void stage_vconsole(struct init *in)
 	if (font)
 		font_ok = load_font(in, fd, font) == 0;
 	close(fd);
+	if (vc.font_map || vc.font_unimap)
+		load_maps(in, vc.font_map, vc.font_unimap);
 	if (in->keymap || font_ok)
 		log_info("console: keymap %s, font %s", in->keymap ? in->keymap : "the kernel's",
 			 font_ok ? font : "the kernel's");
 out:
 	free(vc.keymap);
 	free(vc.font);
+	free(vc.font_map);
+	free(vc.font_unimap);
 }
