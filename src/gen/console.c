@@ -41,8 +41,10 @@ static const char *const map_suffixes[] = { ".trans", "_to_uni.trans", ".acm.gz"
 static const char *const unimap_suffixes[] = { ".uni", ".sfm.gz", ".sfm", ".uni.gz", ".gz", "" };
 static const char *const bin_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
 
-/* Debian's setupcon keeps the keymap it made from the XKB settings. */
-#define DEBIAN_CACHED_KEYMAP "/etc/console-setup/cached_UTF-8_del.kmap.gz"
+/* Debian's setupcon keeps the keymap it made from the XKB settings
+ * (layout, variant, options) as cached_CHARMAP_BACKSPACE.kmap.gz. */
+#define DEBIAN_CACHED_DIR "/etc/console-setup"
+#define DEBIAN_CACHED_KEYMAP DEBIAN_CACHED_DIR "/cached_UTF-8_del.kmap.gz"
 #define SEARCH_DEPTH 4
 #define FONT_MAX (1 << 20)
 #define MAP_MAX (256 << 10)
@@ -141,10 +143,10 @@ static int read_vars(const char *sysroot, struct conf_vars *cv)
 static int from_host(struct console_plan *cp, const char *sysroot)
 {
 	static const char *const vconsole[] = { "KEYMAP", "FONT", "FONT_MAP", "FONT_UNIMAP", NULL };
-	static const char *const keyboard[] = { "XKBLAYOUT", NULL };
-	char *v[4] = { 0 }, *layout = NULL;
+	static const char *const keyboard[] = { "XKBLAYOUT", "XKBVARIANT", NULL };
+	char *v[4] = { 0 }, *xkb[2] = { 0 }, *layout;
 	struct conf_vars vc = { "/etc/vconsole.conf", vconsole, v };
-	struct conf_vars kb = { "/etc/default/keyboard", keyboard, &layout };
+	struct conf_vars kb = { "/etc/default/keyboard", keyboard, xkb };
 	int r = read_vars(sysroot, &vc);
 
 	if (r == 0 && v[0] && *v[0] && !cp->keymap)
@@ -157,14 +159,21 @@ static int from_host(struct console_plan *cp, const char *sysroot)
 		set(&cp->font_unimap, &cp->font_unimap_from, v[3], "/etc/vconsole.conf");
 	if (r == 0 && !cp->keymap)
 		r = read_vars(sysroot, &kb);
+	layout = xkb[0];
 	if (r == 0 && layout && *layout && !cp->keymap) {
-		/* "de,us": the first is the one typed at boot */
+		/* "de,us": the first is the one typed at boot; variants go with
+		 * the layouts, in order */
 		layout[strcspn(layout, ",")] = '\0';
 		set(&cp->keymap, &cp->keymap_from, layout, "/etc/default/keyboard");
+		if (xkb[1] && (xkb[1][strcspn(xkb[1], ",")] = '\0', *xkb[1])) {
+			free(cp->xkb_variant);
+			cp->xkb_variant = xstrdup(xkb[1]);
+		}
 	}
 	for (size_t i = 0; i < 4; i++)
 		free(v[i]);
-	free(layout);
+	free(xkb[0]);
+	free(xkb[1]);
 	return r;
 }
 
@@ -350,6 +359,39 @@ static int add_file(const struct console_file *k, const char *name, const char *
 	return r;
 }
 
+static int is_cached_keymap(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return !strncmp(d->d_name, "cached_", 7) && n > 15 && !strcmp(d->d_name + n - 8, ".kmap.gz");
+}
+
+/* setupcon's keymap for /etc/default/keyboard: the UTF-8 one, else the
+ * first of another charmap (by name, so the same tree gives the same
+ * file); NULL when setupcon never saved one. */
+static char *cached_keymap(const char *sysroot)
+{
+	char *found = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP), *dir;
+	struct dirent **ents = NULL;
+	int n;
+
+	if (found)
+		return found;
+	dir = path_join(sysroot, DEBIAN_CACHED_DIR);
+	n = scandir(dir, &ents, is_cached_keymap, by_name);
+	for (int i = 0; i < n; i++) {
+		if (!found) {
+			char *rel = path_join(DEBIAN_CACHED_DIR, ents[i]->d_name);
+			found = sysroot_file(sysroot, rel);
+			free(rel);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	free(dir);
+	return found;
+}
+
 int console_plan_add(const struct console_plan *cp, struct image *img, const char *sysroot)
 {
 	struct buf conf = { 0 };
@@ -360,7 +402,11 @@ int console_plan_add(const struct console_plan *cp, struct image *img, const cha
 	if (cp->keymap) {
 		char *cached = NULL;
 		if (!strcmp(cp->keymap_from, "/etc/default/keyboard"))
-			cached = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP);
+			cached = cached_keymap(sysroot);
+		if (!cached && cp->xkb_variant)
+			log_warn("XKBVARIANT=%s (/etc/default/keyboard) is not applied: console-setup "
+				 "saved no keymap in %s (setupcon --save-only makes one), so the %s "
+				 "keymap is packed", cp->xkb_variant, DEBIAN_CACHED_DIR, cp->keymap);
 		r = add_file(&keymap_file, cp->keymap, cp->keymap_from, cached, img, sysroot);
 		if (r == 0)
 			buf_printf(&conf, "KEYMAP=%s\n", cp->keymap);
@@ -398,5 +444,6 @@ void console_plan_free(struct console_plan *cp)
 	free(cp->font_map_from);
 	free(cp->font_unimap);
 	free(cp->font_unimap_from);
+	free(cp->xkb_variant);
 	memset(cp, 0, sizeof(*cp));
 }

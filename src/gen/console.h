@@ -18,6 +18,7 @@ struct console_plan {
 	 * reading kbd's map formats is kbd's job */
 	char *font_map, *font_map_from;
 	char *font_unimap, *font_unimap_from;
+	char *xkb_variant; /* /etc/default/keyboard's, for its first layout */
 };
 
 /* What to pack: the baked command line's vconsole.keymap= /

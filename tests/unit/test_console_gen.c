@@ -14,6 +14,8 @@
 #include "err.h"
 #include "image.h"
 #include "layout.h"
+#include "log.h"
+#include "log_capture.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"
@@ -122,6 +124,38 @@ static void test_debian_keyboard(void)
 	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
 	CHECK_STR(h.cp.keymap, "xx-test");
 	CHECK_STR(h.cp.keymap_from, "/etc/default/keyboard");
+	host_free(&h);
+
+	/* a variant without setupcon's cached keymap: said, the layout packed */
+	host_new(&h, "deb-variant");
+	write_under(h.root, "etc/default/keyboard", "XKBLAYOUT=\"xx-test,us\"\nXKBVARIANT=\"nodeadkeys,\"\n");
+	msgs_capture(LOG_INFO);
+	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+	CHECK_STR(h.cp.xkb_variant, "nodeadkeys");
+	CHECK(console_plan_add(&h.cp, h.img, h.root) == 0);
+	CHECK(strstr(msgs.p, "<4>XKBVARIANT=nodeadkeys (/etc/default/keyboard) is not applied: "
+			     "console-setup saved no keymap in /etc/console-setup (setupcon "
+			     "--save-only makes one), so the xx-test keymap is packed\n") != NULL);
+	log_set_sink(NULL, NULL);
+	host_free(&h);
+
+	/* setupcon's keymap for another charmap: used, variant and all */
+	host_new(&h, "deb-cached");
+	write_under(h.root, "etc/default/keyboard", "XKBLAYOUT=\"xx-test\"\nXKBVARIANT=\"nodeadkeys\"\n");
+	write_under(h.root, "etc/console-setup/cached_ISO-8859-15_del.kmap.gz", "");
+	{
+		char *cmd = xasprintf("printf '%s' | gzip -c > %s/etc/console-setup/"
+				      "cached_ISO-8859-15_del.kmap.gz", TEST_KEYMAP, h.root);
+		CHECK(run_capture(cmd, NULL) == 0);
+		free(cmd);
+	}
+	msgs_capture(LOG_INFO);
+	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+	CHECK(console_plan_add(&h.cp, h.img, h.root) == 0);
+	CHECK(strstr(msgs.p, "cached_ISO-8859-15_del.kmap.gz") != NULL);
+	CHECK(strstr(msgs.p, "XKBVARIANT") == NULL);
+	CHECK(image_has(h.img, LAYOUT_KEYMAP_FILE));
+	log_set_sink(NULL, NULL);
 	host_free(&h);
 }
 
