@@ -394,6 +394,15 @@ static char *cached_keymap(const char *sysroot)
 
 int console_plan_add(const struct console_plan *cp, struct image *img, const char *sysroot)
 {
+	/* what the image's vconsole.conf says, under vconsole.conf's own keys */
+	const struct {
+		const struct console_file *k;
+		const char *name, *from, *key;
+	} fonts[] = {
+		{ &font_file, cp->font, cp->font_from, "FONT" },
+		{ &map_file, cp->font_map, cp->font_map_from, "FONT_MAP" },
+		{ &unimap_file, cp->font_unimap, cp->font_unimap_from, "FONT_UNIMAP" },
+	};
 	struct buf conf = { 0 };
 	int r = 0;
 
@@ -411,20 +420,12 @@ int console_plan_add(const struct console_plan *cp, struct image *img, const cha
 		if (r == 0)
 			buf_printf(&conf, "KEYMAP=%s\n", cp->keymap);
 	}
-	if (r == 0 && cp->font) {
-		r = add_file(&font_file, cp->font, cp->font_from, NULL, img, sysroot);
+	for (size_t i = 0; r == 0 && i < N(fonts); i++) {
+		if (!fonts[i].name)
+			continue;
+		r = add_file(fonts[i].k, fonts[i].name, fonts[i].from, NULL, img, sysroot);
 		if (r == 0)
-			buf_printf(&conf, "FONT=%s\n", cp->font);
-	}
-	if (r == 0 && cp->font_map) {
-		r = add_file(&map_file, cp->font_map, cp->font_map_from, NULL, img, sysroot);
-		if (r == 0)
-			buf_printf(&conf, "FONT_MAP=%s\n", cp->font_map);
-	}
-	if (r == 0 && cp->font_unimap) {
-		r = add_file(&unimap_file, cp->font_unimap, cp->font_unimap_from, NULL, img, sysroot);
-		if (r == 0)
-			buf_printf(&conf, "FONT_UNIMAP=%s\n", cp->font_unimap);
+			buf_printf(&conf, "%s=%s\n", fonts[i].key, fonts[i].name);
 	}
 	if (r == 0 && (cp->font_map || cp->font_unimap))
 		r = add_setfont(img, sysroot);

@@ -751,6 +751,24 @@ static void test_timing(void)
 	elf_resolver_free(r);
 }
 
+/* bin with stub standing in for libfoo.so.1: the real foo and bar are
+ * packed, and the log says why. */
+static void real_library_packed(const char *bin, const char *stub, const char *foo,
+				const char *bar, const char *why)
+{
+	struct elf_resolver *r = elf_resolver_new("");
+	struct image *img = image_new();
+
+	msgs_capture(LOG_INFO);
+	elf_resolver_stand_in(r, "libfoo.so.1", stub);
+	CHECK(elf_add_binary(r, img, bin) == 0);
+	CHECK(image_has(img, foo) && image_has(img, bar));
+	CHECK(strstr(msgs.p, why) != NULL);
+	log_set_sink(NULL, NULL);
+	image_free(img);
+	elf_resolver_free(r);
+}
+
 /* elf_resolver_stand_in: prog needs libfoo.so.1, which needs libbar.so.1;
  * a stand-in libfoo.so.1 that needs nothing is packed at libfoo's name
  * and libbar stays out (nbd-client and GnuTLS, src/notls/). A stand-in
@@ -824,32 +842,14 @@ static void test_stand_in(void)
 		elf_symbols_free(&vs);
 		CHECK(elf_symbols_path(foo, &vs) == 1 && strv_contains(&vs.versions, "V1"));
 		elf_symbols_free(&vs);
-		r = elf_resolver_new("");
-		img = image_new();
-		msgs_capture(LOG_INFO);
-		elf_resolver_stand_in(r, "libfoo.so.1", stub);
-		CHECK(elf_add_binary(r, img, vbin) == 0);
-		CHECK(image_has(img, foo) && image_has(img, bar));
-		CHECK(strstr(msgs.p, "bin/vprog imports V1, which the stand-in ") != NULL);
-		log_set_sink(NULL, NULL);
-		image_free(img);
-		elf_resolver_free(r);
+		real_library_packed(vbin, stub, foo, bar, "bin/vprog imports V1, which the stand-in ");
 		free(vbin);
 	}
 
 	/* a stand-in without foo, which prog calls: the real library */
 	free(stub);
 	stub = xasprintf("%s/s/stub/short-stub.so", tmp);
-	r = elf_resolver_new("");
-	img = image_new();
-	msgs_capture(LOG_INFO);
-	elf_resolver_stand_in(r, "libfoo.so.1", stub);
-	CHECK(elf_add_binary(r, img, bin) == 0);
-	CHECK(image_has(img, foo) && image_has(img, bar));
-	CHECK(strstr(msgs.p, "bin/prog imports foo, which the stand-in ") != NULL);
-	log_set_sink(NULL, NULL);
-	image_free(img);
-	elf_resolver_free(r);
+	real_library_packed(bin, stub, foo, bar, "bin/prog imports foo, which the stand-in ");
 	free(bin);
 	free(foo);
 	free(bar);
