@@ -48,6 +48,7 @@ static const char *const bin_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin"
 #define SEARCH_DEPTH 4
 #define FONT_MAX (1 << 20)
 #define MAP_MAX (256 << 10)
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void set(char **what, char **from, const char *value, const char *where)
 {
@@ -140,6 +141,47 @@ static int read_vars(const char *sysroot, struct conf_vars *cv)
 	return r;
 }
 
+/* Debian's console-setup font: FONT= names files (the first is taken,
+ * its directory and suffix dropped), else CODESET, FONTFACE and FONTSIZE
+ * name one as setupcon does: "Lat15", "Fixed", "8x16" give Lat15-Fixed16,
+ * "16x32" Terminus32x16. NULL when it names none (CODESET=guess goes by
+ * the locale, which only setupcon knows). */
+static char *console_setup_font(char *const v[4])
+{
+	static const char *const suffixes[] = { ".psf.gz", ".psfu.gz", ".psf", ".psfu" };
+	const char *face = v[2], *size = v[3], *x;
+	char *name;
+
+	if (v[0] && *v[0]) {
+		const char *first = v[0] + strspn(v[0], " "), *base;
+		name = xstrndup(first, strcspn(first, " "));
+		base = strrchr(name, '/');
+		if (base)
+			memmove(name, base + 1, strlen(base));
+		for (size_t i = 0; i < N(suffixes); i++) {
+			size_t n = strlen(name), k = strlen(suffixes[i]);
+			if (n > k && !strcmp(name + n - k, suffixes[i])) {
+				name[n - k] = '\0';
+				break;
+			}
+		}
+		return name;
+	}
+	if (!v[1] || !*v[1] || !face || !*face || !size || !*size)
+		return NULL;
+	if (!strcmp(v[1], "guess")) {
+		log_info("/etc/default/console-setup: CODESET=guess depends on the locale; "
+			 "no font packed (set FONT= or CODESET=)");
+		return NULL;
+	}
+	x = strchr(size, 'x');
+	if (x && !strncmp(size, "8x", 2))
+		return xasprintf("%s-%s%s", v[1], face, x + 1);
+	if (x)
+		return xasprintf("%s-%s%sx%.*s", v[1], face, x + 1, (int)(x - size), size);
+	return xasprintf("%s-%s%s", v[1], face, size);
+}
+
 static int from_host(struct console_plan *cp, const char *sysroot)
 {
 	static const char *const vconsole[] = { "KEYMAP", "FONT", "FONT_MAP", "FONT_UNIMAP", NULL };
@@ -157,6 +199,18 @@ static int from_host(struct console_plan *cp, const char *sysroot)
 		set(&cp->font_map, &cp->font_map_from, v[2], "/etc/vconsole.conf");
 	if (r == 0 && v[3] && *v[3] && !cp->font_unimap)
 		set(&cp->font_unimap, &cp->font_unimap_from, v[3], "/etc/vconsole.conf");
+	if (r == 0 && !cp->font) {
+		static const char *const setup[] = { "FONT", "CODESET", "FONTFACE", "FONTSIZE", NULL };
+		char *cs[4] = { 0 }, *font;
+		struct conf_vars csv = { "/etc/default/console-setup", setup, cs };
+		r = read_vars(sysroot, &csv);
+		font = r == 0 ? console_setup_font(cs) : NULL;
+		if (font)
+			set(&cp->font, &cp->font_from, font, "/etc/default/console-setup");
+		free(font);
+		for (size_t i = 0; i < 4; i++)
+			free(cs[i]);
+	}
 	if (r == 0 && !cp->keymap)
 		r = read_vars(sysroot, &kb);
 	layout = xkb[0];
@@ -247,8 +301,6 @@ static char *find_in(const char *sysroot, const char *const *dirs, size_t ndirs,
 	free(found);
 	return real;
 }
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int compile_keymap(const char *path, struct buf *out)
 {

@@ -221,6 +221,43 @@ static void test_font(void)
 	host_free(&h);
 }
 
+/* Debian's /etc/default/console-setup names the font: FONT= files, or
+ * CODESET, FONTFACE and FONTSIZE as setupcon puts them together;
+ * vconsole.conf's FONT wins. */
+static void test_console_setup_font(void)
+{
+	static const struct {
+		const char *conf, *font;
+	} cases[] = {
+		{ "CODESET=\"Lat15\"\nFONTFACE=\"Fixed\"\nFONTSIZE=\"8x16\"\n", "Lat15-Fixed16" },
+		{ "CODESET=\"Lat15\"\nFONTFACE=\"Terminus\"\nFONTSIZE=\"16x32\"\n", "Lat15-Terminus32x16" },
+		{ "CODESET=\"Uni2\"\nFONTFACE=\"VGA\"\nFONTSIZE=\"16\"\n", "Uni2-VGA16" },
+		{ "FONT=\"/usr/share/consolefonts/Lat2-Fixed16.psf.gz other.psf\"\nCODESET=\"x\"\n",
+		  "Lat2-Fixed16" },
+		{ "CODESET=\"guess\"\nFONTFACE=\"Fixed\"\nFONTSIZE=\"8x16\"\n", NULL },
+	};
+	struct host h;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		host_new(&h, "cs");
+		write_under(h.root, "etc/default/console-setup", cases[i].conf);
+		CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+		if (cases[i].font) {
+			CHECK_STR(h.cp.font, cases[i].font);
+			CHECK_STR(h.cp.font_from, "/etc/default/console-setup");
+		} else {
+			CHECK(h.cp.font == NULL);
+		}
+		host_free(&h);
+	}
+	host_new(&h, "cs-vc");
+	write_under(h.root, "etc/default/console-setup", cases[0].conf);
+	write_under(h.root, "etc/vconsole.conf", "FONT=tiny\n");
+	CHECK(console_plan_settings(&h.cp, h.root, NULL, true) == 0);
+	CHECK_STR(h.cp.font, "tiny");
+	host_free(&h);
+}
+
 /* FONT_MAP and FONT_UNIMAP: the files found, uncompressed, and kbd's
  * setfont with its libraries (copied into the sysroot as ldd lists
  * them); without setfont the build says what to install. */
@@ -299,6 +336,7 @@ int main(void)
 	test_run("a keymap loadkeys cannot read", test_broken_keymap);
 	test_run("fonts", test_font);
 	test_run("font maps and setfont", test_font_maps);
+	test_run("Debian's console-setup font", test_console_setup_font);
 	test_run("the binary keymap", test_bkeymap_content);
 	char *rm = xasprintf("rm -rf %s", tmpdir);
 	run_capture(rm, NULL);
