@@ -60,8 +60,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 if [ -x tests/fuzz/run.sh ]; then
 	note "fuzz targets (brief)"
 	tests/fuzz/run.sh 2>&1 | tee build/fuzz.log
-	p=$(grep -cE '^fuzz: [a-z_]+ ok$' build/fuzz.log || true)
-	f=$(grep -cE '^fuzz: [a-z_]+ FAILED' build/fuzz.log || true)
+	p=$(grep -cE '^fuzz: [a-z0-9_]+ ok$' build/fuzz.log || true)
+	f=$(grep -cE '^fuzz: [a-z0-9_]+ FAILED' build/fuzz.log || true)
 	[ "$p" -gt 0 ] || f=$((f + 1)) # a build failure runs no target
 	passed=$((passed + p))
 	failed=$((failed + f))

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(json, data, size);
 	t = luks2_token_types(json, size);
-	if (t & ~(LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_FIDO2 | LUKS2_TOKEN_PKCS11 | LUKS2_TOKEN_OTHER))
+	if (t & ~(LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_FIDO2 | LUKS2_TOKEN_PKCS11 | LUKS2_TOKEN_OTHER |
+		  LUKS2_TOKEN_CLEVIS))
 		abort();
 	free(json);
 	return 0;
