@@ -38,6 +38,9 @@ packages=(
 	# remote unlock over SSH: dropbear packed into images, dropbearkey
 	# for their host keys, and the boot test's ssh (tests/boot/scenarios_ssh.py)
 	dropbear-bin openssh-client
+	# the squashfs segment's writer (src/gen/squash.c), and rdsquashfs
+	# for the tests that read it back
+	squashfs-tools-ng
 	# LUKS for mkinitramfs (bench/stack.py)
 	cryptsetup-initramfs
 	# the other generators, for reading their images and benchmarks;

@@ -26,6 +26,13 @@
 /* The image's own files. */
 #define LAYOUT_KVER_FILE "/etc/uniramfs/kver"       /* the kernel it was built for */
 #define LAYOUT_CMDLINE_FILE "/etc/uniramfs/cmdline" /* baked command line defaults */
+/* The squashfs segment (src/gen/squash.h): the file, and where the
+ * init mounts it; the main segment's symlinks point below the mount.
+ * The modules the init loads to mount it are named one a line in
+ * LAYOUT_SQUASH_MODULES (paths below /lib/modules/KVER, in order). */
+#define LAYOUT_SQUASH_FILE "/uniramfs.sqfs"
+#define LAYOUT_SQUASH_DIR "/uniramfs.sqfs.d"
+#define LAYOUT_SQUASH_MODULES "/etc/uniramfs/squash-modules"
 #define LAYOUT_CRYPTTAB "/etc/crypttab"             /* hostonly LUKS devices */
 /* Present when the image holds cryptsetup's LUKS2 token plugins (one
  * line: their directory): the init then tries a device's tokens first. */

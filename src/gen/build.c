@@ -22,6 +22,7 @@
 #include "console.h"
 #include "cpio.h"
 #include "early_gen.h"
+#include "squash.h"
 #include "elf.h"
 #include "err.h"
 #include "format_gen_init_cpio.h"
@@ -55,6 +56,7 @@ struct plan {
 	struct early_plan early; /* fsck, hooks, resume=: early_gen.c */
 	struct net_plan net;     /* network roots' tools and netroot=: nettools.c */
 	struct ssh_plan ssh;     /* remote unlock: ssh.c */
+	struct squash_plan squash; /* the squashfs segment: squash.c */
 };
 
 static char *host_path(const struct plan *p, const char *path)
@@ -308,6 +310,13 @@ static int add_modules(struct plan *p)
 	}
 	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
 		r = modules_add(m, p->o->add_modules.v[i], true);
+	/* what the init loads to mount the squashfs stays outside it */
+	for (size_t i = 0; r == 0 && p->squash.on && i < 2; i++) {
+		const char *name = i ? "squashfs" : "loop";
+		r = modules_add(m, name, false);
+		if (r == 0)
+			r = modules_closure(m, name, &p->squash.keep);
+	}
 	if (r == 0)
 		r = modules_emit(m, p->img, mp.p);
 	if (r == 0)
@@ -438,6 +447,8 @@ static int write_image(struct plan *p, uint64_t *size)
 		file = output_sink_new(&out);
 	if (r == 0 && p->o->microcode == MICROCODE_AUTO && want_microcode(p))
 		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
+	if (r == 0)
+		r = squash_write_segment(&p->squash, file, source_date_epoch());
 	if (r == 0) {
 		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
 		r = comp ? 0 : -1;
@@ -473,6 +484,46 @@ static int write_image(struct plan *p, uint64_t *size)
 }
 
 
+/* The kernel's config says whether it can mount the squashfs: the
+ * module directory's (Fedora), /boot's (Debian), a tree's .config. */
+static char *find_kconfig(const struct plan *p)
+{
+	char *c[3] = {
+		p->kmoddir ? path_join(p->kmoddir, "config") : NULL,
+		xasprintf("%s/boot/config-%s", p->sysroot, p->kver),
+		p->o->kernel_tree ? path_join(p->o->kernel_tree, ".config") : NULL,
+	};
+	char *found = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		if (!found && c[i] && access(c[i], R_OK) == 0) {
+			found = c[i];
+			continue;
+		}
+		free(c[i]);
+	}
+	return found;
+}
+
+/* The list format holds one cpio, and a kernel without modules has
+ * no loop or squashfs to load. */
+static int decide_squash(struct plan *p)
+{
+	char *kconfig;
+	int r;
+
+	if (p->o->format == FORMAT_GEN_INIT_CPIO || !p->kmoddir) {
+		if (p->o->squashfs == SQUASHFS_YES)
+			return err_set("squashfs = yes: %s", p->kmoddir ? "a gen_init_cpio list holds one segment"
+							       : "the kernel has no module support");
+		return 0;
+	}
+	kconfig = find_kconfig(p);
+	r = squash_plan_decide(&p->squash, p->o->squashfs, p->o->mode == MODE_HOSTONLY, p->o->compress, kconfig);
+	free(kconfig);
+	return r;
+}
+
 /* mkinitcpio's fallback preset: the same name with "-fallback" before a
  * final ".img" (initramfs-KVER-fallback.img), else at its end
  * (initrd.img-KVER-fallback). */
@@ -501,6 +552,8 @@ static int build_fallback(const struct plan *p)
 int build_image(const struct build_opts *o)
 {
 	struct plan p = { .o = o, .stack.clevis = o->clevis };
+
+	squash_plan_init(&p.squash);
 	struct timespec t0, t1;
 	uint64_t size = 0;
 	int r;
@@ -545,6 +598,8 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = add_skeleton(&p);
 	if (r == 0)
+		r = decide_squash(&p);
+	if (r == 0)
 		r = ssh_plan_decide(&p.ssh, p.sysroot, o->ssh_unlock, o->mode == MODE_HOSTONLY);
 	if (r == 0)
 		r = add_modules(&p);
@@ -571,6 +626,8 @@ int build_image(const struct build_opts *o)
 		free(cmdline);
 	}
 	if (r == 0)
+		r = squash_plan_build(&p.squash, p.img, o->compress, o->compress_level, source_date_epoch());
+	if (r == 0)
 		r = o->format == FORMAT_GEN_INIT_CPIO ? write_list(&p, &size) : write_image(&p, &size);
 	if (r == 0 && o->uki)
 		r = uki_write(p.o, p.sysroot, p.kver, p.output);
@@ -594,6 +651,7 @@ int build_image(const struct build_opts *o)
 	net_plan_free(&p.net);
 	ssh_plan_free(&p.ssh);
 	console_plan_free(&p.console);
+	squash_plan_free(&p.squash);
 	free(p.kver);
 	free(p.kmoddir);
 	kernel_tree_close(&p.kt);

@@ -28,6 +28,10 @@ bool compression_built_in(enum compression c);
 /* 0, or -1 + err_set saying c cannot be written by this build and why. */
 int compression_check_built_in(enum compression c);
 
+/* The default levels. Why 6: see the measurements in compress.c. */
+#define ZSTD_DEFAULT_LEVEL 6
+#define GZIP_DEFAULT_LEVEL 6
+
 /* A sink that compresses into out. sink_finish ends the stream (writes
  * the compressor's trailer into out) but does not finish out. level < 0
  * picks the default; threads 0 = all cores (zstd and xz; their output is

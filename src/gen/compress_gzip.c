@@ -5,8 +5,6 @@
 #include "compress_priv.h"
 #include "err.h"
 
-/* Why 6: see the measurements in compress.c. */
-#define GZIP_DEFAULT_LEVEL 6
 
 struct gz_sink {
 	struct csink c;

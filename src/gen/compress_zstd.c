@@ -10,8 +10,6 @@
 
 /* The kernel's unzstd refuses frames whose window is above 128 MiB. */
 #define ZSTD_KERNEL_WINDOWLOG_MAX 27
-/* Why 6: see the measurements in compress.c. */
-#define ZSTD_DEFAULT_LEVEL 6
 
 struct zstd_sink {
 	struct csink c;

@@ -14,7 +14,7 @@
 
 #include "err.h"
 
-enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_YESNO, T_FORMAT, T_SSH };
+enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_YESNO, T_FORMAT, T_AUTO };
 
 struct key {
 	const char *name;
@@ -51,7 +51,8 @@ static const struct key keys[] = {
 	{ "cmdline", T_STR, F(cmdline), "default kernel command line baked into the image", 0 },
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
 	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
-	{ "ssh-unlock", T_SSH, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
+	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
+	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
 	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
 	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
@@ -166,16 +167,23 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		else
 			return err_set("%s: bad value '%s' for %s (expected auto or none)", where, value, k->name);
 		return 0;
-	case T_SSH:
+	case T_AUTO: {
+		_Static_assert(SSH_AUTO == 0 && SSH_YES == 1 && SSH_NO == 2 && SQUASHFS_AUTO == 0 &&
+				       SQUASHFS_YES == 1 && SQUASHFS_NO == 2 &&
+				       sizeof(enum ssh_unlock) == sizeof(int) &&
+				       sizeof(enum squashfs_mode) == sizeof(int),
+			       "T_AUTO fields are auto/yes/no ints");
+		int *v = (int *)((char *)o + k->off);
 		if (strcmp(value, "auto") == 0)
-			o->ssh_unlock = SSH_AUTO;
+			*v = 0;
 		else if (strcmp(value, "yes") == 0)
-			o->ssh_unlock = SSH_YES;
+			*v = 1;
 		else if (strcmp(value, "no") == 0)
-			o->ssh_unlock = SSH_NO;
+			*v = 2;
 		else
 			return err_set("%s: bad value '%s' for %s (expected auto, yes or no)", where, value, k->name);
 		return 0;
+	}
 	case T_FORMAT:
 		if (strcmp(value, "cpio") == 0)
 			o->format = FORMAT_CPIO;

@@ -443,6 +443,41 @@ out:
 	return r;
 }
 
+int image_finalize(struct image *img)
+{
+	if (canonicalize(img) < 0)
+		return -1;
+	return add_parents(img);
+}
+
+int image_each_host_file(const struct image *img, image_file_fn fn, void *ctx)
+{
+	size_t n;
+	struct entry **v = all_entries(img, &n);
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++)
+		if (v[i]->kind == K_FILE && !(v[i]->flags & IMG_DECOMPRESS))
+			r = fn(ctx, v[i]->path, v[i]->src, v[i]->mode, v[i]->len);
+	free(v);
+	return r;
+}
+
+int image_file_to_symlink(struct image *img, const char *dst, const char *target)
+{
+	struct entry *e = lookup(img, dst);
+
+	if (!e || e->kind != K_FILE)
+		return err_set("%s: not a file in the image", dst);
+	free(e->src);
+	e->src = xstrdup(target);
+	e->kind = K_SYMLINK;
+	e->mode = S_IFLNK | 0777;
+	e->len = 0;
+	e->flags = 0;
+	return 0;
+}
+
 int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mtime)
 {
 	struct image *all = (struct image *)img;
@@ -450,9 +485,7 @@ int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mt
 	size_t n = 0;
 	int r = 0;
 
-	if (canonicalize(all) < 0)
-		return -1;
-	if (add_parents(all) < 0)
+	if (image_finalize(all) < 0)
 		return -1;
 	v = all_entries(img, &n);
 	for (size_t i = 0; i < n && r == 0; i++) {

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "cpio.h"
@@ -38,6 +39,21 @@ size_t image_count(const struct image *img);
  * *resolved (if not NULL) receives the real path inside the image
  * (without sysroot), for callers that read the file next. */
 int image_add_host_path(struct image *img, const char *sysroot, const char *path, char **resolved);
+
+/* Put every entry under its canonical path and add the missing parent
+ * directories, as image_write_cpio does first: what a caller lists
+ * after it is what the cpio will hold. */
+int image_finalize(struct image *img);
+
+/* Each host file of the image (not data, not a file stored
+ * decompressed), sorted by path: fn(ctx, dst, src, mode, size). A
+ * non-zero return stops the walk and is returned. */
+typedef int (*image_file_fn)(void *ctx, const char *dst, const char *src, mode_t mode, uint64_t size);
+int image_each_host_file(const struct image *img, image_file_fn fn, void *ctx);
+
+/* The file at dst becomes a symlink to target (its content now lives
+ * elsewhere: squash.c). */
+int image_file_to_symlink(struct image *img, const char *dst, const char *target);
 
 /* Emit every entry sorted by path, each parent directory before its
  * children, uid/gid 0, the given mtime. Does not write the trailer. */

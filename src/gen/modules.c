@@ -170,6 +170,36 @@ void modules_summarize_missing_firmware(struct modules *m)
 	m->fw_summary = true;
 }
 
+int modules_closure(const struct modules *m, const char *name, struct strv *relpaths)
+{
+	struct mod *top = modules_find(m, name);
+	struct kmod_list *deps, *it;
+	int r = 0;
+
+	if (!top)
+		return 0;
+	/* modules.dep lists every module needed, nearest last */
+	deps = kmod_module_get_dependencies(top->km);
+	for (it = kmod_list_last(deps); it; it = kmod_list_prev(deps, it)) {
+		struct kmod_module *km = kmod_module_get_module(it);
+		struct mod *d = modules_find(m, kmod_module_get_name(km));
+		if (!d)
+			r = err_set("module %s needs %s, which is not in the image", top->name,
+				    kmod_module_get_name(km));
+		else if (!strv_contains(relpaths, d->relpath))
+			strv_push(relpaths, d->relpath);
+		kmod_module_unref(km);
+		if (r < 0)
+			break;
+	}
+	kmod_module_unref_list(deps);
+	if (r < 0)
+		return r;
+	if (!strv_contains(relpaths, top->relpath))
+		strv_push(relpaths, top->relpath);
+	return 0;
+}
+
 size_t modules_count(const struct modules *m)
 {
 	return m->n;

@@ -28,6 +28,10 @@ int modules_add_generic(struct modules *m);
  * names firmware for hardware nobody has), each file only when verbose.
  * By default each file is a warning, as for a hostonly build's devices. */
 void modules_summarize_missing_firmware(struct modules *m);
+/* The chosen module name (any spelling) and what it needs, dependencies
+ * first, as paths below the module directory (kernel/fs/.../x.ko); none
+ * when it is builtin or not chosen. */
+int modules_closure(const struct modules *m, const char *name, struct strv *relpaths);
 /* Number of modules chosen so far. */
 size_t modules_count(const struct modules *m);
 /* Add the chosen .ko files (decompressed), their firmware, the index

@@ -9,12 +9,15 @@
 
 #include "err.h"
 
-static int child_exec(const char *const argv[], int outfd)
+static int child_exec(const char *const argv[], int outfd, const int *keep, size_t nkeep)
 {
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	if (null < 0 || dup2(null, 0) < 0 || dup2(outfd, 1) < 0)
 		_exit(126);
+	for (size_t i = 0; i < nkeep; i++)
+		if (fcntl(keep[i], F_SETFD, 0) < 0)
+			_exit(126);
 	execvp(argv[0], (char *const *)argv);
 	_exit(127);
 }
@@ -41,6 +44,12 @@ static int collect(int fd, size_t max, struct buf *out)
 
 int run_tool_capture(const char *const argv[], const char *pkg, size_t max, struct buf *out)
 {
+	return run_tool_fds(argv, pkg, NULL, 0, max, out);
+}
+
+int run_tool_fds(const char *const argv[], const char *pkg, const int *keep, size_t nkeep, size_t max,
+		 struct buf *out)
+{
 	int pipefd[2], status, r;
 	pid_t pid;
 
@@ -54,7 +63,7 @@ int run_tool_capture(const char *const argv[], const char *pkg, size_t max, stru
 		return err_errno(r, "fork");
 	}
 	if (pid == 0)
-		child_exec(argv, pipefd[1]);
+		child_exec(argv, pipefd[1], keep, nkeep);
 	close(pipefd[1]);
 	r = collect(pipefd[0], max, out);
 	close(pipefd[0]);

@@ -12,4 +12,9 @@
  * (127: not installed, with pkg named). More output than max is an error. */
 int run_tool_capture(const char *const argv[], const char *pkg, size_t max, struct buf *out);
 
+/* The same, the tool also given the descriptors keep (open in it under
+ * the same numbers, as /dev/fd/N names them). */
+int run_tool_fds(const char *const argv[], const char *pkg, const int *keep, size_t nkeep, size_t max,
+		 struct buf *out);
+
 #endif

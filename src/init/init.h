@@ -45,6 +45,7 @@ struct init {
 	char kver[256];
 	char *root;          /* kernel name of the root= device, NULL until found */
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
+	bool squash_mounted; /* the squashfs segment is on LAYOUT_SQUASH_DIR */
 	bool resume_done;    /* resume= was dealt with (or cannot be any more) */
 	/* ms spent waiting for a person (passphrase prompts): a deadline
 	 * set before them moves on by as much. */

@@ -450,13 +450,16 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	kmsg_attach(in->ops->open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC, 0));
 	stage_console(in);
 	read_cmdline(in, argc, argv);
-	stage_vconsole(in);
-	timing_mark(&in->timing, "setup");
-
 	if (check_kver(in) < 0) {
+		stage_vconsole(in);
 		log_err("%s", err_msg());
 		return failure(in, false);
 	}
+	/* before the console's tools and every module: they may live there */
+	if (mount_squash(in) < 0)
+		log_err("the squashfs segment: %s; its programs and modules are missing", err_msg());
+	stage_vconsole(in);
+	timing_mark(&in->timing, "setup");
 	run_break(in, BRK_CMDLINE, "cmdline");
 	run_hooks(in, "cmdline");
 	if (net_root(in)) {

@@ -116,7 +116,7 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 static void test_image_contents(void)
 {
 	char *img = path_join(tmpdir, "contents");
-	char *o = xasprintf("-o %s --add-modules ext4 --compress gzip", img);
+	char *o = xasprintf("-o %s --add-modules ext4 --compress gzip --squashfs no", img);
 	char *c = build_cmd(o);
 	char *cmd = xasprintf("SOURCE_DATE_EPOCH=1234567 %s", c);
 	struct seen s = { 0 };
@@ -137,7 +137,8 @@ static void test_image_contents(void)
 static void test_canonical_paths(void)
 {
 	char *img = path_join(tmpdir, "canonical");
-	char *o = xasprintf("-o %s --add-modules ext4 --add-binaries sh --add-files /etc/hostname:/lib/x/hostname", img);
+	char *o = xasprintf("-o %s --add-modules ext4 --add-binaries sh --add-files /etc/hostname:/lib/x/hostname "
+			    "--squashfs no", img);
 	char *c = build_cmd(o);
 	char target[16] = "";
 	struct seen s = { 0 };
@@ -152,6 +153,81 @@ static void test_canonical_paths(void)
 	CHECK(s.below_link == 0);
 	CHECK(s.sorted == 0);
 	free(img), free(o), free(c);
+}
+
+struct squash_seen {
+	int sqfs_first, other_in_seg0, ext4_link, loop_file, squashfs_file, list, sh_link;
+	unsigned main_seg;
+	char sqfs_dir[64];
+};
+
+static int squash_collect(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data,
+			  void *u)
+{
+	struct squash_seen *s = u;
+	char *ext4 = xasprintf("/uniramfs.sqfs.d/usr/lib/modules/%s/kernel/fs/ext4/ext4.ko", kver);
+
+	/* segments count from 1 */
+	if (seg == 1 && c == COMP_NONE && !strcmp(e->name, "uniramfs.sqfs") && S_ISREG(e->mode) &&
+	    e->size > 4 && !memcmp(data, "hsqs", 4))
+		s->sqfs_first++;
+	else if (seg == 1)
+		s->other_in_seg0++;
+	if (seg > 1 && c == COMP_ZSTD)
+		s->main_seg = seg;
+	if (strstr(e->name, "/ext4.ko") && S_ISLNK(e->mode) && e->size == strlen(ext4) &&
+	    !memcmp(data, ext4, e->size))
+		s->ext4_link++;
+	/* what mounts it stays a file */
+	if (strstr(e->name, "/loop.ko") && S_ISREG(e->mode))
+		s->loop_file++;
+	if (strstr(e->name, "/squashfs.ko") && S_ISREG(e->mode))
+		s->squashfs_file++;
+	if (!strcmp(e->name, "etc/uniramfs/squash-modules") && memmem(data, e->size, "/loop.ko\n", 9) &&
+	    memmem(data, e->size, "/squashfs.ko\n", 13))
+		s->list++;
+	if (!strcmp(e->name, "usr/bin/dash") && S_ISLNK(e->mode) && e->size == strlen("/uniramfs.sqfs.d/usr/bin/dash"))
+		s->sh_link++;
+	free(ext4);
+	return 0;
+}
+
+/* A generic image's programs and modules go into the squashfs segment:
+ * the uncompressed segment holds it alone, the main one symlinks into
+ * its mount, and inside it ext4.ko is the host's file byte for byte
+ * (rdsquashfs reads it back). */
+static void test_squashfs_segment(void)
+{
+	char *img = path_join(tmpdir, "squash.img"), *dir = path_join(tmpdir, "squash.d");
+	char *o = xasprintf("-o %s --add-modules ext4 --add-binaries dash --squashfs yes", img);
+	char *c = build_cmd(o), *cmd = NULL, *out = NULL;
+	struct squash_seen s = { 0 };
+
+	if (system("command -v gensquashfs >/dev/null && command -v rdsquashfs >/dev/null") != 0)
+		SKIP("no gensquashfs/rdsquashfs (squashfs-tools-ng)");
+	CHECK(run_capture(c, NULL) == 0);
+	CHECK(image_foreach(img, squash_collect, &s) == 0);
+	CHECK(s.sqfs_first == 1 && s.other_in_seg0 == 0 && s.main_seg == 2);
+	CHECK(s.ext4_link == 1 && s.loop_file == 1 && s.squashfs_file == 1 && s.list == 1 && s.sh_link == 1);
+	/* the squashfs as the kernel gets it, read back */
+	cmd = xasprintf("mkdir -p %s && %s extract %s %s >/dev/null 2>&1 && rdsquashfs -q -c "
+			"/usr/lib/modules/%s/kernel/fs/ext4/ext4.ko %s/uniramfs.sqfs | cmp - /lib/modules/%s/kernel/fs/ext4/ext4.ko",
+			dir, uniramfs, img, dir, kver, dir, kver);
+	CHECK(run_capture(cmd, &out) == 0);
+	free(img), free(dir), free(o), free(c), free(cmd), free(out);
+}
+
+/* squashfs = yes where it cannot be: the reason, and no image. */
+static void test_squashfs_refused(void)
+{
+	char *img = path_join(tmpdir, "squash-none.img");
+	char *o = xasprintf("-o %s --add-modules ext4 --compress none --squashfs yes", img);
+	char *c = build_cmd(o), *out = NULL;
+
+	CHECK(run_capture(c, &out) == 1);
+	CHECK_STR(out, "uniramfs: error: squashfs = yes: the image is not compressed (compress = none)\n");
+	CHECK(access(img, F_OK) < 0);
+	free(img), free(o), free(c), free(out);
 }
 
 static void write_old(const char *path)
@@ -275,7 +351,7 @@ static void test_flags_win_over_config(void)
 	fprintf(f, "compress = none\nkver = 0.0-wrong\n");
 	fclose(f);
 	char *c = xasprintf("%s build --config %s -k %s --init %s --microcode none -o %s --compress lz4 "
-			    "--add-modules ext4 2>&1", uniramfs, conf, kver, init_bin, img);
+			    "--add-modules ext4 --squashfs no 2>&1", uniramfs, conf, kver, init_bin, img);
 	char *d = NULL;
 	size_t len;
 	CHECK(run_capture(c, NULL) == 0);
@@ -602,6 +678,8 @@ int main(void)
 	RUN(test_missing_kernel);
 	RUN(test_missing_binary);
 	RUN(test_flags_win_over_config);
+	RUN(test_squashfs_segment);
+	RUN(test_squashfs_refused);
 	RUN(test_compress_not_built_in);
 	RUN(test_bad_config_line);
 	RUN(test_hostonly_fixture);

@@ -21,6 +21,12 @@ void stage_console(struct init *in);
  * any prompt (in->keymap names the keymap loaded). Never fails the boot. */
 void stage_vconsole(struct init *in);
 
+/* squashmount.c: the squashfs segment on LAYOUT_SQUASH_DIR, when the
+ * image has one (0 without); 0 or a negative code (err set). */
+int mount_squash(struct init *in);
+/* Before switch_root: detach it (the init's children may still use it). */
+void unmount_squash(struct init *in);
+
 /* rootmount.c */
 /* The registry's subscriber that finds root= (arg: struct init), and
  * forgets it if it goes away. */

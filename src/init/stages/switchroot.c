@@ -142,6 +142,7 @@ int switch_root(struct init *in)
 	timing_mark(&in->timing, "switch");
 	write_state(in);
 	handback_shutdown(in->ops);
+	unmount_squash(in);
 
 	for (size_t i = 0; i < ARRAY_SIZE(moves); i++) {
 		char *target = xasprintf(NEWROOT "%s", moves[i]);
