@@ -24,6 +24,9 @@ import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), SCENAR
 DEFAULT_BUILDDIR = os.environ.get("UNIRAMFS_BUILDDIR", os.path.join(SRCDIR, "build"))
 RUN_INIT_RE = re.compile(r"^\[\s*([\d.]+)\] Run /init as init process", re.M)
 UPTIME_RE = re.compile(r"^TESTINIT: uptime: ([\d.]+)", re.M)
+# the kernel's unpacking of the initramfs: decompressing and copying it
+UNPACK_RE = re.compile(r"^\[\s*([\d.]+)\] Trying to unpack rootfs image.*?"
+                       r"^\[\s*([\d.]+)\] Freeing initrd memory", re.M | re.S)
 TIMINGS_RE = re.compile(r"^TESTINIT: timings: (\w+) (\d+)$", re.M)
 ENTRIES_RE = re.compile(r"^\d+ segments?, (\d+) entries", re.M)
 
@@ -122,6 +125,9 @@ def boot_record(text, dt, err, logf):
          "uptime": float(up.group(1)) if up else None}
     if b["run_init"] is not None and b["uptime"] is not None:
         b["init"] = round(b["uptime"] - b["run_init"], 3)
+    un = UNPACK_RE.search(text)
+    if un:
+        b["unpack"] = round(float(un.group(2)) - float(un.group(1)), 3)
     # uniramfs-init's own stage timings (ms), as testinit found them
     stages = {k: int(v) for k, v in TIMINGS_RE.findall(text)}
     if stages:

@@ -138,14 +138,18 @@ def tiny_table(res):
             if (g["key"].startswith("uniramfs") or g is tiny) and "boots" in g]
     if tiny is None or not rows:
         return None
-    out = ["| image | kernel to `Run /init` s | init s, median (min–max) | init ×tiny | "
+    out = ["| image | size MiB | kernel unpack s | kernel to `Run /init` s | "
+           "init s, median (min–max) | init ×tiny | "
            "whole boot s, median (min–max) | whole boot − tiny s | our init's stages, "
-           "ms (median) |", "|---|---|---|---|---|---|---|"]
+           "ms (median) |", "|---|---|---|---|---|---|---|---|---|"]
     for g in rows:
         ri = g.get("run_init")
         d = (g["uptime"] - tiny["uptime"]) if "uptime" in g and "uptime" in tiny else None
-        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-            g["label"], "%.2f" % ri if ri is not None else "—", _med_range(g, "init"),
+        size = g.get("size") or _get(gs.get(g.get("base")), "size")
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            g["label"], "%.1f" % (size / 2**20) if size else "—",
+            "%.3f" % g["unpack"] if "unpack" in g else "—",
+            "%.2f" % ri if ri is not None else "—", _med_range(g, "init"),
             _ratio(g.get("init"), tiny.get("init")) if g is not tiny else "",
             _med_range(g, "uptime"),
             "%+.2f" % d if d is not None and g is not tiny else "",
@@ -229,7 +233,10 @@ def markdown(res, outdir):
             "kernel start to the real init. Variant rows boot their base row's "
             "image with the options named. *Our init's stages* are "
             "`/run/uniramfs/timings` (setup, coldplug, devices: waiting for "
-            "the root, mount: fsck and mount, switch).", "",
+            "the root, mount: fsck and mount, switch). *Kernel unpack* is the "
+            "kernel's span from `Trying to unpack rootfs image` to `Freeing "
+            "initrd memory` (median): decompressing the image and copying "
+            "it into the rootfs.", "",
             tt, "", tiny_targets(res), ""]
     notes = notes_for(res)
     if notes:

@@ -72,6 +72,12 @@ def generators(uniramfs, kver, work):
         ("uniramfs-generic", "uniramfs --generic", "generic", u + "--generic", True),
         ("uniramfs-generic-nofsck", "uniramfs --generic, fsck.mode=skip", "generic",
          "uniramfs-generic", "fsck.mode=skip"),
+        # the same image in one compressed segment: as before the squashfs
+        # segment (issue 15), in the same run
+        ("uniramfs-generic-1seg", "uniramfs --generic --squashfs no", "generic",
+         u + "--generic --squashfs no", True),
+        ("uniramfs-generic-1seg-nofsck", "uniramfs --generic --squashfs no, fsck.mode=skip",
+         "generic", "uniramfs-generic-1seg", "fsck.mode=skip"),
         ("uniramfs-hostonly", "uniramfs --hostonly (guest sysroot)", "hostonly",
          u + "--hostonly --sysroot %s --kmoddir /lib/modules/%s --microcode none"
          % (virtio, kver), True),
@@ -218,6 +224,9 @@ def summarize_boots(g, nboots):
     ris = [b["run_init"] for b in boots if b["run_init"] is not None]
     if ris:
         g.res["run_init"] = statistics.median(ris)
+    un = [b["unpack"] for b in boots if b.get("unpack") is not None]
+    if un:
+        g.res["unpack"] = statistics.median(un)
     if ok:
         for k in ("init", "uptime"):
             g.res[k] = statistics.median(b[k] for b in ok)

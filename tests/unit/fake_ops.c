@@ -2,6 +2,7 @@
 /* The sysops functions take no context pointer, so the fake keeps the
  * one live instance in a static: a test uses one fake at a time. */
 #include <linux/kd.h>
+#include <linux/loop.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -123,11 +124,20 @@ static int op_unlink(const char *path)
 	return r;
 }
 
-/* The console ioctls of stages/vconsole.c, recorded; they succeed. */
+/* The console ioctls of stages/vconsole.c and the loop device's of
+ * stages/squashmount.c, recorded; they succeed (LOOP_CTL_GET_FREE
+ * gives loop0). */
 static int op_ioctl(int fd, unsigned long req, void *arg)
 {
 	(void)fd;
-	if (req == KDSKBENT) {
+	if (req == LOOP_CTL_GET_FREE) {
+		logf_("ioctl LOOP_CTL_GET_FREE");
+		return check_fail("ioctl", "LOOP_CTL_GET_FREE", NULL, NULL);
+	} else if (req == LOOP_CONFIGURE) {
+		const struct loop_config *c = arg;
+		logf_("ioctl LOOP_CONFIGURE flags 0x%x", c->info.lo_flags);
+		return check_fail("ioctl", "LOOP_CONFIGURE", NULL, NULL);
+	} else if (req == KDSKBENT) {
 		const struct kbentry *e = arg;
 		logf_("ioctl KDSKBENT %u %u 0x%04x", e->kb_table, e->kb_index, e->kb_value);
 	} else if (req == KDFONTOP) {

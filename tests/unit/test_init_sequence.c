@@ -4,6 +4,7 @@
  * asserts are on what the init asked the system to do, in order, and on
  * the exact messages of the failure paths. */
 #include <errno.h>
+#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,6 +372,80 @@ static void test_kver_mismatch(void)
 	fake_ops_free(f);
 }
 
+/* An image with the squashfs segment: the squashfs and the modules that
+ * mount it (the generator's list, in order) as the generator leaves them. */
+static void squash_image(struct fake_ops *f)
+{
+	fake_write(f, "/uniramfs.sqfs", "hsqs");
+	fake_write(f, "/etc/uniramfs/squash-modules",
+		   "kernel/drivers/block/loop.ko\nkernel/fs/squashfs/squashfs.ko\n");
+	fake_write(f, MODDIR "/kernel/drivers/block/loop.ko", "ko");
+	fake_write(f, MODDIR "/kernel/fs/squashfs/squashfs.ko", "ko");
+	fake_write(f, "/dev/loop-control", "");
+	fake_write(f, "/dev/loop0", "");
+}
+
+/* Mounted before any other module loads, on a read-only loop device that
+ * clears itself; detached before /dev moves (a daemon may still use it). */
+static void test_squash_segment(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char cfg[64], mnt[96];
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5");
+	squash_image(f);
+	snprintf(cfg, sizeof(cfg), "ioctl LOOP_CONFIGURE flags 0x%x", LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR);
+	snprintf(mnt, sizeof(mnt), "mount /dev/loop0 /uniramfs.sqfs.d squashfs 0x%x -",
+		 MS_RDONLY | MS_NOSUID | MS_NODEV);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"finit_module loop params=''",
+		"finit_module squashfs params=''",
+		"ioctl LOOP_CTL_GET_FREE",
+		cfg,
+		mnt,
+		"finit_module virtio_blk",
+		"mount /dev/vda1 /sysroot ext4",
+		"umount /uniramfs.sqfs.d 0x2",
+		"mount /dev /sysroot/dev - 0x2000 -",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(!in.squash_mounted);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* A kernel before 5.8: LOOP_CONFIGURE is EINVAL, LOOP_SET_FD and
+ * LOOP_SET_STATUS64 do it. A mount that fails says so and the boot goes
+ * on (a kernel with its drivers built in still finds its root). */
+static void test_squash_old_kernel_and_mount_failure(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char setfd[32], status[32];
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5");
+	squash_image(f);
+	fake_fail(f, "ioctl", "LOOP_CONFIGURE", EINVAL);
+	fake_fail(f, "mount", "squashfs", ENODEV);
+	snprintf(setfd, sizeof(setfd), "ioctl 0x%lx", (unsigned long)LOOP_SET_FD);
+	snprintf(status, sizeof(status), "ioctl 0x%lx", (unsigned long)LOOP_SET_STATUS64);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = { "ioctl LOOP_CONFIGURE", setfd, status, "mount /dev/loop0", "execve /sbin/init" };
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_boot_logged("<3>the squashfs segment: cannot mount /dev/loop0 (/uniramfs.sqfs) on "
+			       "/uniramfs.sqfs.d: No such device; its programs and modules are missing\n"));
+	CHECK(fake_log_count(f, "umount /uniramfs.sqfs.d") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 static void test_mount_fails(void)
 {
 	struct fake_ops *f;
@@ -520,6 +595,8 @@ int main(void)
 	RUN(test_no_root_option);
 	RUN(test_baked_defaults);
 	RUN(test_kver_mismatch);
+	RUN(test_squash_segment);
+	RUN(test_squash_old_kernel_and_mount_failure);
 	RUN(test_mount_fails);
 	RUN(test_mount_code_travels_up);
 	RUN(test_shell_then_retry);

@@ -123,10 +123,17 @@ void report_devices(struct init *in)
 	if (!in->devs.n) {
 		log_err("no block devices were seen");
 	} else {
+		size_t idle_loops = 0;
 		log_err("block devices seen:");
 		for (size_t i = 0; i < in->devs.n; i++) {
 			const struct blockdev *bd = &in->devs.v[i];
 			struct buf b = { 0 };
+			/* the loop module makes eight (the squashfs segment
+			 * loads it): one line for those with nothing on them */
+			if (str_has_prefix(bd->name, "loop") && !bd->type && !bd->partuuid) {
+				idle_loops++;
+				continue;
+			}
 			buf_printf(&b, "  %s", bd->devnode);
 			if (bd->type)
 				buf_printf(&b, " TYPE=%s", bd->type);
@@ -143,6 +150,9 @@ void report_devices(struct init *in)
 			log_err("%s", b.p);
 			buf_free(&b);
 		}
+		if (idle_loops)
+			log_err("  and %zu loop device%s with nothing on %s", idle_loops, idle_loops == 1 ? "" : "s",
+				idle_loops == 1 ? "it" : "them");
 	}
 	report_nodriver(in);
 	report_hostonly(in);
