@@ -78,6 +78,9 @@ def generators(uniramfs, kver, work):
          u + "--generic --squashfs no", True),
         ("uniramfs-generic-1seg-nofsck", "uniramfs --generic --squashfs no, fsck.mode=skip",
          "generic", "uniramfs-generic-1seg", "fsck.mode=skip"),
+        # the smallest generic image: its squashfs in xz too
+        ("uniramfs-generic-xz", "uniramfs --generic --compress xz", "generic",
+         u + "--generic --compress xz", True),
         ("uniramfs-hostonly", "uniramfs --hostonly (guest sysroot)", "hostonly",
          u + "--hostonly --sysroot %s --kmoddir /lib/modules/%s --microcode none"
          % (virtio, kver), True),

@@ -173,9 +173,23 @@ static void test_root_missing(void)
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=1 panic=-1");
+	/* the loop module's idle devices: one line for them all */
+	for (int i = 0; i < 3; i++) {
+		char *dir = xasprintf("/sys/devices/virtual/block/loop%d", i), *rel = xasprintf("../../devices/virtual/block/loop%d", i);
+		char *dev = xasprintf("%s/dev", dir), *ue = xasprintf("%s/uevent", dir);
+		char *num = xasprintf("7:%d\n", i), *name = xasprintf("DEVTYPE=disk\nDEVNAME=loop%d\n", i);
+		char *link = xasprintf("/sys/class/block/loop%d", i), *node = xasprintf("/dev/loop%d", i);
+		fake_write(f, dev, num);
+		fake_write(f, ue, name);
+		fake_symlink(f, rel, link);
+		fake_write(f, node, "");
+		free(dir), free(dev), free(ue), free(num), free(name), free(link), free(node), free(rel);
+	}
 	t0 = f->ops.now_ms();
 	CHECK(run(f, &in) < 0);
 	CHECK(f->ops.now_ms() - t0 >= 1000); /* the fake clock: no real second */
+	CHECK(fake_boot_logged("<3>  and 3 loop devices with nothing on them\n"));
+	CHECK(!fake_boot_logged("<3>  /dev/loop"));
 	CHECK(fake_boot_logged("<3>root device root=UUID=0000-1111 did not appear within 1 seconds\n"
 		     "<3>block devices seen:\n"));
 	CHECK(fake_boot_logged("<3>  /dev/vda1 TYPE=ext4 UUID=" UUID " LABEL=rootfs\n"));
