@@ -386,10 +386,13 @@ static void test_kver_mismatch(void)
 	fake_ops_free(f);
 }
 
-/* An image with the squashfs segment: the squashfs and the modules that
- * mount it (the generator's list, in order) as the generator leaves them. */
-static void squash_image(struct fake_ops *f)
+/* A boot of an image with the squashfs segment: the squashfs and the
+ * modules that mount it (the generator's list, in order) as the
+ * generator leaves them. */
+static struct fake_ops *squash_boot_setup(void)
 {
+	struct fake_ops *f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5");
+
 	fake_write(f, "/uniramfs.sqfs", "hsqs");
 	fake_write(f, "/etc/uniramfs/squash-modules",
 		   "kernel/drivers/block/loop.ko\nkernel/fs/squashfs/squashfs.ko\n");
@@ -397,6 +400,7 @@ static void squash_image(struct fake_ops *f)
 	fake_write(f, MODDIR "/kernel/fs/squashfs/squashfs.ko", "ko");
 	fake_write(f, "/dev/loop-control", "");
 	fake_write(f, "/dev/loop0", "");
+	return f;
 }
 
 /* Mounted before any other module loads, on a read-only loop device that
@@ -409,8 +413,7 @@ static void test_squash_segment(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5");
-	squash_image(f);
+	f = squash_boot_setup();
 	snprintf(cfg, sizeof(cfg), "ioctl LOOP_CONFIGURE flags 0x%x", LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR);
 	snprintf(mnt, sizeof(mnt), "mount /dev/loop0 /uniramfs.sqfs.d squashfs 0x%x -",
 		 MS_RDONLY | MS_NOSUID | MS_NODEV);
@@ -444,8 +447,7 @@ static void test_squash_old_kernel_and_mount_failure(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5");
-	squash_image(f);
+	f = squash_boot_setup();
 	fake_fail(f, "ioctl", "LOOP_CONFIGURE", EINVAL);
 	fake_fail(f, "mount", "squashfs", ENODEV);
 	snprintf(setfd, sizeof(setfd), "ioctl 0x%lx", (unsigned long)LOOP_SET_FD);
