@@ -28,11 +28,12 @@
 #define LAYOUT_CMDLINE_FILE "/etc/uniramfs/cmdline" /* baked command line defaults */
 /* The squashfs segment (src/gen/squash.h): the file, and where the
  * init mounts it; the main segment's symlinks point below the mount.
- * The modules the init loads to mount it are named one a line in
- * LAYOUT_SQUASH_MODULES (paths below /lib/modules/KVER, in order). */
+ * The modules that mount it (and what modules.dep says they need) stay
+ * in the main segment; the init loads them by name, as modprobe would,
+ * so modprobe.d options and loop.max_part= on the command line apply. */
 #define LAYOUT_SQUASH_FILE "/uniramfs.sqfs"
 #define LAYOUT_SQUASH_DIR "/uniramfs.sqfs.d"
-#define LAYOUT_SQUASH_MODULES "/etc/uniramfs/squash-modules"
+#define LAYOUT_SQUASH_MODULE_NAMES "loop", "squashfs"
 #define LAYOUT_CRYPTTAB "/etc/crypttab"             /* hostonly LUKS devices */
 /* Present when the image holds cryptsetup's LUKS2 token plugins (one
  * line: their directory): the init then tries a device's tokens first. */

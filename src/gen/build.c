@@ -311,11 +311,11 @@ static int add_modules(struct plan *p)
 	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
 		r = modules_add(m, p->o->add_modules.v[i], true);
 	/* what the init loads to mount the squashfs stays outside it */
-	for (size_t i = 0; r == 0 && p->squash.on && i < 2; i++) {
-		const char *name = i ? "squashfs" : "loop";
-		r = modules_add(m, name, false);
+	static const char *const squash_mods[] = { LAYOUT_SQUASH_MODULE_NAMES };
+	for (size_t i = 0; r == 0 && p->squash.on && i < ARRAY_SIZE(squash_mods); i++) {
+		r = modules_add(m, squash_mods[i], false);
 		if (r == 0)
-			r = modules_closure(m, name, &p->squash.keep);
+			r = modules_closure(m, squash_mods[i], &p->squash.keep);
 	}
 	if (r == 0)
 		r = modules_emit(m, p->img, mp.p);

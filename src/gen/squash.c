@@ -273,13 +273,6 @@ int squash_plan_build(struct squash_plan *s, struct image *img, enum compression
 		r = image_file_to_symlink(img, p.moved.v[i], target);
 		free(target);
 	}
-	if (r == 0) {
-		struct buf list = { 0 };
-		for (size_t i = 0; i < s->keep.n; i++)
-			buf_printf(&list, "%s\n", s->keep.v[i]);
-		r = image_add_data(img, LAYOUT_SQUASH_MODULES, list.p ? list.p : "", list.len, 0644);
-		buf_free(&list);
-	}
 	if (r == 0)
 		r = image_add_dir(img, LAYOUT_SQUASH_DIR, 0755);
 	if (r == 0) {

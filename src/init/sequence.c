@@ -142,30 +142,39 @@ static void net_up(void *arg)
 	sshd_start(arg);
 }
 
-static void stage_modules(struct init *in)
+/* The module index with the command line's blacklist and parameters:
+ * before the squashfs segment, whose modules load through it. */
+static void modules_open(struct init *in)
 {
 	char *moddir = xasprintf("/lib/modules/%s", in->kver);
 	const struct options *o = &in->opt;
+
+	in->ml = modload_new(in->ops, moddir);
+	if (!in->ml)
+		log_err("cannot read the modules in %s: %s", moddir, err_msg());
+	free(moddir);
+	in->drivers.ml = in->ml;
+	if (!in->ml)
+		return;
+	for (size_t i = 0; i < o->blacklist.n; i++)
+		modload_blacklist(in->ml, o->blacklist.v[i]);
+	for (size_t i = 0; i < o->modparam_mod.n; i++)
+		modload_add_param(in->ml, o->modparam_mod.v[i], o->modparam_arg.v[i]);
+}
+
+static void stage_modules(struct init *in)
+{
+	const struct options *o = &in->opt;
 	struct loop_source src = { .ready = devevents_ready, .arg = &in->events };
 
-	/* The socket first: nothing a module load announces is missed. */
+	/* The socket before the drivers: nothing a driver's load announces
+	 * is missed (what the squashfs segment's loop made, coldplug finds). */
 	in->events.fd = in->ops->uevent_open();
 	if (in->events.fd < 0)
 		log_err("cannot listen for device events: %s", err_msg());
 	src.fd = in->events.fd;
 	if (src.fd >= 0 && loop_add(&in->loop, &src) < 0)
 		log_err("%s", err_msg());
-	in->ml = modload_new(in->ops, moddir);
-	if (!in->ml)
-		log_err("cannot read the modules in %s: %s", moddir, err_msg());
-	free(moddir);
-	in->drivers.ml = in->ml;
-	if (in->ml) {
-		for (size_t i = 0; i < o->blacklist.n; i++)
-			modload_blacklist(in->ml, o->blacklist.v[i]);
-		for (size_t i = 0; i < o->modparam_mod.n; i++)
-			modload_add_param(in->ml, o->modparam_mod.v[i], o->modparam_arg.v[i]);
-	}
 	run_break(in, BRK_PRE_UDEV, "pre-udev");
 	run_hooks(in, "pre-udev");
 	for (size_t i = 0; in->ml && i < o->driver_pre.n; i++)
@@ -455,7 +464,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		log_err("%s", err_msg());
 		return failure(in, false);
 	}
-	/* before the console's tools and every module: they may live there */
+	modules_open(in);
+	/* before the console's tools and every other module: they may live there */
 	if (mount_squash(in) < 0)
 		log_err("the squashfs segment: %s; its programs and modules are missing", err_msg());
 	stage_vconsole(in);

@@ -387,15 +387,21 @@ static void test_kver_mismatch(void)
 }
 
 /* A boot of an image with the squashfs segment: the squashfs and the
- * modules that mount it (the generator's list, in order) as the
- * generator leaves them. */
-static struct fake_ops *squash_boot_setup(void)
+ * modules that mount it as the generator leaves them (squashfs needs a
+ * module of its own here, as a kernel whose zstd is modular would). */
+static struct fake_ops *squash_boot_setup(const char *cmdline)
 {
-	struct fake_ops *f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5");
+	struct fake_ops *f = fake_boot_setup(cmdline);
 
 	fake_write(f, "/uniramfs.sqfs", "hsqs");
-	fake_write(f, "/etc/uniramfs/squash-modules",
-		   "kernel/drivers/block/loop.ko\nkernel/fs/squashfs/squashfs.ko\n");
+	fake_write(f, MODDIR "/modules.dep",
+		   "kernel/drivers/block/virtio_blk.ko:\n"
+		   "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\n"
+		   "kernel/lib/crc16.ko:\n"
+		   "kernel/drivers/block/loop.ko:\n"
+		   "kernel/fs/squashfs/squashfs.ko: kernel/lib/zstd_dec.ko\n"
+		   "kernel/lib/zstd_dec.ko:\n");
+	fake_write(f, MODDIR "/kernel/lib/zstd_dec.ko", "ko");
 	fake_write(f, MODDIR "/kernel/drivers/block/loop.ko", "ko");
 	fake_write(f, MODDIR "/kernel/fs/squashfs/squashfs.ko", "ko");
 	fake_write(f, "/dev/loop-control", "");
@@ -413,13 +419,14 @@ static void test_squash_segment(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = squash_boot_setup();
+	f = squash_boot_setup("root=UUID=" UUID " rd.timeout=5");
 	snprintf(cfg, sizeof(cfg), "ioctl LOOP_CONFIGURE flags 0x%x", LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR);
 	snprintf(mnt, sizeof(mnt), "mount /dev/loop0 /uniramfs.sqfs.d squashfs 0x%x -",
 		 MS_RDONLY | MS_NOSUID | MS_NODEV);
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"finit_module loop params=''",
+		"finit_module zstd_dec params=''",
 		"finit_module squashfs params=''",
 		"ioctl LOOP_CTL_GET_FREE",
 		cfg,
@@ -447,7 +454,7 @@ static void test_squash_old_kernel_and_mount_failure(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = squash_boot_setup();
+	f = squash_boot_setup("root=UUID=" UUID " rd.timeout=5");
 	fake_fail(f, "ioctl", "LOOP_CONFIGURE", EINVAL);
 	fake_fail(f, "mount", "squashfs", ENODEV);
 	snprintf(setfd, sizeof(setfd), "ioctl 0x%lx", (unsigned long)LOOP_SET_FD);
@@ -458,6 +465,51 @@ static void test_squash_old_kernel_and_mount_failure(void)
 	CHECK(fake_boot_logged("<3>the squashfs segment: cannot mount /dev/loop0 (/uniramfs.sqfs) on "
 			       "/uniramfs.sqfs.d: No such device; its programs and modules are missing\n"));
 	CHECK(fake_log_count(f, "umount /uniramfs.sqfs.d") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* loop and squashfs load as modprobe would load them: the image's
+ * modprobe.d options, then the command line's (loop's parameters cannot
+ * change once it is in, so the root's max_part= must be there now); a
+ * built-in one (squashfs here) is not loaded; a blacklisted one on the command line is
+ * not forced, and the missing mount says what it could not open. */
+static void test_squash_modules_as_modprobe(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *lc;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = squash_boot_setup("root=UUID=" UUID " rd.timeout=5 loop.max_part=15");
+	fake_write(f, "/etc/modprobe.d/loop.conf", "options loop max_loop=4\n");
+	fake_write(f, MODDIR "/modules.dep",
+		   "kernel/drivers/block/virtio_blk.ko:\n"
+		   "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\n"
+		   "kernel/lib/crc16.ko:\n"
+		   "kernel/drivers/block/loop.ko:\n");
+	fake_write(f, MODDIR "/modules.builtin", "kernel/fs/squashfs/squashfs.ko\n");
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"finit_module loop params='max_loop=4 max_part=15'",
+		"mount /dev/loop0 /uniramfs.sqfs.d squashfs",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_log_count(f, "finit_module squashfs") == 0);
+	CHECK(fake_log_count(f, "finit_module loop") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+
+	f = squash_boot_setup("root=UUID=" UUID " rd.timeout=5 modprobe.blacklist=loop");
+	lc = fake_path(f, "/dev/loop-control");
+	CHECK(unlink(lc) == 0);
+	free(lc);
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "finit_module loop") == 0);
+	CHECK(fake_boot_logged("<3>the squashfs segment: cannot open /dev/loop-control: No such file or directory; "
+			       "its programs and modules are missing\n"));
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -613,6 +665,7 @@ int main(void)
 	RUN(test_kver_mismatch);
 	RUN(test_squash_segment);
 	RUN(test_squash_old_kernel_and_mount_failure);
+	RUN(test_squash_modules_as_modprobe);
 	RUN(test_mount_fails);
 	RUN(test_mount_code_travels_up);
 	RUN(test_shell_then_retry);

@@ -9,46 +9,33 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "init/dev/modload.h"
 #include "init/init.h"
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
 
-/* The modules the generator listed, in order; built-in ones are not
- * listed, and one loaded already (EEXIST) is fine. */
+/* By name through modload, as modprobe would: their dependencies from
+ * modules.dep, their modprobe.d options and loop.max_part= from the
+ * command line (loop's parameters are fixed once it is loaded, and the
+ * root's own modprobe would then get EEXIST). Built-in ones cost
+ * nothing. */
 static int load_modules(struct init *in)
 {
-	char *list = in->ops->path(LAYOUT_SQUASH_MODULES), *data = NULL, *save = NULL;
-	size_t len;
-	int r = read_file(list, &data, &len);
+	static const char *const names[] = { LAYOUT_SQUASH_MODULE_NAMES };
+	int r;
 
-	free(list);
-	if (r < 0)
-		return err_errno(r, "cannot read " LAYOUT_SQUASH_MODULES);
-	for (char *l = strtok_r(data, "\n", &save); l && r >= 0; l = strtok_r(NULL, "\n", &save)) {
-		char *path = xasprintf("/lib/modules/%s/%s", in->kver, l);
-		int fd = in->ops->open(path, O_RDONLY | O_CLOEXEC, 0);
-
-		if (fd < 0) {
-			r = err_errno(fd, "cannot open %s", path);
-		} else {
-			r = in->ops->finit_module(fd, "", 0);
-			if (r == -EEXIST)
-				r = 0;
-			else if (r < 0)
-				r = err_errno(r, "cannot load %s", path);
-			close(fd);
-		}
-		free(path);
-	}
-	free(data);
-	return r < 0 ? r : 0;
+	if (!in->ml)
+		return 0; /* said already; maybe they are built in */
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if ((r = modload_name(in->ml, names[i])) < 0)
+			return r;
+	return 0;
 }
 
 /* A free loop device on the file, read-only, gone with its last user
