@@ -161,6 +161,15 @@ def _u(d):
 SCENARIOS = [
     Scenario("virtio-uuid", "ext4 on virtio-blk by UUID; read-only by default",
              EXT4, _u(EXT4), expect=("root-writable=no",)),
+    # the generic image mounts its squashfs segment through loop before
+    # anything else loads: loop's parameters, fixed from then on, must be
+    # the command line's (and modprobe.d's), as the root's modprobe would
+    # have set them
+    Scenario("squash-loop-params", "loop.max_part= on the command line holds for the loop "
+             "the squashfs segment loaded", EXT4, _u(EXT4),
+             cmdline="loop.max_part=7 testinit.show=/sys/module/loop/parameters/max_part",
+             expect=(r"show /sys/module/loop/parameters/max_part: 7$",),
+             log_expect=("loop0: detected capacity change",), ours_only=True),
     Scenario("rw", "`rw` mounts the root writable", EXT4, _u(EXT4), cmdline="rw",
              expect=("root-writable=yes",)),
     Scenario("init-arg", "init=/sbin/other arg1 reaches the real init with its argument",

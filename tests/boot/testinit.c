@@ -249,6 +249,26 @@ static void report_writable(void)
 	say("root-writable=yes");
 }
 
+/* Each testinit.show=PATH on the command line: that file, so a scenario
+ * can see what the kernel says (a module's parameters) in TESTINIT lines
+ * without a program of its own. */
+static void show_asked(void)
+{
+	char cmdline[4096], tag[512];
+	FILE *f = fopen("/proc/cmdline", "re");
+	size_t n = f ? fread(cmdline, 1, sizeof(cmdline) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	cmdline[n] = '\0';
+	for (char *save = NULL, *w = strtok_r(cmdline, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(w, "testinit.show=", 14) != 0)
+			continue;
+		snprintf(tag, sizeof(tag), "show %s", w + 14);
+		dump(tag, w + 14);
+	}
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	char args[2048] = "";
@@ -274,6 +294,7 @@ int main(int argc, char **argv, char **envp)
 	/* uniramfs-init leaves its per-stage timings here; other
 	 * initramfs generators do not (a "cannot open" line then). */
 	dump("timings", "/run/uniramfs/timings");
+	show_asked();
 	ts = getenv("RD_TIMESTAMP");
 	say("RD_TIMESTAMP=%s", ts ? ts : "(unset)");
 	for (char **e = envp; *e; e++)
