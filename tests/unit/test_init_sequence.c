@@ -472,8 +472,8 @@ static void test_squash_old_kernel_and_mount_failure(void)
 /* loop and squashfs load as modprobe would load them: the image's
  * modprobe.d options, then the command line's (loop's parameters cannot
  * change once it is in, so the root's max_part= must be there now); a
- * built-in one (squashfs here) is not loaded; a blacklisted one on the command line is
- * not forced, and the missing mount says what it could not open. */
+ * built-in one (squashfs here) is not loaded; one blacklisted on the
+ * command line is not forced, and the mount says what it lacked. */
 static void test_squash_modules_as_modprobe(void)
 {
 	struct fake_ops *f;
