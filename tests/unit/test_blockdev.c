@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "init/dev/blockdev.h"
+#include "init/dev/registry.h"
 #include "err.h"
 #include "fake_ops.h"
 #include "test.h"
@@ -246,11 +247,66 @@ static void test_matches_every_form(void)
 	blockdev_clear(&nvme);
 }
 
+static void note_device(void *arg, enum dev_change what, const struct blockdev *bd)
+{
+	buf_printf(arg, "%s %s %s;", what == DEV_ADDED ? "added" : "changed", bd->name,
+		   bd->type ? bd->type : "-");
+}
+
+static void loop_event(struct registry *r, const char *action, const char *name, unsigned min)
+{
+	struct uevent ev = { .action = action, .subsystem = "block", .devname = name,
+			     .major = 7, .minor = min };
+	registry_event(r, &ev);
+}
+
+/* Three loop devices holding one ext4: an empty one (size 0: nothing
+ * to probe, until the change event when a file is attached), one the
+ * init made for itself (never told), and one in use. */
+static void test_registry_empty_and_ignored(void)
+{
+	if (!have_tools())
+		SKIP("mkfs.ext4 or sfdisk missing");
+	struct fake_ops *f = fake_ops_new();
+	struct registry r;
+	struct buf seen = { 0 };
+	char *dev;
+
+	fake_mkdir(f, "/dev");
+	for (int i = 0; i < 3; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "/dev/loop%d", i);
+		dev = fake_path(f, name);
+		make_sized(dev, 8 << 20);
+		CHECK(sh("mkfs.ext4 -q -F %s", dev) == 0);
+		free(dev);
+	}
+	fake_write(f, "/sys/class/block/loop0/size", "0\n");
+	fake_write(f, "/sys/class/block/loop1/size", "16384\n");
+	fake_write(f, "/sys/class/block/loop2/size", "16384\n");
+	registry_init(&r, &f->ops);
+	registry_subscribe(&r, note_device, &seen);
+	registry_ignore(&r, "loop1");
+	loop_event(&r, "add", "loop0", 0);
+	loop_event(&r, "add", "loop1", 1);
+	loop_event(&r, "add", "loop2", 2);
+	fake_write(f, "/sys/class/block/loop0/size", "16384\n");
+	loop_event(&r, "change", "loop0", 0);
+	loop_event(&r, "change", "loop1", 1);
+	CHECK_STR(seen.p, "added loop0 -;added loop2 ext4;changed loop0 ext4;");
+	CHECK(r.n == 2 && registry_get(&r, "loop1") == NULL);
+	registry_free(&r);
+	buf_free(&seen);
+	fake_ops_free(f);
+}
+
 int main(void)
 {
 	RUN(test_probe_ext4_partition);
 	RUN(test_probe_disk_and_empty);
 	RUN(test_links);
 	RUN(test_matches_every_form);
+	RUN(test_registry_empty_and_ignored);
 	return test_done();
 }

@@ -141,6 +141,10 @@ static void test_coldplug_fake_sysfs(void)
 	/* a device without modalias, and an empty one, give no event */
 	fake_write(f, "/sys/devices/platform/serial8250/uevent", "DRIVER=serial8250\n");
 	fake_write(f, "/sys/devices/platform/empty/modalias", "\n");
+	/* "power" is every device's attribute group, never a device: not
+	 * walked (a modalias there would be an event) */
+	fake_write(f, PCI "/power/modalias", "pci:v00008086d00001234sv0sd0bc01sc00i00\n");
+	fake_write(f, PCI "/power/control", "auto\n");
 	fake_write(f, "/sys/devices/platform/i8042/serio0/modalias",
 		   "serio:ty01pr00id00ex00\n");
 	fake_symlink(f, "../../../../bus/serio", "/sys/devices/platform/i8042/serio0/subsystem");

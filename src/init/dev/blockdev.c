@@ -93,6 +93,17 @@ static void read_dm_name(const struct sysops *ops, struct blockdev *bd)
 	free(real);
 }
 
+bool blockdev_empty(const struct sysops *ops, const char *name)
+{
+	char *p = xasprintf("/sys/class/block/%s/size", name), *real = ops->path(p), *size = NULL;
+	bool empty = read_line(real, &size) == 0 && strcmp(str_trim(size), "0") == 0;
+
+	free(size);
+	free(real);
+	free(p);
+	return empty;
+}
+
 int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 {
 	char *real = ops->path(bd->devnode);

@@ -21,6 +21,10 @@ struct blockdev {
  * /sys/class/block/NAME/dm/name. name/major/minor are filled by the
  * caller (from the uevent or sysfs). 0 or a negative code (err set). */
 int blockdev_probe(const struct sysops *ops, struct blockdev *bd);
+/* Does /sys/class/block/NAME/size say 0 (a loop device with no file, a
+ * drive with no medium)? Nothing is there to probe; the kernel sends a
+ * change event when something is. */
+bool blockdev_empty(const struct sysops *ops, const char *name);
 /* /dev/disk/by-uuid/UUID, by-label/LABEL, by-partuuid/PARTUUID,
  * by-partlabel/PARTLABEL -> ../../NAME (udev's escaping of odd chars),
  * and /dev/mapper/DMNAME -> ../NAME unless lvm or cryptsetup made it. */

@@ -59,7 +59,9 @@ static void add_or_change(struct registry *r, const struct uevent *ev)
 	bd.devnode = xasprintf("/dev/%s", ev->devname);
 	bd.major = ev->major;
 	bd.minor = ev->minor;
-	if (blockdev_probe(r->ops, &bd) < 0)
+	if (blockdev_empty(r->ops, bd.name))
+		log_debug("%s: empty, not probed", bd.devnode);
+	else if (blockdev_probe(r->ops, &bd) < 0)
 		log_debug("%s: %s", bd.devnode, err_msg());
 	if (blockdev_make_links(r->ops, &bd) < 0)
 		log_warn("%s", err_msg());
@@ -80,11 +82,24 @@ static void add_or_change(struct registry *r, const struct uevent *ev)
 	publish(r, DEV_ADDED, &r->v[r->n - 1]);
 }
 
+void registry_ignore(struct registry *r, const char *name)
+{
+	strv_push(&r->ignored, name);
+}
+
+static bool ignored(const struct registry *r, const char *name)
+{
+	for (size_t i = 0; i < r->ignored.n; i++)
+		if (!strcmp(r->ignored.v[i], name))
+			return true;
+	return false;
+}
+
 void registry_event(struct registry *r, const struct uevent *ev)
 {
 	long i;
 
-	if (!ev->action || !ev->devname)
+	if (!ev->action || !ev->devname || ignored(r, ev->devname))
 		return;
 	if (!strcmp(ev->action, "remove")) {
 		if ((i = find(r, ev->devname)) >= 0)
@@ -128,4 +143,5 @@ void registry_free(struct registry *r)
 	free(r->v);
 	r->v = NULL;
 	r->n = r->cap = 0;
+	strv_free(&r->ignored);
 }

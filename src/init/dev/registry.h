@@ -8,6 +8,7 @@
 #include "init/core/ops.h"
 #include "init/dev/blockdev.h"
 #include "init/dev/uevent.h"
+#include "util.h"
 
 /* The block devices the init knows, each probed (blkid) and given its
  * /dev/disk links once per add or change. Whoever cares (the root
@@ -31,11 +32,15 @@ struct registry {
 	size_t nsubs;
 	unsigned scan_gen;         /* bumped by each rescan of sysfs */
 	long long last_change_ms;  /* ops clock: when a device last came, changed or went */
+	struct strv ignored;       /* registry_ignore's names */
 };
 
 void registry_init(struct registry *r, const struct sysops *ops);
 /* In the order subscribed. */
 void registry_subscribe(struct registry *r, dev_subscriber_fn fn, void *arg);
+/* A device the init made for itself (the squashfs segment's loop):
+ * never probed, never told to the subscribers. */
+void registry_ignore(struct registry *r, const char *name);
 /* A block uevent (add, change, remove) or a coldplugged device. */
 void registry_event(struct registry *r, const struct uevent *ev);
 /* A rescan of sysfs: begin, then every device there through

@@ -95,6 +95,8 @@ int mount_squash(struct init *in)
 	if (r < 0)
 		return err_errno(r, "cannot mount %s (" LAYOUT_SQUASH_FILE ") on " LAYOUT_SQUASH_DIR, dev);
 	in->squash_mounted = true;
+	/* the image's own files: no root, key or array is on it */
+	registry_ignore(&in->devs, dev + strlen("/dev/"));
 	log_debug("mounted the squashfs segment from %s", dev);
 	return 0;
 }
