@@ -49,6 +49,7 @@ SRCDIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
+import serialtext  # noqa: E402
 import scenarios_clevis  # noqa: E402
 import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
@@ -446,7 +447,7 @@ def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=
         if os.path.exists(sock_path):   # QEMU usually removes it itself
             os.unlink(sock_path)
     with open(log, errors="replace") as f:
-        text = f.read().replace("\r", "")
+        text = serialtext.untangle(f.read().replace("\r", ""))
     if qemu_out.strip():
         text += "\n[qemu] " + qemu_out
     return text, dt, timed_out, missed

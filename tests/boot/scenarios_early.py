@@ -24,6 +24,7 @@ import uuid
 
 import builder
 import disks
+import serialtext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
@@ -164,7 +165,7 @@ class Hibernation:
             if os.path.exists(img):
                 os.unlink(img)
         with open(log, errors="replace") as f:
-            text = f.read().replace("\r", "")
+            text = serialtext.untangle(f.read().replace("\r", ""))
         m = re.search(r"^TESTINIT: TOKEN=(\w+) pid=(\d+) boot_id=(\S+)$", text, re.M)
         if not m or "TESTINIT: hibernation failed" in text or "Image saving done" not in text:
             raise RuntimeError("the first boot did not hibernate (%s)" % log)

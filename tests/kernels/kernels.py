@@ -46,6 +46,7 @@ import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), Images
 import builder  # noqa: E402
 import disks  # noqa: E402
 import scenarios_early  # noqa: E402
+import serialtext  # noqa: E402
 import fetch  # noqa: E402
 import minikernel  # noqa: E402
 
@@ -158,7 +159,7 @@ def boot_plain(kernel, initrd, disk, cmdline, log, timeout):
     except subprocess.TimeoutExpired:
         timed_out = True
     with open(log, errors="replace") as f:
-        return f.read().replace("\r", ""), time.monotonic() - t, timed_out
+        return serialtext.untangle(f.read().replace("\r", "")), time.monotonic() - t, timed_out
 
 
 def mini_tests(a, res, only):
@@ -418,7 +419,7 @@ def uki_test(a, res, only):
                            stderr=subprocess.STDOUT, timeout=a.timeout + 60)
         except subprocess.TimeoutExpired:
             timed_out = True
-        text = open(log, errors="replace").read().replace("\r", "")
+        text = serialtext.untangle(open(log, errors="replace").read().replace("\r", ""))
         err = boottest.check(sc, text, timed_out)
         if err is None and "EFI stub: Loaded initrd" not in text:
             err = "the kernel did not say it took the initrd from the stub"
