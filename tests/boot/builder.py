@@ -28,6 +28,7 @@ import threading
 import time
 
 import disks
+import serialtext
 import tang
 import tpm
 
@@ -192,10 +193,9 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
             except subprocess.TimeoutExpired:
                 pass
         dt = time.monotonic() - t
-        with open(log, errors="replace") as f:
-            text = f.read()
-        if "\nBUILDER-OK" not in text.replace("\r", ""):
-            tail = "\n".join(text.replace("\r", "").splitlines()[-30:])
+        text = serialtext.read(log)
+        if "\nBUILDER-OK" not in text:
+            tail = "\n".join(text.splitlines()[-30:])
             raise RuntimeError("builder VM for %s did not finish (%.0f s, log %s):\n%s"
                                % (layout.name, dt, log, tail))
         if layout.tpm:   # the token is sealed by this TPM: it goes with the disk

@@ -446,8 +446,7 @@ def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=
         missed = console.missed()
         if os.path.exists(sock_path):   # QEMU usually removes it itself
             os.unlink(sock_path)
-    with open(log, errors="replace") as f:
-        text = serialtext.untangle(f.read().replace("\r", ""))
+    text = serialtext.read(log)
     if qemu_out.strip():
         text += "\n[qemu] " + qemu_out
     return text, dt, timed_out, missed

@@ -164,8 +164,7 @@ class Hibernation:
         finally:
             if os.path.exists(img):
                 os.unlink(img)
-        with open(log, errors="replace") as f:
-            text = serialtext.untangle(f.read().replace("\r", ""))
+        text = serialtext.read(log)
         m = re.search(r"^TESTINIT: TOKEN=(\w+) pid=(\d+) boot_id=(\S+)$", text, re.M)
         if not m or "TESTINIT: hibernation failed" in text or "Image saving done" not in text:
             raise RuntimeError("the first boot did not hibernate (%s)" % log)

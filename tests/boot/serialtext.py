@@ -30,6 +30,12 @@ def untangle(text):
         line = text.rfind("\n", 0, m.start()) + 1
         text = (text[:line] + m.group(1) + "\n" + text[line:m.start()] + text[m.end():])
 
+def read(path):
+    """A guest's serial log file, without carriage returns, untangled."""
+    with open(path, errors="replace") as f:
+        return untangle(f.read().replace("\r", ""))
+
+
 CASES = [
     ("a kernel line inside a program's line",
      "TESTINIT: TOKEN=ab boot_id=3975[    4.910657] random: crng init done\n6ed4\n",

@@ -37,6 +37,7 @@ import threading
 import time
 
 import netservers
+import serialtext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INIT = os.path.join(HERE, "servervm", "init.sh")
@@ -154,8 +155,7 @@ class ServerVM:
 
     def text(self):
         try:
-            with open(self.log, errors="replace") as f:
-                return f.read().replace("\r", "")
+            return serialtext.read(self.log)
         except OSError:
             return ""
 

@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "boot"))
 import builder  # noqa: E402
 import disks  # noqa: E402
+import serialtext  # noqa: E402
 
 LAYOUT = r'''
 # $1: the blank disk, $2: the Debian root's ext4 image
@@ -71,8 +72,7 @@ def main():
                            stderr=subprocess.STDOUT, timeout=600)
         except subprocess.TimeoutExpired:
             pass
-        with open(log, errors="replace") as f:
-            text = f.read().replace("\r", "")
+        text = serialtext.read(log)
         if "\nBUILDER-OK" not in text:
             print("builder VM did not finish (%.0f s):\n%s" % (time.monotonic() - t,
                   "\n".join(text.splitlines()[-30:])))

@@ -158,8 +158,7 @@ def boot_plain(kernel, initrd, disk, cmdline, log, timeout):
                        stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-    with open(log, errors="replace") as f:
-        return serialtext.untangle(f.read().replace("\r", "")), time.monotonic() - t, timed_out
+    return serialtext.read(log), time.monotonic() - t, timed_out
 
 
 def mini_tests(a, res, only):
@@ -419,7 +418,7 @@ def uki_test(a, res, only):
                            stderr=subprocess.STDOUT, timeout=a.timeout + 60)
         except subprocess.TimeoutExpired:
             timed_out = True
-        text = serialtext.untangle(open(log, errors="replace").read().replace("\r", ""))
+        text = serialtext.read(log)
         err = boottest.check(sc, text, timed_out)
         if err is None and "EFI stub: Loaded initrd" not in text:
             err = "the kernel did not say it took the initrd from the stub"
