@@ -12,6 +12,9 @@ packages=(
 	# the kernel we boot and the tools that boot it and make its disks
 	linux-image-amd64 qemu-system-x86 kmod cpio
 	e2fsprogs xfsprogs btrfs-progs dosfstools fdisk util-linux
+	# the static e2fsck the images pack in place of the dynamic one
+	# (src/gen/fsck_static.c), so the fsck boot tests run it
+	e2fsck-static
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
 	cryptsetup-bin lvm2 mdadm

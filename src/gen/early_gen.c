@@ -17,6 +17,7 @@
 
 #include "elf.h"
 #include "err.h"
+#include "fsck_static.h"
 #include "log.h"
 #include "sysroot.h"
 
@@ -69,6 +70,31 @@ static char *real_dir(const char *sysroot, const char *path)
 	return dir;
 }
 
+/* The checker, or its static twin where the distribution ships one of
+ * the same release (fsck_static.h), under the checker's own name. */
+static int add_binary_or_static(struct elf_resolver *er, struct image *img, const char *sysroot,
+				const char *tool, const char *path)
+{
+	char *name = xasprintf("%s.static", tool), *found = find_tool(sysroot, name);
+	char *sta = found ? fsck_static_for(sysroot, path, found) : NULL, *dir, *src, *dst;
+	int r;
+
+	free(name);
+	free(found);
+	if (!sta || !(dir = real_dir(sysroot, path))) {
+		free(sta);
+		return elf_add_binary(er, img, path);
+	}
+	src = path_join(sysroot, sta);
+	dst = xasprintf("%s/%s", dir, tool);
+	r = image_add_file(img, dst, src, 0755, 0);
+	free(src);
+	free(dst);
+	free(dir);
+	free(sta);
+	return r;
+}
+
 static int add_checker(struct elf_resolver *er, struct image *img, const char *sysroot,
 		       const char *tool, bool must)
 {
@@ -81,7 +107,10 @@ static int add_checker(struct elf_resolver *er, struct image *img, const char *s
 				 tool, sysroot);
 		return 0;
 	}
-	r = elf_add_binary(er, img, path);
+	if (!strcmp(tool, "e2fsck"))
+		r = add_binary_or_static(er, img, sysroot, tool, path);
+	else
+		r = elf_add_binary(er, img, path);
 	if (r == 0 && !strcmp(tool, "e2fsck") && (dir = real_dir(sysroot, path))) {
 		static const char *const names[] = { "fsck.ext2", "fsck.ext3", "fsck.ext4" };
 		for (size_t i = 0; r == 0 && i < ARRAY_SIZE(names); i++) {

@@ -2,6 +2,7 @@
 /* The generator's side of issue 6: --add-hook (stages, errors), the
  * fsck tools packed, and the resume= a hostonly image bakes: from
  * initramfs-tools' and dracut's config, else the resume device's UUID. */
+#include <linux/elf.h> /* not <elf.h>: src/gen/elf.h shadows it */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "early_gen.h"
+#include "fsck_static.h"
 #include "err.h"
 #include "test.h"
 
@@ -91,6 +93,76 @@ static void test_fsck_tools(void)
 	image_free(img);
 }
 
+/* A file at rel below root: an ELF header (type, no program header)
+ * when type is not 0, then the strings, each ending in a NUL. */
+static void put_strings(const char *root, const char *rel, unsigned type, const char *const *strs)
+{
+	unsigned char ehdr[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+	char *p = path_join(root, rel), *dir = xstrdup(p);
+	FILE *f;
+
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir, 0755);
+	f = fopen(p, "w");
+	if (type) {
+		ehdr[16] = (unsigned char)type; /* e_type */
+		ehdr[18] = 62;                  /* e_machine: x86-64 */
+		ehdr[20] = 1;                   /* e_version */
+		ehdr[52] = 64;                  /* e_ehsize */
+		ehdr[54] = 56;                  /* e_phentsize */
+		fwrite(ehdr, sizeof(ehdr), 1, f);
+	}
+	for (; *strs; strs++)
+		fwrite(*strs, strlen(*strs) + 1, 1, f);
+	fclose(f);
+	chmod(p, 0755);
+	free(dir);
+	free(p);
+}
+
+/* Debian's e2fsck.static goes in as e2fsck only when it is a static
+ * executable of the same e2fsprogs release (its date in both). */
+static void test_fsck_static(void)
+{
+	static const char *const dyn[] = { "e2fsck %s (%s)", "1.47.0", "5-Feb-2023", NULL };
+	static const char *const same[] = { "04-Aug-2022", "5-Feb-2023", NULL };
+	static const char *const older[] = { "04-Aug-2022", "7-Feb-2021", NULL };
+	static const char *const inside[] = { "built 5-Feb-2023", NULL };
+	char *root = path_join(tmpdir, "static-root"), *got;
+	struct strv types = { 0 };
+	struct image *img;
+
+	put_strings(root, "usr/sbin/e2fsck", 0, dyn);
+	put_strings(root, "usr/sbin/e2fsck.static", ET_EXEC, same);
+	got = fsck_static_for(root, "/usr/sbin/e2fsck", "/usr/sbin/e2fsck.static");
+	CHECK_STR(got, "/usr/sbin/e2fsck.static");
+	free(got);
+
+	/* packed under e2fsck's name, with its fsck.ext* links, and no
+	 * library resolved for the dynamic one (which is no ELF here) */
+	img = image_new();
+	strv_push(&types, "ext4");
+	CHECK(early_add_fsck(img, root, &types) == 0);
+	CHECK(image_has(img, "/usr/sbin/e2fsck") && image_has(img, "/usr/sbin/fsck.ext4"));
+	CHECK(image_count(img) == 4);
+	image_free(img);
+	strv_free(&types);
+
+	put_strings(root, "usr/sbin/e2fsck.static", ET_EXEC, older);
+	CHECK(fsck_static_for(root, "/usr/sbin/e2fsck", "/usr/sbin/e2fsck.static") == NULL);
+	put_strings(root, "usr/sbin/e2fsck.static", ET_EXEC, inside);
+	CHECK(fsck_static_for(root, "/usr/sbin/e2fsck", "/usr/sbin/e2fsck.static") == NULL);
+	put_strings(root, "usr/sbin/e2fsck.static", ET_REL, same);
+	CHECK(fsck_static_for(root, "/usr/sbin/e2fsck", "/usr/sbin/e2fsck.static") == NULL);
+	put_strings(root, "usr/sbin/e2fsck.static", 0, same);
+	CHECK(fsck_static_for(root, "/usr/sbin/e2fsck", "/usr/sbin/e2fsck.static") == NULL);
+	/* a dynamic checker with no release date: nothing to compare */
+	put_strings(root, "usr/sbin/e2fsck", 0, inside);
+	put_strings(root, "usr/sbin/e2fsck.static", ET_EXEC, same);
+	CHECK(fsck_static_for(root, "/usr/sbin/e2fsck", "/usr/sbin/e2fsck.static") == NULL);
+	free(root);
+}
+
 static void test_resume_spec(void)
 {
 	char *s, *cmd, *dev;
@@ -158,7 +230,7 @@ static char *sh_out(const char *cmd)
 static void test_hostonly_bakes_resume(void)
 {
 	const char *src = getenv("UNIRAMFS_SRCDIR"), *bd = getenv("UNIRAMFS_BUILDDIR");
-	char *sysroot = path_join(tmpdir, "sysroot"), *cmd, *out;
+	char *sysroot, *cmd, *out;
 	char kver[256] = "";
 	FILE *k = popen("ls /lib/modules | head -1", "r");
 
@@ -170,6 +242,7 @@ static void test_hostonly_bakes_resume(void)
 	}
 	if (!src || !bd || !*kver)
 		SKIP("no source/build dir or no installed kernel");
+	sysroot = path_join(tmpdir, "sysroot");
 	cmd = xasprintf("cp -r %s/tests/unit/fixtures/hostonly/virtio %s && mkdir -p "
 			"%s/etc/initramfs-tools/conf.d && echo 'RESUME=UUID=" SWAPUUID "' > "
 			"%s/etc/initramfs-tools/conf.d/resume", src, sysroot, sysroot, sysroot);
@@ -204,6 +277,7 @@ int main(void)
 	tmpdir = xstrdup(mkdtemp(tmpl));
 	RUN(test_add_hook);
 	RUN(test_fsck_tools);
+	RUN(test_fsck_static);
 	RUN(test_resume_spec);
 	RUN(test_hostonly_bakes_resume);
 	cmd = xasprintf("rm -rf %s", tmpdir);
