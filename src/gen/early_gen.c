@@ -70,28 +70,34 @@ static char *real_dir(const char *sysroot, const char *path)
 	return dir;
 }
 
-/* The checker, or its static twin where the distribution ships one of
- * the same release (fsck_static.h), under the checker's own name. */
-static int add_binary_or_static(struct elf_resolver *er, struct image *img, const char *sysroot,
-				const char *tool, const char *path)
+/* e2fsck, or its static twin where the distribution ships one of the
+ * same release (fsck_static.h), under e2fsck's own name; and the
+ * fsck.ext* links beside it, in dir, the directory it really lives in. */
+static int add_e2fsck(struct elf_resolver *er, struct image *img, const char *sysroot,
+		      const char *path, const char *dir)
 {
-	char *name = xasprintf("%s.static", tool), *found = find_tool(sysroot, name);
-	char *sta = found ? fsck_static_for(sysroot, path, found) : NULL, *dir, *src, *dst;
+	static const char *const names[] = { "fsck.ext2", "fsck.ext3", "fsck.ext4" };
+	char *found = find_tool(sysroot, "e2fsck.static");
+	char *sta = found ? fsck_static_for(sysroot, path, found) : NULL;
 	int r;
 
-	free(name);
 	free(found);
-	if (!sta || !(dir = real_dir(sysroot, path))) {
+	if (sta) {
+		char *src = path_join(sysroot, sta), *dst = xasprintf("%s/e2fsck", dir);
+
+		r = image_add_file(img, dst, src, 0755, 0);
+		free(src);
+		free(dst);
 		free(sta);
-		return elf_add_binary(er, img, path);
+	} else {
+		r = elf_add_binary(er, img, path);
 	}
-	src = path_join(sysroot, sta);
-	dst = xasprintf("%s/%s", dir, tool);
-	r = image_add_file(img, dst, src, 0755, 0);
-	free(src);
-	free(dst);
-	free(dir);
-	free(sta);
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(names); i++) {
+		char *link = xasprintf("%s/%s", dir, names[i]);
+		if (!image_has(img, link))
+			r = image_add_symlink(img, link, "e2fsck");
+		free(link);
+	}
 	return r;
 }
 
@@ -107,19 +113,11 @@ static int add_checker(struct elf_resolver *er, struct image *img, const char *s
 				 tool, sysroot);
 		return 0;
 	}
-	if (!strcmp(tool, "e2fsck"))
-		r = add_binary_or_static(er, img, sysroot, tool, path);
-	else
-		r = elf_add_binary(er, img, path);
-	if (r == 0 && !strcmp(tool, "e2fsck") && (dir = real_dir(sysroot, path))) {
-		static const char *const names[] = { "fsck.ext2", "fsck.ext3", "fsck.ext4" };
-		for (size_t i = 0; r == 0 && i < ARRAY_SIZE(names); i++) {
-			char *link = xasprintf("%s/%s", dir, names[i]);
-			if (!image_has(img, link))
-				r = image_add_symlink(img, link, "e2fsck");
-			free(link);
-		}
+	if (!strcmp(tool, "e2fsck") && (dir = real_dir(sysroot, path))) {
+		r = add_e2fsck(er, img, sysroot, path, dir);
 		free(dir);
+	} else {
+		r = elf_add_binary(er, img, path);
 	}
 	free(path);
 	return r;
