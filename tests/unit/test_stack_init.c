@@ -20,6 +20,7 @@
 
 #define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
 #define U2 "a1b2c3d4-e5f6-4711-8899-aabbccddeeff"
+#define U3 "3c2b1a00-9f8e-4d7c-b6a5-443322110000"
 
 static struct fake_ops *cur;
 static int statuses[8]; /* exit statuses the fake tools return, in turn; then 0 */
@@ -77,11 +78,36 @@ static pid_t x_spawn(const char *path, char *const argv[], char *const envp[])
 	return -ENOSYS;
 }
 
+/* The kernel's user keyring: one key, what was set last. */
+static char keyring[512];
+static size_t keyring_len;
+static bool keyring_refuses;
+
+static int x_key_set(const char *desc, const void *data, size_t len, unsigned timeout_s)
+{
+	strv_push_owned(&cur->log, xasprintf("key_set %s %zu bytes %us", desc, len, timeout_s));
+	if (keyring_refuses || strcmp(desc, "cryptsetup") || len > sizeof(keyring))
+		return -EDQUOT;
+	memcpy(keyring, data, len);
+	keyring_len = len;
+	return 0;
+}
+
+static ssize_t x_key_get(const char *desc, void *buf, size_t size)
+{
+	if (strcmp(desc, "cryptsetup") || !keyring_len)
+		return -ENOKEY;
+	memcpy(buf, keyring, keyring_len < size ? keyring_len : size);
+	return (ssize_t)keyring_len;
+}
+
 static const struct initops fake_initops = {
 	.reboot = fake_reboot,
 	.spawn = x_spawn,
 	.run = x_run_seq,
 	.read_secret = x_read_secret,
+	.key_set = x_key_set,
+	.key_get = x_key_get,
 };
 
 static struct fake_ops *setup(struct init *in, const char *cmdline)
@@ -92,6 +118,8 @@ static struct fake_ops *setup(struct init *in, const char *cmdline)
 	memset(statuses, 0, sizeof(statuses));
 	memset(answers, 0, sizeof(answers));
 	nanswer = 0;
+	keyring_len = 0;
+	keyring_refuses = false;
 	fake_tool(f, "/usr/sbin/cryptsetup");
 	fake_tool(f, "/usr/sbin/lvm");
 	fake_tool(f, "/sbin/mdadm");
@@ -232,6 +260,55 @@ static void test_wrong_then_right_and_tries_option(void)
 	statuses[0] = statuses[1] = 2;
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<3>giving up on /dev/vda2 after 2 wrong passphrases\n"));
+	finish(f, &in);
+}
+
+/* A typed passphrase goes into the keyring as systemd-cryptsetup puts
+ * it ("cryptsetup", NUL-terminated, 150 s), and opens the next volume
+ * without a prompt; one that does not fit it is asked for, and its own
+ * passphrase is added beside the first. */
+static void test_passphrase_typed_once_for_several_volumes(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.uuid=" U2
+				   " rd.luks.uuid=" U3);
+
+	stack_setup(&in);
+	answer("shared");
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "key_set cryptsetup 7 bytes 150s") >= 0);
+	CHECK(keyring_len == 7 && !memcmp(keyring, "shared", 7));
+	event(&in, "vdb", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdb luks-" U2
+			       " --key-file=- <shared>") >= 0);
+	CHECK(said("<6>/dev/vdb: opened with a passphrase typed earlier in this boot\n"
+		   "<6>unlocked /dev/vdb as /dev/mapper/luks-" U2 "\n"));
+	/* the third has its own: the cached one fails (2), then it asks */
+	statuses[0] = 2;
+	answer("other");
+	event(&in, "vdc", "crypto_LUKS", U3);
+	CHECK(fake_log_count(f, "prompt") == 2);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdc luks-" U3
+			       " --key-file=- <other>") >= 0);
+	CHECK(keyring_len == 13 && !memcmp(keyring, "shared\0other\0", 13));
+	finish(f, &in);
+}
+
+/* A keyring that refuses (a kernel without CONFIG_KEYS) costs a
+ * warning, never the unlock. */
+static void test_keyring_refused_still_unlocks(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1);
+
+	stack_setup(&in);
+	answer("p");
+	keyring_refuses = true;
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(said("<4>cannot keep the passphrase in the kernel keyring: Disk quota exceeded; "
+		   "the root's own crypttab volumes will ask again\n"));
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
 	finish(f, &in);
 }
 
@@ -395,6 +472,7 @@ static void test_rd_luks_options_per_uuid(void)
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	answer("q");
+	statuses[0] = 2; /* vda2's passphrase, tried first, is not vdb1's */
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks "
 			       "--perf-no_read_workqueue /dev/vda2 luks-" U1 " --key-file=- <p>") >= 0);
@@ -882,6 +960,8 @@ int main(void)
 	RUN(test_wrong_then_right_and_tries_option);
 	RUN(test_devices_at_the_prompt_wait_for_it);
 	RUN(test_passphrase_too_long);
+	RUN(test_passphrase_typed_once_for_several_volumes);
+	RUN(test_keyring_refused_still_unlocks);
 	RUN(test_no_console_and_other_cryptsetup_error);
 	RUN(test_generic_leaves_luks_locked_once_root_is_there);
 	RUN(test_rd_luks_0_skips);

@@ -112,6 +112,14 @@ struct initops {
 	pid_t (*start_daemon)(const char *path, char *const argv[], char *const envp[]);
 	/* Kill it and everything it started, and reap it. */
 	void (*stop_daemon)(pid_t pid);
+	/* The kernel's user keyring of uid 0, which outlives the exec of
+	 * the real init: set the "user" key desc to len bytes of data,
+	 * expiring timeout_s seconds from now (0: never); 0 or -errno.
+	 * Read it into buf: its whole length (which may exceed size; then
+	 * buf holds the first size bytes) or -errno (-ENOKEY: none). NULL
+	 * in a test that has no keyring: nothing is kept. */
+	int (*key_set)(const char *desc, const void *data, size_t len, unsigned timeout_s);
+	ssize_t (*key_get)(const char *desc, void *buf, size_t size);
 };
 extern const struct initops real_initops;
 

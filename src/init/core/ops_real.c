@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <linux/magic.h>
 #include <sched.h>
 #include <signal.h>
@@ -322,6 +323,25 @@ static pid_t r_mount_child(const char *src, const char *target, const char *fsty
 	return pid;
 }
 
+/* glibc wraps neither add_key(2) nor keyctl(2). */
+static int r_key_set(const char *desc, const void *data, size_t len, unsigned timeout_s)
+{
+	long id = ret(syscall(SYS_add_key, "user", desc, data, len, KEY_SPEC_USER_KEYRING));
+
+	if (id < 0 || timeout_s == 0)
+		return id < 0 ? (int)id : 0;
+	return (int)ret(syscall(SYS_keyctl, KEYCTL_SET_TIMEOUT, id, timeout_s));
+}
+
+static ssize_t r_key_get(const char *desc, void *buf, size_t size)
+{
+	long id = ret(syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, "user", desc, 0));
+
+	if (id < 0)
+		return id;
+	return ret(syscall(SYS_keyctl, KEYCTL_READ, id, buf, size));
+}
+
 const struct initops real_initops = {
 	.mount_child = r_mount_child,
 	.run_child = r_run_child,
@@ -333,4 +353,6 @@ const struct initops real_initops = {
 	.read_secret = real_read_secret,
 	.start_daemon = real_start_daemon,
 	.stop_daemon = real_stop_daemon,
+	.key_set = r_key_set,
+	.key_get = r_key_get,
 };

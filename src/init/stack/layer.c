@@ -46,13 +46,7 @@ void stack_free(struct stack *s)
 		luks_key_free(&s->keys[i]);
 	free(s->keys);
 	luks_free_waiting(s);
-	for (size_t i = 0; i < s->ncrypttab; i++) {
-		free(s->crypttab[i].name);
-		free(s->crypttab[i].device);
-		free(s->crypttab[i].keyfile);
-		free(s->crypttab[i].options);
-	}
-	free(s->crypttab);
+	crypttab_free(&s->crypttab);
 	strv_free(&s->vgs);
 	strv_free(&s->lvs);
 	strv_free(&s->md_uuids);

@@ -13,6 +13,7 @@
 #include "err.h"
 #include "init/init.h"
 #include "init/stack/luks_clevis.h"
+#include "init/stack/passcache.h"
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
@@ -91,32 +92,10 @@ static void luks_parse(struct stack *s, const char *kv)
 
 static void luks_setup(struct init *in)
 {
-	struct stack *s = &in->stack;
-	char *p = in->ops->path(LAYOUT_CRYPTTAB), *data = NULL, *save = NULL;
-	size_t len;
-	int r = read_file(p, &data, &len);
+	int r = crypttab_read(in->ops, LAYOUT_CRYPTTAB, &in->stack.crypttab);
 
-	free(p);
-	if (r < 0) {
-		if (r != -ENOENT)
-			log_warn("cannot read /etc/crypttab: %s", strerror(-r));
-		return;
-	}
-	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f[4] = { 0 }, *fs = NULL;
-		size_t n = 0;
-		for (char *w = strtok_r(line, " \t", &fs); w && n < 4; w = strtok_r(NULL, " \t", &fs))
-			f[n++] = w;
-		if (n < 2 || f[0][0] == '#')
-			continue;
-		ARRAY_GROW(s->crypttab, s->capcrypttab, s->ncrypttab + 1);
-		struct crypttab_entry *e = &s->crypttab[s->ncrypttab++];
-		e->name = xstrdup(f[0]);
-		e->device = xstrdup(f[1]);
-		e->keyfile = f[2] && strcmp(f[2], "none") && strcmp(f[2], "-") ? xstrdup(f[2]) : NULL;
-		e->options = xstrdup(f[3] ? f[3] : "");
-	}
-	free(data);
+	if (r < 0 && r != -ENOENT)
+		log_warn("%s", err_msg());
 }
 
 static bool in_list(const struct strv *l, const char *uuid, size_t *at)
@@ -289,6 +268,8 @@ static int ask(struct init *in, const struct unlock *u)
 			continue;
 		}
 		st = open_with(in, u, "-", false, pass, (size_t)n);
+		if (st == 0 && passcache_add(in->xops, pass, (size_t)n) < 0)
+			log_warn("%s; the root's own crypttab volumes will ask again", err_msg());
 		explicit_bzero(pass, sizeof(pass));
 		if (st == 0) {
 			askpass_tell(&in->ssh.ask, "unlocked");
@@ -306,6 +287,31 @@ static int ask(struct init *in, const struct unlock *u)
 	}
 	free(prompt);
 	return r;
+}
+
+struct cached_try {
+	struct init *in;
+	const struct unlock *u;
+};
+
+static bool open_cached(void *ctx, const char *pass, size_t len)
+{
+	struct cached_try *c = ctx;
+
+	return open_with(c->in, c->u, "-", false, pass, len) == 0;
+}
+
+/* A passphrase typed for another volume in this boot, tried before
+ * asking (systemd-cryptsetup's accept_cached): one typing opens every
+ * volume that shares it. A wrong one costs a key derivation, no try. */
+static bool try_cached(struct init *in, const struct unlock *u)
+{
+	struct cached_try c = { in, u };
+
+	if (!passcache_each(in->xops, open_cached, &c))
+		return false;
+	log_info("%s: opened with a passphrase typed earlier in this boot", u->devnode);
+	return true;
 }
 
 static enum job_result unlock_job(void *arg, void *data)
@@ -333,6 +339,8 @@ static enum job_result unlock_job(void *arg, void *data)
 		park_for_net(&in->stack, u);
 		return JOB_DONE;
 	} else if (c == LUKS_CLEVIS_OPENED) {
+		r = 1;
+	} else if (try_cached(in, u)) {
 		r = 1;
 	} else if (u->opts.headless) {
 		log_err("%s: not asking for its passphrase: headless", u->devnode);
@@ -482,13 +490,13 @@ static void luks_seen(struct init *in, const struct blockdev *bd)
 
 	if (s->luks_off || !bd->uuid)
 		return;
-	for (size_t i = 0; !s->crypttab_off && i < s->ncrypttab && !e; i++)
-		if (blockdev_matches(bd, s->crypttab[i].device))
-			e = &s->crypttab[i];
+	for (size_t i = 0; !s->crypttab_off && i < s->crypttab.n && !e; i++)
+		if (blockdev_matches(bd, s->crypttab.v[i].device))
+			e = &s->crypttab.v[i];
 	if (s->luks_uuids.n || s->name_uuids.n) {
 		wanted = in_list(&s->luks_uuids, bd->uuid, NULL) ||
 			 in_list(&s->name_uuids, bd->uuid, NULL);
-	} else if (s->ncrypttab && !s->crypttab_off) {
+	} else if (s->crypttab.n && !s->crypttab_off) {
 		wanted = e != NULL;
 	} else {
 		wanted = !in->root; /* generic: only while the root is still to come */
@@ -522,8 +530,8 @@ static void header_device_seen(struct init *in, const struct blockdev *bd)
 
 	if (s->luks_off || s->crypttab_off || (bd->type && !strcmp(bd->type, "crypto_LUKS")))
 		return;
-	for (size_t i = 0; i < s->ncrypttab; i++) {
-		const struct crypttab_entry *e = &s->crypttab[i];
+	for (size_t i = 0; i < s->crypttab.n; i++) {
+		const struct crypttab_entry *e = &s->crypttab.v[i];
 		struct luks_opts o;
 		char uuid[40];
 		luks_opts_for(s, e, NULL, &o);

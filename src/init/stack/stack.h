@@ -10,6 +10,7 @@
 #include "init/core/jobs.h"
 #include "init/dev/blockdev.h"
 #include "init/dev/registry.h"
+#include "init/stack/crypttab.h"
 #include "init/stack/luks_token.h"
 #include "util.h"
 
@@ -18,10 +19,6 @@ struct loop;
 struct askpass;
 
 /* One line of the image's /etc/crypttab (hostonly images). */
-struct crypttab_entry {
-	char *name, *device, *keyfile, *options; /* keyfile NULL: ask */
-};
-
 /* A LUKS key file and where it applies (rd.luks.key, crypttab). */
 struct luks_key {
 	char *path;    /* absolute: in the image, or on keydev */
@@ -49,8 +46,7 @@ struct stack {
 	struct luks_uuid_opts *uuid_opts;   /* rd.luks.options=UUID=OPTS: that device's, instead */
 	size_t nuuid_opts, capuuid_opts;
 	bool tokens_off, allow_discards;    /* rd.luks.tokens=0, rd.luks.allow-discards: every device */
-	struct crypttab_entry *crypttab;
-	size_t ncrypttab, capcrypttab;
+	struct crypttab crypttab;           /* the image's /etc/crypttab */
 	struct strv vgs, lvs;  /* rd.lvm.vg, rd.lvm.lv */
 	struct strv md_uuids;  /* rd.md.uuid as given (mdadm or blkid spelling) */
 	struct strv done;      /* "luks:UUID", "lvm:/dev/X", "md:/dev/X", "modules:SET" */
