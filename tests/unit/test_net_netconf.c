@@ -10,6 +10,7 @@
 
 #include "test.h"
 #include "init/net/netconf.h"
+#include "init/net/nethandover.h"
 
 static struct dhcp_lease lease(void)
 {
@@ -162,11 +163,157 @@ static void test_write_no_links(void)
 	CHECK(rmdir(dir) == 0);
 }
 
+/* /run/net-IFACE.conf: klibc ipconfig's layout exactly (every key, in
+ * its order, 0.0.0.0 and '' for what is absent), what initramfs-tools'
+ * readers expect. */
+static void test_klibc_lease(void)
+{
+	struct dhcp_lease l = lease();
+	struct net_conf nc;
+	struct buf b = { 0 };
+	struct strv w = { 0 };
+
+	l.bound_ms = 3456;
+	net_conf_from_lease(&nc, "eth0", &l);
+	net_conf_render_klibc(&nc, &b, &w);
+	buf_append(&b, "", 1);
+	CHECK_STR(b.p, "DEVICE='eth0'\n"
+		       "PROTO='dhcp'\n"
+		       "IPV4ADDR='10.0.2.15'\n"
+		       "IPV4BROADCAST='10.0.2.255'\n"
+		       "IPV4NETMASK='255.255.255.0'\n"
+		       "IPV4GATEWAY='10.0.2.2'\n"
+		       "IPV4DNS0='10.0.2.3'\n"
+		       "IPV4DNS1='0.0.0.0'\n"
+		       "HOSTNAME='client'\n"
+		       "DNSDOMAIN='example.org'\n"
+		       "NISDOMAIN=''\n"
+		       "ROOTSERVER='10.0.2.2'\n"
+		       "ROOTPATH='10.0.2.2:/srv/root'\n"
+		       "filename=''\n"
+		       "UPTIME='3'\n"
+		       "DHCPLEASETIME='86400'\n"
+		       "DOMAINSEARCH=''\n");
+	CHECK(w.n == 0);
+	buf_free(&b);
+}
+
+static void test_klibc_static_and_hostile(void)
+{
+	struct ip_conf ip;
+	struct strv w = { 0 };
+	struct net_conf nc;
+	struct buf b = { 0 };
+	struct dhcp_lease l = lease();
+
+	CHECK(ip_conf_parse("10.0.0.5:10.0.0.1:10.0.0.254:255.255.0.0:host:eth1:none", &ip, &w) == 0);
+	net_conf_from_ip(&nc, "eth1", &ip);
+	nc.uptime = 12;
+	net_conf_render_klibc(&nc, &b, &w);
+	buf_append(&b, "", 1);
+	CHECK_STR(b.p, "DEVICE='eth1'\nPROTO='none'\nIPV4ADDR='10.0.0.5'\nIPV4BROADCAST='10.0.255.255'\n"
+		       "IPV4NETMASK='255.255.0.0'\nIPV4GATEWAY='10.0.0.254'\nIPV4DNS0='0.0.0.0'\n"
+		       "IPV4DNS1='0.0.0.0'\nHOSTNAME='host'\nDNSDOMAIN=''\nNISDOMAIN=''\n"
+		       "ROOTSERVER='10.0.0.1'\nROOTPATH=''\nfilename=''\nUPTIME='12'\n"
+		       "DHCPLEASETIME='0'\nDOMAINSEARCH=''\n");
+	ip_conf_free(&ip);
+	buf_free(&b);
+
+	/* ' and ! closed out of the quotes as ipconfig does; a control
+	 * byte empties the value (the key stays, as readers expect it) */
+	strcpy(l.hostname, "x'!$(id)`id`");
+	strcpy(l.domain, "evil\nIPV4ADDR=1.2.3.4");
+	strcpy(l.file, "pxelinux.0");
+	net_conf_from_lease(&nc, "eth0", &l);
+	net_conf_render_klibc(&nc, &b, &w);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "HOSTNAME='x'\\'''\\!'$(id)`id`'\n") != NULL);
+	CHECK(strstr(b.p, "DNSDOMAIN=''\n") != NULL);
+	CHECK(strstr(b.p, "1.2.3.4") == NULL);
+	CHECK(strstr(b.p, "filename='pxelinux.0'\n") != NULL);
+	CHECK(w.n == 1 && !strcmp(w.v[0], "DNSDOMAIN: left out, its value has a control character"));
+
+	/* sh reads back exactly what the server sent */
+	char path[] = "/tmp/test_net_klibc_XXXXXX", cmd[200], out[300] = "";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write_all(fd, b.p, strlen(b.p)) == 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "sh -c '. %s && printf %%s \"$HOSTNAME|$DNSDOMAIN|$IPV4DNS1\"'", path);
+	FILE *p = popen(cmd, "r");
+	CHECK(p && fgets(out, sizeof(out), p));
+	if (p)
+		pclose(p);
+	CHECK_STR(out, "x'!$(id)`id`||0.0.0.0");
+	unlink(path);
+	buf_free(&b);
+	strv_free(&w);
+}
+
+/* NetworkManager: the root's interface unmanaged, by a section of our
+ * own and appended to unmanaged-devices. */
+static void test_nm_unmanaged(void)
+{
+	struct buf b = { 0 };
+	char *n = net_nm_conf_name("eth0");
+
+	CHECK_STR(n, "90-uniramfs-eth0.conf");
+	free(n);
+	CHECK(net_nm_unmanaged_render("eth0", &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[device-uniramfs-eth0]\nmatch-device=interface-name:eth0\nmanaged=0\n") != NULL);
+	CHECK(strstr(b.p, "\n[keyfile]\nunmanaged-devices+=interface-name:eth0\n") != NULL);
+	buf_free(&b);
+	/* a name that would split NM's list or a section header */
+	CHECK(net_nm_unmanaged_render("a;b", &b) == -EINVAL);
+	CHECK(net_nm_unmanaged_render("a]b", &b) == -EINVAL);
+	CHECK(net_nm_unmanaged_render("", &b) == -EINVAL);
+	CHECK(b.len == 0);
+}
+
+/* networkd: the same addressing, KeepConfiguration=yes (and the older
+ * CriticalConnection=), sorted before the administrator's files. */
+static void test_networkd(void)
+{
+	struct dhcp_lease l = lease();
+	struct net_conf nc;
+	struct buf b = { 0 };
+	struct ip_conf ip;
+	struct strv w = { 0 };
+	char *n = net_networkd_name("enp1s0");
+
+	CHECK_STR(n, "00-uniramfs-enp1s0.network");
+	free(n);
+	net_conf_from_lease(&nc, "eth0", &l);
+	CHECK(net_networkd_render(&nc, &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[Match]\nName=eth0\n\n[Network]\nDHCP=ipv4\nKeepConfiguration=yes\n\n"
+			  "[DHCPv4]\nClientIdentifier=mac\nRequestAddress=10.0.2.15\n") != NULL);
+	CHECK(strstr(b.p, "\n[DHCP]\nCriticalConnection=yes\n") != NULL);
+	buf_free(&b);
+
+	CHECK(ip_conf_parse("10.0.0.5::10.0.0.254:255.255.0.0::eth1:none:10.0.0.2", &ip, &w) == 0);
+	net_conf_from_ip(&nc, "eth1", &ip);
+	CHECK(net_networkd_render(&nc, &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[Network]\nAddress=10.0.0.5/16\nGateway=10.0.0.254\nDNS=10.0.0.2\n"
+			  "KeepConfiguration=yes\n") != NULL);
+	CHECK(strstr(b.p, "DHCP") == NULL);
+	buf_free(&b);
+	nc.device = "x\ny";
+	CHECK(net_networkd_render(&nc, &b) == -EINVAL);
+	ip_conf_free(&ip);
+	strv_free(&w);
+}
+
 int main(void)
 {
 	RUN(test_render_lease);
 	RUN(test_render_hostile);
 	RUN(test_resolv_and_static);
 	RUN(test_write_no_links);
+	RUN(test_klibc_lease);
+	RUN(test_klibc_static_and_hostile);
+	RUN(test_nm_unmanaged);
+	RUN(test_networkd);
 	return test_done();
 }

@@ -27,6 +27,7 @@ void net_conf_from_lease(struct net_conf *nc, const char *device, const struct d
 	nc->filename = l->file;
 	nc->lease_time = l->lease_time;
 	nc->mtu = l->mtu;
+	nc->uptime = (long)(l->bound_ms / 1000);
 }
 
 void net_conf_from_ip(struct net_conf *nc, const char *device, const struct ip_conf *ip)

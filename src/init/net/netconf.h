@@ -28,6 +28,7 @@ struct net_conf {
 	const char *root_path, *filename;
 	uint32_t lease_time;
 	unsigned mtu;
+	long uptime; /* seconds since boot when configured (klibc's UPTIME) */
 };
 
 /* Fill from a lease or from a static ip=; the strings stay borrowed. */
@@ -36,6 +37,13 @@ void net_conf_from_ip(struct net_conf *nc, const char *device, const struct ip_c
 
 /* Render into out (appended). Warnings name what was left out. */
 void net_conf_render(const struct net_conf *nc, struct buf *out, struct strv *warnings);
+/* /run/net-IFACE.conf exactly as klibc's ipconfig writes it for
+ * initramfs-tools (open-iscsi's interface handler, cloud-init and
+ * ifupdown hooks source it): every key, in its order, an absent address
+ * as 0.0.0.0, an absent string as '' (a value with a control byte too,
+ * with a warning), ' and ! escaped as ipconfig does. In
+ * netconf_klibc.c. */
+void net_conf_render_klibc(const struct net_conf *nc, struct buf *out, struct strv *warnings);
 /* nameserver lines (extra first: nameserver= from the command line,
  * then the lease's unless peerdns is false) and a search line for a
  * valid domain. */

@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "init/net/netconf.h"
+#include "init/net/nethandover.h"
 #include "init/net/rawudp.h"
 #include "log.h"
 
@@ -126,6 +127,53 @@ static char *sys_read(const struct netup *nu, const char *name, const char *file
 	return line;
 }
 
+/* Write data as DIR/name, making DIR (and its parent, both below /run)
+ * first. Warns on failure: the boot does not depend on these files. */
+static void write_run_file(struct netup *nu, const char *parent, const char *dir, const char *name,
+			   const struct buf *data)
+{
+	int dfd, e;
+
+	if (parent)
+		nu->ops->mkdir(parent, 0755);
+	nu->ops->mkdir(dir, 0755);
+	dfd = nu->ops->open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (dfd < 0) {
+		log_warn("cannot open %s: %s", dir, strerror(-dfd));
+		return;
+	}
+	if ((e = net_write_file_at(dfd, name, data->p ? data->p : "", data->len)) < 0)
+		log_warn("cannot write %s/%s: %s", dir, name, strerror(-e));
+	close(dfd);
+}
+
+/* A root on the network (or the disk under it) is reached through ni:
+ * the root's NetworkManager and systemd-networkd must leave its address
+ * alone (nethandover.h). */
+static void write_handover(struct netup *nu, const struct netif *ni, const struct net_conf *nc)
+{
+	struct buf b = { 0 };
+	char *name;
+
+	if (nu->root.kind == NETROOT_NONE && !nu->root.iscsi.firmware)
+		return;
+	if (net_nm_unmanaged_render(ni->name, &b) < 0) {
+		log_warn("%s: the name cannot be written into NetworkManager's and networkd's files: "
+			 "they may reconfigure the root's link", ni->name);
+		return;
+	}
+	name = net_nm_conf_name(ni->name);
+	write_run_file(nu, "/run/NetworkManager", "/run/NetworkManager/conf.d", name, &b);
+	free(name);
+	buf_free(&b);
+	if (net_networkd_render(nc, &b) == 0) {
+		name = net_networkd_name(ni->name);
+		write_run_file(nu, "/run/systemd", "/run/systemd/network", name, &b);
+		free(name);
+	}
+	buf_free(&b);
+}
+
 static void write_conf(struct netup *nu, const struct netif *ni)
 {
 	struct net_conf nc;
@@ -138,6 +186,7 @@ static void write_conf(struct netup *nu, const struct netif *ni)
 	} else {
 		net_conf_from_ip(&nc, ni->name, nu->ip);
 		nc.prefix = nu->prefix;
+		nc.uptime = (long)(nu->ops->now_ms() / 1000);
 	}
 	net_conf_render(&nc, &b, &w);
 	net_resolv_render(&nc, nu->cmd.nameserver, nu->cmd.n_nameserver, nu->cmd.peerdns, &r, &w);
@@ -159,6 +208,19 @@ static void write_conf(struct netup *nu, const struct netif *ni)
 			log_warn("cannot write " RESOLV_CONF ": %s", strerror(-e));
 		close(dfd);
 	}
+	{
+		/* initramfs-tools' name and layout, beside ours; its warnings
+		 * are the same fields', already in w */
+		struct strv kw = { 0 };
+		char *name = xasprintf("net-%s.conf", ni->name);
+		buf_free(&b);
+		nc.prefix = nu->prefix; /* ipconfig writes the netmask it derived */
+		net_conf_render_klibc(&nc, &b, &kw);
+		write_run_file(nu, NULL, "/run", name, &b);
+		strv_free(&kw);
+		free(name);
+	}
+	write_handover(nu, ni, &nc);
 	for (size_t i = 0; i < w.n; i++)
 		log_warn("%s: %s", ni->name, w.v[i]);
 	strv_free(&w);

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The network managers' hand-over files for a root on the network: see
+ * nethandover.h for what each manager reads and why. */
+#include "init/net/nethandover.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+bool net_handover_ifname_ok(const char *s)
+{
+	if (!net_ifname_valid(s))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '-' || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+char *net_nm_conf_name(const char *ifname)
+{
+	return xasprintf("90-uniramfs-%s.conf", ifname);
+}
+
+char *net_networkd_name(const char *ifname)
+{
+	return xasprintf("00-uniramfs-%s.network", ifname);
+}
+
+int net_nm_unmanaged_render(const char *ifname, struct buf *b)
+{
+	if (!net_handover_ifname_ok(ifname))
+		return -EINVAL;
+	buf_printf(b, "# uniramfs: the root is reached through %s; NetworkManager must not\n"
+		      "# reconfigure it or take it down.\n"
+		      "[device-uniramfs-%s]\n"
+		      "match-device=interface-name:%s\n"
+		      "managed=0\n"
+		      "\n"
+		      "[keyfile]\n"
+		      "unmanaged-devices+=interface-name:%s\n",
+		   ifname, ifname, ifname, ifname);
+	return 0;
+}
+
+static const char *ntoa(struct in_addr a, char t[INET_ADDRSTRLEN])
+{
+	return inet_ntop(AF_INET, &a, t, INET_ADDRSTRLEN) ? t : "0.0.0.0";
+}
+
+int net_networkd_render(const struct net_conf *nc, struct buf *b)
+{
+	char t[INET_ADDRSTRLEN];
+	bool dhcp = nc->proto && !strcmp(nc->proto, "dhcp");
+
+	if (!nc->device || !net_handover_ifname_ok(nc->device))
+		return -EINVAL;
+	buf_printf(b, "# uniramfs: the root is reached through %s; networkd keeps the address\n"
+		      "# the initramfs gave it, through restarts and lease expiry.\n"
+		      "[Match]\n"
+		      "Name=%s\n"
+		      "\n"
+		      "[Network]\n",
+		   nc->device, nc->device);
+	if (dhcp) {
+		buf_printf(b, "DHCP=ipv4\n");
+	} else {
+		buf_printf(b, "Address=%s/%d\n", ntoa(nc->addr, t), nc->prefix >= 0 ? nc->prefix : 32);
+		if (nc->gateway.s_addr)
+			buf_printf(b, "Gateway=%s\n", ntoa(nc->gateway, t));
+		for (unsigned i = 0; i < nc->n_dns; i++)
+			if (nc->dns[i].s_addr)
+				buf_printf(b, "DNS=%s\n", ntoa(nc->dns[i], t));
+	}
+	buf_printf(b, "KeepConfiguration=yes\n");
+	if (dhcp)
+		buf_printf(b, "\n"
+			      "[DHCPv4]\n"
+			      "ClientIdentifier=mac\n"
+			      "RequestAddress=%s\n"
+			      "\n"
+			      "# before systemd 243 (the section's old name); a later one\n"
+			      "# notes that KeepConfiguration= wins\n"
+			      "[DHCP]\n"
+			      "CriticalConnection=yes\n",
+			   ntoa(nc->addr, t));
+	return 0;
+}

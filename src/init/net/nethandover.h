@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_NET_NETHANDOVER_H
+#define UNIRAMFS_NET_NETHANDOVER_H
+
+#include "util.h"
+#include "init/net/netconf.h"
+
+/* What tells the root's network managers to leave the root's link as
+ * the init configured it (the root file system, or the disk under it,
+ * is reached through it: taking the address away hangs the system).
+ *
+ * NetworkManager: a snippet for /run/NetworkManager/conf.d/ (read on
+ * every start, before /etc's) marking the interface unmanaged, both as
+ * a [device-*] section (a name of our own, so the administrator's
+ * unmanaged-devices= cannot replace it) and appended to the keyfile
+ * plugin's unmanaged-devices list (+=, understood by every NM since
+ * 1.2, for versions whose [device] sections lack managed=).
+ *
+ * systemd-networkd: a .network file for /run/systemd/network/, named to
+ * sort before the administrator's (the first file that matches wins),
+ * with the same addressing (DHCP=ipv4, or the static Address=/Gateway=/
+ * DNS=) and KeepConfiguration=yes, so that a restart of networkd or an
+ * expired lease never drops the address; CriticalConnection=yes is its
+ * spelling before systemd 243. ClientIdentifier=mac is what the init's
+ * DHCP client sent, so the server hands out the same lease.
+ *
+ * Both return 0, or -EINVAL for an interface name that cannot be
+ * written into these formats (a ';' would split NM's list). */
+int net_nm_unmanaged_render(const char *ifname, struct buf *out);
+int net_networkd_render(const struct net_conf *nc, struct buf *out);
+/* The file names: "90-uniramfs-IFACE.conf", "00-uniramfs-IFACE.network"
+ * (malloc'd). */
+char *net_nm_conf_name(const char *ifname);
+char *net_networkd_name(const char *ifname);
+/* An interface name safe in both: letters, digits, '-', '_', '.', '@'
+ * excluded. */
+bool net_handover_ifname_ok(const char *ifname);
+
+#endif
