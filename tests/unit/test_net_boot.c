@@ -27,6 +27,8 @@ static int x_run(const char *path, char *const argv[], char *const envp[], const
 	(void)input;
 	(void)len;
 	buf_printf(&b, "run %s", path);
+	if (argv[0][0] == '@') /* systemd's mark for a root storage daemon */
+		buf_printf(&b, " (as %s)", argv[0]);
 	for (size_t i = 1; argv[i]; i++)
 		buf_printf(&b, " %s", argv[i]);
 	strv_push(&fake_boot_tree->log, b.p);
@@ -197,6 +199,19 @@ static void test_nfs_by_dhcp(void)
 	t = fake_boot_read(f, "/run/uniramfs/resolv.conf");
 	CHECK(t != NULL);
 	free(t);
+	/* initramfs-tools' file, and the root's network managers told to
+	 * leave the link alone */
+	t = fake_boot_read(f, "/run/net-eth0.conf");
+	CHECK(t && !strncmp(t, "DEVICE='eth0'\nPROTO='dhcp'\nIPV4ADDR='10.0.2.15'\n"
+			       "IPV4BROADCAST='10.0.2.255'\nIPV4NETMASK='255.255.255.0'\n", 103) &&
+	      strstr(t, "\nROOTPATH='10.0.2.100:/nfsrt'\n") && strstr(t, "\nDHCPLEASETIME='3600'\n"));
+	free(t);
+	t = fake_boot_read(f, "/run/NetworkManager/conf.d/90-uniramfs-eth0.conf");
+	CHECK(t && strstr(t, "match-device=interface-name:eth0\nmanaged=0\n"));
+	free(t);
+	t = fake_boot_read(f, "/run/systemd/network/00-uniramfs-eth0.network");
+	CHECK(t && strstr(t, "Name=eth0\n") && strstr(t, "DHCP=ipv4\nKeepConfiguration=yes\n"));
+	free(t);
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -222,6 +237,7 @@ static void test_static_local_down(void)
 {
 	struct fake_ops *f;
 	struct init in;
+	char *t;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
@@ -240,6 +256,18 @@ static void test_static_local_down(void)
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "packet-send") == 0);
+	/* initramfs-tools' file as for any configured interface, but no
+	 * hand-over: the link goes down, the root's managers may have it */
+	t = fake_boot_read(f, "/run/net-eth0.conf");
+	CHECK(t && strstr(t, "\nPROTO='none'\nIPV4ADDR='192.168.7.9'\n") &&
+	      strstr(t, "\nHOSTNAME='box'\n"));
+	free(t);
+	t = fake_boot_read(f, "/run/NetworkManager/conf.d/90-uniramfs-eth0.conf");
+	CHECK(t == NULL);
+	free(t);
+	t = fake_boot_read(f, "/run/systemd/network/00-uniramfs-eth0.network");
+	CHECK(t == NULL);
+	free(t);
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -345,7 +373,8 @@ static void test_nbd_connect(void)
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
-		"run /usr/sbin/nbd-client 10.0.2.100 10809 /dev/nbd0 -N root",
+		"run /usr/sbin/nbd-client (as @nbd-client) 10.0.2.100 10809 /dev/nbd0 -N root -persist "
+		"-systemd-mark",
 		"execve /sbin/init",
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));

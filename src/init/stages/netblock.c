@@ -84,7 +84,14 @@ static enum job_result nbd_connect(void *ctx, void *data)
 	if (in->ml && modload_name(in->ml, "nbd") < 0)
 		log_warn("nbd: %s", err_msg());
 	snprintf(port, sizeof(port), "%u", r->port ? r->port : 10809);
-	strv_push(&argv, "nbd-client");
+	/* The root lives on this connection until the very end: systemd's
+	 * shutdown spares a process whose argv[0] starts with '@' (its
+	 * ROOT_STORAGE_DAEMONS convention; -systemd-mark does the same from
+	 * inside), and -persist reconnects instead of failing the root when
+	 * the server restarts. Both matter when nbd-client stays to serve
+	 * the device (ioctl mode); over netlink, Debian's default, it hands
+	 * the socket to the kernel and exits, and they cost nothing. */
+	strv_push(&argv, "@nbd-client");
 	strv_push(&argv, r->server);
 	strv_push(&argv, port);
 	strv_push(&argv, NBD_DEVICE);
@@ -92,6 +99,8 @@ static enum job_result nbd_connect(void *ctx, void *data)
 		strv_push(&argv, "-N");
 		strv_push(&argv, r->export);
 	}
+	strv_push(&argv, "-persist");
+	strv_push(&argv, "-systemd-mark");
 	log_info("NBD: connecting " NBD_DEVICE " to %s:%s%s%s", r->server, port,
 		 r->export ? " export " : "", r->export ? r->export : "");
 	st = tool_run(in, "nbd-client", argv.v, NULL, 0);
