@@ -2,6 +2,8 @@
 /* The sysops functions take no context pointer, so the fake keeps the
  * one live instance in a static: a test uses one fake at a time. */
 #include <linux/kd.h>
+#include <sys/ioctl.h>
+#include <linux/dm-ioctl.h>
 #include <linux/loop.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -147,6 +149,10 @@ static int op_ioctl(int fd, unsigned long req, void *arg)
 		logf_("ioctl PIO_UNIMAPCLR");
 	} else if (req == KDSKBMODE) {
 		logf_("ioctl KDSKBMODE %s", (unsigned long)arg == K_UNICODE ? "K_UNICODE" : "other");
+	} else if (req == DM_DEV_RENAME) {
+		const struct dm_ioctl *io = arg;
+		logf_("ioctl DM_DEV_RENAME %s %s", io->name, (const char *)io + io->data_start);
+		return check_fail("ioctl", "DM_DEV_RENAME", NULL, NULL);
 	} else if (req == PIO_UNIMAP) {
 		const struct unimapdesc *d = arg;
 		logf_("ioctl PIO_UNIMAP %u", d->entry_ct);

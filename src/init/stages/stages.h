@@ -41,6 +41,16 @@ int mount_net_root(struct init *in);
  * root: queues the iscsistart or nbd-client job. */
 void netblock_up(void *in);
 
+/* udevdb.c: udev's database entries for every dm device, so the root's
+ * udev treats them as set up (the number written, or a negative code,
+ * err set). */
+int udevdb_write(const struct sysops *ops);
+
+/* cryptnames.c: once the root is mounted, each LUKS mapping of this
+ * boot takes the name the root's /etc/crypttab gives its device. Never
+ * fails the boot: what cannot be renamed is warned about. */
+void cryptnames_match_root(struct init *in);
+
 /* switchroot.c: returns only on failure (or in a test, 0 after the fake
  * execve). */
 int switch_root(struct init *in);

@@ -140,6 +140,11 @@ int switch_root(struct init *in)
 		return -ENOENT;
 	log_info("switching to the root filesystem, starting %s", init);
 	timing_mark(&in->timing, "switch");
+	/* what the root's udev and systemd-cryptsetup expect of the
+	 * devices this boot set up */
+	cryptnames_match_root(in);
+	if (udevdb_write(ops) < 0)
+		log_warn("%s; the root's udev may ignore this boot's LVM and LUKS devices", err_msg());
 	write_state(in);
 	handback_shutdown(in->ops);
 	unmount_squash(in);
