@@ -315,6 +315,7 @@ static void test_iscsi_login(void)
 {
 	struct fake_ops *f;
 	struct init in;
+	char *t;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
@@ -331,6 +332,27 @@ static void test_iscsi_login(void)
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
 	CHECK(fake_boot_logged("iSCSI: logging in to iqn.2026-12.test:root at 10.0.2.100:3261"));
+	/* the root's open-iscsi: Debian's interface note, the initiator
+	 * name for iscsid and the drop-in that shows it to iscsid */
+	t = fake_boot_read(f, "/run/initramfs/open-iscsi.interface");
+	CHECK(t && !strcmp(t, "eth0\n"));
+	free(t);
+	t = fake_boot_read(f, "/run/uniramfs/iscsi/initiatorname.iscsi");
+	CHECK(t && strstr(t, "\nInitiatorName=iqn.x:me\n"));
+	free(t);
+	t = fake_boot_read(f, "/run/systemd/system.control/iscsid.service.d/50-uniramfs-initiator.conf");
+	CHECK(t && strstr(t, "BindReadOnlyPaths=/run/uniramfs/iscsi/initiatorname.iscsi:"));
+	free(t);
+	/* nothing that tells programs systemd runs: the root's init may not be it */
+	{
+		char *p = fake_path(f, "/run/systemd/system");
+		struct stat st;
+		CHECK(stat(p, &st) < 0);
+		free(p);
+	}
+	t = fake_boot_read(f, "/run/systemd/network/00-uniramfs-eth0.network");
+	CHECK(t != NULL);
+	free(t);
 	/* the command line (world-readable in /proc/cmdline) holds it, the
 	 * log of the tool's run does not */
 	CHECK(fake_boot_logged("-u alice -w (secret)"));

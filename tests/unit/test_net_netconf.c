@@ -305,6 +305,32 @@ static void test_networkd(void)
 	strv_free(&w);
 }
 
+/* iSCSI: iscsid's name file and the drop-in that shows it to iscsid
+ * alone; a name iscsid could not read back is refused. */
+static void test_iscsi_initiator(void)
+{
+	struct buf b = { 0 };
+	char longname[300];
+
+	CHECK(net_iscsi_initiator_render("iqn.2026-12.test:client1", &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\nInitiatorName=iqn.2026-12.test:client1\n") != NULL);
+	buf_free(&b);
+	CHECK(net_iscsi_initiator_render("iqn.x:a b", &b) == -EINVAL);
+	CHECK(net_iscsi_initiator_render("iqn.x:a\nInitiatorName=evil", &b) == -EINVAL);
+	CHECK(net_iscsi_initiator_render("", &b) == -EINVAL);
+	CHECK(net_iscsi_initiator_render(NULL, &b) == -EINVAL);
+	memset(longname, 'a', 224);
+	longname[224] = '\0';
+	CHECK(net_iscsi_initiator_render(longname, &b) == -EINVAL);
+	CHECK(b.len == 0);
+	net_iscsid_dropin_render(&b);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[Service]\nBindReadOnlyPaths=/run/uniramfs/iscsi/initiatorname.iscsi:"
+			  "/etc/iscsi/initiatorname.iscsi\n") != NULL);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	RUN(test_render_lease);
@@ -315,5 +341,6 @@ int main(void)
 	RUN(test_klibc_static_and_hostile);
 	RUN(test_nm_unmanaged);
 	RUN(test_networkd);
+	RUN(test_iscsi_initiator);
 	return test_done();
 }

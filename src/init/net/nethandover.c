@@ -5,7 +5,11 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "init/core/ops.h"
 
 bool net_handover_ifname_ok(const char *s)
 {
@@ -86,4 +90,51 @@ int net_networkd_render(const struct net_conf *nc, struct buf *b)
 			      "CriticalConnection=yes\n",
 			   ntoa(nc->addr, t));
 	return 0;
+}
+
+int net_iscsi_initiator_render(const char *iqn, struct buf *b)
+{
+	size_t n = iqn ? strlen(iqn) : 0;
+
+	if (n == 0 || n > 223)
+		return -EINVAL;
+	for (const char *p = iqn; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return -EINVAL;
+	buf_printf(b, "## Written by uniramfs: the name it logged in to the root's target with.\n"
+		      "InitiatorName=%s\n",
+		   iqn);
+	return 0;
+}
+
+void net_iscsid_dropin_render(struct buf *b)
+{
+	buf_printf(b, "# uniramfs logged in to the root's iSCSI target under the name in\n"
+		      "# " NET_ISCSI_NAME_DIR "/" NET_ISCSI_NAME_FILE "; iscsid must use it too\n"
+		      "# (its recovery of the root's session, new logins to a target whose\n"
+		      "# ACL names it). Only iscsid sees it: /etc's file is left as it is.\n"
+		      "[Service]\n"
+		      "BindReadOnlyPaths=" NET_ISCSI_NAME_DIR "/" NET_ISCSI_NAME_FILE
+		      ":/etc/iscsi/initiatorname.iscsi\n");
+}
+
+int net_run_file_write(const struct sysops *ops, const char *const dirs[], const char *name, const void *data,
+		       size_t len)
+{
+	const char *dir = NULL;
+	int dfd, e;
+
+	for (size_t i = 0; dirs[i]; i++) {
+		dir = dirs[i];
+		if ((e = ops->mkdir(dir, 0755)) < 0 && e != -EEXIST)
+			return e;
+	}
+	if (!dir)
+		return -EINVAL;
+	dfd = ops->open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (dfd < 0)
+		return dfd;
+	e = net_write_file_at(dfd, name, data, len);
+	close(dfd);
+	return e;
 }

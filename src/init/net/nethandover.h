@@ -32,6 +32,34 @@ int net_networkd_render(const struct net_conf *nc, struct buf *out);
  * (malloc'd). */
 char *net_nm_conf_name(const char *ifname);
 char *net_networkd_name(const char *ifname);
+/* iSCSI: the initiator name the init logged in with, for the root's
+ * iscsid. Debian's and Fedora's iscsid read it only from
+ * /etc/iscsi/initiatorname.iscsi, which lives in the root (the init
+ * must not rewrite the administrator's file); so it goes to
+ * /run/uniramfs/iscsi/initiatorname.iscsi in iscsid's format, and a
+ * drop-in for iscsid.service bind-mounts that file over /etc's inside
+ * iscsid's own mount namespace only (BindReadOnlyPaths=, systemd 233):
+ * its session recovery and new logins to the root's target use the
+ * name the target's ACL lets in. The drop-in goes to
+ * /run/systemd/system.control/, not /run/systemd/system/, whose mere
+ * existence tells every program the system runs systemd (sd_booted),
+ * which a root with another init does not. -EINVAL: not a name iscsid
+ * would read back (empty, longer than iSCSI's 223 bytes, a blank or a
+ * control byte). */
+int net_iscsi_initiator_render(const char *iqn, struct buf *out);
+void net_iscsid_dropin_render(struct buf *out);
+#define NET_ISCSI_NAME_DIR "/run/uniramfs/iscsi"
+#define NET_ISCSI_NAME_FILE "initiatorname.iscsi"
+#define NET_ISCSID_DROPIN_DIR "/run/systemd/system.control/iscsid.service.d"
+#define NET_ISCSID_DROPIN_NAME "50-uniramfs-initiator.conf"
+
+/* Write data as DIR/name, making the directories of dirs (NULL-ended,
+ * parents first, all below /run) as needed; atomic and never through a
+ * link (net_write_file_at). 0 or a negative errno code. */
+struct sysops;
+int net_run_file_write(const struct sysops *ops, const char *const dirs[], const char *name, const void *data,
+		       size_t len);
+
 /* An interface name safe in both: letters, digits, '-', '_', '.', '@'
  * excluded. */
 bool net_handover_ifname_ok(const char *ifname);

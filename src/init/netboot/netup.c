@@ -127,24 +127,16 @@ static char *sys_read(const struct netup *nu, const char *name, const char *file
 	return line;
 }
 
-/* Write data as DIR/name, making DIR (and its parent, both below /run)
- * first. Warns on failure: the boot does not depend on these files. */
+/* Write data as DIR/name (parent made first when given); warns on
+ * failure: the boot does not depend on these files. */
 static void write_run_file(struct netup *nu, const char *parent, const char *dir, const char *name,
 			   const struct buf *data)
 {
-	int dfd, e;
+	const char *dirs[] = { parent ? parent : dir, parent ? dir : NULL, NULL };
+	int e = net_run_file_write(nu->ops, dirs, name, data->p ? data->p : "", data->len);
 
-	if (parent)
-		nu->ops->mkdir(parent, 0755);
-	nu->ops->mkdir(dir, 0755);
-	dfd = nu->ops->open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (dfd < 0) {
-		log_warn("cannot open %s: %s", dir, strerror(-dfd));
-		return;
-	}
-	if ((e = net_write_file_at(dfd, name, data->p ? data->p : "", data->len)) < 0)
+	if (e < 0)
 		log_warn("cannot write %s/%s: %s", dir, name, strerror(-e));
-	close(dfd);
 }
 
 /* A root on the network (or the disk under it) is reached through ni:

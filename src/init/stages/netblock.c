@@ -9,11 +9,66 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/net/nethandover.h"
 #include "init/stack/stack.h"
 #include "init/stages/stages.h"
 #include "log.h"
 
 #define DEFAULT_INITIATOR "iqn.2026-12.org.uniramfs:initiator"
+
+/* The name iscsistart -b logged in with: the firmware's. NULL if none. */
+static char *ibft_initiator(struct init *in)
+{
+	char *p = in->ops->path("/sys/firmware/ibft/initiator/initiator-name"), *line = NULL;
+
+	if (read_line(p, &line) < 0)
+		line = NULL;
+	free(p);
+	if (line)
+		line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+static void handover_file(struct init *in, const char *const dirs[], const char *name, const struct buf *b)
+{
+	int e = net_run_file_write(in->ops, dirs, name, b->p ? b->p : "", b->len);
+
+	if (e < 0)
+		log_warn("cannot write %s/%s: %s", dirs[0], name, strerror(-e));
+}
+
+/* What the root's open-iscsi needs from a login the init made: Debian's
+ * /run/initramfs/open-iscsi.interface (its udev handler keeps ifupdown
+ * off that interface, its shutdown logs out last), and the initiator
+ * name for iscsid (nethandover.h). */
+static void iscsi_handover(struct init *in, const char *iqn)
+{
+	const struct netup *nu = &in->net;
+	struct buf b = { 0 };
+
+	if (nu->chosen >= 0) {
+		static const char *const d[] = { "/run/initramfs", NULL };
+		buf_printf(&b, "%s\n", nu->v[nu->chosen].name);
+		handover_file(in, d, "open-iscsi.interface", &b);
+		buf_free(&b);
+	}
+	if (net_iscsi_initiator_render(iqn, &b) < 0) {
+		log_warn("iSCSI: the initiator name is not one iscsid can read: the root's iscsid keeps its own");
+		return;
+	}
+	{
+		static const char *const d[] = { "/run/uniramfs", NET_ISCSI_NAME_DIR, NULL };
+		handover_file(in, d, NET_ISCSI_NAME_FILE, &b);
+	}
+	buf_free(&b);
+	net_iscsid_dropin_render(&b);
+	{
+		static const char *const d[] = { "/run/systemd", "/run/systemd/system.control",
+						 NET_ISCSID_DROPIN_DIR, NULL };
+		handover_file(in, d, NET_ISCSID_DROPIN_NAME, &b);
+	}
+	buf_free(&b);
+}
 
 static enum job_result iscsi_login(void *ctx, void *data)
 {
@@ -63,9 +118,16 @@ static enum job_result iscsi_login(void *ctx, void *data)
 		 t->server ? t->server : "?", port);
 	st = tool_run(in, "iscsistart", argv.v, NULL, 0);
 	/* a tool that did not run is "status -1" (docs/messages.md) */
-	if (st != 0)
+	if (st != 0) {
 		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "iBFT",
 			st < 0 ? -1 : st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
+	} else if (r->firmware && !t->name) {
+		char *iqn = ibft_initiator(in);
+		iscsi_handover(in, iqn);
+		free(iqn);
+	} else {
+		iscsi_handover(in, r->initiator ? r->initiator : DEFAULT_INITIATOR);
+	}
 	strv_free(&argv);
 	return JOB_DONE;
 }
