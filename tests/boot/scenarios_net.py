@@ -12,6 +12,7 @@ tests do not depend on the generator's own choice of modules.
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 
@@ -139,6 +140,30 @@ def nic_only(testinit, work):
     return ctx()
 
 
+# What the root's own network tools read from the network root's
+# hand-over (issue 22): testinit prints each file.
+def _show(*paths):
+    return " ".join("testinit.show=" + p for p in paths)
+
+
+NET_CONF, NM_CONF, NETWORKD = ("/run/net-eth0.conf", "/run/NetworkManager/conf.d/90-uniramfs-eth0.conf",
+                               "/run/systemd/network/00-uniramfs-eth0.network")
+HANDOVER_SHOW = _show(NET_CONF, NM_CONF, NETWORKD)
+HANDOVER_DHCP = (r"show %s: DEVICE='eth0'$" % NET_CONF,
+                 r"show %s: PROTO='dhcp'$" % NET_CONF,
+                 r"show %s: IPV4ADDR='10\.0\.2\.15'$" % NET_CONF,
+                 r"show %s: IPV4BROADCAST='10\.0\.2\.255'$" % NET_CONF,
+                 # restrict=on: QEMU's DHCP names no router, klibc's 0.0.0.0 says so
+                 r"show %s: IPV4GATEWAY='0\.0\.0\.0'$" % NET_CONF,
+                 r"show %s: DOMAINSEARCH=''$" % NET_CONF,
+                 r"show %s: match-device=interface-name:eth0$" % NM_CONF,
+                 r"show %s: managed=0$" % NM_CONF,
+                 r"show %s: Name=eth0$" % NETWORKD,
+                 r"show %s: DHCP=ipv4$" % NETWORKD,
+                 r"show %s: KeepConfiguration=yes$" % NETWORKD)
+ISCSI_IF, ISCSI_NAME = "/run/initramfs/open-iscsi.interface", "/run/uniramfs/iscsi/initiatorname.iscsi"
+ISCSI_DROPIN = "/run/systemd/system.control/iscsid.service.d/50-uniramfs-initiator.conf"
+
 ISCSI_BUILD = ["--add-modules", "virtio_pci,virtio_net,iscsi_tcp,sd_mod,crc32c_generic",
                "--add-binaries", "iscsistart"]
 
@@ -147,14 +172,18 @@ def scenarios(Scenario):
     return [
         Scenario("nfs-dhcp", "NFSv4 root by root=nfs4:SERVER:/PATH, address by DHCP",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
-                 net=nfs_root, expect=("root-writable=no",),
+                 net=nfs_root, cmdline=HANDOVER_SHOW, expect=("root-writable=no",) + HANDOVER_DHCP,
                  log_expect=("uniramfs: eth0: 10.0.2.15/24 from DHCP server 10.0.2.2",)),
         Scenario("nfs-static", "NFSv4 root by root=/dev/nfs nfsroot= with a static ip=",
                  NFS, "/dev/nfs", build=NET_MODULES, net=nfs_root,
-                 cmdline="nfsroot=%s:%s,vers=4.2 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
-                 % (SERVER, netservers.NFS_PSEUDO),
+                 cmdline="nfsroot=%s:%s,vers=4.2 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off %s"
+                 % (SERVER, netservers.NFS_PSEUDO, _show(NET_CONF, NETWORKD)),
+                 expect=(r"show %s: PROTO='none'$" % NET_CONF,
+                         r"show %s: IPV4NETMASK='255\.255\.255\.0'$" % NET_CONF,
+                         r"show %s: Address=10\.0\.2\.15/24$" % NETWORKD,
+                         r"show %s: Gateway=10\.0\.2\.2$" % NETWORKD),
                  log_expect=("uniramfs: eth0: 10.0.2.15/24 as ip=",),
-                 log_absent=("DHCP",)),
+                 log_absent=("by DHCP", "from DHCP")),
         Scenario("nfs-rw", "NFSv4 root by netroot=nfs: mounted read-write with rw",
                  NFS, "", build=NET_MODULES, net=nfs_root,
                  cmdline="netroot=nfs:%s:%s rw" % (SERVER, netservers.NFS_PSEUDO),
@@ -185,8 +214,14 @@ def scenarios(Scenario):
         Scenario("iscsi-lvm", "LVM on an iSCSI LUN, no CHAP, rd.iscsi.initiator= the only "
                  "name the target lets in",
                  LVM, "/dev/testvg/root", build=ISCSI_BUILD, net=iscsi_lvm,
-                 cmdline="netroot=iscsi:%s::3260:%d:%s rd.iscsi.initiator=%s rd.debug" % (
-                     SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN, INITIATOR),
+                 cmdline="netroot=iscsi:%s::3260:%d:%s rd.iscsi.initiator=%s rd.debug %s" % (
+                     SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN, INITIATOR,
+                     _show(ISCSI_IF, ISCSI_NAME, ISCSI_DROPIN, NM_CONF)),
+                 expect=(r"show %s: eth0$" % ISCSI_IF,
+                         r"show %s: InitiatorName=%s$" % (ISCSI_NAME, re.escape(INITIATOR)),
+                         r"show %s: BindReadOnlyPaths=%s:/etc/iscsi/initiatorname\.iscsi$" % (
+                             ISCSI_DROPIN, re.escape(ISCSI_NAME)),
+                         r"show %s: managed=0$" % NM_CONF),
                  log_expect=("iSCSI: logging in to %s at %s:3260" % (netservers.ISCSI_IQN, SERVER),
                              "-i %s -t %s" % (INITIATOR, netservers.ISCSI_IQN),
                              # rd.debug puts the init's clock after "uniramfs: "
@@ -207,9 +242,15 @@ def scenarios(Scenario):
         Scenario("nbd", "ext4 root on NBD by netroot=nbd:SERVER:PORT/EXPORT",
                  LOCAL, "UUID=" + LOCAL.uuid,
                  build=["--add-modules", "virtio_pci,virtio_net,nbd"],
-                 net=nbd_root, cmdline="netroot=nbd:%s:10809/%s" % (SERVER, netservers.NBD_EXPORT),
-                 log_expect=("uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
-                     SERVER, netservers.NBD_EXPORT), "uniramfs: root=UUID=%s is /dev/nbd0" % LOCAL.uuid)),
+                 net=nbd_root, cmdline="netroot=nbd:%s:10809/%s rd.debug %s" % (
+                     SERVER, netservers.NBD_EXPORT, _show(NETWORKD)),
+                 expect=(r"show %s: KeepConfiguration=yes$" % NETWORKD,),
+                 # rd.debug puts the init's clock after "uniramfs: "
+                 log_expect=("NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
+                     SERVER, netservers.NBD_EXPORT), "root=UUID=%s is /dev/nbd0" % LOCAL.uuid,
+                     # systemd's mark for a root storage daemon, and reconnects
+                     "running @nbd-client %s 10809 /dev/nbd0 -N %s -persist -systemd-mark" % (
+                         SERVER, netservers.NBD_EXPORT))),
         Scenario("nbdroot", "ext4 root on NBD by the kernel's root=/dev/nbd0 nbdroot=SERVER:PORT/EXPORT",
                  LOCAL, "/dev/nbd0",
                  build=["--add-modules", "virtio_pci,virtio_net,nbd", "--add-binaries", "nbd-client"],
