@@ -287,7 +287,9 @@ static void test_networkd(void)
 	CHECK(net_networkd_render(&nc, &b) == 0);
 	buf_append(&b, "", 1);
 	CHECK(strstr(b.p, "\n[Match]\nName=eth0\n\n[Network]\nDHCP=ipv4\nKeepConfiguration=yes\n\n"
-			  "[DHCPv4]\nClientIdentifier=mac\nRequestAddress=10.0.2.15\n") != NULL);
+			  "[DHCPv4]\nClientIdentifier=mac\n") != NULL);
+	/* networkd 252 (Debian 12) does not know it: an unknown-key warning */
+	CHECK(strstr(b.p, "RequestAddress") == NULL);
 	CHECK(strstr(b.p, "\n[DHCP]\nCriticalConnection=yes\n") != NULL);
 	buf_free(&b);
 

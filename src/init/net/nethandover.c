@@ -82,13 +82,11 @@ int net_networkd_render(const struct net_conf *nc, struct buf *b)
 		buf_printf(b, "\n"
 			      "[DHCPv4]\n"
 			      "ClientIdentifier=mac\n"
-			      "RequestAddress=%s\n"
 			      "\n"
 			      "# before systemd 243 (the section's old name); a later one\n"
 			      "# notes that KeepConfiguration= wins\n"
 			      "[DHCP]\n"
-			      "CriticalConnection=yes\n",
-			   ntoa(nc->addr, t));
+			      "CriticalConnection=yes\n");
 	return 0;
 }
 

@@ -22,7 +22,9 @@
  * DNS=) and KeepConfiguration=yes, so that a restart of networkd or an
  * expired lease never drops the address; CriticalConnection=yes is its
  * spelling before systemd 243. ClientIdentifier=mac is what the init's
- * DHCP client sent, so the server hands out the same lease.
+ * DHCP client sent, so the server hands out the same lease
+ * (RequestAddress= would say it outright, but Debian 12's networkd,
+ * 252, does not know it and would log an unknown key).
  *
  * Both return 0, or -EINVAL for an interface name that cannot be
  * written into these formats (a ';' would split NM's list). */
