@@ -9,8 +9,8 @@
 # chroot: kernel-install through the plugin, and a switch back to
 # initramfs-tools that leaves nothing of uniramfs behind.
 # Usage: tests/distro/run.sh [WORKDIR]   Last line: "N passed, N failed".
-# UNIRAMFS_DISTRO_STACK=1 adds the boot of a LUKS2 + LVM root with
-# /etc/crypttab (made in tests/boot's builder VM), ~8 minutes more.
+# Then the same system as Debian's installer lays out an encrypted LVM
+# install (tests/distro/stackdisk.py), booted with the passphrase typed.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -118,6 +118,12 @@ state=$(systemctl is-system-running --wait)
 say "UNIRAMFS-STATE: $state"
 systemctl --failed --no-legend --plain | while read -r line; do say "UNIRAMFS-FAILED: $line"; done
 say "UNIRAMFS-ROOT: $(findmnt -n -o SOURCE,FSTYPE,OPTIONS /)"
+for m in /home /srv; do say "UNIRAMFS-MOUNT: $m $(findmnt -n -o SOURCE,FSTYPE "$m")"; done
+say "UNIRAMFS-SWAP: $(swapon --show=UUID --noheadings | tr '\n' ' ')"
+systemctl list-units --all --plain --no-legend 'systemd-cryptsetup@*' | while read -r u _; do
+	say "UNIRAMFS-UNIT: $u $(systemctl is-active "$u")"
+done
+systemd-analyze blame --no-pager 2>/dev/null | head -5 | while read -r t u; do say "UNIRAMFS-BLAME: $t $u"; done
 say "UNIRAMFS-PID1: $(cat /proc/1/comm)"
 say "UNIRAMFS-MARKER"
 systemctl poweroff
@@ -158,14 +164,19 @@ make_disk() { # OUT EXTRA_MB
 # boot_and_check NAME INITRD DISK ROOTDEV CMDLINE...: a TCG boot to the
 # marker unit's poweroff, and what its serial console says
 boot_and_check() {
-	local name=$1 initrd=$2 disk=$3 rootdev=$4 qrc state serial=$work/serial-$1.txt
+	local name=$1 initrd=$2 disk=$3 rootdev=$4 qrc
 	shift 4
 	timeout 900 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -no-reboot \
 		-kernel "$work/vmlinuz" -initrd "$initrd" -append "$*" \
 		-drive "if=virtio,format=raw,file=$disk" \
-		-serial "file:$serial" -monitor none -display none >"$log/qemu-$name.txt" 2>&1 </dev/null
+		-serial "file:$work/serial-$name.txt" -monitor none -display none >"$log/qemu-$name.txt" 2>&1 </dev/null
 	qrc=$?
 	check "$name: QEMU ended by itself (not the timeout)" test "$qrc" -ne 124
+	check_boot "$name" "$rootdev"
+}
+# check_boot NAME ROOTDEV: what the serial console of a boot says
+check_boot() {
+	local name=$1 rootdev=$2 state serial=$work/serial-$1.txt
 	check "$name: systemd is PID 1 after switch_root" grep -q "UNIRAMFS-PID1: systemd" "$serial"
 	check "$name: the marker unit printed on the serial console" grep -q "UNIRAMFS-MARKER" "$serial"
 	# a getty may share the console: take the markers wherever they are on a line
@@ -195,45 +206,83 @@ check "plain: poweroff: the root's ext4 state is clean" \
 	sh -c "dumpe2fs -h '$work/disk.img' 2>/dev/null | grep -q '^Filesystem state: *clean$'"
 rm -f "$work/disk.img"
 
-# The same boot from a LUKS2 + LVM root. Opt-in: the builder VM encrypts
-# the whole root under TCG, which adds ~8 minutes.
-if [ "${UNIRAMFS_DISTRO_STACK:-0}" = 1 ]; then
-	step "a LUKS + LVM root with /etc/crypttab"
-	luks_uuid=5d2f6a0e-1c3b-4e8a-9f7d-3b2a1c0d9e8f
-	check "stack: cryptsetup-bin and lvm2 install in the root" \
-		logged "$log/install-stack.txt" apt_root install cryptsetup-bin lvm2
-	mkdir -p "$root/etc/keys" "$root/etc/uniramfs.conf.d"
-	head -c 64 /dev/urandom >"$root/etc/keys/root.key"
-	chmod 600 "$root/etc/keys/root.key"
-	echo "cr_root UUID=$luks_uuid /etc/keys/root.key luks" >"$root/etc/crypttab"
-	echo "add-keys = /etc/keys/root.key" >"$root/etc/uniramfs.conf.d/keys.conf"
-	# the hook, as a kernel upgrade runs it
-	check "stack: the postinst.d hook rebuilds the image" \
-		logged "$log/hook-stack.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
-	chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-stack.txt" 2>&1
-	check "stack: the image has cryptsetup, lvm and the key file" \
-		sh -c "grep -q 'sbin/cryptsetup$' '$log/ls-stack.txt' && grep -q 'sbin/lvm$' '$log/ls-stack.txt' && grep -q ' etc/keys/root.key$' '$log/ls-stack.txt'"
-	cp "$root/boot/initrd.img-$kver" "$work/initrd-stack.img"
-	make_disk "$work/stack-fs.img" 64
-	hkver=$(ls /lib/modules | sort -V | tail -1)
-	if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" "$work/src/uniramfs/obj-x86_64-linux-gnu/uniramfs" \
-		"$hkver" "/boot/vmlinuz-$hkver" "$work/builder" "$work/stack-fs.img" "$root/etc/keys/root.key" "$luks_uuid" \
-		"$work/stack.img"; then
-		ok "stack: LUKS2 + LVM disk made in the builder VM ($(tail -1 "$log/stackdisk.txt"))"
-		rm -f "$work/stack-fs.img"
-		# the kernel names the root dm-N: the init mounts the LV by its node
-		boot_and_check stack "$work/initrd-stack.img" "$work/stack.img" '/dev/(mapper/debvg-root|dm-[0-9]+)' \
-			"root=UUID=$uuid ro rd.luks.name=$luks_uuid=cr_root rd.luks.key=/etc/keys/root.key console=ttyS0 panic=-1"
-		check "stack: poweroff: uniramfs-shutdown took the LVM and LUKS devices apart" \
-			grep -q "uniramfs-shutdown: no device-mapper devices left" "$work/serial-stack.txt"
+# The layout of Debian's installer for "Guided - use entire disk and set
+# up encrypted LVM" (LUKS2 -> LVM root, swap, /home, all named by UUID in
+# fstab), plus a second LUKS volume in crypttab with the same passphrase.
+# The generic image opens the root's volume as luks-UUID (rd.luks.uuid=);
+# the passphrase is typed once. What the root's udev and systemd need of
+# the devices the initramfs set up (issue 22) decides whether this ends in
+# emergency mode: udev's database for the dm devices, the crypttab name,
+# the passphrase in the kernel keyring.
+step "Debian's guided encrypted LVM, and a second LUKS volume"
+pass=uniramfs-distro-pass
+luks_uuid=5d2f6a0e-1c3b-4e8a-9f7d-3b2a1c0d9e8f
+data_luks_uuid=8e7d6c5b-4a39-4281-9f0e-d1c2b3a49586
+home_uuid=0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9
+swap_uuid=1a2b3c4d-5e6f-4071-8293-0a1b2c3d4e5f
+data_uuid=9f8e7d6c-5b4a-4938-a271-605f4e3d2c1b
+check "encrypted: cryptsetup and lvm2 install in the root" \
+	logged "$log/install-stack.txt" apt_root install cryptsetup lvm2
+printf 'cr_root UUID=%s none luks,discard\ncr_data UUID=%s none luks\n' "$luks_uuid" "$data_luks_uuid" >"$root/etc/crypttab"
+cat >"$root/etc/fstab" <<FSTAB
+UUID=$uuid / ext4 errors=remount-ro 0 1
+UUID=$home_uuid /home ext4 defaults 0 2
+UUID=$data_uuid /srv ext4 defaults 0 2
+UUID=$swap_uuid none swap sw 0 0
+FSTAB
+# the hook, as a kernel upgrade runs it: the image now has the tools
+check "encrypted: the postinst.d hook rebuilds the image" \
+	logged "$log/hook-stack.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
+chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-stack.txt" 2>&1
+check "encrypted: the generic image has cryptsetup and lvm" \
+	sh -c "grep -q 'sbin/cryptsetup' '$log/ls-stack.txt' && grep -q 'sbin/lvm' '$log/ls-stack.txt'"
+cp "$root/boot/initrd.img-$kver" "$work/initrd-stack.img"
+make_disk "$work/stack-root.img" 64
+mkdir -p "$work/fs-home/user" "$work/fs-srv"
+echo home >"$work/fs-home/user/marker"
+echo srv >"$work/fs-srv/marker"
+mkfs.ext4 -q -F -U "$home_uuid" -L home -d "$work/fs-home" "$work/stack-home.img" 32M
+mkfs.ext4 -q -F -U "$data_uuid" -L srv -d "$work/fs-srv" "$work/stack-data.img" 32M
+rm -f "$work/stack-swap.img"
+truncate -s 32M "$work/stack-swap.img"
+mkswap -U "$swap_uuid" "$work/stack-swap.img" >/dev/null
+hkver=$(ls /lib/modules | sort -V | tail -1)
+if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" build "$work/src/uniramfs/obj-x86_64-linux-gnu/uniramfs" \
+	"$hkver" "/boot/vmlinuz-$hkver" "$work/builder" "$work/stack-root.img" "$work/stack-home.img" "$work/stack-swap.img" \
+	"$work/stack-data.img" "$pass" "$luks_uuid" "$data_luks_uuid" "$work/stack1.img" "$work/stack2.img"; then
+	ok "encrypted: the disks made in the builder VM ($(tail -1 "$log/stackdisk.txt"))"
+	rm -f "$work"/stack-*.img
+	if logged "$log/boot-stack.txt" python3 "$top/tests/distro/stackdisk.py" boot "$work/vmlinuz" "$work/initrd-stack.img" \
+		"$work/stack1.img" "$work/stack2.img" "$pass" "$work/serial-encrypted.txt" \
+		"root=UUID=$uuid ro rd.luks.uuid=$luks_uuid console=ttyS0 panic=-1"; then
+		ok "encrypted: the init asked for the passphrase ($(tail -1 "$log/boot-stack.txt"))"
 	else
-		cat "$log/stackdisk.txt"
-		fail "stack: LUKS2 + LVM disk made in the builder VM"
+		fail "encrypted: the init asked for the passphrase ($(tr '\n' ' ' <"$log/boot-stack.txt"))"
 	fi
-	rm -f "$work/stack.img" "$work/stack-fs.img"
-	rm -rf "$root/etc/keys" "$root/etc/crypttab" "$root/etc/uniramfs.conf.d"
-	in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
+	serial=$work/serial-encrypted.txt
+	# the kernel names the root dm-N: the init mounts the LV by its node
+	check_boot encrypted '/dev/(mapper/debvg-root|dm-[0-9]+)'
+	check "encrypted: the passphrase was typed once (the init's one prompt, no systemd prompt)" \
+		sh -c "[ \$(grep -c 'Passphrase for /dev/vda' '$serial') -eq 1 ] && ! grep -q 'Please enter passphrase' '$serial'"
+	check "encrypted: luks-UUID renamed to the root's crypttab name cr_root" \
+		grep -q "renamed /dev/mapper/luks-$luks_uuid to cr_root, as the root's /etc/crypttab names /dev/vda" "$serial"
+	check "encrypted: systemd-cryptsetup@cr_root is active" grep -qa "UNIRAMFS-UNIT: systemd-cryptsetup@cr_root.service active" "$serial"
+	check "encrypted: systemd-cryptsetup@cr_data opened the second volume from the keyring" \
+		grep -qa "UNIRAMFS-UNIT: systemd-cryptsetup@cr_data.service active" "$serial"
+	check "encrypted: /home is mounted from debvg-home" grep -qaE "UNIRAMFS-MOUNT: /home /dev/mapper/debvg-home +ext4" "$serial"
+	check "encrypted: /srv is mounted from cr_data" grep -qaE "UNIRAMFS-MOUNT: /srv /dev/mapper/cr_data +ext4" "$serial"
+	check "encrypted: the swap LV is on (by UUID)" grep -qa "UNIRAMFS-SWAP: $swap_uuid" "$serial"
+	check "encrypted: no device job timed out" sh -c "! grep -qa 'Timed out waiting for device' '$serial'"
+	check "encrypted: poweroff: uniramfs-shutdown took the LVM and LUKS devices apart" \
+		grep -q "uniramfs-shutdown: no device-mapper devices left" "$serial"
+else
+	cat "$log/stackdisk.txt"
+	fail "encrypted: the disks made in the builder VM"
 fi
+rm -f "$work"/stack*.img
+rm -f "$root/etc/crypttab"
+echo "UUID=$uuid / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
+in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
 
 step "kernel-install through the plugin"
 mid=$(cat "$root/etc/machine-id")

@@ -1,12 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The distribution test's LUKS + LVM disk, made in the boot tests' builder VM
-(tests/boot/builder.py: the host has no device-mapper).  A blank disk gets
-LUKS2 (key file, fast PBKDF2), in it a PV of VG debvg, LV root over all of it,
-and the Debian root's ext4 image is copied into the LV block for block, so the
-filesystem (and its UUID) is the one the plain boot used.
+"""The distribution test's encrypted install: the layout Debian's installer
+makes with "Guided - use entire disk and set up encrypted LVM", plus a
+second LUKS volume in crypttab with the same passphrase, as many machines
+have for a data disk.
 
-usage: stackdisk.py UNIRAMFS KVER VMLINUZ WORK EXT4_IMAGE KEYFILE LUKS_UUID OUT
+  disk 1: LUKS2 (cr_root) -> PV of VG debvg -> LVs root, swap, home
+  disk 2: LUKS2 (cr_data) -> ext4 mounted on /srv
+
+Made in the boot tests' builder VM (tests/boot/builder.py: the host has no
+device-mapper).  The root LV gets the Debian root's ext4 image block for
+block, so the filesystem (and its UUID) is the one the plain boot used;
+swap, /home and /srv are small images made on the host with their UUIDs.
+
+  stackdisk.py build UNIRAMFS KVER VMLINUZ WORK ROOT_EXT4 HOME_EXT4 SWAP DATA_EXT4 \\
+                     PASS LUKS_UUID DATA_LUKS_UUID OUT1 OUT2
+  stackdisk.py boot VMLINUZ INITRD DISK1 DISK2 PASS LOG CMDLINE
+
+boot types PASS once at the init's prompt (the serial console, through
+tests/boot/run.py's Console) and leaves the guest's console text in LOG;
+tests/distro/run.sh checks it.  It exits 1 when the prompt never came.
 """
 
 import os
@@ -17,59 +30,86 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "boot"))
+sys.dont_write_bytecode = True
 import builder  # noqa: E402
 import disks  # noqa: E402
+import run as bootrun  # noqa: E402
 import serialtext  # noqa: E402
 
 LAYOUT = r'''
-# $1: the blank disk, $2: the Debian root's ext4 image
-luks_format luks2 "$1"
+# $1 $2: the blank disks; $3 root, $4 home, $5 swap, $6 data: their images
+fmt() {		# DEV UUID NAME
+	printf '%s' "$PASS" | cryptsetup luksFormat --batch-mode --type luks2 $FAST_KDF \
+		--uuid "$2" --key-file - "$1"
+	printf '%s' "$PASS" | cryptsetup open --key-file - "$1" "$3"
+}
+put() {		# IMAGE DEV
+	dd if="$1" of="$2" bs=4M conv=fsync 2>&1 | tail -1
+}
+fmt "$1" "$LUKS_UUID" cr_root
 lvm pvcreate -q -y /dev/mapper/cr_root
 lvm vgcreate -q debvg /dev/mapper/cr_root
-lvm lvcreate -q -y -W y -l 100%FREE -n root debvg
+lvm lvcreate -q -y -W y -L "$ROOT_MB"M -n root debvg
+lvm lvcreate -q -y -W y -L "$SWAP_MB"M -n swap debvg
+lvm lvcreate -q -y -W y -l 100%FREE -n home debvg
 lvm lvs -o vg_name,lv_name,lv_size,devices debvg
-dd if="$2" of=/dev/debvg/root bs=4M conv=fsync 2>&1 | tail -1
-blkid /dev/debvg/root
+put "$3" /dev/debvg/root
+put "$4" /dev/debvg/home
+put "$5" /dev/debvg/swap
+blkid /dev/debvg/root /dev/debvg/swap /dev/debvg/home
 lvm vgchange -q -a n debvg
-luks_close
+cryptsetup close cr_root
+fmt "$2" "$DATA_LUKS_UUID" cr_data
+put "$6" /dev/mapper/cr_data
+blkid /dev/mapper/cr_data
+cryptsetup close cr_data
 '''
 
+LUKS_HEADER_MB = 16     # cryptsetup's LUKS2 default
+SLACK_MB = 16           # LVM metadata and rounding to 4 MiB extents
 
-def main():
-    uniramfs, kver, vmlinuz, work, ext4, keyfile, luks_uuid, out = sys.argv[1:9]
+
+def mib(path):
+    return (os.path.getsize(path) + (1 << 20) - 1) >> 20
+
+
+def build(uniramfs, kver, vmlinuz, work, root, home, swap, data, passphrase, luks_uuid,
+          data_luks_uuid, out1, out2):
     env = {"uniramfs": uniramfs, "kver": kver, "vmlinuz": vmlinuz}
     os.makedirs(work, exist_ok=True)
     img = builder.builder_image(work, env)
-    log = os.path.join(work, "builder-luks-lvm.log")
+    log = os.path.join(work, "builder-encrypted.log")
     with tempfile.TemporaryDirectory(dir=work) as tmp:
         top = os.path.join(tmp, "src")
         os.makedirs(top)
         with open(os.path.join(builder.SCRIPTS, "common.sh")) as f, \
                 open(os.path.join(top, "layout.sh"), "w") as o:
             o.write(f.read() + LAYOUT)
-        with open(keyfile, "rb") as f, open(os.path.join(top, "root.key"), "wb") as o:
-            o.write(f.read())
         with open(os.path.join(top, "params"), "w") as f:
-            f.write("LAYOUT='debian-luks-lvm'\nLUKS_UUID='%s'\nKEYFILE='/src/root.key'\n" % luks_uuid)
+            f.write("LAYOUT='debian-encrypted-lvm'\nPASS='%s'\nLUKS_UUID='%s'\n"
+                    "DATA_LUKS_UUID='%s'\nROOT_MB=%d\nSWAP_MB=%d\n"
+                    % (passphrase, luks_uuid, data_luks_uuid, mib(root), mib(swap)))
         src = os.path.join(tmp, "src.img")
         with open(src, "wb") as f:
             f.truncate(32 * 1024 * 1024)
         disks._run(["mkfs.ext4", "-q", "-F", "-d", top, "-L", "ubsrc", "-E", "root_owner=0:0", src])
-        blank = os.path.join(tmp, "disk.img")
-        with open(blank, "wb") as f:
-            # the LUKS2 header (16 MiB) and the LVM metadata on top of the image
-            f.truncate(os.path.getsize(ext4) + 64 * 1024 * 1024)
-        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
+        blank1, blank2 = os.path.join(tmp, "disk1.img"), os.path.join(tmp, "disk2.img")
+        with open(blank1, "wb") as f:
+            f.truncate((LUKS_HEADER_MB + SLACK_MB + mib(root) + mib(swap) + mib(home)) << 20)
+        with open(blank2, "wb") as f:
+            f.truncate((LUKS_HEADER_MB + mib(data)) << 20)
+        # -cpu max: AES-NI, which TCG runs far faster than aes-generic
+        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "1G", "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
                "-serial", "file:" + log, "-kernel", vmlinuz, "-initrd", img,
                "-append", "console=ttyS0 quiet panic=-1"]
-        for i, d in enumerate((blank, ext4, src)):
+        for i, d in enumerate((blank1, blank2, root, home, swap, data, src)):
             cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, d),
                     "-device", "virtio-blk-pci,drive=b%d" % i]
         t = time.monotonic()
         try:
             subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=600)
+                           stderr=subprocess.STDOUT, timeout=900)
         except subprocess.TimeoutExpired:
             pass
         text = serialtext.read(log)
@@ -77,9 +117,34 @@ def main():
             print("builder VM did not finish (%.0f s):\n%s" % (time.monotonic() - t,
                   "\n".join(text.splitlines()[-30:])))
             return 1
-        os.rename(blank, out)
-        print("built the LUKS + LVM disk in the builder VM in %.0f s" % (time.monotonic() - t))
+        os.rename(blank1, out1)
+        os.rename(blank2, out2)
+        print("built the encrypted LVM disks in the builder VM in %.0f s" % (time.monotonic() - t))
     return 0
+
+
+def boot(vmlinuz, initrd, disk1, disk2, passphrase, log, cmdline):
+    # systemd's whole startup under TCG: minutes, not the init's seconds
+    bootrun.BOOT_TIMEOUT = 900
+    text, dt, timed_out, missed = bootrun.boot(
+        vmlinuz, initrd, [disk1, disk2], "virtio", cmdline, log,
+        interact=[(r"Passphrase for /dev/vda \(", passphrase + "\n")])
+    with open(log, "w") as f:
+        f.write(text)
+    print("booted in %.0f s%s" % (dt, ", timed out" if timed_out else ""))
+    if missed:
+        print("the console never showed %r" % missed)
+        return 1
+    return 0
+
+
+def main():
+    if len(sys.argv) == 15 and sys.argv[1] == "build":
+        return build(*sys.argv[2:])
+    if len(sys.argv) == 9 and sys.argv[1] == "boot":
+        return boot(*sys.argv[2:])
+    print(__doc__, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
