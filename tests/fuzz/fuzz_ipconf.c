@@ -11,6 +11,7 @@
 #include "cmdline.h"
 #include "init/net/ipconf.h"
 #include "init/net/netconf.h"
+#include "init/net/nethandover.h"
 #include "init/net/netroot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -32,6 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		net_conf_from_ip(&nc, n.ip[i].device ? n.ip[i].device : "eth0", &n.ip[i]);
 		net_conf_render(&nc, &b, &w);
 		net_resolv_render(&nc, n.nameserver, n.n_nameserver, n.peerdns, &b, &w);
+		/* what the real system reads: initramfs-tools', networkd's, NM's */
+		net_conf_render_klibc(&nc, &b, &w);
+		net_networkd_render(&nc, &b);
+		net_nm_unmanaged_render(nc.device, &b);
+		net_iscsi_initiator_render(nc.hostname, &b);
 		buf_free(&b);
 		if (n.ip[i].client.family)
 			client = n.ip[i].client;
