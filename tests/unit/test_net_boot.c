@@ -371,6 +371,7 @@ static void test_iscsi_firmware(void)
 		SKIP("mkfs.ext4 not available");
 	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
 	add_tool(f, "/usr/sbin/iscsistart");
+	fake_write(f, "/sys/firmware/ibft/initiator/initiator-name", "iqn.2026-12.fw:host\n");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
@@ -378,6 +379,10 @@ static void test_iscsi_firmware(void)
 		"execve /sbin/init",
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	/* iscsistart -b logged in under the firmware's name: iscsid's too */
+	char *t = fake_boot_read(f, "/run/uniramfs/iscsi/initiatorname.iscsi");
+	CHECK(t && strstr(t, "\nInitiatorName=iqn.2026-12.fw:host\n"));
+	free(t);
 	init_free(&in);
 	fake_ops_free(f);
 }
