@@ -52,6 +52,10 @@ static void iscsi_handover(struct init *in, const char *iqn)
 		handover_file(in, d, "open-iscsi.interface", &b);
 		buf_free(&b);
 	}
+	if (!iqn) {
+		log_warn("iSCSI: the firmware gives no initiator name: the root's iscsid keeps its own");
+		return;
+	}
 	if (net_iscsi_initiator_render(iqn, &b) < 0) {
 		log_warn("iSCSI: the initiator name is not one iscsid can read: the root's iscsid keeps its own");
 		return;
