@@ -179,16 +179,62 @@ static void test_links(void)
 	fake_ops_free(f);
 }
 
+/* by-id and by-path: the names persistname computes from sysfs (its own
+ * test compares them with udev's), made as links and matched exactly. */
+static void test_persistent_names(void)
+{
+	if (!have_tools())
+		SKIP("mkfs.ext4 or sfdisk missing");
+	struct fake_ops *f = make_disk();
+	struct blockdev bd = bd_new("vda1", 254, 1);
+
+	fake_write(f, "/sys/devices/virtual/block/vda/uevent", "MAJOR=254\nMINOR=0\nDEVTYPE=disk\n");
+	fake_write(f, "/sys/devices/virtual/block/vda/serial", "SER 1\n");
+	CHECK(blockdev_probe(&f->ops, &bd) == 0);
+	CHECK(bd.names.by_id.n == 1 && bd.names.by_path.n == 0);
+	CHECK_STR(bd.names.by_id.n ? bd.names.by_id.v[0] : NULL, "virtio-SER_1-part1");
+	CHECK(blockdev_matches(&bd, "/dev/disk/by-id/virtio-SER_1-part1"));
+	CHECK(!blockdev_matches(&bd, "/dev/disk/by-id/virtio-SER 1-part1"));
+	CHECK(blockdev_make_links(&f->ops, &bd) == 0);
+	check_link(f, "/dev/disk/by-id/virtio-SER_1-part1", "../../vda1");
+	/* probed again (a change event): the names are not doubled */
+	CHECK(blockdev_probe(&f->ops, &bd) == 0);
+	CHECK(bd.names.by_id.n == 1);
+	blockdev_clear(&bd);
+	fake_ops_free(f);
+
+	/* udev keeps a '/' of a serial, making a directory: so do we */
+	f = fake_ops_new();
+	fake_mkdir(f, "/dev");
+	bd = bd_new("vdb", 254, 16);
+	strv_push(&bd.names.by_id, "virtio-odd_ser/1");
+	strv_push(&bd.names.by_path, "pci-0000:00:03.0");
+	CHECK(blockdev_make_links(&f->ops, &bd) == 0);
+	check_link(f, "/dev/disk/by-id/virtio-odd_ser/1", "../../../vdb");
+	check_link(f, "/dev/disk/by-path/pci-0000:00:03.0", "../../vdb");
+	/* and a failure is the device's */
+	fake_fail(f, "symlink", "/dev/disk/by-path/pci-0000:00:03.0", EROFS);
+	CHECK(blockdev_make_links(&f->ops, &bd) < 0);
+	CHECK_STR(err_msg(), "cannot link /dev/disk/by-path/pci-0000:00:03.0 to ../../vdb: "
+			     "Read-only file system");
+	blockdev_clear(&bd);
+	fake_ops_free(f);
+}
+
 static const char *const valid_no_match[] = {
 	"/dev/vda", "/dev/vda10", "/dev/mapper/vg-root", "UUID=0b3c2d4e-0000-0000-0000-000000000000",
 	"LABEL=My root/x y", "LABEL=my", "PARTLABEL=root", "PARTLABEL=ROOT PART",
 	"PARTUUID=6a1b2c3d-4e5f-4061-8273-94a5b6c7d8e0", "254:0", "255:1", "8:1", "fe00",
 	"0801", "/dev/disk/by-label/my root", ("/dev/disk/by-uuid/" PARTUUID),
+	"/dev/disk/by-id/virtio-abc", "/dev/disk/by-path/pci-0000:00:04.0",
+	"/dev/disk/by-id/virtio-ser1-part1", "/dev/disk/by-id/virtio-a/b",
+	"/dev/disk/by-path/virtio-SER1-part1",
 };
 
 static const char *const invalid[] = {
 	"", "UUID=", "LABEL=", "sda1", "vda1", "PARTUUID=" PARTUUID "/PARTNROFF=1",
-	"/dev/disk/by-id/virtio-abc", "/dev/disk/by-path/pci-0000:00:04.0", "/dev/",
+	"/dev/disk/by-id/", "/dev/disk/by-path/", "/dev/disk/by-id/a/../b", "/dev/disk/by-id/a//b",
+	"/dev/disk/by-id/..", "/dev/disk/by-diskseq/1", "/dev/",
 	"/dev/disk/by-label/my root/x y", "8:", ":1", "zz", "4096:1", "8:1048576", "-1",
 	"254:1:0",
 };
@@ -199,7 +245,8 @@ static const char *const matching[] = {
 	"PARTUUID=6A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9", "PARTLABEL=" PARTLABEL,
 	"PARTLABEL=root\\x20part", "254:1", "fe01", "FE01", "/dev/disk/by-uuid/" UUID,
 	"/dev/disk/by-label/" LABEL_ENC, "/dev/disk/by-partuuid/" PARTUUID,
-	"/dev/disk/by-partlabel/root\\x20part",
+	"/dev/disk/by-partlabel/root\\x20part", "/dev/disk/by-id/virtio-SER1-part1",
+	"block:/dev/disk/by-path/pci-0000:00:04.0-part1", "/dev/disk/by-id/virtio-odd_ser/1-part1",
 };
 
 static void test_matches_every_form(void)
@@ -210,6 +257,9 @@ static void test_matches_every_form(void)
 	bd.label = xstrdup(LABEL);
 	bd.partuuid = xstrdup(PARTUUID);
 	bd.partlabel = xstrdup(PARTLABEL);
+	strv_push(&bd.names.by_id, "virtio-SER1-part1");
+	strv_push(&bd.names.by_id, "virtio-odd_ser/1-part1");
+	strv_push(&bd.names.by_path, "pci-0000:00:04.0-part1");
 
 	for (size_t i = 0; i < ARRAY_SIZE(matching); i++) {
 		bool ok = blockdev_spec_valid(matching[i]) && blockdev_matches(&bd, matching[i]);
@@ -306,6 +356,7 @@ int main(void)
 	RUN(test_probe_ext4_partition);
 	RUN(test_probe_disk_and_empty);
 	RUN(test_links);
+	RUN(test_persistent_names);
 	RUN(test_matches_every_form);
 	RUN(test_registry_empty_and_ignored);
 	return test_done();

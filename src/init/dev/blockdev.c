@@ -113,6 +113,12 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 	free(real);
 	if (bd->name && str_has_prefix(bd->name, "dm-"))
 		read_dm_name(ops, bd);
+	/* from sysfs, not the device: named even when it cannot be read */
+	if (bd->name) {
+		persistnames_free(&bd->names);
+		if (persistname_get(ops, bd->name, &bd->names) < 0)
+			log_debug("%s: not in sysfs, no by-id or by-path names", bd->devnode);
+	}
 	if (!pr)
 		return err_errno(r, "cannot open %s for probing", bd->devnode);
 	blkid_probe_enable_superblocks(pr, 1);
@@ -173,34 +179,49 @@ static int mkdir_ok(const struct sysops *ops, const char *path)
 	return 0;
 }
 
+/* /dev/disk/DIR/NAME -> ../../DEVNAME. A '/' in NAME (udev keeps one
+ * from a serial) makes a directory, as udev does, and one more "../". */
+static int place_link(const struct sysops *ops, const char *dir, const char *name,
+		      const char *devname)
+{
+	char *link = xasprintf("/dev/disk/%s/%s", dir, name), *target, *slash;
+	struct buf up = { 0 };
+	int r = 0;
+
+	buf_append(&up, "../../", 6);
+	for (slash = strchr(link + strlen("/dev/disk/"), '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		r = mkdir_ok(ops, link);
+		*slash = '/';
+		if (r < 0)
+			goto out;
+		if (slash > link + strlen("/dev/disk/") + strlen(dir))
+			buf_append(&up, "../", 3);
+	}
+	target = xasprintf("%s%s", up.p, devname);
+	/* The newest device with a value wins, as with udev's default
+	 * link priority. */
+	if ((r = ops->unlink(link)) < 0 && r != -ENOENT)
+		r = err_errno(r, "cannot replace %s", link);
+	else if ((r = ops->symlink(target, link)) < 0)
+		r = err_errno(r, "cannot link %s to %s", link, target);
+	free(target);
+out:
+	buf_free(&up);
+	free(link);
+	return r;
+}
+
+/* A link named by a value udev encodes (a label, a UUID). */
 static int make_link(const struct sysops *ops, const char *dir, const char *value,
 		     const char *name)
 {
-	char *enc = encode(value), *d, *link, *target;
+	char *enc = encode(value);
 	int r = 0;
 
-	if (!enc || !*enc || strcmp(enc, ".") == 0 || strcmp(enc, "..") == 0) {
-		free(enc);
-		return 0;
-	}
-	d = xasprintf("/dev/disk/%s", dir);
-	link = xasprintf("%s/%s", d, enc);
-	target = xasprintf("../../%s", name);
-	if ((r = mkdir_ok(ops, d)) < 0)
-		goto out;
-	/* The newest device with a value wins, as with udev's default
-	 * link priority. */
-	if ((r = ops->unlink(link)) < 0 && r != -ENOENT) {
-		r = err_errno(r, "cannot replace %s", link);
-		goto out;
-	}
-	if ((r = ops->symlink(target, link)) < 0)
-		r = err_errno(r, "cannot link %s to %s", link, target);
-out:
+	if (enc && *enc && strcmp(enc, ".") && strcmp(enc, ".."))
+		r = place_link(ops, dir, enc, name);
 	free(enc);
-	free(d);
-	free(link);
-	free(target);
 	return r;
 }
 
@@ -232,9 +253,13 @@ int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd)
 	const char *values[] = { bd->uuid, bd->label, bd->partuuid, bd->partlabel };
 	int r = 0, e;
 
+	const struct strv *names[] = { &bd->names.by_id, &bd->names.by_path };
+	static const char *const namedirs[] = { "by-id", "by-path" };
+
 	if (bd->dmname && bd->name)
 		r = make_mapper_link(ops, bd);
-	if (!bd->uuid && !bd->label && !bd->partuuid && !bd->partlabel)
+	if (!bd->uuid && !bd->label && !bd->partuuid && !bd->partlabel && !bd->names.by_id.n &&
+	    !bd->names.by_path.n)
 		return r;
 	if ((e = mkdir_ok(ops, "/dev/disk")) < 0)
 		return e;
@@ -242,6 +267,10 @@ int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd)
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (values[i] && (e = make_link(ops, dirs[i], values[i], bd->name)) < 0)
 			r = e;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		for (size_t j = 0; j < names[i]->n; j++)
+			if ((e = place_link(ops, namedirs[i], names[i]->v[j], bd->name)) < 0)
+				r = e;
 	return r;
 }
 
@@ -343,8 +372,12 @@ bool blockdev_spec_valid(const char *spec)
 			return !strchr(v, '/'); /* a link name has '/' as \x2f */
 		return !strstr(v, "/PARTNROFF=");
 	}
+	if (str_has_prefix(spec, "/dev/disk/by-id/"))
+		return persistname_valid(spec + strlen("/dev/disk/by-id/"));
+	if (str_has_prefix(spec, "/dev/disk/by-path/"))
+		return persistname_valid(spec + strlen("/dev/disk/by-path/"));
 	if (str_has_prefix(spec, "/dev/disk/"))
-		return false; /* by-id, by-path: we make no such links */
+		return false; /* by-diskseq and the like: we make no such links */
 	if (str_has_prefix(spec, "/dev/"))
 		return spec[5] != '\0';
 	return parse_devnum(spec, &maj, &min);
@@ -385,6 +418,10 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 		const char *devval = *(char *const *)((const char *)bd + form->field);
 		return eq_enc(devval, v, form->icase);
 	}
+	if (str_has_prefix(spec, "/dev/disk/by-id/"))
+		return strv_contains(&bd->names.by_id, spec + strlen("/dev/disk/by-id/"));
+	if (str_has_prefix(spec, "/dev/disk/by-path/"))
+		return strv_contains(&bd->names.by_path, spec + strlen("/dev/disk/by-path/"));
 	if (str_has_prefix(spec, "/dev/")) {
 		if (bd->devnode && strcmp(bd->devnode, spec) == 0)
 			return true;
@@ -422,5 +459,6 @@ void blockdev_clear(struct blockdev *bd)
 	free(bd->partuuid);
 	free(bd->partlabel);
 	free(bd->dmname);
+	persistnames_free(&bd->names);
 	memset(bd, 0, sizeof(*bd));
 }

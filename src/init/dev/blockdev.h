@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "init/core/ops.h"
+#include "init/dev/persistname.h"
 
 /* A block device as the init knows it after probing. */
 struct blockdev {
@@ -13,13 +14,15 @@ struct blockdev {
 	unsigned major, minor;
 	char *type, *uuid, *label, *partuuid, *partlabel; /* NULL when absent */
 	char *dmname; /* device-mapper name ("vg0-root"), NULL if not dm */
+	struct persistnames names; /* udev's by-id and by-path names */
 	unsigned seen; /* the sysfs scan that last saw it (init.h scan_gen) */
 };
 
 /* Probe devnode (opened via ops->path) with libblkid: superblock TYPE,
  * UUID, LABEL and partition PARTUUID, PARTLABEL; and the dm name from
- * /sys/class/block/NAME/dm/name. name/major/minor are filled by the
- * caller (from the uevent or sysfs). 0 or a negative code (err set). */
+ * /sys/class/block/NAME/dm/name; the by-id and by-path names from sysfs
+ * (persistname.h). name/major/minor are filled by the caller (from the
+ * uevent or sysfs). 0 or a negative code (err set). */
 int blockdev_probe(const struct sysops *ops, struct blockdev *bd);
 /* Does /sys/class/block/NAME/size say 0 (a loop device with no file, a
  * drive with no medium)? Nothing is there to probe; the kernel sends a
@@ -27,12 +30,14 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd);
 bool blockdev_empty(const struct sysops *ops, const char *name);
 /* /dev/disk/by-uuid/UUID, by-label/LABEL, by-partuuid/PARTUUID,
  * by-partlabel/PARTLABEL -> ../../NAME (udev's escaping of odd chars),
+ * by-id/ID and by-path/PATH (names already as udev spells them),
  * and /dev/mapper/DMNAME -> ../NAME unless lvm or cryptsetup made it. */
 int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd);
 /* Does a root=/resume= spec name this device? Accepts /dev/NAME,
  * UUID=, LABEL=, PARTUUID=, PARTLABEL=, MAJ:MIN, hex MAJMIN (the
  * kernel's old form), /dev/disk/by-{uuid,label,partuuid,partlabel}/X,
- * and for a dm device /dev/mapper/DMNAME and /dev/VG/LV (lvm's dm name
+ * /dev/disk/by-id/X and /dev/disk/by-path/X (exactly udev's name), and
+ * for a dm device /dev/mapper/DMNAME and /dev/VG/LV (lvm's dm name
  * VG-LV, each '-' inside VG or LV doubled).
  * Case-insensitive for UUIDs as the kernel is. */
 bool blockdev_matches(const struct blockdev *bd, const char *spec);
