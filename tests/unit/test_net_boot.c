@@ -410,6 +410,119 @@ static void test_nbd_connect(void)
 	fake_ops_free(f);
 }
 
+/* eth0 as sysfs really shows it (netname.h): a link into the virtio
+ * device of the PCI card at 00:03.0, in ACPI hotplug slot 3, so udev
+ * would call it ens3 (slot), enp0s3 (path), enx525400123456 (MAC). */
+static void sysfs_as_udev_sees(struct fake_ops *f)
+{
+	static const char *const attrs[][2] = {
+		{ "type", "1\n" },		 { "ifindex", "2\n" },		{ "iflink", "2\n" },
+		{ "address", "52:54:00:12:34:56\n" }, { "addr_assign_type", "0\n" }, { "name_assign_type", "1\n" },
+	};
+	char *dir = fake_path(f, "/sys/class/net/eth0");
+
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
+		char *p = xasprintf("%s/%s", dir, attrs[i][0]), *q = xasprintf(NIC "/virtio2/net/eth0/%s", attrs[i][0]);
+		unlink(p);
+		fake_write(f, q, attrs[i][1]);
+		free(p);
+		free(q);
+	}
+	CHECK(rmdir(dir) == 0);
+	free(dir);
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:03.0/virtio2/net/eth0", "/sys/class/net/eth0");
+	fake_write(f, NIC "/virtio2/uevent", "DRIVER=virtio_net\n");
+	fake_write(f, NIC "/uevent", "PCI_SLOT_NAME=0000:00:03.0\n");
+	fake_symlink(f, "../../../bus/pci", NIC "/subsystem");
+	fake_write(f, "/sys/bus/pci/slots/3/address", "0000:00:03\n");
+}
+
+/* The root's ip= names the card as the installed system knows it: the
+ * kernel's eth0 answers to its path name, and is renamed to udev's
+ * choice (the slot name) while still down, so the root's files and its
+ * udev find it under the name they expect. */
+static void test_predictable_name(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+
+	f = setup_dhcp("root=nfs:10.0.2.100:/root ip=enp0s3:dhcp rd.timeout=5 rd.shell=0");
+	sysfs_as_udev_sees(f);
+	CHECK(run(f, &in) == 0);
+	const char *order[] = {
+		"netlink link 2 down name ens3",
+		"netlink link 2 up",
+		"packet-send 2",
+		"netlink addr add 2 10.0.2.15/24",
+		"execve /sbin/init",
+	};
+	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(fake_boot_logged("eth0 is now ens3 (as udev names it)"));
+	CHECK(fake_boot_logged("ens3: 10.0.2.15/24 from DHCP server 10.0.2.2"));
+	t = fake_boot_read(f, "/run/uniramfs/net/ens3.conf");
+	CHECK(t && strstr(t, "DEVICE='ens3'"));
+	free(t);
+	t = fake_boot_read(f, "/run/systemd/network/00-uniramfs-ens3.network");
+	CHECK(t && strstr(t, "Name=ens3\n"));
+	free(t);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* net.ifnames=0 keeps the kernel's name, as udev does; a predictable
+ * name in ip= still finds the card. */
+static void test_ifnames_off(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+
+	f = setup_dhcp("root=nfs:10.0.2.100:/root ip=ens3:dhcp net.ifnames=0 rd.timeout=5 rd.shell=0");
+	sysfs_as_udev_sees(f);
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "netlink link 2 down name") == 0);
+	CHECK(fake_log_count(f, "netlink addr add 2 10.0.2.15/24") == 1);
+	t = fake_boot_read(f, "/run/uniramfs/net/eth0.conf");
+	CHECK(t != NULL);
+	free(t);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* ifname= names the card, not udev: renamed once, to its name; the
+ * kernel's name in ip= still means it. */
+static void test_ifname_wins(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	f = setup_dhcp("root=nfs:10.0.2.100:/root ifname=lan0:52:54:00:12:34:56 ip=eth0:dhcp "
+		       "rd.timeout=5 rd.shell=0");
+	sysfs_as_udev_sees(f);
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "netlink link 2 down name lan0") == 1);
+	CHECK(fake_log_count(f, "netlink link 2 down name ens3") == 0);
+	CHECK(fake_boot_logged("lan0: 10.0.2.15/24 from DHCP server 10.0.2.2"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* A name no interface has: nothing is brought up, the report says so. */
+static void test_unknown_name(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	f = setup_dhcp("root=nfs:10.0.2.100:/root ip=enp9s9:dhcp rd.timeout=3 rd.shell=0 panic=1");
+	sysfs_as_udev_sees(f);
+	CHECK(run(f, &in) < 0);
+	CHECK(fake_log_count(f, "netlink link 2") == 0);
+	CHECK(fake_boot_logged("<3>  eth0: not used\n"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 int main(void)
 {
 	RUN(test_iscsi_login);
@@ -419,6 +532,10 @@ int main(void)
 	RUN(test_nfs_by_dhcp);
 	RUN(test_root_path);
 	RUN(test_static_local_down);
+	RUN(test_predictable_name);
+	RUN(test_ifnames_off);
+	RUN(test_ifname_wins);
+	RUN(test_unknown_name);
 	RUN(test_dhcp_silent);
 	RUN(test_nfs_refused);
 	fake_boot_remove_ext4();

@@ -313,6 +313,7 @@ void net_cmdline_parse(struct net_cmdline *n, const struct cmdline *c)
 
 	memset(n, 0, sizeof(*n));
 	n->peerdns = true;
+	n->ifnames = true;
 	for (size_t i = 0; i < c->n; i++) {
 		const char *key = c->p[i].key, *val = c->p[i].val;
 
@@ -335,6 +336,8 @@ void net_cmdline_parse(struct net_cmdline *n, const struct cmdline *c)
 			parse_bool(n, key, val, &n->neednet);
 		} else if (strcmp(key, "rd.peerdns") == 0) {
 			parse_bool(n, key, val, &n->peerdns);
+		} else if (strcmp(key, "net.ifnames") == 0) {
+			parse_bool(n, key, val, &n->ifnames);
 		} else if (strcmp(key, "nameserver") == 0) {
 			struct net_addr a;
 			if (!val || net_parse_addr(val, &a) < 0) {

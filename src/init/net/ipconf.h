@@ -12,7 +12,7 @@
 /* What the command line says about the network: every ip= (the
  * kernel's Documentation/admin-guide/nfs/nfsroot.rst syntax, also as
  * its old name nfsaddrs=, and dracut's additions), ifname=, BOOTIF=, rd.bootif=, rd.neednet,
- * nameserver= and rd.peerdns=. Pure: a struct cmdline in, this out.
+ * nameserver=, rd.peerdns= and net.ifnames=. Pure: a struct cmdline in, this out.
  * Wrong values never stop the parse: each one becomes a warning that
  * names the offending text, and the field stays unset. */
 
@@ -62,6 +62,7 @@ struct net_cmdline {
 	uint8_t bootif[6];
 	bool neednet; /* rd.neednet=1 */
 	bool peerdns; /* default true; rd.peerdns=0 */
+	bool ifnames; /* default true; net.ifnames=0 keeps the kernel's names (netname.h) */
 	struct net_addr *nameserver;
 	size_t n_nameserver, cap_nameserver;
 	struct strv warnings;

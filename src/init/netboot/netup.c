@@ -54,14 +54,22 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 		nu->wanted |= ip_configures(&nu->cmd.ip[i]);
 }
 
-/* The ip= for interface name: one naming it, else one naming none. */
-static const struct ip_conf *ip_for(const struct netup *nu, const char *name)
+/* Does DEVICE name ni? An installed system's ip= says enp1s0 where a
+ * generic image sees eth0: its kernel name, its name now and the names
+ * udev gives it all count. */
+static bool names_iface(const struct netif *ni, const char *dev)
+{
+	return !strcmp(dev, ni->name) || !strcmp(dev, ni->kname) || net_names_has(&ni->names, dev);
+}
+
+/* The ip= for interface ni: one naming it, else one naming none. */
+static const struct ip_conf *ip_for(const struct netup *nu, const struct netif *ni)
 {
 	const struct ip_conf *any = NULL;
 
 	for (size_t i = 0; i < nu->cmd.n_ip; i++) {
 		const struct ip_conf *ip = &nu->cmd.ip[i];
-		if (ip->device && !strcmp(ip->device, name))
+		if (ip->device && names_iface(ni, ip->device))
 			return ip;
 		if (!ip->device && !any)
 			any = ip;
@@ -83,12 +91,12 @@ static bool candidate(const struct netup *nu, const struct netif *ni)
 	const struct ip_conf *ip;
 
 	if (names_devices(nu)) {
-		ip = ip_for(nu, ni->name);
+		ip = ip_for(nu, ni);
 		return ip && ip->device && ip_configures(ip);
 	}
 	if (nu->cmd.has_bootif)
 		return !memcmp(nu->cmd.bootif, ni->mac, 6);
-	ip = ip_for(nu, ni->name);
+	ip = ip_for(nu, ni);
 	return !ip || ip_configures(ip);
 }
 
@@ -325,7 +333,7 @@ static void dhcp_step(struct netup *nu, size_t idx, const uint8_t *rx, size_t rx
 static void bring_up(struct netup *nu, size_t idx)
 {
 	struct netif *ni = &nu->v[idx];
-	const struct ip_conf *ip = ip_for(nu, ni->name);
+	const struct ip_conf *ip = ip_for(nu, ni);
 	int e;
 
 	if ((e = nl_link_set(&nu->nl, ni->ifindex, true, 0, NULL)) < 0) {
@@ -371,8 +379,11 @@ static void rename_if_asked(struct netup *nu, struct netif *ni)
 	for (size_t i = 0; i < nu->cmd.n_ifname; i++) {
 		const struct ifname_rule *r = &nu->cmd.ifname[i];
 		int e;
-		if (memcmp(r->mac, ni->mac, 6) || !strcmp(r->name, ni->name))
+		if (memcmp(r->mac, ni->mac, 6))
 			continue;
+		ni->renamed = true; /* ifname= names it, not udev */
+		if (!strcmp(r->name, ni->name))
+			return;
 		if ((e = nl_link_set(&nu->nl, ni->ifindex, false, 0, r->name)) < 0) {
 			log_warn("ifname=%s: cannot rename %s: %s", r->name, ni->name, strerror(-e));
 			return;
@@ -381,6 +392,26 @@ static void rename_if_asked(struct netup *nu, struct netif *ni)
 		snprintf(ni->name, sizeof(ni->name), "%s", r->name);
 		return;
 	}
+}
+
+/* The name udev would give (99-default.link), taken while the link is
+ * still down: an interface kept up for a network root cannot be renamed
+ * by the root's udev later, and its configuration knows it only so.
+ * net.ifnames=0 keeps the kernel's names, as udev does. */
+static void rename_as_udev(struct netup *nu, struct netif *ni)
+{
+	const char *name = net_names_policy(&ni->names);
+	int e;
+
+	if (!nu->cmd.ifnames || ni->renamed || !name || !strcmp(name, ni->name))
+		return;
+	if ((e = nl_link_set(&nu->nl, ni->ifindex, false, 0, name)) < 0) {
+		log_warn("%s: cannot rename it %s as udev would: %s", ni->name, name, strerror(-e));
+		return;
+	}
+	log_info("%s is now %s (as udev names it)", ni->name, name);
+	snprintf(ni->name, sizeof(ni->name), "%s", name);
+	ni->renamed = true;
 }
 
 static struct netif *find_index(struct netup *nu, int ifindex)
@@ -416,14 +447,18 @@ void netup_scan(void *arg)
 		if (type && !strcmp(type, "1") && n > 0 && addr && !net_parse_mac(addr, ni.mac) &&
 		    !find_index(nu, (int)n)) {
 			memcpy(ni.name, e->d_name, strlen(e->d_name) + 1); /* valid: < 16 */
+			memcpy(ni.kname, ni.name, sizeof(ni.kname));
+			net_names_read(nu->ops->path, ni.name, &ni.names);
 			ni.ifindex = (int)n;
 			ARRAY_GROW(nu->v, nu->cap, nu->n + 1);
 			nu->v[nu->n++] = ni;
 			log_debug("interface %s (index %d, %s)", ni.name, ni.ifindex, addr);
 			if (nu->chosen < 0) {
 				rename_if_asked(nu, &nu->v[nu->n - 1]);
-				if (candidate(nu, &nu->v[nu->n - 1]))
+				if (candidate(nu, &nu->v[nu->n - 1])) {
+					rename_as_udev(nu, &nu->v[nu->n - 1]);
 					bring_up(nu, nu->n - 1);
+				}
 			}
 		}
 		free(type);

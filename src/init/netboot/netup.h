@@ -10,18 +10,23 @@
 #include "init/core/ops.h"
 #include "init/net/dhcp_client.h"
 #include "init/net/ipconf.h"
+#include "init/net/netname.h"
 #include "init/net/netroot.h"
 #include "init/netboot/netlink.h"
 
 /* Bringing the network up for the boot, only when it is asked for (a
  * network root, rd.neednet=1, an ip= that configures something):
  * interfaces as the kernel announces them, renamed by ifname=, chosen
- * by ip=…:DEVICE or BOOTIF=, brought up, and configured statically or
+ * by ip=…:DEVICE (the kernel's name or one udev would give) or BOOTIF=,
+ * renamed as udev would name them (netname.h), brought up, and configured statically or
  * by DHCP (one AF_PACKET socket for every interface, a loop source with
  * a timer). The first interface that gets an address wins; the others
  * go down again. */
 struct netif {
 	char name[16];
+	char kname[16];          /* the kernel's name, which ip= may use too */
+	struct net_names names;  /* udev's for it, read before any rename */
+	bool renamed;            /* by ifname=: udev's names no longer apply */
 	int ifindex;
 	uint8_t mac[6];
 	bool up, failed, dhcp;
