@@ -244,8 +244,8 @@ echo srv >"$work/fs-srv/marker"
 mkfs.ext4 -q -F -U "$home_uuid" -L home -d "$work/fs-home" "$work/stack-home.img" 32M
 mkfs.ext4 -q -F -U "$data_uuid" -L srv -d "$work/fs-srv" "$work/stack-data.img" 32M
 rm -f "$work/stack-swap.img"
-truncate -s 32M "$work/stack-swap.img"
-mkswap -U "$swap_uuid" "$work/stack-swap.img" >/dev/null
+(umask 077 && head -c 32M /dev/zero >"$work/stack-swap.img")
+mkswap -q -U "$swap_uuid" "$work/stack-swap.img"
 hkver=$(ls /lib/modules | sort -V | tail -1)
 if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" build "$work/src/uniramfs/obj-x86_64-linux-gnu/uniramfs" \
 	"$hkver" "/boot/vmlinuz-$hkver" "$work/builder" "$work/stack-root.img" "$work/stack-home.img" "$work/stack-swap.img" \
@@ -283,6 +283,9 @@ rm -f "$work"/stack*.img
 rm -f "$root/etc/crypttab"
 echo "UUID=$uuid / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
 in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1
+
+# The same system with its root on the network (tests/distro/netroot.sh)
+. "$top/tests/distro/netroot.sh"
 
 step "kernel-install through the plugin"
 mid=$(cat "$root/etc/machine-id")
