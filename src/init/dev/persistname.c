@@ -649,12 +649,18 @@ static void ids_scsi(const struct sys *s, const char *disk, const char *suffix, 
 	if (!scsi)
 		return;
 	char *vendor = attr_raw(scsi, "vendor");
+	bool ata = false;
 	if (vendor) {
 		strip_trailing_space(vendor);
-		if (!strcmp(vendor, "ATA"))
-			ata_ids(scsi, &ids);
+		ata = !strcmp(vendor, "ATA");
 	}
 	free(vendor);
+	/* udev's ata_id asks an ATAPI drive (no page 0x89) itself: no
+	 * scsi_id name in its place */
+	if (ata && !ata_ids(scsi, &ids)) {
+		free(scsi);
+		return;
+	}
 	ids.usb_serial = usb_serial(s, disk, scsi);
 	if (ids.usb_serial && !ids.bus) {
 		ids.bus = "usb";

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* persistname against udev itself: tests/unit/fixtures/persistname/CTRL
+ * holds the sysfs files of one controller's disks, captured in a Debian 12
+ * guest (kernel 6.1, systemd-udevd 252) under QEMU, and udev/NAME.txt,
+ * `udevadm info` of each block device there (see README there). Each
+ * device's by-id and by-path names must be exactly udev's "S:" lines. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "init/dev/persistname.h"
+#include "test.h"
+#include "util.h"
+
+static char *fixture_root; /* the fake / of the current fixture */
+
+static char *fix_path(const char *p)
+{
+	return xasprintf("%s%s", fixture_root, p);
+}
+
+static const struct sysops fix_ops = { .path = fix_path };
+
+static char *fixtures_dir(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	return xasprintf("%s/tests/unit/fixtures/persistname", src ? src : ".");
+}
+
+static char *joined(struct strv *v)
+{
+	struct buf b = { 0 };
+
+	strv_sort_uniq(v);
+	buf_append(&b, "", 0);
+	for (size_t i = 0; i < v->n; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", v->v[i]);
+	return b.p;
+}
+
+/* udevadm info's "S: disk/by-id/X" and "S: disk/by-path/X" lines. */
+static void udev_names(const char *file, struct strv *id, struct strv *path)
+{
+	char *data = NULL;
+	struct strv lines = { 0 };
+
+	if (read_file(file, &data, NULL) < 0) {
+		printf("# cannot read %s\n", file);
+		test_cur_failed++;
+		return;
+	}
+	strv_split(&lines, data, "\n");
+	for (size_t i = 0; i < lines.n; i++) {
+		if (str_has_prefix(lines.v[i], "S: disk/by-id/"))
+			strv_push(id, lines.v[i] + strlen("S: disk/by-id/"));
+		else if (str_has_prefix(lines.v[i], "S: disk/by-path/"))
+			strv_push(path, lines.v[i] + strlen("S: disk/by-path/"));
+	}
+	strv_free(&lines);
+	free(data);
+}
+
+static const char *cur_fixture;
+static int devices_checked;
+
+/* Every device of one fixture, compared with udev. */
+static void check_fixture(void)
+{
+	char *top = fixtures_dir(), *udevdir = xasprintf("%s/%s/udev", top, cur_fixture);
+	DIR *d = opendir(udevdir);
+	struct dirent *de;
+
+	fixture_root = xasprintf("%s/%s", top, cur_fixture);
+	CHECK(d != NULL);
+	while (d && (de = readdir(d))) {
+		if (!str_has_suffix(de->d_name, ".txt"))
+			continue;
+		char *name = xstrndup(de->d_name, strlen(de->d_name) - 4);
+		char *file = xasprintf("%s/%s", udevdir, de->d_name);
+		struct strv want_id = { 0 }, want_path = { 0 };
+		struct persistnames pn;
+
+		udev_names(file, &want_id, &want_path);
+		CHECK(persistname_get(&fix_ops, name, &pn) == 0);
+		char *a = joined(&pn.by_id), *b = joined(&want_id);
+		char *c = joined(&pn.by_path), *e = joined(&want_path);
+		printf("# %s/%s by-id: %s\n# %s/%s by-path: %s\n", cur_fixture, name, a,
+		       cur_fixture, name, c);
+		CHECK_STR(a, b);
+		CHECK_STR(c, e);
+		devices_checked++;
+		free(a);
+		free(b);
+		free(c);
+		free(e);
+		persistnames_free(&pn);
+		strv_free(&want_id);
+		strv_free(&want_path);
+		free(file);
+		free(name);
+	}
+	if (d)
+		closedir(d);
+	free(fixture_root);
+	fixture_root = NULL;
+	free(udevdir);
+	free(top);
+}
+
+static void test_not_in_sysfs(void)
+{
+	char *top = fixtures_dir();
+	struct persistnames pn;
+
+	fixture_root = xasprintf("%s/virtio-blk", top);
+	CHECK(persistname_get(&fix_ops, "vdq", &pn) == -ENOENT);
+	CHECK(pn.by_id.n == 0 && pn.by_path.n == 0);
+	persistnames_free(&pn);
+	free(fixture_root);
+	fixture_root = NULL;
+	free(top);
+}
+
+static void test_valid(void)
+{
+	CHECK(persistname_valid("virtio-SER1"));
+	CHECK(persistname_valid("virtio-odd_ser/1"));
+	CHECK(persistname_valid("pci-0000:00:04.0-scsi-0:0:0:0-part2"));
+	CHECK(!persistname_valid(""));
+	CHECK(!persistname_valid("virtio-a/../../x"));
+	CHECK(!persistname_valid("virtio-a//x"));
+	CHECK(!persistname_valid("virtio-a/"));
+	CHECK(!persistname_valid(".."));
+	CHECK(!persistname_valid("x/."));
+}
+
+int main(void)
+{
+	char *top = fixtures_dir();
+	DIR *d = opendir(top);
+	struct dirent *de;
+	struct strv fixtures = { 0 };
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' && strcmp(de->d_name, "README.md") &&
+		    strcmp(de->d_name, "capture"))
+			strv_push(&fixtures, de->d_name);
+	if (d)
+		closedir(d);
+	strv_sort_uniq(&fixtures);
+	/* a missing tree would pass by checking nothing */
+	if (fixtures.n < 6)
+		printf("# only %zu fixtures in %s\n", fixtures.n, top);
+	for (size_t i = 0; i < fixtures.n; i++) {
+		cur_fixture = fixtures.v[i];
+		test_run(fixtures.v[i], check_fixture);
+	}
+	test_cur_failed = 0;
+	RUN(test_not_in_sysfs);
+	RUN(test_valid);
+	printf("# %d devices compared with udev\n", devices_checked);
+	if (fixtures.n < 6 || devices_checked < 10)
+		test_failed_total++;
+	strv_free(&fixtures);
+	free(top);
+	return test_done();
+}
