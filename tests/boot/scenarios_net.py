@@ -124,6 +124,17 @@ def nbd_root(testinit, work):
     return ctx()
 
 
+def nfs_at_slot5(testinit, work):
+    """The NFS root's server through a NIC at PCI 00:05.0: udev calls it
+    ens5 (ACPI hotplug slot 5 of -M pc) or enp0s5 (its path)."""
+    @contextlib.contextmanager
+    def ctx():
+        with _nfs_server(testinit, work) as s:
+            yield [], ["-nic", "none", "-netdev", "user,id=n0,restrict=on," + s.guestfwd(2049),
+                       "-device", "virtio-net-pci,netdev=n0,addr=05.0"]
+    return ctx()
+
+
 def nfs_down(testinit, work):
     """A NIC, but no NFS server behind 10.0.2.100:2049."""
     @contextlib.contextmanager
@@ -148,7 +159,11 @@ def _show(*paths):
 
 NET_CONF, NM_CONF, NETWORKD = ("/run/net-eth0.conf", "/run/NetworkManager/conf.d/90-uniramfs-eth0.conf",
                                "/run/systemd/network/00-uniramfs-eth0.network")
-HANDOVER_SHOW = _show(NET_CONF, NM_CONF, NETWORKD)
+# The scenarios that name eth0 keep the kernel's names: by default the
+# NIC comes up under udev's name (scenario ifnames), which depends on the
+# PCI slot QEMU gives it.
+KERNEL_NAMES = "net.ifnames=0"
+HANDOVER_SHOW = _show(NET_CONF, NM_CONF, NETWORKD) + " " + KERNEL_NAMES
 HANDOVER_DHCP = (r"show %s: DEVICE='eth0'$" % NET_CONF,
                  r"show %s: PROTO='dhcp'$" % NET_CONF,
                  r"show %s: IPV4ADDR='10\.0\.2\.15'$" % NET_CONF,
@@ -176,8 +191,8 @@ def scenarios(Scenario):
                  log_expect=("uniramfs: eth0: 10.0.2.15/24 from DHCP server 10.0.2.2",)),
         Scenario("nfs-static", "NFSv4 root by root=/dev/nfs nfsroot= with a static ip=",
                  NFS, "/dev/nfs", build=NET_MODULES, net=nfs_root,
-                 cmdline="nfsroot=%s:%s,vers=4.2 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off %s"
-                 % (SERVER, netservers.NFS_PSEUDO, _show(NET_CONF, NETWORKD)),
+                 cmdline="nfsroot=%s:%s,vers=4.2 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off %s %s"
+                 % (SERVER, netservers.NFS_PSEUDO, _show(NET_CONF, NETWORKD), KERNEL_NAMES),
                  expect=(r"show %s: PROTO='none'$" % NET_CONF,
                          r"show %s: IPV4NETMASK='255\.255\.255\.0'$" % NET_CONF,
                          r"show %s: Address=10\.0\.2\.15/24$" % NETWORKD,
@@ -194,7 +209,7 @@ def scenarios(Scenario):
                  log_absent=("waiting for the network", "link up", "DHCP", "virtio_net")),
         Scenario("nic2-bootif", "BOOTIF= picks the second of two NICs for the NFS root",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
-                 net=nfs_on_second, cmdline="BOOTIF=01-" + MAC2.replace(":", "-"),
+                 net=nfs_on_second, cmdline="BOOTIF=01-" + MAC2.replace(":", "-") + " " + KERNEL_NAMES,
                  log_expect=("uniramfs: eth1: 10.0.2.15/24 from DHCP server 10.0.2.2",),
                  log_absent=("eth0: asking",)),
         Scenario("nic2-ifname", "ifname= renames the second NIC, ip=NAME:dhcp picks it",
@@ -203,6 +218,15 @@ def scenarios(Scenario):
                  log_expect=("uniramfs: eth1 is now boot0 (ifname=)",
                              "uniramfs: boot0: 10.0.2.15/24 from DHCP server 10.0.2.2"),
                  log_absent=("eth0: asking",)),
+        Scenario("ifnames", "ip=enp0s5:dhcp names the NIC by udev's path name: it comes up "
+                 "renamed ens5, the name udev gives it, and the root finds it so",
+                 NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
+                 net=nfs_at_slot5, ours_only=True,
+                 cmdline="ip=enp0s5:dhcp " + _show("/run/net-ens5.conf", "/sys/class/net/ens5/address"),
+                 expect=(r"show /run/net-ens5\.conf: DEVICE='ens5'$",
+                         r"show /sys/class/net/ens5/address: 52:54:00:12:34:56$"),
+                 log_expect=("uniramfs: eth0 is now ens5 (as udev names it)",
+                             "uniramfs: ens5: 10.0.2.15/24 from DHCP server 10.0.2.2")),
         Scenario("iscsi-chap", "ext4 root on an iSCSI LUN by netroot=iscsi: with CHAP",
                  LOCAL, "UUID=" + LOCAL.uuid,
                  build=ISCSI_BUILD, net=iscsi_root,
@@ -214,9 +238,9 @@ def scenarios(Scenario):
         Scenario("iscsi-lvm", "LVM on an iSCSI LUN, no CHAP, rd.iscsi.initiator= the only "
                  "name the target lets in",
                  LVM, "/dev/testvg/root", build=ISCSI_BUILD, net=iscsi_lvm,
-                 cmdline="netroot=iscsi:%s::3260:%d:%s rd.iscsi.initiator=%s rd.debug %s" % (
+                 cmdline="netroot=iscsi:%s::3260:%d:%s rd.iscsi.initiator=%s rd.debug %s %s" % (
                      SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN, INITIATOR,
-                     _show(ISCSI_IF, ISCSI_NAME, ISCSI_DROPIN, NM_CONF)),
+                     _show(ISCSI_IF, ISCSI_NAME, ISCSI_DROPIN, NM_CONF), KERNEL_NAMES),
                  expect=(r"show %s: eth0$" % ISCSI_IF,
                          r"show %s: InitiatorName=%s$" % (ISCSI_NAME, re.escape(INITIATOR)),
                          r"show %s: BindReadOnlyPaths=%s:/etc/iscsi/initiatorname\.iscsi$" % (
@@ -242,8 +266,8 @@ def scenarios(Scenario):
         Scenario("nbd", "ext4 root on NBD by netroot=nbd:SERVER:PORT/EXPORT",
                  LOCAL, "UUID=" + LOCAL.uuid,
                  build=["--add-modules", "virtio_pci,virtio_net,nbd"],
-                 net=nbd_root, cmdline="netroot=nbd:%s:10809/%s rd.debug %s" % (
-                     SERVER, netservers.NBD_EXPORT, _show(NETWORKD)),
+                 net=nbd_root, cmdline="netroot=nbd:%s:10809/%s rd.debug %s %s" % (
+                     SERVER, netservers.NBD_EXPORT, _show(NETWORKD), KERNEL_NAMES),
                  expect=(r"show %s: KeepConfiguration=yes$" % NETWORKD,),
                  # rd.debug puts the init's clock after "uniramfs: "
                  log_expect=("NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
@@ -260,7 +284,7 @@ def scenarios(Scenario):
         Scenario("nfs-down", "an NFS server that is down: the failure report names the "
                  "interface, its address and the server, within rd.timeout",
                  NFS, "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO), build=NET_MODULES,
-                 net=nfs_down, cmdline="rd.timeout=10 rd.shell=0",
+                 net=nfs_down, cmdline="rd.timeout=10 rd.shell=0 " + KERNEL_NAMES,
                  # what follows is the kernel's: "No route to host" once ARP
                  # for the absent server gives up, or "no answer within 10
                  # seconds" when the attempt outlives rd.timeout

@@ -24,7 +24,10 @@ LOCAL = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "test
 MODULES = ["--add-modules", "virtio_pci,virtio_net,nfs,nfsv3,nfsv4"]
 SERVER, EXPORT, POOL = servervm.SERVER_ADDR, servervm.EXPORT, servervm.POOL
 NEXT = servervm.NEXT_SERVER
+# eth0 in these expectations: the kernel's names (net.ifnames=0), not
+# udev's, which depend on the PCI slot QEMU gives the NIC.
 STATIC_IP = "ip=%s::%s:%s::eth0:off" % (servervm.STATIC, SERVER, servervm.NETMASK)
+KERNEL_NAMES = "net.ifnames=0"
 
 
 def configure(kver, vmlinuz, uniramfs):
@@ -62,19 +65,19 @@ def scenarios(Scenario):
         Scenario("nfs3-static", "NFSv3 root (kernel nfsd in a server VM) by root=/dev/nfs "
                  "nfsroot=SERVER:PATH,vers=3 with a static ip=",
                  NFS3, "/dev/nfs", build=MODULES, net=served("nfs3-static"),
-                 cmdline="nfsroot=%s:%s,vers=3 %s" % (SERVER, EXPORT, STATIC_IP),
+                 cmdline="nfsroot=%s:%s,vers=3 %s %s" % (SERVER, EXPORT, STATIC_IP, KERNEL_NAMES),
                  expect=(r"root-mount=%s:%s nfs \S*vers=3" % (SERVER, EXPORT),),
                  log_expect=("uniramfs: eth0: %s/24 as ip=" % servervm.STATIC, _mounted("3")),
                  log_absent=("DHCP",)),
         Scenario("nfs-rootpath", "root=dhcp: the NFS root named by DHCP's root-path "
                  "(option 17) SERVER:PATH, NFSv3 by default",
-                 NFS3, "dhcp", build=MODULES, ours_only=True,
+                 NFS3, "dhcp", build=MODULES, ours_only=True, cmdline=KERNEL_NAMES,
                  net=served("nfs-rootpath", rootpath="%s:%s" % (SERVER, EXPORT)),
                  expect=(r"root-mount=%s:%s nfs \S*vers=3" % (SERVER, EXPORT),),
                  log_expect=(_lease(), _root_path("%s:%s" % (SERVER, EXPORT)), _mounted("3"))),
         Scenario("nfs3-rootpath-opts", "root=dhcp with a root-path of PATH,OPTS only: the server "
                  "is DHCP's next-server (siaddr, not its server id), the options the root-path's",
-                 NFS3, "dhcp", build=MODULES, ours_only=True,
+                 NFS3, "dhcp", build=MODULES, ours_only=True, cmdline=KERNEL_NAMES,
                  net=served("nfs3-rootpath-opts", rootpath="%s,vers=3,timeo=50" % EXPORT,
                             siaddr=NEXT),
                  expect=(r"root-mount=%s:%s nfs \S*vers=3\S*timeo=50" % (NEXT, EXPORT),),
@@ -82,7 +85,7 @@ def scenarios(Scenario):
                              _mounted("3", NEXT))),
         Scenario("nfs4-rootpath", "root=dhcp with dracut's nfs4:SERVER:PATH as the root-path, "
                  "NFSv4.2 from kernel nfsd",
-                 NFS4, "dhcp", build=MODULES, ours_only=True,
+                 NFS4, "dhcp", build=MODULES, ours_only=True, cmdline=KERNEL_NAMES,
                  net=served("nfs4-rootpath", rootpath="nfs4:%s:%s" % (SERVER, EXPORT)),
                  log_expect=(_lease(), _root_path("nfs4:%s:%s" % (SERVER, EXPORT)), _mounted("4.2"))),
         Scenario("nfs-v3-fallback", "root=nfs:SERVER:PATH with no vers= on a server without "
