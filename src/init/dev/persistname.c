@@ -470,7 +470,7 @@ static bool fill_0x83(const unsigned char *d, size_t room, unsigned k, const str
 	size_t len, j = 0;
 	unsigned assoc = d[1] & 0x30;
 
-	if (room < 4 || (assoc == 0x10 && id_search[k].type != ID_TGTGROUP) ||
+	if (room < 5 || (assoc == 0x10 && id_search[k].type != ID_TGTGROUP) ||
 	    (assoc != 0x10 && assoc != 0))
 		return false;
 	if ((d[1] & 0x0f) != id_search[k].type)
@@ -1005,6 +1005,15 @@ int persistname_get(const struct sysops *ops, const char *name, struct persistna
 	if (part && !*digits)
 		goto out;
 	disk = part ? xstrndup(real, (size_t)(strrchr(real, '/') - real)) : xstrdup(real);
+	/* a multipath NVMe namespace's path through one controller
+	 * (nvme0c0n1) has no device node: udev never sees it */
+	char *hidden = attr_raw(disk, "hidden");
+	bool is_hidden = hidden && !strcmp(hidden, "1");
+	free(hidden);
+	if (is_hidden) {
+		free(disk);
+		goto out;
+	}
 	diskname = xstrdup(sysname(disk));
 	suffix = part ? xasprintf("-part%s", digits) : xstrdup("");
 	if (str_has_prefix(diskname, "vd"))
