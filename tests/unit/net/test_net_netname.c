@@ -128,6 +128,24 @@ static void test_synthetic(void)
 	check_machine("synthetic");
 }
 
+/* sysfs gone wrong (hostile/): names too long for an interface, values
+ * that do not parse, an empty slot address; an interface that cannot be
+ * read gets no names. */
+static void test_hostile(void)
+{
+	struct net_names n;
+
+	check_machine("hostile");
+	root = fixture("hostile");
+	CHECK(net_names_read(fake_path, "eth4", &n) == -ENOENT);
+	CHECK(net_names_read(fake_path, "eth5", &n) == -ENOENT);
+	CHECK(!n.mac[0] && !n.path[0]);
+	CHECK(net_names_read(fake_path, "eth0", &n) == 0);
+	CHECK(strlen(n.path) > 15 && net_names_policy(&n) == NULL && !net_names_has(&n, n.path));
+	free(root);
+	root = NULL;
+}
+
 /* The policy itself: keep a name userspace or the kernel chose, take
  * onboard before slot before path, never one too long to be a name. */
 static void test_policy(void)
@@ -175,6 +193,7 @@ int main(void)
 	RUN(test_qemu_pc);
 	RUN(test_qemu_q35);
 	RUN(test_synthetic);
+	RUN(test_hostile);
 	RUN(test_policy);
 	RUN(test_missing);
 	return test_done();
