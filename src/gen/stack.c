@@ -323,6 +323,27 @@ static int add_mdadm_conf(struct stack_plan *sp, struct image *img, const char *
 			      strlen(mdadm_conf_generic), 0644);
 }
 
+/* mdmon keeps the metadata of an array whose metadata lives outside md
+ * (Intel IMSM, SNIA DDF: firmware RAID) up to date: mdadm -I starts it
+ * as it assembles such an array, and without it the first write to the
+ * array waits for ever. mdadm's package ships it beside mdadm. */
+static int add_mdmon(struct image *img, const char *sysroot)
+{
+	char *path = stack_find_tool(sysroot, "mdmon");
+	struct elf_resolver *er;
+	int r;
+
+	if (!path)
+		return 0;
+	er = elf_resolver_new(sysroot);
+	r = elf_add_binary(er, img, path);
+	if (r < 0)
+		err_wrap("mdmon");
+	elf_resolver_free(er);
+	free(path);
+	return r;
+}
+
 int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot,
 		   const struct strv *keys)
 {
@@ -333,6 +354,8 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 		r = image_add_data(img, "/etc/lvm/lvm.conf", lvm_conf, strlen(lvm_conf), 0644);
 	if (r == 0 && have[2])
 		r = add_mdadm_conf(sp, img, sysroot);
+	if (r == 0 && have[2])
+		r = add_mdmon(img, sysroot);
 	if (r == 0 && sp->hostonly && have[0])
 		r = add_crypttab(sp, img, sysroot);
 	if (r == 0 && have[0])

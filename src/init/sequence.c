@@ -82,7 +82,12 @@ static void read_cmdline(struct init *in, int argc, char **argv)
  * command line it did not know: all of it goes to the real init, as
  * without an initramfs. Our hooks, tools and shell get a clean one
  * (docs/hooks.md): a LD_PRELOAD= or PATH= on the command line must not
- * steer what runs as root here. */
+ * steer what runs as root here. Only mdadm's own switches for Intel
+ * firmware RAID on a machine without Intel's option ROM (a virtual
+ * machine, a moved disk set) pass: they change what mdadm accepts,
+ * nothing of what runs. */
+static const char *const tool_env_kept[] = { "IMSM_NO_PLATFORM=", "IMSM_DEVNAME_AS_SERIAL=" };
+
 static void make_env(struct init *in, char **envp)
 {
 	struct strv env = { 0 }, clean = { 0 };
@@ -103,6 +108,10 @@ static void make_env(struct init *in, char **envp)
 	strv_push(&clean, "PATH=" TOOL_PATH);
 	strv_push(&clean, "HOME=/");
 	strv_push_owned(&clean, xasprintf("TERM=%s", term));
+	for (char **e = envp; e && *e; e++)
+		for (size_t i = 0; i < ARRAY_SIZE(tool_env_kept); i++)
+			if (str_has_prefix(*e, tool_env_kept[i]))
+				strv_push(&clean, *e);
 	in->tool_envp = clean.v;
 }
 

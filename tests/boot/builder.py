@@ -38,7 +38,7 @@ BUILDER_TIMEOUT = 240   # seconds; a layout takes 10-30 s under TCG
 
 # What the builder's initramfs holds (besides busybox's sh as /init's
 # interpreter): the tools every layout uses, and the modules they need.
-BUILDER_BINARIES = ("busybox", "cryptsetup", "lvm", "mdadm", "mkfs.ext4", "mkfs.btrfs",
+BUILDER_BINARIES = ("busybox", "cryptsetup", "lvm", "mdadm", "mdmon", "mkfs.ext4", "mkfs.btrfs",
                     "sfdisk", "blkid") + \
     (("systemd-cryptenroll",) if shutil.which("systemd-cryptenroll") else ()) + \
     (tang.BIND_BINARIES if tang.available() else ())

@@ -57,6 +57,10 @@ RAID1 = builder.Layout("raid1", "raid1", "ext4", _fs(0x15), "raid1root", ndisks=
                        params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d1"),))
 RAID5 = builder.Layout("raid5", "raid5", "ext4", _fs(0x16), "raid5root", ndisks=3,
                        params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d5"),))
+# Intel firmware RAID: mdmon must run for the first write to the volume
+# (IMSM_* are mdadm's switches for disks without Intel's option ROM).
+IMSM = builder.Layout("imsm-raid1", "imsm-raid1", "ext4", _fs(0x1e), "imsmroot", ndisks=2)
+IMSM_ENV = "IMSM_NO_PLATFORM=1 IMSM_DEVNAME_AS_SERIAL=1"
 LVM_RAID1 = builder.Layout("lvm-on-raid1", "lvm-on-raid1", "ext4", _fs(0x17), "lvmraidroot",
                            ndisks=2,
                            params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d2"),))
@@ -205,6 +209,10 @@ def scenarios(Scenario):
         S("raid1-degraded", "RAID1 with its second disk gone: started degraded, a warning",
           Missing(RAID1, (0,)), u(RAID1), cmdline=SHORT, log_expect=(DEGRADED_MSG,)),
         S("raid5", "RAID5 over three disks", RAID5, u(RAID5)),
+        S("imsm-raid1", "Intel firmware RAID (IMSM): a RAID1 volume in a container over two "
+          "disks, assembled by mdadm -I, written through the mdmon it started (rw)",
+          IMSM, u(IMSM), cmdline="rw " + IMSM_ENV,
+          expect=("root-writable=yes",), log_absent=("failed to launch mdmon",)),
         S("lvm-on-raid1", "LVM on RAID1: md0 a PV of testvg", LVM_RAID1, "/dev/testvg/root"),
         # The LV holding LUKS is a dm device: the init names it by its
         # kernel node (dm-0, the first mapping made).

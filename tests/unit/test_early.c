@@ -715,7 +715,7 @@ static void test_hooks(void)
 	statuses[3] = 0; /* mount */
 	statuses[4] = 7; /* pre-pivot/10-a */
 	run_env = (char *[]){ "HOME=/", "TERM=vt100", "LD_PRELOAD=/evil.so", "PATH=/evil",
-			      "rootfstype=x", NULL };
+			      "rootfstype=x", "IMSM_NO_PLATFORM=1", "IMSM_DEVNAME_AS_SERIAL=1", NULL };
 	CHECK(run(f, &in) == 0);
 	run_env = fake_boot_kernel_env;
 	const char *order[] = {
@@ -748,6 +748,9 @@ static void test_hooks(void)
 	CHECK(fake_log_count(f, "env LD_PRELOAD") == 0);
 	CHECK(fake_log_count(f, "env PATH=/evil") == 0);
 	CHECK(fake_log_count(f, "env rootfstype") == 0);
+	/* but mdadm's switches for Intel firmware RAID without its ROM do */
+	CHECK(between(f, "env IMSM_NO_PLATFORM=1", a, b));
+	CHECK(between(f, "env IMSM_DEVNAME_AS_SERIAL=1", a, b));
 	CHECK(fake_boot_logged("<4>hook pre-pivot/10-a failed with status 7\n"));
 	CHECK(fake_boot_logged("<4>hook pre-pivot/30-notexec is not executable, skipping it\n"));
 	CHECK(fake_boot_logged("<6>hook pre-pivot/99-off disabled by disablehooks=\n"));

@@ -222,10 +222,11 @@ static void test_md_raid1(void)
 
 	if (access(STATIC_ELF, X_OK) < 0)
 		SKIP("no " STATIC_ELF " (busybox-static)");
-	root = sysroot("md", "cryptsetup,lvm,mdadm");
+	root = sysroot("md", "cryptsetup,lvm,mdadm,mdmon");
 	put(root, "/etc/mdadm/mdadm.conf", "ARRAY /dev/md0 metadata=1.2 UUID=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718\n", 0644);
 	CHECK(plan(root, &sp, img, NULL) == 0);
 	CHECK(image_has(img, "/usr/sbin/mdadm"));
+	CHECK(image_has(img, "/usr/sbin/mdmon")); /* IMSM/DDF arrays need it to write */
 	CHECK(image_has(img, "/etc/mdadm/mdadm.conf"));
 	CHECK(!image_has(img, "/usr/sbin/cryptsetup"));
 	CHECK(!image_has(img, "/usr/sbin/lvm"));
@@ -361,6 +362,7 @@ static void test_generic_packs_what_host_has(void)
 	put(root, "/etc/crypttab", "x /dev/vda2 none\n", 0644);
 	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
 	CHECK(image_has(img, "/usr/sbin/mdadm"));
+	CHECK(!image_has(img, "/usr/sbin/mdmon")); /* the host has none */
 	CHECK(image_has(img, "/usr/sbin/thin_check"));
 	CHECK(image_has(img, "/etc/mdadm/mdadm.conf"));
 	CHECK(!image_has(img, "/usr/sbin/cryptsetup"));

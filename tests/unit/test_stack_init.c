@@ -798,6 +798,15 @@ static void test_md_incremental(void)
 	event(&in, "sda1", "linux_raid_member", "x");
 	CHECK(fake_log_count(f, "run") == 0);
 	finish(f, &in);
+
+	/* firmware RAID members (Intel IMSM, SNIA DDF) go the same way */
+	f = setup(&in, "root=/dev/md126");
+	stack_setup(&in);
+	event(&in, "sda", "isw_raid_member", NULL);
+	event(&in, "sdb", "ddf_raid_member", NULL);
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sda") >= 0);
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sdb") >= 0);
+	finish(f, &in);
 }
 
 static void test_md_degraded_after_half_timeout(void)

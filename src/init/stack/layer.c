@@ -14,6 +14,16 @@
 
 static const struct layer *const layers[] = { &luks_layer, &lvm_layer, &md_layer };
 
+static bool layer_opens(const struct layer *l, const char *type)
+{
+	if (!strcmp(type, l->blkid_type))
+		return true;
+	for (const char *const *t = l->more_types; t && *t; t++)
+		if (!strcmp(type, *t))
+			return true;
+	return false;
+}
+
 void stack_init(struct stack *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -66,7 +76,7 @@ void stack_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 	if (!bd->type)
 		return;
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
-		if (!strcmp(bd->type, layers[k]->blkid_type))
+		if (layer_opens(layers[k], bd->type))
 			layers[k]->seen(in, bd);
 }
 

@@ -31,6 +31,8 @@ static bool md_wanted(const struct stack *s, const char *uuid)
 {
 	if (!s->md_uuids.n)
 		return true;
+	if (!uuid) /* firmware RAID members may have none blkid reads */
+		return false;
 	for (size_t i = 0; i < s->md_uuids.n; i++)
 		if (stack_uuid_eq(s->md_uuids.v[i], uuid))
 			return true;
@@ -108,9 +110,16 @@ static void md_report_missing(struct init *in)
 				s->md_uuids.v[i]);
 }
 
+/* Firmware RAID whose metadata md does not keep itself (Intel IMSM,
+ * SNIA DDF): mdadm -I assembles the container, then its volumes, and
+ * starts mdmon (packed beside mdadm) to keep their metadata; the root's
+ * mdmon@.service takes over from it (--offroot --takeover). */
+static const char *const md_external_types[] = { "isw_raid_member", "ddf_raid_member", NULL };
+
 const struct layer md_layer = {
 	.name = "md",
 	.blkid_type = "linux_raid_member",
+	.more_types = md_external_types,
 	.makes = "the array, /dev/mdN (and /dev/md/NAME)",
 	.option = "rd.md",
 	.modules = md_modules,

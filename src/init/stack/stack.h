@@ -59,6 +59,7 @@ struct stack {
 struct layer {
 	const char *name;       /* "luks" */
 	const char *blkid_type; /* the TYPE blkid gives its devices: "crypto_LUKS" */
+	const char *const *more_types; /* others it opens the same way (NULL-terminated), or NULL */
 	const char *makes;      /* what opening one makes, for the docs and the log */
 	const char *option;     /* its command line options: "rd.luks" (and "rd.luks.*") */
 	const char *const *modules; /* loaded before its tool first runs (NULL-terminated) */
