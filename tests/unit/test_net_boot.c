@@ -470,22 +470,45 @@ static void test_predictable_name(void)
 	fake_ops_free(f);
 }
 
-/* net.ifnames=0 keeps the kernel's name, as udev does; a predictable
- * name in ip= still finds the card. */
+/* net.ifnames=0 keeps the kernel's name, as udev does; so do a naming
+ * scheme other than v252 and biosdevname=1, whose names would differ.
+ * A predictable name in ip= still finds the card. */
 static void test_ifnames_off(void)
+{
+	static const char *const keep[] = { "net.ifnames=0", "net.naming-scheme=v255", "biosdevname=1" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++) {
+		struct fake_ops *f;
+		struct init in;
+		char *t, *cmd = xasprintf("root=nfs:10.0.2.100:/root ip=ens3:dhcp %s rd.timeout=5 rd.shell=0",
+					  keep[i]);
+
+		f = setup_dhcp(cmd);
+		sysfs_as_udev_sees(f);
+		CHECK(run(f, &in) == 0);
+		CHECK(fake_log_count(f, "netlink link 2 down name") == 0);
+		CHECK(fake_log_count(f, "netlink addr add 2 10.0.2.15/24") == 1);
+		t = fake_boot_read(f, "/run/uniramfs/net/eth0.conf");
+		CHECK(t != NULL);
+		free(t);
+		if (i == 1)
+			CHECK(fake_boot_logged("net.naming-scheme=v255: only v252's names are known"));
+		init_free(&in);
+		fake_ops_free(f);
+		free(cmd);
+	}
+}
+
+/* The scheme udev 252 uses anyway: renamed as without it. */
+static void test_naming_scheme_v252(void)
 {
 	struct fake_ops *f;
 	struct init in;
-	char *t;
 
-	f = setup_dhcp("root=nfs:10.0.2.100:/root ip=ens3:dhcp net.ifnames=0 rd.timeout=5 rd.shell=0");
+	f = setup_dhcp("root=nfs:10.0.2.100:/root net.naming-scheme=v252 rd.timeout=5 rd.shell=0");
 	sysfs_as_udev_sees(f);
 	CHECK(run(f, &in) == 0);
-	CHECK(fake_log_count(f, "netlink link 2 down name") == 0);
-	CHECK(fake_log_count(f, "netlink addr add 2 10.0.2.15/24") == 1);
-	t = fake_boot_read(f, "/run/uniramfs/net/eth0.conf");
-	CHECK(t != NULL);
-	free(t);
+	CHECK(fake_log_count(f, "netlink link 2 down name ens3") == 1);
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -534,6 +557,7 @@ int main(void)
 	RUN(test_static_local_down);
 	RUN(test_predictable_name);
 	RUN(test_ifnames_off);
+	RUN(test_naming_scheme_v252);
 	RUN(test_ifname_wins);
 	RUN(test_unknown_name);
 	RUN(test_dhcp_silent);

@@ -338,6 +338,11 @@ void net_cmdline_parse(struct net_cmdline *n, const struct cmdline *c)
 			parse_bool(n, key, val, &n->peerdns);
 		} else if (strcmp(key, "net.ifnames") == 0) {
 			parse_bool(n, key, val, &n->ifnames);
+		} else if (strcmp(key, "biosdevname") == 0) {
+			parse_bool(n, key, val, &n->biosdevname);
+		} else if (strcmp(key, "net.naming-scheme") == 0 && val) {
+			free(n->naming_scheme);
+			n->naming_scheme = xstrdup(val);
 		} else if (strcmp(key, "nameserver") == 0) {
 			struct net_addr a;
 			if (!val || net_parse_addr(val, &a) < 0) {
@@ -362,6 +367,7 @@ void net_cmdline_free(struct net_cmdline *n)
 		free(n->ifname[i].name);
 	free(n->ifname);
 	free(n->nameserver);
+	free(n->naming_scheme);
 	strv_free(&n->warnings);
 	memset(n, 0, sizeof(*n));
 }

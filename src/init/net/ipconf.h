@@ -12,7 +12,7 @@
 /* What the command line says about the network: every ip= (the
  * kernel's Documentation/admin-guide/nfs/nfsroot.rst syntax, also as
  * its old name nfsaddrs=, and dracut's additions), ifname=, BOOTIF=, rd.bootif=, rd.neednet,
- * nameserver=, rd.peerdns= and net.ifnames=. Pure: a struct cmdline in, this out.
+ * nameserver=, rd.peerdns=, net.ifnames=, net.naming-scheme= and biosdevname=. Pure: a struct cmdline in, this out.
  * Wrong values never stop the parse: each one becomes a warning that
  * names the offending text, and the field stays unset. */
 
@@ -63,6 +63,8 @@ struct net_cmdline {
 	bool neednet; /* rd.neednet=1 */
 	bool peerdns; /* default true; rd.peerdns=0 */
 	bool ifnames; /* default true; net.ifnames=0 keeps the kernel's names (netname.h) */
+	bool biosdevname; /* biosdevname=1: the root's biosdevname names the cards */
+	char *naming_scheme; /* net.naming-scheme=, NULL: the root udev's default */
 	struct net_addr *nameserver;
 	size_t n_nameserver, cap_nameserver;
 	struct strv warnings;

@@ -50,6 +50,18 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 			break;
 		}
 	nu->wanted = nu->root.kind != NETROOT_NONE || nu->cmd.neednet;
+	/* A name udev would not give stays: the root's udev keeps a name
+	 * given before it, so a wrong one would outlive the boot. Only v252's
+	 * rules are known here, and biosdevname names cards its own way. */
+	if (nu->cmd.naming_scheme && strcmp(nu->cmd.naming_scheme, "v252") &&
+	    strcmp(nu->cmd.naming_scheme, "latest")) {
+		if (nu->wanted)
+			log_info("net.naming-scheme=%s: only v252's names are known: "
+				 "interfaces keep the kernel's names", nu->cmd.naming_scheme);
+		nu->cmd.ifnames = false;
+	}
+	if (nu->cmd.biosdevname)
+		nu->cmd.ifnames = false;
 	for (size_t i = 0; i < nu->cmd.n_ip; i++)
 		nu->wanted |= ip_configures(&nu->cmd.ip[i]);
 }
