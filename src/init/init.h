@@ -76,7 +76,7 @@ int init_wait_root(struct init *in);
 /* The root is on the network (NFS): it names itself, no device. */
 static inline bool net_root(const struct init *in)
 {
-	return in->net.root.kind == NETROOT_NFS || in->net.root.kind == NETROOT_DHCP;
+	return netroot_use(&in->net.root) == NETROOT_USE_MOUNT;
 }
 
 /* The ops clock: CLOCK_MONOTONIC in ms. */

@@ -451,6 +451,24 @@ void init_setup(struct init *in)
 	loop_add(&in->loop, &drivers);
 }
 
+/* root=nbd:… or root=iscsi:… names the network disk itself: the root
+ * is the device that session brings, mounted like any other. */
+static void use_netroot_device(struct init *in)
+{
+	const char *fstype, *flags;
+	char *spec = netroot_root_spec(&in->net.root, in->opt.root, &fstype, &flags);
+
+	if (!spec)
+		return;
+	log_debug("root=%s: the root is %s", in->opt.root, spec);
+	free(in->opt.root);
+	in->opt.root = spec;
+	if (fstype && !in->opt.rootfstype)
+		in->opt.rootfstype = xstrdup(fstype);
+	if (flags && !in->opt.rootflags)
+		in->opt.rootflags = xstrdup(flags);
+}
+
 int init_run(struct init *in, int argc, char **argv, char **envp)
 {
 	bool gave_up = false;
@@ -488,6 +506,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 			return r;
 		goto mounted;
 	}
+	use_netroot_device(in);
 	if (!in->opt.root) {
 		log_err("no root= on the kernel command line: nothing to mount");
 		return failure(in, false);
@@ -545,7 +564,7 @@ mounted:
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
 	sshd_stop(in); /* before the network goes: its logins end cleanly */
-	netup_stop(&in->net, in->net.root.kind != NETROOT_NONE); /* NFS, iSCSI, NBD */
+	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE);
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());

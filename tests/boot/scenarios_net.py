@@ -275,6 +275,16 @@ def scenarios(Scenario):
                      # systemd's mark for a root storage daemon, and reconnects
                      "running @nbd-client %s 10809 /dev/nbd0 -N %s -persist -systemd-mark" % (
                          SERVER, netservers.NBD_EXPORT))),
+        # dracut's root=nbd:…: the NBD disk is the root itself (it was
+        # accepted as a network root and then refused as "not a device")
+        Scenario("nbd-rootspec", "ext4 root on NBD by dracut's root=nbd:SERVER:PORT/EXPORT:FSTYPE",
+                 LOCAL, "nbd:%s:10809/%s:ext4" % (SERVER, netservers.NBD_EXPORT),
+                 build=["--add-modules", "virtio_pci,virtio_net,nbd"],
+                 net=nbd_root, cmdline=KERNEL_NAMES,
+                 log_expect=("uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export %s" % (
+                     SERVER, netservers.NBD_EXPORT),
+                     "uniramfs: root=/dev/nbd0 is /dev/nbd0"),
+                 log_absent=("is not a device uniramfs understands",)),
         Scenario("nbdroot", "ext4 root on NBD by the kernel's root=/dev/nbd0 nbdroot=SERVER:PORT/EXPORT",
                  LOCAL, "/dev/nbd0",
                  build=["--add-modules", "virtio_pci,virtio_net,nbd", "--add-binaries", "nbd-client"],

@@ -251,6 +251,47 @@ static void test_precedence_and_root_path(void)
 	CHECK_STR(r.nfs.server, "10.0.0.1");
 }
 
+/* One decision: how each root is reached, and the device a root= that
+ * is itself a network spec stands for (root=nbd: and root=iscsi: were
+ * accepted here and refused as "not a device" by the block path). */
+static void test_root_use_and_device(void)
+{
+	const char *fs, *flags;
+	char *dev;
+
+	CHECK(line("root=UUID=x") == 0 && netroot_use(&r) == NETROOT_USE_NONE);
+	CHECK(line("root=nfs:10.0.2.2:/srv") == 0 && netroot_use(&r) == NETROOT_USE_MOUNT);
+	CHECK(line("root=/dev/nfs nfsroot=10.0.2.2:/srv") == 0 && netroot_use(&r) == NETROOT_USE_MOUNT);
+	CHECK(line("root=dhcp") == 0 && netroot_use(&r) == NETROOT_USE_MOUNT);
+	CHECK(line("rd.iscsi.firmware=1 root=UUID=x") == 0 && netroot_use(&r) == NETROOT_USE_DEVICE);
+
+	CHECK(line("root=nbd:10.0.2.100:10809/root:ext4:noatime") == 0);
+	CHECK(netroot_use(&r) == NETROOT_USE_DEVICE);
+	dev = netroot_root_spec(&r, "nbd:10.0.2.100:10809/root:ext4:noatime", &fs, &flags);
+	CHECK(dev && !strcmp(dev, "/dev/nbd0"));
+	CHECK(fs && !strcmp(fs, "ext4") && flags && !strcmp(flags, "noatime"));
+	free(dev);
+	CHECK(line("root=nbd:10.0.2.100:10809") == 0);
+	dev = netroot_root_spec(&r, "nbd:10.0.2.100:10809", &fs, &flags);
+	CHECK(dev && !strcmp(dev, "/dev/nbd0") && !fs && !flags);
+	free(dev);
+
+	CHECK(line("root=iscsi:10.0.2.100::3260:1:iqn.2003-01.org.example:root") == 0);
+	CHECK(netroot_use(&r) == NETROOT_USE_DEVICE);
+	dev = netroot_root_spec(&r, "iscsi:10.0.2.100::3260:1:iqn.2003-01.org.example:root", &fs,
+				&flags);
+	CHECK(dev && !strcmp(dev, "/dev/disk/by-path/ip-10.0.2.100:3260-iscsi-"
+				  "iqn.2003-01.org.example:root-lun-1"));
+	free(dev);
+
+	/* netroot= with root= a device: root= is already what to wait for */
+	CHECK(line("netroot=nbd:10.0.2.100:10809 root=UUID=x") == 0);
+	CHECK(!netroot_root_spec(&r, "UUID=x", &fs, &flags));
+	CHECK(line("netroot=iscsi:10.0.2.100::::iqn.x:y root=LABEL=r") == 0);
+	CHECK(!netroot_root_spec(&r, "LABEL=r", &fs, &flags));
+	CHECK(line("root=UUID=x") == 0 && !netroot_root_spec(&r, "UUID=x", &fs, &flags));
+}
+
 int main(void)
 {
 	RUN(test_nfs_dracut);
@@ -259,6 +300,7 @@ int main(void)
 	RUN(test_iscsi);
 	RUN(test_nbd);
 	RUN(test_precedence_and_root_path);
+	RUN(test_root_use_and_device);
 	netroot_free(&r);
 	strv_free(&w);
 	return test_done();

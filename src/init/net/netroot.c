@@ -345,3 +345,39 @@ void netroot_free(struct netroot *r)
 	nbd_root_free(&r->nbd);
 	r->kind = NETROOT_NONE;
 }
+
+enum netroot_use netroot_use(const struct netroot *r)
+{
+	switch (r->kind) {
+	case NETROOT_NFS:
+	case NETROOT_DHCP:
+		return NETROOT_USE_MOUNT;
+	case NETROOT_ISCSI:
+	case NETROOT_NBD:
+		return NETROOT_USE_DEVICE;
+	default:
+		return r->iscsi.firmware ? NETROOT_USE_DEVICE : NETROOT_USE_NONE;
+	}
+}
+
+char *netroot_root_spec(const struct netroot *r, const char *root, const char **fstype,
+			const char **rootflags)
+{
+	*fstype = *rootflags = NULL;
+	if (!root)
+		return NULL;
+	if (r->kind == NETROOT_NBD && str_has_prefix(root, "nbd:")) {
+		*fstype = r->nbd.fstype && *r->nbd.fstype ? r->nbd.fstype : NULL;
+		*rootflags = r->nbd.rootflags && *r->nbd.rootflags ? r->nbd.rootflags : NULL;
+		return xstrdup(NETROOT_NBD_DEVICE);
+	}
+	/* udev's path_id names an iSCSI LUN's disk so (the init's
+	 * /dev/disk/by-path links are udev's names) */
+	if (r->kind == NETROOT_ISCSI && str_has_prefix(root, "iscsi:") && r->iscsi.target.name) {
+		const struct iscsi_target *t = &r->iscsi.target;
+		bool v6 = strchr(t->server, ':') != NULL;
+		return xasprintf("/dev/disk/by-path/ip-%s%s%s:%u-iscsi-%s-lun-%u", v6 ? "[" : "",
+				 t->server, v6 ? "]" : "", t->port, t->name, t->lun);
+	}
+	return NULL;
+}

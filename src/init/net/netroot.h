@@ -45,6 +45,9 @@ struct iscsi_root {
 	bool firmware; /* rd.iscsi.firmware / rd.iscsi.ibft: use iBFT */
 };
 
+/* The one NBD device a network root uses. */
+#define NETROOT_NBD_DEVICE "/dev/nbd0"
+
 struct nbd_root {
 	char *server;
 	unsigned port; /* 10809 unless given */
@@ -70,6 +73,21 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *out, struct st
  * nfs_kernel_parse instead, which layers it as the kernel does. */
 int netroot_from_root_path(const char *root_path, struct netroot *out, struct strv *warnings);
 void netroot_free(struct netroot *r);
+
+/* How the root is reached: the one place that decides it. */
+enum netroot_use {
+	NETROOT_USE_NONE,   /* no network root: root= names a local device */
+	NETROOT_USE_MOUNT,  /* NFS, or DHCP's root-path: mounted by its name */
+	NETROOT_USE_DEVICE, /* iSCSI, NBD: a disk, then the block path */
+};
+enum netroot_use netroot_use(const struct netroot *r);
+/* root=nbd:… and root=iscsi:… (dracut's) name the network disk itself:
+ * the device spec to wait for instead (malloc'd), with the spec's
+ * filesystem type and mount options for rootfstype=/rootflags= when it
+ * gives them (borrowed from r; NULL if not). NULL when root= is not
+ * such a spec (netroot= with root=UUID=…: root= is already a device). */
+char *netroot_root_spec(const struct netroot *r, const char *root, const char **fstype,
+			const char **rootflags);
 
 /* The kernel's nfsroot= (fs/nfs/nfsroot.c): the DHCP root-path first
  * (may be NULL), then nfsroot= (may be NULL) over it; a path not

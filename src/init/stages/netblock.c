@@ -136,7 +136,7 @@ static enum job_result iscsi_login(void *ctx, void *data)
 	return JOB_DONE;
 }
 
-#define NBD_DEVICE "/dev/nbd0"
+#define NBD_DEVICE NETROOT_NBD_DEVICE
 
 static enum job_result nbd_connect(void *ctx, void *data)
 {
