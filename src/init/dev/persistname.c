@@ -378,6 +378,33 @@ static void ids_nvme(const struct sys *s, const char *disk, const char *suffix, 
 		free(v[i]);
 }
 
+/* MMC and SD cards: mmc-NAME_SERIAL from the card's attributes. */
+static void ids_mmc(const struct sys *s, const char *disk, const char *suffix, struct strv *out)
+{
+	char *card = parent_with(s, disk, "mmc", NULL), *name, *serial;
+
+	if (!card)
+		return;
+	name = attr_raw(card, "name");
+	serial = attr_raw(card, "serial");
+	if (name && serial) {
+		char *n = attr_subst(name), *sn = attr_subst(serial);
+		/* two values in the rule's SYMLINK: each trimmed on its own */
+		replace_whitespace(n);
+		replace_whitespace(sn);
+		if (*n && *sn) {
+			char *id = xasprintf("%s_%s", n, sn);
+			add_link(out, "mmc-", id, suffix, false);
+			free(id);
+		}
+		free(n);
+		free(sn);
+	}
+	free(name);
+	free(serial);
+	free(card);
+}
+
 /* What ata_id, usb_id and scsi_id tell the rules. */
 struct scsi_ids {
 	const char *bus; /* ID_BUS: "ata", "usb", "scsi" */
@@ -1022,6 +1049,9 @@ int persistname_get(const struct sysops *ops, const char *name, struct persistna
 		ids_nvme(&s, disk, suffix, &pn->by_id);
 	else if (str_has_prefix(diskname, "sd") || str_has_prefix(diskname, "sr"))
 		ids_scsi(&s, disk, suffix, &pn->by_id);
+	else if (str_has_prefix(diskname, "mmcblk") && isdigit((unsigned char)diskname[6]) &&
+		 !diskname[7]) /* the rules' KERNEL=="mmcblk[0-9]" */
+		ids_mmc(&s, disk, suffix, &pn->by_id);
 	/* mmcblkNbootM has its own "-bootM" name; not made here */
 	if (!(str_has_prefix(diskname, "mmcblk") && strstr(diskname, "boot")))
 		paths(&s, disk, diskname, suffix, &pn->by_path);
