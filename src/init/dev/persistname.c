@@ -7,9 +7,11 @@
  * sysfs (vpd_pg80, vpd_pg83, and vpd_pg89 for a libata disk, whose bytes
  * 60..571 are the IDENTIFY data), so the same names come out without
  * opening the device. Where udev gets a name we cannot (fc, sas, iSCSI
- * and Hyper-V by-path, ata_id on a USB bridge), we give none rather than
- * a different one: a spec naming it then waits as it would for a
- * missing disk, instead of finding the wrong one.
+ * and Hyper-V by-path, ata_id on a USB bridge, CD drives, which have no
+ * VPD pages in sysfs), we give none rather than a different one: a spec
+ * naming it then waits as it would for a missing disk, instead of
+ * finding the wrong one. docs/cmdline.md has the list; the unit test
+ * compares every name with udev's own, captured in a real boot.
  *
  * The escaping is udev's own: a sysfs value put in a rule by $attr{}
  * loses trailing whitespace and has characters outside a safe set
