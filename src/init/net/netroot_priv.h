@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by netroot.c (iSCSI, NBD, the dispatch) and netroot_nfs.c.
- * Not an API. */
+/* Shared by netroot.c (iSCSI, NBD, the dispatch) and netroot_nfs.c;
+ * the words of a spec live in netroot_words.c, below both. Not an API. */
 #ifndef UNIRAMFS_INIT_NET_NETROOT_PRIV_H
 #define UNIRAMFS_INIT_NET_NETROOT_PRIV_H
 
@@ -10,7 +10,7 @@
 #include "init/net/netroot.h"
 #include "util.h"
 
-/* Add an owned warning message to w. */
+/* netroot_words.c. Add an owned warning message to w. */
 void netroot_warn(struct strv *w, char *msg);
 /* Take "[v6]" or up to the first ':' off *s as the server. Returns the
  * server (owned), or NULL with *s unchanged when there is no ':'. */
