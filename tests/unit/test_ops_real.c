@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* src/init/core/ops_real.c: the real table turns each syscall's -1 into
+/* src/init/ops_real.c: the real table turns each syscall's -1 into
  * -errno, making the call once. */
 #include <errno.h>
 #include <fcntl.h>
