@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "init/dev/persistname.h"
 #include "test.h"
@@ -159,6 +160,94 @@ static void test_not_in_sysfs(void)
 	free(top);
 }
 
+static void put(const char *path, const void *data, size_t len)
+{
+	char *full = xasprintf("%s%s", fixture_root, path), *dir = xstrdup(full);
+
+	*strrchr(dir, '/') = '\0';
+	CHECK(mkdir_p(dir, 0755) == 0);
+	FILE *f = fopen(full, "w");
+	CHECK(f && fwrite(data, 1, len, f) == len);
+	if (f)
+		fclose(f);
+	free(dir);
+	free(full);
+}
+
+static void put_str(const char *path, const char *s)
+{
+	put(path, s, strlen(s));
+}
+
+static void put_link(const char *target, const char *path)
+{
+	char *full = xasprintf("%s%s", fixture_root, path), *dir = xstrdup(full);
+
+	*strrchr(dir, '/') = '\0';
+	CHECK(mkdir_p(dir, 0755) == 0);
+	CHECK(symlink(target, full) == 0);
+	free(dir);
+	free(full);
+}
+
+#define PCI "/sys/devices/pci0000:00/0000:00:04.0"
+#define SDEV PCI "/virtio1/host0/target0:0:0/0:0:0:0"
+
+/* Values no real device has: a serial climbing out of /dev/disk, VPD
+ * pages whose lengths point past their end, an ATA page cut short. */
+static void test_hostile(void)
+{
+	char tmpl[] = "/tmp/persistname-XXXXXX";
+	struct persistnames pn;
+	unsigned char pg83[64] = { 0, 0x83, 0xff, 0xff, 0x02, 0x00, 0x00, 0xff, 'A' };
+	unsigned char pg89[100] = { 0, 0x89, 0x02, 0x38 };
+
+	CHECK(mkdtemp(tmpl) != NULL);
+	fixture_root = tmpl;
+	put_str(PCI "/uevent", "PCI_SLOT_NAME=0000:00:04.0\n");
+	put_link("../../../bus/pci", PCI "/subsystem");
+	put_str(PCI "/virtio0/uevent", "");
+	put_link("../../../../bus/virtio", PCI "/virtio0/subsystem");
+	put_str(PCI "/virtio0/block/vda/uevent", "DEVTYPE=disk\n");
+	put_str(PCI "/virtio0/block/vda/serial", "../../../x\n");
+	put_link("../../devices/pci0000:00/0000:00:04.0/virtio0/block/vda", "/sys/class/block/vda");
+	CHECK(persistname_get(&fix_ops, "vda", &pn) == 0);
+	CHECK(pn.by_id.n == 0);
+	CHECK(pn.by_path.n == 2); /* the path is still good */
+	persistnames_free(&pn);
+
+	put_str(PCI "/virtio1/uevent", "");
+	put_link("../../../../bus/virtio", PCI "/virtio1/subsystem");
+	put_str(PCI "/virtio1/host0/uevent", "DEVTYPE=scsi_host\n");
+	put_link("../../../../../bus/scsi", PCI "/virtio1/host0/subsystem");
+	put_str(PCI "/virtio1/host0/target0:0:0/uevent", "DEVTYPE=scsi_target\n");
+	put_link("../../../../../../bus/scsi", PCI "/virtio1/host0/target0:0:0/subsystem");
+	put_str(SDEV "/uevent", "DEVTYPE=scsi_device\n");
+	put_link("../../../../../../../bus/scsi", SDEV "/subsystem");
+	put_str(SDEV "/vendor", "QEMU    \n");
+	put_str(SDEV "/model", "QEMU HARDDISK   \n");
+	put(SDEV "/vpd_pg83", pg83, sizeof(pg83));
+	put_str(SDEV "/block/sda/uevent", "DEVTYPE=disk\n");
+	put_link("../../devices/pci0000:00/0000:00:04.0/virtio1/host0/target0:0:0/0:0:0:0/block/sda",
+		 "/sys/class/block/sda");
+	CHECK(persistname_get(&fix_ops, "sda", &pn) == 0);
+	CHECK(pn.by_id.n == 0 && pn.by_path.n == 1);
+	persistnames_free(&pn);
+
+	/* libata's vendor, a page 0x89 too short for the IDENTIFY data:
+	 * no ata- name, and no scsi- one in its place */
+	put_str(SDEV "/vendor", "ATA     \n");
+	put(SDEV "/vpd_pg89", pg89, sizeof(pg89));
+	CHECK(persistname_get(&fix_ops, "sda", &pn) == 0);
+	CHECK(pn.by_id.n == 0);
+	persistnames_free(&pn);
+
+	char *rm = xasprintf("rm -rf %s", tmpl);
+	CHECK(system(rm) == 0);
+	free(rm);
+	fixture_root = NULL;
+}
+
 static void test_valid(void)
 {
 	CHECK(persistname_valid("virtio-SER1"));
@@ -196,6 +285,7 @@ int main(void)
 	test_cur_failed = 0;
 	RUN(test_not_in_sysfs);
 	RUN(test_valid);
+	RUN(test_hostile);
 	printf("# %d devices compared with udev, %d of udev's names knowingly not made\n",
 	       devices_checked, names_missing);
 	if (fixtures.n < 6 || devices_checked < 10)
