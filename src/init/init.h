@@ -19,9 +19,6 @@
 #include "init/stack/stack.h"
 #include "util.h"
 
-/* PATH for everything the init runs. */
-#define TOOL_PATH "/usr/sbin:/usr/bin:/sbin:/bin"
-
 /* The whole init: its effects (ops), the loop and what feeds it (the
  * device registry, the driver queue, the queued jobs), the layers, and
  * the state of the boot itself. */

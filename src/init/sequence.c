@@ -101,11 +101,11 @@ static void make_env(struct init *in, char **envp)
 			term = *e + 5;
 	}
 	if (!path)
-		strv_push(&env, "PATH=" TOOL_PATH);
+		strv_push(&env, "PATH=" LAYOUT_TOOL_PATH);
 	if (!env.v)
 		strv_push(&env, "TERM=linux");
 	in->envp = env.v;
-	strv_push(&clean, "PATH=" TOOL_PATH);
+	strv_push(&clean, "PATH=" LAYOUT_TOOL_PATH);
 	strv_push(&clean, "HOME=/");
 	strv_push_owned(&clean, xasprintf("TERM=%s", term));
 	for (char **e = envp; e && *e; e++)

@@ -742,7 +742,7 @@ static void test_hooks(void)
 	CHECK(between(f, "env UNIRAMFS_KVER=" KVER, a, b));
 	CHECK(between(f, "env UNIRAMFS_ROOT_MOUNTED=1", a, b));
 	/* a clean environment: the command line's words do not reach it */
-	CHECK(between(f, "env PATH=/usr/sbin:/usr/bin:/sbin:/bin", a, b));
+	CHECK(between(f, "env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", a, b));
 	CHECK(between(f, "env HOME=/", a, b));
 	CHECK(between(f, "env TERM=vt100", a, b));
 	CHECK(fake_log_count(f, "env LD_PRELOAD") == 0);
