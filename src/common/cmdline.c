@@ -134,7 +134,7 @@ int cmdline_parse_bool(const char *val, bool *out)
 	static const char *const no[] = { "0", "no", "n", "off", "false" };
 
 	if (!val)
-		return -1;
+		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (strcasecmp(val, yes[i]) == 0) {
 			*out = true;
@@ -145,7 +145,7 @@ int cmdline_parse_bool(const char *val, bool *out)
 			return 0;
 		}
 	}
-	return -1;
+	return -EINVAL;
 }
 
 int cmdline_parse_int(const char *val, long min, long max, long *out)
@@ -154,11 +154,11 @@ int cmdline_parse_int(const char *val, long min, long max, long *out)
 	long v;
 
 	if (!val || !*val)
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	v = strtol(val, &end, 10);
 	if (errno || *end || v < min || v > max)
-		return -1;
+		return -EINVAL;
 	*out = v;
 	return 0;
 }

@@ -36,8 +36,8 @@ void cmdline_parse_layers(struct cmdline *c, const char *defaults, const char *r
 const struct cmdline_param *cmdline_last(const struct cmdline *c, const char *key);
 bool cmdline_has(const struct cmdline *c, const char *key);
 
-/* Value parsers that warn nothing themselves: 0 on success, -1 when
- * the text is not what was asked for (the caller names it). */
+/* Value parsers that warn nothing themselves: 0 on success, -EINVAL
+ * when the text is not what was asked for (the caller names it). */
 int cmdline_parse_bool(const char *val, bool *out); /* 1/0 yes/no on/off true/false */
 int cmdline_parse_int(const char *val, long min, long max, long *out);
 

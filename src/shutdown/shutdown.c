@@ -44,13 +44,6 @@ static void say(const char *fmt, ...)
 		fprintf(stderr, "%s\n", msg + 3);
 }
 
-static char *slurp(const char *path)
-{
-	char *data = NULL;
-	size_t len;
-	return read_file(path, &data, &len) < 0 ? NULL : data;
-}
-
 /* Unmount everything of the old root, on top first; what will not go
  * (still busy) is made read-only so that its filesystem is clean. */
 static int unmount_old_root(void)
@@ -58,11 +51,13 @@ static int unmount_old_root(void)
 	int left = 0;
 
 	for (int pass = 0; pass < 3; pass++) {
-		char *mi = slurp("/proc/self/mountinfo");
+		char *mi = NULL;
+		size_t len;
 		struct strv mounts = { 0 };
-		if (!mi) {
-			say("cannot read /proc/self/mountinfo: %s", strerror(errno));
-			return -1;
+		int r = read_file("/proc/self/mountinfo", &mi, &len);
+		if (r < 0) {
+			say("cannot read /proc/self/mountinfo: %s", strerror(-r));
+			return r;
 		}
 		shutdown_mounts_below(mi, OLDROOT, &mounts);
 		free(mi);

@@ -161,7 +161,7 @@ static void accept_all(struct askpass *a)
 }
 
 /* Read what client i sent. 1: a whole line is in its buffer (n bytes,
- * no newline), 0: not yet, -1: it was dropped. */
+ * no newline), 0: not yet, -ECONNRESET: it was dropped. */
 static int read_client(struct askpass *a, size_t i)
 {
 	struct askpass_client *c = &a->c[i];
@@ -175,7 +175,7 @@ static int read_client(struct askpass *a, size_t i)
 			return 0;
 		if (r <= 0) {
 			drop(a, i); /* gone */
-			return -1;
+			return -ECONNRESET;
 		}
 		for (ssize_t k = 0; k < r; k++) {
 			if (chunk[k] == '\n') {
@@ -193,7 +193,7 @@ static int read_client(struct askpass *a, size_t i)
 				send_line(a, i, "say", why);
 				if (c->on)
 					drop(a, i);
-				return -1;
+				return -ECONNRESET;
 			}
 			c->line[c->n++] = chunk[k];
 		}
