@@ -235,6 +235,15 @@ def scenarios(Scenario):
                  log_expect=("iSCSI: logging in to %s at %s:3260" % (
                      netservers.ISCSI_IQN, SERVER), "-u uniramfs -w (secret)"),
                  log_absent=("-w " + CHAP[1],)),
+        # dracut's root=iscsi:…: the LUN's disk is the root itself, found
+        # by the by-path name udev gives it
+        Scenario("iscsi-rootspec", "ext4 root on an iSCSI LUN's whole disk by root=iscsi:…",
+                 LOCAL, "iscsi:%s::3260:%d:%s" % (SERVER, netservers.ISCSI_LUN, netservers.ISCSI_IQN),
+                 build=ISCSI_BUILD, net=lambda t, w: iscsi_root(t, w, chap=None),
+                 cmdline=KERNEL_NAMES,
+                 log_expect=("uniramfs: root=/dev/disk/by-path/ip-%s:3260-iscsi-%s-lun-%d is /dev/sd" % (
+                     SERVER, netservers.ISCSI_IQN, netservers.ISCSI_LUN),),
+                 log_absent=("is not a device uniramfs understands",)),
         Scenario("iscsi-lvm", "LVM on an iSCSI LUN, no CHAP, rd.iscsi.initiator= the only "
                  "name the target lets in",
                  LVM, "/dev/testvg/root", build=ISCSI_BUILD, net=iscsi_lvm,

@@ -248,6 +248,61 @@ static void test_hostile(void)
 	fixture_root = NULL;
 }
 
+#define ISESS "/sys/devices/platform/host2/session1"
+#define IDEV ISESS "/target2:0:0/2:0:0:1"
+
+/* A software iSCSI session (iscsi_tcp: its host hangs off the platform
+ * bus, no controller): path_id's ip-ADDRESS:PORT-iscsi-TARGET-lun-LUN,
+ * what root=iscsi:… stands for. The layout is the kernel's. */
+static void test_iscsi_path(void)
+{
+	char tmpl[] = "/tmp/persistname-XXXXXX";
+	struct persistnames pn;
+
+	CHECK(mkdtemp(tmpl) != NULL);
+	fixture_root = tmpl;
+	put_str("/sys/devices/platform/host2/uevent", "DEVTYPE=scsi_host\n");
+	put_link("../../../bus/scsi", "/sys/devices/platform/host2/subsystem");
+	put_str(ISESS "/uevent", "");
+	put_str(ISESS "/iscsi_session/session1/targetname", "iqn.2003-01.org.example:root\n");
+	put_link("../../devices/platform/host2/session1/iscsi_session/session1",
+		 "/sys/class/iscsi_session/session1");
+	put_str(ISESS "/connection1:0/iscsi_connection/connection1:0/persistent_address",
+		"10.0.2.100\n");
+	put_str(ISESS "/connection1:0/iscsi_connection/connection1:0/persistent_port", "3260\n");
+	put_link("../../devices/platform/host2/session1/connection1:0/iscsi_connection/connection1:0",
+		 "/sys/class/iscsi_connection/connection1:0");
+	put_str(ISESS "/target2:0:0/uevent", "DEVTYPE=scsi_target\n");
+	put_link("../../../../../bus/scsi", ISESS "/target2:0:0/subsystem");
+	put_str(IDEV "/uevent", "DEVTYPE=scsi_device\n");
+	put_link("../../../../../../bus/scsi", IDEV "/subsystem");
+	put_str(IDEV "/vendor", "LIO-ORG \n");
+	put_str(IDEV "/model", "root            \n");
+	put_str(IDEV "/block/sda/uevent", "DEVTYPE=disk\n");
+	put_str(IDEV "/block/sda/sda1/uevent", "DEVTYPE=partition\n");
+	put_str(IDEV "/block/sda/sda1/partition", "1\n");
+	put_link("../../devices/platform/host2/session1/target2:0:0/2:0:0:1/block/sda",
+		 "/sys/class/block/sda");
+	put_link("../../devices/platform/host2/session1/target2:0:0/2:0:0:1/block/sda/sda1",
+		 "/sys/class/block/sda1");
+	CHECK(persistname_get(&fix_ops, "sda", &pn) == 0);
+	CHECK(pn.by_path.n == 1);
+	if (pn.by_path.n)
+		CHECK_STR(pn.by_path.v[0], "ip-10.0.2.100:3260-iscsi-iqn.2003-01.org.example:root-lun-1");
+	persistnames_free(&pn);
+	CHECK(persistname_get(&fix_ops, "sda1", &pn) == 0);
+	CHECK(pn.by_path.n == 1);
+	if (pn.by_path.n)
+		CHECK_STR(pn.by_path.v[0],
+			  "ip-10.0.2.100:3260-iscsi-iqn.2003-01.org.example:root-lun-1-part1");
+	persistnames_free(&pn);
+
+	char *rm = xasprintf("rm -rf %s", tmpl);
+	CHECK(system(rm) == 0);
+	free(rm);
+	fixture_root = NULL;
+}
+
 static void test_valid(void)
 {
 	CHECK(persistname_valid("virtio-SER1"));
@@ -286,6 +341,7 @@ int main(void)
 	RUN(test_not_in_sysfs);
 	RUN(test_valid);
 	RUN(test_hostile);
+	RUN(test_iscsi_path);
 	printf("# %d devices compared with udev, %d of udev's names knowingly not made\n",
 	       devices_checked, names_missing);
 	if (fixtures.n < 6 || devices_checked < 10)

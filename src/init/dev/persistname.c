@@ -827,6 +827,52 @@ static char *path_scsi_default(const struct sys *s, char *dev, struct pathwalk *
 	return shost;
 }
 
+/* iSCSI: ip-ADDRESS:PORT-iscsi-TARGET-lun-LUN from the session's
+ * target name and its first connection's address, instead of the
+ * controller's place (a software session has none). */
+static char *path_scsi_iscsi(const struct sys *s, char *dev, struct pathwalk *w)
+{
+	char *up = xstrdup(dev), *cls = NULL, *conn = NULL, *target = NULL, *addr = NULL,
+	     *port = NULL, *sess = NULL;
+	unsigned long lun = 0;
+	const char *num;
+
+	while (up && !str_has_prefix(sysname(up), "session")) {
+		char *next = parent_dev(s, up);
+		free(up);
+		up = next;
+	}
+	num = strrchr(sysname(dev), ':');
+	if (!up || !num)
+		goto out;
+	lun = strtoul(num + 1, NULL, 10);
+	cls = xasprintf("/sys/class/iscsi_session/%s", sysname(up));
+	sess = s->ops->path(cls);
+	target = attr_raw(sess, "targetname");
+	free(cls);
+	cls = xasprintf("/sys/class/iscsi_connection/connection%s:0", sysname(up) + 7);
+	conn = s->ops->path(cls);
+	addr = attr_raw(conn, "persistent_address");
+	port = attr_raw(conn, "persistent_port");
+	if (!target || !addr || !port)
+		goto out;
+	if (lun < 256)
+		prepend(&w->path, "ip-%s:%s-iscsi-%s-lun-%lu", addr, port, target, lun);
+	else
+		prepend(&w->path, "ip-%s:%s-iscsi-%s-lun-0x%04lx%04lx00000000", addr, port, target,
+			lun & 0xffff, (lun >> 16) & 0xffff);
+	w->parent = true;
+out:
+	free(up);
+	free(cls);
+	free(sess);
+	free(conn);
+	free(target);
+	free(addr);
+	free(port);
+	return dev;
+}
+
 static char *path_scsi(const struct sys *s, char *dev, struct pathwalk *w)
 {
 	const char *rel;
@@ -841,10 +887,12 @@ static char *path_scsi(const struct sys *s, char *dev, struct pathwalk *w)
 		return skip_subsystem(s, dev, "scsi");
 	}
 	rel = dev + s->devlen - strlen("/devices");
-	/* fc, sas, iSCSI and Hyper-V name devices from transport classes
-	 * we do not follow: no name rather than another one */
-	if (strstr(rel, "/rport-") || strstr(rel, "/end_device-") || strstr(rel, "/session") ||
-	    strstr(rel, "/vmbus_") || strstr(rel, "/VMBUS")) {
+	if (strstr(rel, "/session"))
+		return path_scsi_iscsi(s, dev, w);
+	/* fc, sas and Hyper-V name devices from transport classes we do
+	 * not follow: no name rather than another one */
+	if (strstr(rel, "/rport-") || strstr(rel, "/end_device-") || strstr(rel, "/vmbus_") ||
+	    strstr(rel, "/VMBUS")) {
 		free(dev);
 		return NULL;
 	}

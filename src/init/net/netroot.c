@@ -318,13 +318,16 @@ char *netroot_root_spec(const struct netroot *r, const char *root, const char **
 		*rootflags = r->nbd.rootflags && *r->nbd.rootflags ? r->nbd.rootflags : NULL;
 		return xstrdup(NETROOT_NBD_DEVICE);
 	}
-	/* udev's path_id names an iSCSI LUN's disk so (the init's
-	 * /dev/disk/by-path links are udev's names) */
+	/* udev's path_id names an iSCSI LUN's disk so, the address as the
+	 * session's connection has it (the init's /dev/disk/by-path links
+	 * are udev's names: dev/persistname.c) */
 	if (r->kind == NETROOT_ISCSI && str_has_prefix(root, "iscsi:") && r->iscsi.target.name) {
 		const struct iscsi_target *t = &r->iscsi.target;
-		bool v6 = strchr(t->server, ':') != NULL;
-		return xasprintf("/dev/disk/by-path/ip-%s%s%s:%u-iscsi-%s-lun-%u", v6 ? "[" : "",
-				 t->server, v6 ? "]" : "", t->port, t->name, t->lun);
+		if (t->lun < 256)
+			return xasprintf("/dev/disk/by-path/ip-%s:%u-iscsi-%s-lun-%u", t->server,
+					 t->port, t->name, t->lun);
+		return xasprintf("/dev/disk/by-path/ip-%s:%u-iscsi-%s-lun-0x%04x%04x00000000",
+				 t->server, t->port, t->name, t->lun & 0xffff, (t->lun >> 16) & 0xffff);
 	}
 	return NULL;
 }
