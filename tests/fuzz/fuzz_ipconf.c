@@ -14,6 +14,46 @@
 #include "init/net/nethandover.h"
 #include "init/net/netroot.h"
 
+/* The kernel form root=/dev/nfs nfsroot=…: DHCP's root-path (the text
+ * after the first newline, else all of it) layered under the
+ * administrator's nfsroot=. Whatever the root-path says, the mount goes
+ * to the server nfsroot= names: its address is the last option (issue
+ * 24). A violation traps, as a crash would. */
+static void nfs_under_nfsroot(const struct cmdline *c, const char *text, const struct net_addr *server,
+			      const struct net_addr *client, struct strv *w)
+{
+	const struct cmdline_param *p = cmdline_last(c, "nfsroot");
+	const char *nl = strchr(text, '\n'), *rp = nl ? nl + 1 : text;
+	struct nfs_root k;
+	struct net_addr named;
+	const char *vers[NFS_MAX_TRIES];
+	int nv;
+
+	if (!p || !p->val || !*p->val || nfs_kernel_parse(p->val, rp, &k, w) < 0)
+		return;
+	nv = nfs_versions(&k, vers);
+	for (int i = 0; i < nv; i++) {
+		struct nfs_mount m;
+		if (nfs_mount_args(&k, vers[i], server, client, &m, w) < 0)
+			continue;
+		if (k.server && net_parse_addr(k.server, &named) == 0) {
+			char a[NET_ADDR_TEXT], *want;
+			const char *last = strrchr(m.data, ',');
+			net_addr_str(&named, a);
+			want = malloc(strlen(a) + 7);
+			strcpy(want, ",addr=");
+			strcat(want, a);
+			if (!last || strcmp(last, want) != 0)
+				__builtin_trap();
+			free(want);
+		}
+		nfs_mount_free(&m);
+	}
+	free(k.server);
+	free(k.path);
+	free(k.options);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cmdline c = { 0 };
@@ -54,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	netroot_free(&r);
+	nfs_under_nfsroot(&c, text, &server, &client, &w);
 	if (netroot_from_root_path(text, &r, &w) == 0)
 		netroot_free(&r);
 	netroot_free(&r);

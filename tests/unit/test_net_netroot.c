@@ -2,6 +2,7 @@
 /* Network root specs: the kernel's nfsroot=, dracut's nfs:/nfs4:,
  * iscsi: and nbd:, rd.iscsi.*, DHCP root-path; and the NFS mount(2)
  * arguments built from them. */
+#include <string.h>
 #include <sys/socket.h>
 
 #include "test.h"
@@ -113,7 +114,7 @@ static void test_nfs_mount_args(void)
 	CHECK_STR(vers[3], "3");
 	CHECK(nfs_mount_args(&r.nfs, "4.2", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "10.0.2.2:/root");
-	CHECK_STR(m.data, "vers=4.2,lock,port=2049,addr=10.0.2.2,clientaddr=10.0.2.15");
+	CHECK_STR(m.data, "vers=4.2,lock,port=2049,clientaddr=10.0.2.15,addr=10.0.2.2");
 	nfs_mount_free(&m);
 	CHECK(nfs_mount_args(&r.nfs, "3", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.data, "vers=3,lock,port=2049,addr=10.0.2.2");
@@ -131,7 +132,7 @@ static void test_nfs_mount_args(void)
 	CHECK(line("root=nfs4:10.0.2.100:/root") == 0);
 	CHECK(nfs_mount_args(&r.nfs, "4.2", NULL, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "10.0.2.100:/root");
-	CHECK_STR(m.data, "vers=4.2,addr=10.0.2.100,clientaddr=10.0.2.15");
+	CHECK_STR(m.data, "vers=4.2,clientaddr=10.0.2.15,addr=10.0.2.100");
 	nfs_mount_free(&m);
 	/* One version said: only that one. */
 	CHECK(line("root=nfs4:10.0.0.1:/r:vers=4.1") == 0);
@@ -159,6 +160,64 @@ static void test_nfs_mount_args(void)
 	CHECK(line("root=nfs:10.0.0.1:/%s") == 0);
 	CHECK(nfs_mount_args(&r.nfs, "4", NULL, &(struct net_addr){ 0 }, &m, &w) < 0);
 	CHECK_STR(w.v[0], "nfs: \"/%s\" needs the client address for %s, and there is none");
+}
+
+/* Issue 24: a rogue DHCP server's root-path may not send the mount of
+ * the NFS root an administrator named to another host. The server of
+ * nfsroot= (or root=nfs:) always wins: addr= is the last option, as the
+ * kernel's nfsroot appends it, and DHCP's text may not set the options
+ * that say where the server is or how it is reached. */
+static void test_nfs_rogue_dhcp(void)
+{
+	struct nfs_root k;
+	struct nfs_mount m;
+	struct net_addr client = A("10.0.0.5"), dhcp_server = A("6.6.6.6");
+
+	strv_free(&w);
+	CHECK(nfs_kernel_parse("10.0.0.1:/export", "/x,addr=6.6.6.6,port=2049,soft,MountAddr=6.6.6.6,"
+			       "mountport=20048,proto=udp,addrx=1", &k, &w) == 0);
+	CHECK_STR(k.server, "10.0.0.1");
+	CHECK_STR(k.path, "/export");
+	CHECK_STR(k.options, "soft,addrx=1");
+	CHECK(w.n == 5);
+	if (w.n == 5) {
+		CHECK_STR(w.v[0], "root-path \"/x,addr=6.6.6.6,port=2049,soft,MountAddr=6.6.6.6,mountport=20048,"
+			  "proto=udp,addrx=1\" from DHCP: \"addr=6.6.6.6\" ignored: nfsroot= names the server");
+		CHECK(strstr(w.v[1], "\"port=2049\" ignored") != NULL);
+		CHECK(strstr(w.v[2], "\"MountAddr=6.6.6.6\" ignored") != NULL);
+		CHECK(strstr(w.v[3], "\"mountport=20048\" ignored") != NULL);
+		CHECK(strstr(w.v[4], "\"proto=udp\" ignored") != NULL);
+	}
+	CHECK(nfs_mount_args(&k, "3", &dhcp_server, &client, &m, &w) == 0);
+	CHECK_STR(m.source, "10.0.0.1:/export");
+	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,soft,addrx=1,nolock,addr=10.0.0.1");
+	nfs_mount_free(&m);
+	netroot_free(&(struct netroot){ .nfs = k });
+	strv_free(&w);
+
+	/* The administrator's own options keep theirs, but addr= is the
+	 * server's, last: the spec names one host. */
+	CHECK(nfs_kernel_parse("10.0.0.1:/export,port=2050,addr=10.0.0.2", "/x,addr=6.6.6.6", &k, &w) == 0);
+	CHECK_STR(k.options, "port=2050,addr=10.0.0.2");
+	CHECK(w.n == 1);
+	CHECK(nfs_mount_args(&k, "3", &dhcp_server, &client, &m, &w) == 0);
+	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,port=2050,nolock,addr=10.0.0.1");
+	nfs_mount_free(&m);
+	netroot_free(&(struct netroot){ .nfs = k });
+	strv_free(&w);
+
+	/* No nfsroot=: DHCP names the whole root, as with the kernel. */
+	CHECK(nfs_kernel_parse(NULL, "10.0.0.9:/x,port=2049", &k, &w) == 0);
+	CHECK_STR(k.options, "port=2049");
+	CHECK(w.n == 0);
+	netroot_free(&(struct netroot){ .nfs = k });
+
+	/* dracut's spec from the command line: its server is addr=, last */
+	CHECK(line("root=nfs:10.0.0.1:/r:addr=6.6.6.6,vers=4.2") == 0);
+	CHECK(nfs_mount_args(&r.nfs, "4.2", &dhcp_server, &client, &m, &w) == 0);
+	CHECK_STR(m.data, "vers=4.2,clientaddr=10.0.0.5,addr=10.0.0.1");
+	nfs_mount_free(&m);
+	strv_free(&w);
 }
 
 static void test_iscsi(void)
@@ -297,6 +356,7 @@ int main(void)
 	RUN(test_nfs_dracut);
 	RUN(test_nfs_kernel);
 	RUN(test_nfs_mount_args);
+	RUN(test_nfs_rogue_dhcp);
 	RUN(test_iscsi);
 	RUN(test_nbd);
 	RUN(test_precedence_and_root_path);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 /* vers=N[.M], nfsvers=N[.M], v2, v3, v4 … in an option list: the
@@ -88,9 +89,48 @@ int nfs_dracut_parse(const char *spec, const char *whole, int vers, struct nfs_r
 	return 0;
 }
 
+/* Options that say where the server is or how it is reached. A DHCP
+ * root-path may not set them over an administrator's nfsroot=: a rogue
+ * DHCP server would otherwise send the mount to itself (issue 24). */
+static bool redirects(const char *o)
+{
+	static const char *const keys[] = { "addr", "port", "mountaddr", "mountport", "proto" };
+	size_t n = strcspn(o, "=");
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (n == strlen(keys[i]) && strncasecmp(o, keys[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Append the comma-separated options of text to opts; those that
+ * redirect the mount are dropped with a warning when guarded (DHCP's
+ * text under an administrator's nfsroot=). */
+static void add_options(struct buf *opts, const char *text, const char *guarded, struct strv *w)
+{
+	struct strv o = { 0 };
+
+	strv_split(&o, text, ",");
+	for (size_t i = 0; i < o.n; i++) {
+		if (guarded && redirects(o.v[i])) {
+			netroot_warn(w, xasprintf("root-path \"%s\" from DHCP: \"%s\" ignored: "
+						  "nfsroot= names the server",
+						  guarded, o.v[i]));
+			continue;
+		}
+		if (opts->len)
+			buf_append(opts, ",", 1);
+		buf_append(opts, o.v[i], strlen(o.v[i]));
+	}
+	strv_free(&o);
+}
+
 /* The kernel's root_nfs_parse_options: the first comma field is the
- * path unless empty or "default", the rest are options appended. */
-static void kernel_layer(char *text, char **server, char **path, struct buf *opts)
+ * path unless empty or "default", the rest are options appended.
+ * guarded: the whole DHCP text when an administrator's nfsroot= comes
+ * over it (for the warnings), else NULL. */
+static void kernel_layer(char *text, char **server, char **path, struct buf *opts, const char *guarded,
+			 struct strv *w)
 {
 	char *comma = strchr(text, ','), *p = text;
 	const char *q = text;
@@ -114,30 +154,27 @@ static void kernel_layer(char *text, char **server, char **path, struct buf *opt
 		free(*path);
 		*path = *p == '/' ? xstrdup(p) : xasprintf("/tftpboot/%s", p);
 	}
-	if (comma && comma[1]) {
-		if (opts->len)
-			buf_append(opts, ",", 1);
-		buf_append(opts, comma + 1, strlen(comma + 1));
-	}
+	if (comma && comma[1])
+		add_options(opts, comma + 1, guarded, w);
 }
 
 int nfs_kernel_parse(const char *nfsroot, const char *dhcp_root_path, struct nfs_root *r, struct strv *w)
 {
 	struct buf opts = { 0 };
+	bool named = nfsroot && *nfsroot;
 	char *t;
 
-	(void)w;
 	memset(r, 0, sizeof(*r));
 	r->kernel_form = true;
 	r->path = xstrdup("/tftpboot/%s");
 	if (dhcp_root_path && *dhcp_root_path) {
 		t = xstrdup(dhcp_root_path);
-		kernel_layer(t, &r->server, &r->path, &opts);
+		kernel_layer(t, &r->server, &r->path, &opts, named ? dhcp_root_path : NULL, w);
 		free(t);
 	}
-	if (nfsroot && *nfsroot) {
+	if (named) {
 		t = xstrdup(nfsroot);
-		kernel_layer(t, &r->server, &r->path, &opts);
+		kernel_layer(t, &r->server, &r->path, &opts, NULL, w);
 		free(t);
 	}
 	if (opts.len) {
@@ -200,7 +237,7 @@ int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_
 	struct net_addr srv;
 	struct strv user = { 0 };
 	struct buf d = { 0 };
-	bool lock_said = false, addr_said = false, clientaddr_said = false;
+	bool lock_said = false, clientaddr_said = false;
 
 	memset(m, 0, sizeof(*m));
 	m->read_only = -1;
@@ -250,8 +287,11 @@ int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_
 			continue;
 		if (strcmp(o, "lock") == 0 || strcmp(o, "nolock") == 0)
 			lock_said = true;
+		/* The server's address is ours to set, last (below), as the
+		 * kernel's nfsroot appends it: nothing may send the mount to
+		 * another host than the one the spec names. */
 		if (str_has_prefix(o, "addr="))
-			addr_said = true;
+			continue;
 		if (str_has_prefix(o, "clientaddr="))
 			clientaddr_said = true;
 		buf_printf(&d, ",%s", o);
@@ -260,11 +300,10 @@ int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_
 	/* No rpc.statd in the initramfs: NLM locking would hang the mount. */
 	if (major < 4 && !lock_said)
 		buf_printf(&d, ",nolock");
-	if (!addr_said)
-		buf_printf(&d, ",addr=%s", sbuf);
 	/* NFSv4 wants the callback address; the kernel has no default. */
 	if (major == 4 && !clientaddr_said && client->family)
 		buf_printf(&d, ",clientaddr=%s", cbuf);
+	buf_printf(&d, ",addr=%s", sbuf);
 	buf_append(&d, "", 1);
 	m->data = d.p;
 	return 0;
