@@ -22,7 +22,7 @@ cp -a "$nr_chroot" "$work/netroot"
 root=$work/netroot
 mount_root
 
-check "netroot: nbd-client installs in the root" logged "$log/install-nbd.txt" apt_root install nbd-client
+check "netroot: nbd-client and dbus install in the root" logged "$log/install-nbd.txt" apt_root install nbd-client dbus
 check "netroot: systemctl enable systemd-networkd" logged "$log/enable-networkd.txt" in_root systemctl enable systemd-networkd
 # what an administrator writes for the machine's wired NIC; the init's
 # /run/systemd/network/00-uniramfs-IFACE.network sorts first and wins
@@ -39,17 +39,24 @@ NET
 cat >"$root/usr/local/sbin/uniramfs-netcheck" <<'SH'
 #!/bin/sh
 say() { echo "$*" >/dev/kmsg; }
-link_state() { # PREFIX: networkd's view of the root's link
-	networkctl --no-pager status "$link" 2>&1 |
-		sed -n 's/^ *\(Network File\|State\|Address\): */\1: /p' | while read -r l; do say "$1: $l"; done
+link_state() { # PREFIX: networkd's view of the root's link, its addresses
+	grep -E '^(ADMIN_STATE|OPER_STATE|NETWORK_FILE)=' "/run/systemd/netif/links/$(cat "/sys/class/net/$link/ifindex")" |
+		while read -r l; do say "$1: $l"; done
+	say "$1: ADDRESSES=$(hostname -I)"
+	networkctl --no-pager status "$link" 2>&1 | while read -r l; do say "UNIRAMFS-NET-DEBUG: $l"; done
 }
 say "UNIRAMFS-NET-STATE: $(systemctl is-system-running --wait)"
-systemctl --failed --no-legend --plain | while read -r line; do say "UNIRAMFS-NET-FAILED: $line"; done
+systemctl --failed --no-legend --plain | while read -r u _; do
+	say "UNIRAMFS-NET-FAILED: $u"
+	journalctl -b -u "$u" -o cat -n 6 --no-pager | while read -r l; do say "UNIRAMFS-NET-DEBUG: $u: $l"; done
+done
 link=$(ls /run/systemd/network | sed -n 's/^00-uniramfs-\(.*\)\.network$/\1/p' | head -1)
 say "UNIRAMFS-NET-LINK: $link"
 link_state UNIRAMFS-NET-BEFORE
+say "UNIRAMFS-NET-OWNER: /usr/bin/mount $(stat -c '%u:%g %A' /usr/bin/mount)"
+pid=$(systemctl show -p MainPID --value systemd-networkd)
 systemctl restart systemd-networkd
-say "UNIRAMFS-NET-RESTART: $? $(systemctl is-active systemd-networkd)"
+say "UNIRAMFS-NET-RESTART: $? $(systemctl is-active systemd-networkd) pid $pid -> $(systemctl show -p MainPID --value systemd-networkd)"
 /lib/systemd/systemd-networkd-wait-online -i "$link" --timeout=60
 say "UNIRAMFS-NET-ONLINE: $?"
 sleep 5
@@ -94,10 +101,15 @@ nr_checks() {
 		test "$state" = running
 	check "$name: the root is $rootre, mounted rw" grep -qaE "UNIRAMFS-ROOT: $rootre +rw" "$serial"
 	check "$name: networkd manages the link with the init's hand-over file" \
-		grep -qaE "UNIRAMFS-NET-BEFORE: Network File: /run/systemd/network/00-uniramfs-[a-z0-9]+\.network" "$serial"
-	check "$name: systemctl restart systemd-networkd: done, networkd active" grep -qa "UNIRAMFS-NET-RESTART: 0 active" "$serial"
-	check "$name: after the restart networkd has the link configured" grep -qaE "UNIRAMFS-NET-AFTER: State: [a-z-]+ \(configured\)" "$serial"
-	check "$name: ... and it kept the address 10.0.2.15" grep -qa "UNIRAMFS-NET-AFTER: Address: 10.0.2.15" "$serial"
+		grep -qaE "UNIRAMFS-NET-BEFORE: NETWORK_FILE=/run/systemd/network/00-uniramfs-[a-z0-9]+\.network$" "$serial"
+	check "$name: the root's files keep their owner (setuid-root mount is 0:0)" \
+		grep -qa "UNIRAMFS-NET-OWNER: /usr/bin/mount 0:0 -rwsr-xr-x" "$serial"
+	check "$name: systemctl restart systemd-networkd: done, a new networkd active" \
+		sh -c "grep -aoE 'UNIRAMFS-NET-RESTART: 0 active pid [0-9]+ -> [0-9]+' '$serial' | awk '\$5 != \$7 && \$5 > 0 && \$7 > 0 { ok = 1 } END { exit !ok }'"
+	check "$name: after the restart networkd has the link configured, by the same file" sh -c \
+		"grep -qa 'UNIRAMFS-NET-AFTER: ADMIN_STATE=configured' '$serial' &&
+		grep -qaE 'UNIRAMFS-NET-AFTER: NETWORK_FILE=/run/systemd/network/00-uniramfs-[a-z0-9]+\\.network$' '$serial'"
+	check "$name: ... and the link kept the address 10.0.2.15" grep -qaE "UNIRAMFS-NET-AFTER: ADDRESSES=(.* )?10\.0\.2\.15( |$)" "$serial"
 	check "$name: after the restart the root takes a write, an fsync and a read from the server" \
 		grep -qaE "UNIRAMFS-NETROOT-OK: [0-9a-f-]{36}" "$serial"
 	state=$(grep -ao 'UNIRAMFS-STATE: [a-z-]*' "$serial" | sed 's/.*: //')
@@ -107,6 +119,8 @@ nr_checks() {
 		sh -c "! grep -aE 'I/O error|not responding|Receive control failed|timed out' '$serial'"
 	check "$name: poweroff: systemd-shutdown returned to /run/initramfs/shutdown" \
 		grep -q "uniramfs-shutdown: back in the initramfs for poweroff" "$serial"
+	check "$name: poweroff: systemd-shutdown detached every filesystem" \
+		grep -q "systemd-shutdown\[1\]: All filesystems, swaps, loop devices, MD devices and DM devices detached." "$serial"
 	check "$name: poweroff: uniramfs-shutdown unmounted the old root" grep -q "uniramfs-shutdown: the old root is unmounted" "$serial"
 	check "$name: poweroff: the kernel powered down" grep -q "reboot: Power down" "$serial"
 }
