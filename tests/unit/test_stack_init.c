@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -602,6 +603,77 @@ static void test_keyfile_on_another_device(void)
 	finish(f, &in);
 }
 
+/* Issue 24: the key device is a stranger's USB stick. Its key file is
+ * opened beneath the mount point with no symlink anywhere in the path
+ * and without blocking, and must be a regular file: a FIFO would hang
+ * the unlock forever, a directory link would read a file of the
+ * initramfs itself. Each refusal is said, then the passphrase asked;
+ * the same through openat2 and through the walk that stands in for it
+ * on kernels before 5.6. */
+static void test_keydev_hostile(void)
+{
+	for (int walk = 0; walk < 2; walk++) {
+		static const char *const cases[] = { "fifo", "dirlink", "abslink", "dir", "plain" };
+		luks_key_force_walk(walk);
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			struct init in;
+			struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
+			const char *c = cases[i];
+			char *p, *line;
+
+			/* what a directory link would reach: the initramfs's own key */
+			fake_write(f, "/etc/keys/root.key", "initramfs\n");
+			if (!strcmp(c, "fifo")) {
+				fake_mkdir(f, "/run/uniramfs/keydev/keys");
+				p = fake_path(f, "/run/uniramfs/keydev/keys/root.key");
+				CHECK(mkfifo(p, 0600) == 0);
+				free(p);
+			} else if (!strcmp(c, "dirlink")) {
+				fake_symlink(f, "../../../etc/keys", "/run/uniramfs/keydev/keys");
+			} else if (!strcmp(c, "abslink")) {
+				/* absolute: as the fake's tree lies on the host, the
+				 * host's path of the initramfs's /etc/keys */
+				p = fake_path(f, "/etc/keys");
+				fake_symlink(f, p, "/run/uniramfs/keydev/keys");
+				free(p);
+			} else if (!strcmp(c, "dir")) {
+				fake_mkdir(f, "/run/uniramfs/keydev/keys/root.key");
+			} else {
+				fake_write(f, "/run/uniramfs/keydev/keys/root.key", "sekrit\n");
+			}
+			stack_setup(&in);
+			answer("p");
+			event(&in, "vda2", "crypto_LUKS", U1);
+			key_stick_arrives(&in);
+			CHECK(fake_log_find(f, "umount /run/uniramfs/keydev 0x0") >= 0);
+			if (!strcmp(c, "plain")) {
+				CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+						       " --key-file=- <sekrit\n>") >= 0);
+				CHECK(fake_log_count(f, "prompt") == 0);
+				finish(f, &in);
+				continue;
+			}
+			/* nothing of the initramfs's own key reached cryptsetup */
+			CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
+						" --key-file=- <initramfs") == 0);
+			CHECK(fake_log_count(f, "prompt") == 1);
+			if (!strcmp(c, "fifo") || !strcmp(c, "dir"))
+				line = xasprintf("<4>key file /keys/root.key on LABEL=keys (/dev/vdb): refused: %s, not a "
+						 "regular file\n", !strcmp(c, "fifo") ? "a FIFO" : "a directory");
+			else
+				line = xasprintf("<4>key file /keys/root.key on LABEL=keys (/dev/vdb): refused: a symbolic "
+						 "link in its path (a key device's key file is read through plain "
+						 "directories only)\n");
+			if (!said(line))
+				printf("# %s (walk %d): not said: %s%s", c, walk, line, msgs.p);
+			CHECK(said(line));
+			free(line);
+			finish(f, &in);
+		}
+	}
+	luks_key_force_walk(false);
+}
+
 /* crypttab's header=, keyfile-offset=, keyfile-size=, tries=, discard and
  * the workqueue options reach cryptsetup; a device whose header is
  * detached holds no LUKS signature, so its crypttab line finds it. */
@@ -980,6 +1052,7 @@ int main(void)
 	RUN(test_keyfile_from_cmdline);
 	RUN(test_keyfile_old_form_refused);
 	RUN(test_keyfile_on_another_device);
+	RUN(test_keydev_hostile);
 	RUN(test_crypttab_in_image);
 	RUN(test_crypttab_open_options);
 	RUN(test_missing_tool);

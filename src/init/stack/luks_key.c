@@ -10,7 +10,12 @@
 #include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
 
 #include "init/init.h"
 #include "init/stack/stack.h"
@@ -98,20 +103,129 @@ static bool path_safe(const char *p)
 	return true;
 }
 
-static int read_key(struct init *in, const char *path, struct buf *out)
+static bool force_walk;
+
+void luks_key_force_walk(bool on)
+{
+	force_walk = on;
+}
+
+/* openat2's RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS by hand, for kernels
+ * before 5.6: one component at a time, each refused if it is a link.
+ * A directory opened with O_NOFOLLOW|O_DIRECTORY that is a link fails
+ * with ENOTDIR, so that case is told apart to say ELOOP like openat2. */
+static int walk_beneath(int dirfd, const char *rel)
+{
+	char *copy = xstrdup(rel), *save = NULL, *c, *next;
+	int cur = -1, fd = -1;
+
+	c = strtok_r(copy, "/", &save);
+	while (c) {
+		struct stat st;
+		int at = cur >= 0 ? cur : dirfd;
+		next = strtok_r(NULL, "/", &save);
+		if (!strcmp(c, ".")) {
+			c = next;
+			continue;
+		}
+		if (!strcmp(c, "..")) {
+			fd = -EXDEV;
+			break;
+		}
+		fd = openat(at, c, next ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+					: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			fd = -errno;
+			if (fd == -ENOTDIR && fstatat(at, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+				fd = -ELOOP;
+			break;
+		}
+		if (cur >= 0)
+			close(cur);
+		cur = next ? fd : -1;
+		c = next;
+	}
+	if (cur >= 0 && cur != fd)
+		close(cur);
+	free(copy);
+	return fd == -1 ? -ENOENT : fd;
+}
+
+/* The key file at path (absolute, no "..": path_safe) beneath dirfd,
+ * the key device's mount point: the stick is a stranger's, so no
+ * symlink anywhere in the path (a directory link would read a file of
+ * the initramfs itself, a key of another disk) and no waiting on a
+ * FIFO (O_NONBLOCK: the unlock would hang forever). -ELOOP for a link. */
+static int open_beneath(int dirfd, const char *path)
+{
+	const char *rel = path + strspn(path, "/");
+
+	if (!*rel)
+		return -EISDIR;
+#ifdef SYS_openat2
+	if (!force_walk) {
+		struct open_how how = {
+			.flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+		};
+		int fd;
+		/* EAGAIN: a rename raced with the lookup; the kernel asks to retry */
+		for (int tries = 0; tries < 16; tries++) {
+			fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
+		if (fd >= 0)
+			return fd;
+		/* EPERM: a seccomp filter's answer for a syscall it does not know */
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+	}
+#endif
+	return walk_beneath(dirfd, rel);
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) || S_ISBLK(m) ? "a device"
+	       : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* The key file into out. 0 or -errno after a warning naming the file,
+ * the device and why. */
+static int read_key(struct init *in, const char *path, const char *keydev, const char *node,
+		    struct buf *out)
 {
 	char chunk[4096];
 	struct stat st;
-	int fd = in->ops->open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0), r = 0;
+	int dfd = in->ops->open(KEYDEV_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0), fd, r = 0;
 
-	if (fd < 0)
+	if (dfd < 0) {
+		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-dfd));
+		return dfd;
+	}
+	fd = open_beneath(dfd, path);
+	close(dfd);
+	if (fd == -ELOOP) {
+		log_warn("key file %s on %s (%s): refused: a symbolic link in its path (a key "
+			 "device's key file is read through plain directories only)", path, keydev, node);
 		return fd;
-	if (fstat(fd, &st) < 0)
+	}
+	if (fd < 0) {
+		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-fd));
+		return fd;
+	}
+	if (fstat(fd, &st) < 0) {
 		r = -errno;
-	else if (!S_ISREG(st.st_mode))
+		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+	} else if (!S_ISREG(st.st_mode)) {
 		r = -EINVAL;
-	else if (st.st_size > MAX_KEYFILE)
+		log_warn("key file %s on %s (%s): refused: %s, not a regular file", path, keydev, node,
+			 file_kind(st.st_mode));
+	} else if (st.st_size > MAX_KEYFILE) {
 		r = -EFBIG;
+		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+	}
 	while (r == 0) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
@@ -124,6 +238,8 @@ static int read_key(struct init *in, const char *path, struct buf *out)
 			r = -EFBIG;
 		else
 			buf_append(out, chunk, (size_t)n);
+		if (r < 0)
+			log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
 	}
 	explicit_bzero(chunk, sizeof(chunk));
 	close(fd);
@@ -133,7 +249,6 @@ static int read_key(struct init *in, const char *path, struct buf *out)
 int luks_key_read(struct init *in, const char *node, const char *fstype, const char *keydev,
 		  const char *path, struct buf *out)
 {
-	char *file;
 	int r, u;
 
 	if (!path_safe(path)) {
@@ -153,13 +268,9 @@ int luks_key_read(struct init *in, const char *node, const char *fstype, const c
 			 strerror(-r));
 		return r;
 	}
-	file = xasprintf(KEYDEV_MOUNT "%s", path);
-	r = read_key(in, file, out);
-	if (r < 0)
-		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+	r = read_key(in, path, keydev, node, out);
 	u = in->ops->umount(KEYDEV_MOUNT, 0);
 	if (u < 0)
 		log_warn("cannot unmount the key's device %s: %s", node, strerror(-u));
-	free(file);
 	return r;
 }

@@ -120,6 +120,9 @@ const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev
  * -errno, after a warning naming the device, the file and why. */
 int luks_key_read(struct init *in, const char *node, const char *fstype, const char *keydev,
 		  const char *path, struct buf *out);
+/* Tests: open the key file by the component walk that stands in for
+ * openat2 on kernels before 5.6, as if openat2 were ENOSYS. */
+void luks_key_force_walk(bool on);
 
 /* luks.c, lvm.c, md.c */
 extern const struct layer luks_layer, lvm_layer, md_layer;
