@@ -142,6 +142,12 @@ static ssize_t r_sendto(int fd, const void *buf, size_t len, int flags, const vo
 	return ret(sendto(fd, buf, len, flags, addr, alen));
 }
 
+static int r_close(int fd)
+{
+	/* Linux frees the fd even when close reports EINTR: never retried */
+	return close(fd) < 0 ? -errno : 0;
+}
+
 static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen)
 {
 	socklen_t l = alen ? *alen : 0;
@@ -181,6 +187,7 @@ const struct sysops real_ops = {
 	.bind = r_bind,
 	.sendto = r_sendto,
 	.recvfrom = r_recvfrom,
+	.close = r_close,
 	.sync = sync,
 	.ioctl = r_ioctl,
 	.path = r_path,

@@ -312,11 +312,27 @@ static int op_socket(int domain, int type, int proto)
 	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
 	logf_("socket %d %d %d", domain, type & 0xff, proto);
-	if (domain == AF_NETLINK)
+	if (domain == AF_NETLINK) {
 		cur->nl_fd = fd;
-	else
+	} else {
 		cur->pkt_fd = fd;
+		cur->pkt_type = type;
+	}
 	return fd;
+}
+
+static int op_close(int fd)
+{
+	if (fd == cur->pkt_fd) {
+		strv_push(&cur->log, "close packet-socket");
+		cur->pkt_fd = -1;
+	} else if (fd == cur->nl_fd) {
+		strv_push(&cur->log, "close netlink");
+		cur->nl_fd = -1;
+	} else {
+		strv_push(&cur->log, "close");
+	}
+	return close(fd) < 0 ? -errno : 0;
 }
 
 static int op_bind(int fd, const void *addr, unsigned len)
@@ -509,6 +525,7 @@ struct fake_ops *fake_ops_new(void)
 		.bind = op_bind,
 		.sendto = op_sendto,
 		.recvfrom = op_recvfrom,
+		.close = op_close,
 		.ioctl = op_ioctl,
 	};
 	f->nl_fd = f->pkt_fd = -1;

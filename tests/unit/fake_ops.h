@@ -62,8 +62,11 @@ struct fake_ops {
 	 * via A.B.C.D", each ACKed with 0 (or netlink_err if set). A frame
 	 * sent on the packet socket is recorded "packet-send IFINDEX LEN"
 	 * and handed to on_packet, which may queue replies with
-	 * fake_packet (they arrive from pkt_ifindex). */
-	int nl_fd, pkt_fd;
+	 * fake_packet (they arrive from pkt_ifindex). close() of either
+	 * records "close packet-socket" or "close netlink" (else "close"),
+	 * and the fd becomes -1 here; pkt_type is the packet socket's type
+	 * with its flags (SOCK_CLOEXEC...). */
+	int nl_fd, pkt_fd, pkt_type;
 	int netlink_err; /* -errno for every request, 0: success */
 	unsigned char nl_reply[64];
 	size_t nl_reply_len;

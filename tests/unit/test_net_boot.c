@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,6 +86,7 @@ static struct fake_ops *setup_net(const char *cmdline)
 /* A DHCP server on the fake wire: OFFER for a DISCOVER, ACK for a
  * REQUEST, 10.0.2.15/24 from 10.0.2.2 with a root-path. */
 static int dhcp_answers;
+static int dhcp_nak; /* NAK every REQUEST */
 
 static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size_t len)
 {
@@ -111,7 +113,7 @@ static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size
 	memcpy(m + 16, &yi, 4);
 	memcpy(m + 28, rq + 28, 6);
 	memcpy(m + 236, "\x63\x82\x53\x63", 4);
-	m[n++] = 53, m[n++] = 1, m[n++] = type == 1 ? 2 : 5;
+	m[n++] = 53, m[n++] = 1, m[n++] = type == 1 ? 2 : dhcp_nak ? 6 : 5;
 	m[n++] = 54, m[n++] = 4, memcpy(m + n, &srv, 4), n += 4;
 	m[n++] = 1, m[n++] = 4, memcpy(m + n, "\xff\xff\xff\x00", 4), n += 4;
 	m[n++] = 51, m[n++] = 4, memcpy(m + n, "\x00\x00\x0e\x10", 4), n += 4;
@@ -177,6 +179,8 @@ static void test_nfs_by_dhcp(void)
 		"packet-send 2",
 		"packet-send 2",
 		"netlink addr add 2 10.0.2.15/24",
+		/* issue 24: DHCP has settled, its raw socket goes at once */
+		"close packet-socket",
 		"finit_module nfs",
 		"finit_module nfsv4",
 		"mount 10.0.2.100:/root /sysroot nfs 0x1 vers=4.2,",
@@ -187,6 +191,8 @@ static void test_nfs_by_dhcp(void)
 	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/root /sysroot nfs 0x1 vers=4.2,", 0) >= 0 &&
 	      strstr(f->log.v[fake_log_find_prefix(f, "mount 10.0.2.100:/root", 0)], "addr=10.0.2.100"));
 	CHECK(fake_log_count(f, "finit_module virtio_net") == 1);
+	CHECK(fake_log_count(f, "close packet-socket") == 1);
+	CHECK(f->pkt_type & SOCK_CLOEXEC); /* no child ever inherits it */
 	/* the root is on the network: the link stays up */
 	CHECK(fake_log_count(f, "netlink link 2 down") == 0);
 	CHECK(fake_log_count(f, "netlink addr del") == 0);
@@ -245,10 +251,13 @@ static void test_static_local_down(void)
 		      "ip=192.168.7.9::192.168.7.1:255.255.255.0:box:eth0:off:1400");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
+		"socket 17 2 8",
 		"netlink link 2 up",
 		"netlink addr add 2 192.168.7.9/24",
 		"netlink link 2 up mtu 1400",
 		"netlink route 2 via 192.168.7.1",
+		/* no DHCP runs: the socket opened at the start goes */
+		"close packet-socket",
 		"netlink addr del 2 192.168.7.9/24",
 		"netlink link 2 down",
 		"chroot .",
@@ -286,6 +295,28 @@ static void test_dhcp_silent(void)
 	CHECK(fake_boot_logged("<3>the network did not come up within 20 seconds\n"));
 	CHECK(fake_boot_logged("<3>  eth0: no address yet\n"));
 	CHECK(fake_log_count(f, "packet-send 2") >= 3);
+	CHECK(fake_log_count(f, "mount 10.0.2.100") == 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* Issue 24: a server that NAKs every REQUEST: the client gives up, and
+ * the raw socket goes with it, not at switch_root (a broadcast flood
+ * would keep PID 1 checksumming frames meanwhile). */
+static void test_dhcp_gives_up_closes(void)
+{
+	struct fake_ops *f = setup_dhcp("root=nfs:10.0.2.100:/root rd.timeout=120 rd.shell=0 panic=1");
+	struct init in;
+	int i;
+
+	dhcp_nak = 1;
+	CHECK(run(f, &in) < 0);
+	dhcp_nak = 0;
+	CHECK(fake_boot_logged("<4>eth0: no DHCP lease: no server answered\n"));
+	i = fake_log_find(f, "close packet-socket");
+	CHECK(i >= 0);
+	/* nothing sent after it, and the failure came later */
+	CHECK(i >= 0 && fake_log_find_prefix(f, "packet-send", i) < 0);
 	CHECK(fake_log_count(f, "mount 10.0.2.100") == 0);
 	init_free(&in);
 	fake_ops_free(f);
@@ -561,6 +592,7 @@ int main(void)
 	RUN(test_ifname_wins);
 	RUN(test_unknown_name);
 	RUN(test_dhcp_silent);
+	RUN(test_dhcp_gives_up_closes);
 	RUN(test_nfs_refused);
 	fake_boot_remove_ext4();
 	return test_done();

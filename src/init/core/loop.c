@@ -27,6 +27,13 @@ int loop_add(struct loop *l, const struct loop_source *s)
 	return 0;
 }
 
+void loop_set_fd(struct loop *l, void *arg, int fd)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->src[i].arg == arg)
+			l->src[i].fd = fd;
+}
+
 /* The first idle source with work, or NULL. */
 static const struct loop_source *idle_work(const struct loop *l, bool ending)
 {

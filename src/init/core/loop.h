@@ -41,6 +41,10 @@ enum loop_end { LOOP_DONE, LOOP_TIMEOUT, LOOP_CHILD, LOOP_ERROR };
 void loop_init(struct loop *l, const struct sysops *ops);
 /* 0, or -ENOSPC (err set) when the table is full. */
 int loop_add(struct loop *l, const struct loop_source *s);
+/* The fd polled for the source whose arg is arg (-1: none, while its
+ * timer and idle work go on): a source whose owner closed its fd (the
+ * DHCP socket once DHCP has settled) or opened it again. */
+void loop_set_fd(struct loop *l, void *arg, int fd);
 /* Until done(ctx) holds (done NULL: never) and no idle work must still
  * happen, deadline_ms passes (CLOCK_MONOTONIC ms of ops->now_ms, -1:
  * none), or child (> 0) has exited. Input already waiting is handled

@@ -51,6 +51,9 @@ struct sysops {
 	ssize_t (*sendto)(int fd, const void *buf, size_t len, int flags, const void *addr,
 			  unsigned alen);
 	ssize_t (*recvfrom)(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen);
+	/* close(2) of a socket from socket(): a fake records it, so a test
+	 * sees the DHCP socket go once DHCP has settled. */
+	int (*close)(int fd);
 	void (*sync)(void);
 	/* ioctl(2) on a console: the keymap (KDSKBENT) and font (KDFONTOP,
 	 * PIO_UNIMAP*) of stages/vconsole.c. */

@@ -240,6 +240,47 @@ static void write_conf(struct netup *nu, const struct netif *ni)
 	buf_free(&r);
 }
 
+/* The DHCP socket (AF_PACKET: every IPv4 frame on every link, each one
+ * checksummed by packet_ready) is open only while a DHCP client runs:
+ * once DHCP has settled, a lease bound or given up, PID 1 would
+ * otherwise go on reading a broadcast flood until switch_root, and the
+ * child that frees the initramfs would hold it (issue 24). Opened again
+ * when a later interface asks. 0 or a negative code (err set). */
+static int dhcp_socket_open(struct netup *nu)
+{
+	int fd;
+
+	if (nu->pfd >= 0)
+		return 0;
+	fd = nu->ops->socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, htons(ETH_P_IP));
+	if (fd < 0)
+		return err_errno(fd, "cannot open the DHCP socket (AF_PACKET)");
+	nu->pfd = fd;
+	if (nu->loop)
+		loop_set_fd(nu->loop, nu, fd);
+	return 0;
+}
+
+static void dhcp_socket_close(struct netup *nu)
+{
+	if (nu->pfd < 0)
+		return;
+	if (nu->loop)
+		loop_set_fd(nu->loop, nu, -1);
+	nu->ops->close(nu->pfd);
+	nu->pfd = -1;
+	log_debug("DHCP done: its socket closed");
+}
+
+/* No DHCP client runs any more: the socket goes. */
+static void dhcp_maybe_close(struct netup *nu)
+{
+	for (size_t i = 0; i < nu->n; i++)
+		if (nu->v[i].dhcp)
+			return;
+	dhcp_socket_close(nu);
+}
+
 /* Address, route, MTU on ni; the others down. */
 static void configure(struct netup *nu, size_t idx)
 {
@@ -271,6 +312,7 @@ static void configure(struct netup *nu, size_t idx)
 		nl_link_set(&nu->nl, nu->v[i].ifindex, false, 0, NULL);
 		nu->v[i].up = false;
 	}
+	dhcp_maybe_close(nu);
 	write_conf(nu, ni);
 	if (nu->on_up)
 		nu->on_up(nu->up_arg);
@@ -338,6 +380,7 @@ static void dhcp_step(struct netup *nu, size_t idx, const uint8_t *rx, size_t rx
 		ni->deadline = -1;
 		log_warn("%s: no DHCP lease: no server answered", ni->name);
 		check_failed(nu);
+		dhcp_maybe_close(nu);
 		break;
 	}
 }
@@ -369,6 +412,12 @@ static void bring_up(struct netup *nu, size_t idx)
 	if (ip && ip->autoconf >= IP_AUTO_DHCP6 && ip->autoconf <= IP_AUTO_IBFT) {
 		log_warn("%s: ip=%s: %s is not supported by uniramfs", ni->name, ip->text,
 			 ip_autoconf_name(ip->autoconf));
+		ni->failed = true;
+		check_failed(nu);
+		return;
+	}
+	if ((e = dhcp_socket_open(nu)) < 0) {
+		log_warn("%s: %s", ni->name, err_msg());
 		ni->failed = true;
 		check_failed(nu);
 		return;
@@ -492,8 +541,11 @@ static void packet_ready(void *arg)
 		size_t plen;
 		const char *why;
 		struct netif *ni;
-		ssize_t n = nu->ops->recvfrom(nu->pfd, buf, sizeof(buf), MSG_DONTWAIT, &from, &alen);
+		ssize_t n;
 
+		if (nu->pfd < 0) /* DHCP settled on the last packet: closed */
+			return;
+		n = nu->ops->recvfrom(nu->pfd, buf, sizeof(buf), MSG_DONTWAIT, &from, &alen);
 		if (n <= 0)
 			return;
 		ni = find_index(nu, from.sll_ifindex);
@@ -535,16 +587,13 @@ int netup_start(struct netup *nu, struct loop *l)
 
 	if ((e = nl_open(&nu->nl, nu->ops)) < 0)
 		return err_errno(e, "cannot open rtnetlink");
-	nu->pfd = nu->ops->socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-				  htons(ETH_P_IP));
-	if (nu->pfd < 0) {
-		e = nu->pfd;
-		nu->pfd = -1;
-		return err_errno(e, "cannot open the DHCP socket (AF_PACKET)");
-	}
+	/* opened here, so that a boot that cannot have it fails at once */
+	if ((e = dhcp_socket_open(nu)) < 0)
+		return e;
 	src.fd = nu->pfd;
 	if ((e = loop_add(l, &src)) < 0)
 		return e;
+	nu->loop = l;
 	nu->started = true;
 	/* lo up, as any system has it: tools talk to themselves over it
 	 * (iscsistart's login fails without) */
@@ -579,6 +628,7 @@ void netup_stop(struct netup *nu, bool keep)
 		nu->v[i].dhcp = false;
 		nu->v[i].deadline = -1;
 	}
+	dhcp_socket_close(nu);
 	nl_close(&nu->nl);
 }
 
@@ -607,7 +657,7 @@ void netup_free(struct netup *nu)
 		return; /* never parsed: nothing opened */
 	nl_close(&nu->nl);
 	if (nu->pfd >= 0)
-		close(nu->pfd);
+		nu->ops->close(nu->pfd);
 	net_cmdline_free(&nu->cmd);
 	netroot_free(&nu->root);
 	free(nu->nfsroot);

@@ -42,7 +42,8 @@ struct netup {
 	bool wanted;     /* the boot needs the network */
 	bool started;
 	struct nl nl;
-	int pfd;         /* the DHCP socket, -1 */
+	int pfd;         /* the DHCP socket while a DHCP client runs, -1 */
+	struct loop *loop; /* whose source polls pfd */
 	struct netif *v;
 	size_t n, cap;
 	/* The result: which interface, how it was configured. */
@@ -73,7 +74,8 @@ static inline bool netup_settled(const struct netup *nu)
 	return nu->chosen >= 0 || nu->failed;
 }
 /* Before switch_root: a root on the network keeps its interface;
- * otherwise the address goes and the links go down. Sockets closed. */
+ * otherwise the address goes and the links go down. Sockets closed
+ * (the DHCP one already is, once DHCP settled). */
 void netup_stop(struct netup *nu, bool keep);
 /* The failure report's lines: each interface, what it got. */
 void netup_report(const struct netup *nu);
