@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One table of keys serves both the config files and the command line,
  * so a key and its flag can never drift apart. */
-#include "config.h"
+#include "gen/config.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "compress.h"
+#include "gen/compress/compress.h"
 #include "util.h"
 
 enum build_mode { MODE_GENERIC, MODE_HOSTONLY };

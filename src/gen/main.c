@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "build_all.h"
 #include "buildconf.h"
-#include "config.h"
 #include "err.h"
-#include "imagefile.h"
-#include "import.h"
+#include "gen/build/build.h"
+#include "gen/build/build_all.h"
+#include "gen/config.h"
+#include "gen/import/import.h"
+#include "gen/read/imagefile.h"
 #include "log.h"
 
 static void usage(FILE *f)

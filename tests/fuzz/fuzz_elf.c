@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_parse.h"
+#include "gen/elf/elf_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

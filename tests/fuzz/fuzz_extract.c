@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "extract_path.h"
-#include "imagefile.h"
+#include "gen/read/extract_path.h"
+#include "gen/read/imagefile.h"
 #include "log.h"
 #include "util.h"
 

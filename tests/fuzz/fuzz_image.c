@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "compress.h"
-#include "imagefile.h"
+#include "gen/compress/compress.h"
+#include "gen/read/imagefile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

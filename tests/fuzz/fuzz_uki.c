@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uki.h"
+#include "gen/image/uki.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

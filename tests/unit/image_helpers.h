@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "compress.h"
+#include "gen/compress/compress.h"
 #include "util.h"
 
 /* Crafting images for the reader and extract tests. */

@@ -10,11 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compress.h"
+#include "gen/compress/compress.h"
 #include "cpio.h"
 #include "err.h"
-#include "imagefile.h"
-#include "output.h"
+#include "gen/read/imagefile.h"
+#include "gen/image/output.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"

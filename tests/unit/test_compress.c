@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compress.h"
-#include "config.h"
+#include "gen/compress/compress.h"
+#include "gen/config.h"
 #include "err.h"
 #include "test.h"
 #include "util.h"

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "compress.h"
-#include "config.h"
+#include "gen/compress/compress.h"
+#include "gen/config.h"
 #include "err.h"
 #include "test.h"
 

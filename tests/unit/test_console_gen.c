@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "bkeymap.h"
-#include "console.h"
+#include "gen/features/console.h"
 #include "err.h"
-#include "image.h"
+#include "gen/image/image.h"
 #include "layout.h"
 #include "log.h"
 #include "log_capture.h"

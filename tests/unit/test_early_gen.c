@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "early_gen.h"
-#include "fsck_static.h"
+#include "gen/features/early_gen.h"
+#include "gen/features/fsck_static.h"
 #include "err.h"
 #include "test.h"
 

@@ -17,10 +17,10 @@
 
 #include <linux/elf.h> /* our elf.h shadows <elf.h> */
 
-#include "elf.h"
-#include "elf_parse.h"
+#include "gen/elf/elf.h"
+#include "gen/elf/elf_parse.h"
 #include "err.h"
-#include "image.h"
+#include "gen/image/image.h"
 #include "log.h"
 #include "test.h"
 #include "util.h"

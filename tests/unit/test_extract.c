@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "extract_path.h"
+#include "gen/read/extract_path.h"
 #include "image_helpers.h"
-#include "imagefile.h"
+#include "gen/read/imagefile.h"
 #include "log.h"
 #include "test.h"
 #include "util.h"

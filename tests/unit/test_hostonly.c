@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "hostonly.h"
+#include "gen/hostonly/hostonly.h"
 #include "log.h"
 #include "run_helpers.h"
 #include "test.h"

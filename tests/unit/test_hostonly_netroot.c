@@ -9,10 +9,10 @@
 
 #include "cmdline.h"
 #include "err.h"
-#include "hostonly.h"
+#include "gen/hostonly/hostonly.h"
 #include "init/net/ipconf.h"
 #include "init/net/netroot.h"
-#include "nettools.h"
+#include "gen/features/nettools.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"

@@ -7,10 +7,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "compress.h"
+#include "gen/compress/compress.h"
 #include "err.h"
 #include "image_helpers.h"
-#include "imagefile.h"
+#include "gen/read/imagefile.h"
 #include "test.h"
 #include "util.h"
 

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "gen/config.h"
 #include "err.h"
-#include "import.h"
+#include "gen/import/import.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"

@@ -8,9 +8,9 @@
 
 #include "cpio.h"
 #include "err.h"
-#include "format_gen_init_cpio.h"
-#include "imagefile.h"
-#include "kernel_tree.h"
+#include "gen/image/format_gen_init_cpio.h"
+#include "gen/read/imagefile.h"
+#include "gen/modules/kernel_tree.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"

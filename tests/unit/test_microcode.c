@@ -8,7 +8,7 @@
 
 #include "cpio.h"
 #include "err.h"
-#include "microcode.h"
+#include "gen/image/microcode.h"
 #include "test.h"
 #include "util.h"
 

@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "cpio.h"
-#include "compress.h"
+#include "gen/compress/compress.h"
 #include "err.h"
-#include "image.h"
+#include "gen/image/image.h"
 #include "log.h"
-#include "modules.h"
-#include "modules_priv.h"
+#include "gen/modules/modules.h"
+#include "gen/modules/modules_priv.h"
 #include "util.h"
 #include "test.h"
 

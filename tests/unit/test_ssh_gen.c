@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "hostonly.h"
-#include "image.h"
+#include "gen/hostonly/hostonly.h"
+#include "gen/image/image.h"
 #include "log.h"
 #include "run_helpers.h"
-#include "ssh.h"
+#include "gen/features/ssh.h"
 #include "test.h"
 
 #define KEY "AAAAC3NzaC1lZDI1NTE5AAAAIDV575Ac08x4euhm2XvuI+WctQWtZSoBNSOJWXKZE3d5"

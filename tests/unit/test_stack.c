@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "hostonly.h"
-#include "image.h"
+#include "gen/hostonly/hostonly.h"
+#include "gen/image/image.h"
 #include "log.h"
 #include "luks2.h"
-#include "nettools.h"
-#include "stack.h"
+#include "gen/features/nettools.h"
+#include "gen/features/stack.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"

@@ -5,7 +5,7 @@
 
 #include "err.h"
 #include "test.h"
-#include "uki.h"
+#include "gen/image/uki.h"
 #include "util.h"
 
 static uint32_t g32(const uint8_t *p)

@@ -2,7 +2,7 @@
 /* `uniramfs build`: choose what goes in (init, modules, binaries, files),
  * then stream it sorted as one cpio through the compressor into an
  * unnamed file that only becomes the image once complete. */
-#include "build.h"
+#include "gen/build/build.h"
 
 #include "buildconf.h"
 
@@ -16,30 +16,30 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "companion.h"
-#include "compress.h"
-#include "config.h"
-#include "console.h"
 #include "cpio.h"
-#include "early_gen.h"
-#include "squash.h"
-#include "elf.h"
 #include "err.h"
-#include "format_gen_init_cpio.h"
-#include "hostonly.h"
-#include "image.h"
-#include "kernel_tree.h"
+#include "gen/compress/compress.h"
+#include "gen/config.h"
+#include "gen/elf/elf.h"
+#include "gen/features/console.h"
+#include "gen/features/early_gen.h"
+#include "gen/features/nettools.h"
+#include "gen/features/ssh.h"
+#include "gen/features/stack.h"
+#include "gen/host/companion.h"
+#include "gen/host/space.h"
+#include "gen/hostonly/hostonly.h"
+#include "gen/image/format_gen_init_cpio.h"
+#include "gen/image/image.h"
+#include "gen/image/microcode.h"
+#include "gen/image/output.h"
+#include "gen/image/squash.h"
+#include "gen/modules/kernel_tree.h"
+#include "gen/modules/modules.h"
+#include "gen/modules/modules_priv.h"
 #include "layout.h"
 #include "log.h"
-#include "microcode.h"
-#include "modules.h"
-#include "modules_priv.h"
 #include "nameset.h"
-#include "nettools.h"
-#include "output.h"
-#include "space.h"
-#include "ssh.h"
-#include "stack.h"
 
 struct plan {
 	const struct build_opts *o;

@@ -2,8 +2,8 @@
 #ifndef UNIRAMFS_BUILD_H
 #define UNIRAMFS_BUILD_H
 
-#include "config.h"
-#include "image.h"
+#include "gen/config.h"
+#include "gen/image/image.h"
 
 /* Make the image the options describe and write it atomically. */
 int build_image(const struct build_opts *o);

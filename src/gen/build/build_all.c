@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "build_all.h"
+#include "gen/build/build_all.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "build.h"
 #include "err.h"
-#include "kernels.h"
+#include "gen/build/build.h"
+#include "gen/host/sysroot.h"
+#include "gen/modules/kernels.h"
 #include "log.h"
-#include "sysroot.h"
 
 int build_all(struct build_opts *o)
 {

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
 #include "err.h"
-#include "image.h"
+#include "gen/build/build.h"
+#include "gen/image/image.h"
 #include "util.h"
 
 static bool is_root_path(const char *path)

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
 #include "err.h"
+#include "gen/build/build.h"
+#include "gen/image/output.h"
+#include "gen/image/uki.h"
 #include "log.h"
-#include "output.h"
-#include "uki.h"
 #include "util.h"
 
 static int read_input(const char *what, const char *path, char **data, size_t *len)

@@ -6,14 +6,14 @@
  * way the kernel walks them. One file per format (compress_zstd.c, ...),
  * one row per format below; a library left out at build time leaves its
  * row without a codec, and asking for it says how to build it in. */
-#include "compress.h"
+#include "gen/compress/compress.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "compress_priv.h"
 #include "err.h"
+#include "gen/compress/compress_priv.h"
 
 /* Default levels, measured on the 142 MB cpio of Debian's MODULES=most
  * initrd, 2 cores (compressed size, time):

@@ -2,8 +2,8 @@
 /* gzip (zlib's deflate with a gzip header and trailer). */
 #include <zlib.h>
 
-#include "compress_priv.h"
 #include "err.h"
+#include "gen/compress/compress_priv.h"
 
 
 struct gz_sink {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress_priv.h"
 #include "err.h"
+#include "gen/compress/compress_priv.h"
 
 #define LZ4_LEGACY_MAGIC 0x184C2102u
 /* The kernel's unlz4 decodes every block into a buffer of this size. */

@@ -2,7 +2,7 @@
 /* No compression: the cpio as it is. */
 #include <stdlib.h>
 
-#include "compress_priv.h"
+#include "gen/compress/compress_priv.h"
 
 static int none_write(struct sink *s, const void *data, size_t n)
 {

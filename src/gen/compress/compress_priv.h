@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compress.h"
+#include "gen/compress/compress.h"
 
 struct codec {
 	/* The highest level the library takes (levels are 0..this); NULL:

@@ -2,8 +2,8 @@
 /* xz: crc32 checks, the only ones the kernel's xz decoder verifies. */
 #include <lzma.h>
 
-#include "compress_priv.h"
 #include "err.h"
+#include "gen/compress/compress_priv.h"
 
 #define XZ_MEMLIMIT (1ull << 30)
 /* Why 6: see the measurements in compress.c. */

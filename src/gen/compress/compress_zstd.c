@@ -5,8 +5,8 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
-#include "compress_priv.h"
 #include "err.h"
+#include "gen/compress/compress_priv.h"
 
 /* The kernel's unzstd refuses frames whose window is above 128 MiB. */
 #define ZSTD_KERNEL_WINDOWLOG_MAX 27

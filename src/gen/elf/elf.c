@@ -25,7 +25,7 @@
  * the directory its real file is in, relative to / or /usr (Debian
  * lib/x86_64-linux-gnu, Fedora lib64, Arch lib); for a program without
  * interpreter "lib/TUPLE" when sysroot/lib/TUPLE exists, else lib64 or lib. */
-#include "elf.h"
+#include "gen/elf/elf.h"
 
 /* Not <elf.h>: our own elf.h shadows it on the include path. */
 #include <linux/elf.h>
@@ -37,11 +37,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_ldconf.h"
-#include "elf_parse.h"
 #include "err.h"
+#include "gen/elf/elf_ldconf.h"
+#include "gen/elf/elf_parse.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
-#include "sysroot.h"
 #include "util.h"
 
 #define SEARCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"

@@ -2,7 +2,7 @@
 #ifndef UNIRAMFS_ELF_H
 #define UNIRAMFS_ELF_H
 
-#include "image.h"
+#include "gen/image/image.h"
 
 /* ELF dependency resolution done by reading the files, never by running
  * them (ldd runs the target). One resolver caches across binaries. */

@@ -3,7 +3,7 @@
  * "priority": ...} objects. Just enough of JSON to pick out the fields we
  * use and step over everything else; the text is untrusted (it comes from
  * a file in the sysroot), so every step is bounded by its end. */
-#include "elf_parse.h"
+#include "gen/elf/elf_parse.h"
 
 #include <stdlib.h>
 #include <string.h>

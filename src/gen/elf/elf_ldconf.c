@@ -2,7 +2,7 @@
 /* The library directories of sysroot/etc/ld.so.conf, as ldconfig reads
  * them: `include` globs (relative to the including file), comments,
  * hwcap lines skipped, old "dir=TYPE" and several dirs on a line. */
-#include "elf_ldconf.h"
+#include "gen/elf/elf_ldconf.h"
 
 #include <glob.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* Reading the few parts of an ELF file that decide what it needs at run
  * time. The file is untrusted input (a sysroot may hold anything): every
  * offset and size is checked against the file before it is read. */
-#include "elf_parse.h"
+#include "gen/elf/elf_parse.h"
 
 /* Not <elf.h>: our own elf.h shadows it on the include path. */
 #include <linux/elf.h>

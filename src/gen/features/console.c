@@ -5,7 +5,7 @@
  * loadkeys into the binary form the init loads with ioctls, since
  * parsing keymap sources (includes, charsets, compose rules) is kbd's
  * job. The font is a PSF file, checked and stored uncompressed. */
-#include "console.h"
+#include "gen/features/console.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,15 +16,15 @@
 
 #include "bkeymap.h"
 #include "cmdline.h"
-#include "compress.h"
-#include "elf.h"
 #include "err.h"
+#include "gen/compress/compress.h"
+#include "gen/elf/elf.h"
+#include "gen/host/run_tool.h"
+#include "gen/host/shell_assign.h"
+#include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
 #include "psf.h"
-#include "run_tool.h"
-#include "shell_assign.h"
-#include "sysroot.h"
 #include "util.h"
 
 /* Where distributions keep them: Debian's console-data and

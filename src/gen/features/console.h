@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image.h"
+#include "gen/image/image.h"
 
 /* The console's keymap and font for the passphrase prompt: a keymap
  * compiled by the host's loadkeys (kbd) to its binary form, which the

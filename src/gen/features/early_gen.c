@@ -3,7 +3,7 @@
  * runs before mounting, the hooks the user adds, and for a hostonly
  * image the resume device, baked into /etc/uniramfs/cmdline as UUID= so
  * it survives a change of device numbers. */
-#include "early_gen.h"
+#include "gen/features/early_gen.h"
 
 #include <blkid.h>
 #include <dirent.h>
@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
 #include "err.h"
-#include "fsck_static.h"
+#include "gen/elf/elf.h"
+#include "gen/features/fsck_static.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
-#include "sysroot.h"
 
 static const char *const hook_stages[] = { LAYOUT_HOOK_STAGES };
 static const char *const bin_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };

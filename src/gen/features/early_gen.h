@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-#include "config.h"
-#include "hostonly.h"
-#include "image.h"
+#include "gen/config.h"
+#include "gen/hostonly/hostonly.h"
+#include "gen/image/image.h"
 #include "layout.h"
 #include "util.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "fsck_static.h"
+#include "gen/features/fsck_static.h"
 
 #include <ctype.h>
 #include <linux/elf.h> /* not <elf.h>: src/gen/elf.h shadows it */
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_parse.h"
 #include "err.h"
+#include "gen/elf/elf_parse.h"
 #include "log.h"
 #include "util.h"
 

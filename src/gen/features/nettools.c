@@ -3,7 +3,7 @@
  * nbd-client with their libraries, the netroot=/ip= defaults a hostonly
  * image bakes in, and the line that says which network roots the image
  * can boot. */
-#include "nettools.h"
+#include "gen/features/nettools.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -13,11 +13,11 @@
 #include "buildconf.h"
 
 #include "cmdline.h"
-#include "companion.h"
-#include "elf.h"
 #include "err.h"
+#include "gen/elf/elf.h"
+#include "gen/features/stack.h"
+#include "gen/host/companion.h"
 #include "log.h"
-#include "stack.h"
 
 /* src/notls/meson.build names it so */
 #define NOTLS_NAME "gnutls-notls.so"

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "hostonly.h"
-#include "image.h"
+#include "gen/hostonly/hostonly.h"
+#include "gen/image/image.h"
 #include "util.h"
 
 /* What an image needs to boot a network root (issue 11) beyond its

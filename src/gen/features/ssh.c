@@ -3,7 +3,7 @@
  * (ssh_unlock, the mode, dropbear, a key to let in), then dropbear with
  * its libraries, root's login whose every command is uniramfs-askpass,
  * the checked authorized_keys and, hostonly, the machine's host keys. */
-#include "ssh.h"
+#include "gen/features/ssh.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
 #include "err.h"
+#include "gen/elf/elf.h"
+#include "gen/features/stack.h"
 #include "layout.h"
 #include "log.h"
-#include "stack.h"
 
 #define MAX_AUTHORIZED (1024 * 1024)
 

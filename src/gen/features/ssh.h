@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
-#include "image.h"
+#include "gen/config.h"
+#include "gen/image/image.h"
 #include "util.h"
 
 /* Remote unlock over SSH (docs/unlock.md): dropbear, the keys allowed

@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "gen/features/ssh.h"
+#include "gen/host/run_tool.h"
 #include "layout.h"
 #include "log.h"
-#include "run_tool.h"
-#include "ssh.h"
 
 #define MAX_KEY (64 * 1024)
 

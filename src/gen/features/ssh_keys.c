@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "gen/features/ssh.h"
 #include "layout.h"
-#include "ssh.h"
 
 #define MAX_LINE 8192
 

@@ -3,7 +3,7 @@
  * mdadm (and thin_check) with their libraries, configs that work with
  * no udev in the image, the host's crypttab lines for the root's stack
  * and the key files they or --add-keys name. */
-#include "stack.h"
+#include "gen/features/stack.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
 #include "err.h"
+#include "gen/elf/elf.h"
 #include "layout.h"
 #include "log.h"
 

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "hostonly.h"
-#include "image.h"
+#include "gen/hostonly/hostonly.h"
+#include "gen/image/image.h"
 #include "util.h"
 
 /* The LUKS, LVM and md layers an image must open: the tools, their

@@ -12,7 +12,7 @@
  * Hostonly: when a root's LUKS2 header has a clevis token. Generic: only
  * when asked (clevis = yes): bash, curl and jose with their libraries
  * add 6.3 MiB, 2.7 MiB with zstd, to a 25 MiB image (docs/unlock.md). */
-#include "stack.h"
+#include "gen/features/stack.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
 #include "err.h"
+#include "gen/elf/elf.h"
 #include "log.h"
 #include "luks2.h"
 

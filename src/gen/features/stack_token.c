@@ -4,7 +4,7 @@
  * the tcti for /dev/tpmrm0, libfido2, p11-kit. Generic: whenever the host
  * has them. Hostonly: when a LUKS2 header under the root has a token (or
  * cannot be read to say it has none). */
-#include "stack.h"
+#include "gen/features/stack.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
 #include "err.h"
+#include "gen/elf/elf.h"
+#include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
 #include "luks2.h"
-#include "sysroot.h"
 
 #define PLUGIN_PREFIX "libcryptsetup-token-"
 

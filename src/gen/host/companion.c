@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "companion.h"
+#include "gen/host/companion.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "rmtree.h"
+#include "gen/host/rmtree.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "run_tool.h"
+#include "gen/host/run_tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

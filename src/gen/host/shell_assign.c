@@ -3,7 +3,7 @@
  * scripts. Sourcing one would run it; this reads the subset real config
  * files use (assignments with quotes, +=, arrays, comments) and reports
  * anything else as a statement it cannot carry over. */
-#include "shell_assign.h"
+#include "gen/host/shell_assign.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * ENOSPC says nothing of how much is missing; the build learns the
  * image's full size (it goes on counting once the filesystem is full,
  * output.c) and this says how much room it needs beside the old one. */
-#include "space.h"
+#include "gen/host/space.h"
 
 #include <errno.h>
 #include <libgen.h>

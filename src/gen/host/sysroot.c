@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "sysroot.h"
+#include "gen/host/sysroot.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -10,7 +10,7 @@
  * collecting the driver modules and modalias strings of every device on
  * the way (disk, controller, bus bridges).
  */
-#include "hostonly.h"
+#include "gen/hostonly/hostonly.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "hostonly_priv.h"
+#include "gen/hostonly/hostonly_priv.h"
 #include "log.h"
 
 /* dm on dm on md on partition: more than this is a loop, not a stack. */

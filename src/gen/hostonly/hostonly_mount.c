@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "err.h"
-#include "hostonly_priv.h"
+#include "gen/hostonly/hostonly_priv.h"
 #include "log.h"
 
 /* mountinfo and /proc/swaps escape space, tab, newline and backslash as

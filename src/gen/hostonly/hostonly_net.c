@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "hostonly_net_priv.h"
-#include "hostonly_priv.h"
+#include "gen/hostonly/hostonly_net_priv.h"
+#include "gen/hostonly/hostonly_priv.h"
 #include "log.h"
 
 #define MAX_DEPTH 16

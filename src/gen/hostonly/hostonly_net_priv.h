@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "hostonly_priv.h"
+#include "gen/hostonly/hostonly_priv.h"
 
 void hostonly_net_push_module(const struct ctx *c, const char *name);
 /* key=val onto the baked command line; what names it in an error. */

@@ -4,7 +4,7 @@
 #ifndef UNIRAMFS_HOSTONLY_PRIV_H
 #define UNIRAMFS_HOSTONLY_PRIV_H
 
-#include "hostonly.h"
+#include "gen/hostonly/hostonly.h"
 
 #include <stdbool.h>
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "hostonly_net_priv.h"
-#include "hostonly_priv.h"
+#include "gen/hostonly/hostonly_net_priv.h"
+#include "gen/hostonly/hostonly_priv.h"
 #include "log.h"
 
 static bool ifname_ok(const char *s)

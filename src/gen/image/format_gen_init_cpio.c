@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The gen_init_cpio list format (format_gen_init_cpio.h). */
-#include "format_gen_init_cpio.h"
+#include "gen/image/format_gen_init_cpio.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -13,9 +13,9 @@
 
 #include "cpio.h"
 #include "err.h"
-#include "imagefile.h"
-#include "output.h"
-#include "rmtree.h"
+#include "gen/host/rmtree.h"
+#include "gen/image/output.h"
+#include "gen/read/imagefile.h"
 
 /* gen_init_cpio splits its lines on white space and expands ${VAR} in
  * file locations: neither can be quoted. */

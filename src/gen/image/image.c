@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "image.h"
+#include "gen/image/image.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compress.h"
 #include "err.h"
-#include "sysroot.h"
+#include "gen/compress/compress.h"
+#include "gen/host/sysroot.h"
 #include "util.h"
 
 enum kind { K_DIR, K_FILE, K_DATA, K_SYMLINK, K_NODE };

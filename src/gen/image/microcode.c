@@ -6,7 +6,7 @@
  * blob the distribution ships; the kernel's loader picks the matching
  * patch out of it.
  */
-#include "microcode.h"
+#include "gen/image/microcode.h"
 
 #include <dirent.h>
 #include <errno.h>

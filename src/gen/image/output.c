@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "output.h"
+#include "gen/image/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

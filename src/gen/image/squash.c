@@ -4,7 +4,7 @@
  * so nothing is copied to a staging directory; both the pack file and the
  * result live in memory (memfd), so the build writes nowhere but its
  * output. */
-#include "squash.h"
+#include "gen/image/squash.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,9 +16,9 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "gen/host/run_tool.h"
 #include "layout.h"
 #include "log.h"
-#include "run_tool.h"
 
 /* A read decompresses whole blocks (and whole fragment blocks for the
  * small files packed together): 1 MiB blocks made the image 3% smaller

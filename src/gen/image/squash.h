@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "compress.h"
-#include "config.h"
-#include "image.h"
+#include "gen/compress/compress.h"
+#include "gen/config.h"
+#include "gen/image/image.h"
 #include "util.h"
 
 /* The squashfs segment (docs/design.md, "The squashfs segment"): the

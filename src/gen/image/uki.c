@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A PE32+ writer just big enough for a UKI (uki.h). Field offsets are
  * the PE/COFF specification's. */
-#include "uki.h"
+#include "gen/image/uki.h"
 
 #include <stdlib.h>
 #include <string.h>

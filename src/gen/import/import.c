@@ -5,7 +5,7 @@
  * came from, so the result can be checked line by line against the old
  * config. The keys are those of config.c's table: the output is checked
  * by parsing it with config_parse before it is given out. */
-#include "import.h"
+#include "gen/import/import.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "err.h"
-#include "import_priv.h"
-#include "shell_assign.h"
-#include "sysroot.h"
+#include "gen/config.h"
+#include "gen/host/shell_assign.h"
+#include "gen/host/sysroot.h"
+#include "gen/import/import_priv.h"
 
 char *conv_show(const char *text)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "gen/import/import_priv.h"
 
 int it_assign(void *u, const struct shell_assign *a)
 {

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "shell_assign.h"
+#include "gen/host/shell_assign.h"
 #include "util.h"
 
 /* a config file bigger than this is not a config file */

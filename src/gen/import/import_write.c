@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* import-config --write: the one place it writes, made safe for a
  * sysroot that is another machine's root and may hold links. */
-#include "import.h"
+#include "gen/import/import.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "sysroot.h"
+#include "gen/host/sysroot.h"
 
 int import_write(const char *sysroot, const char *text, bool force)
 {

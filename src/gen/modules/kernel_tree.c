@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `uniramfs build --kernel-tree DIR`: a kernel straight from its build
  * directory (kernel_tree.h). */
-#include "kernel_tree.h"
+#include "gen/modules/kernel_tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "gen/host/rmtree.h"
 #include "log.h"
-#include "rmtree.h"
 #include "util.h"
 
 char *kernel_release_parse(const char *text, const char *where)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "kernels.h"
+#include "gen/modules/kernels.h"
 
 #include <dirent.h>
 #include <errno.h>

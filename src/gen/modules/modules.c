@@ -2,7 +2,7 @@
 /* Choosing kernel modules: names and aliases are resolved through libkmod
  * (modules.dep, modules.alias, modules.softdep, modules.builtin and the
  * modprobe.d softdeps), in this process; modprobe is never run. */
-#include "modules.h"
+#include "gen/modules/modules.h"
 
 #include <errno.h>
 #include <libkmod.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "err.h"
+#include "gen/modules/modules_priv.h"
 #include "layout.h"
 #include "log.h"
-#include "modules_priv.h"
 #include "util.h"
 
 char *modname_normalize(const char *name)

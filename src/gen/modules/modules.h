@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "image.h"
+#include "gen/image/image.h"
 #include "util.h"
 
 /* Kernel module selection through libkmod. */

@@ -28,14 +28,14 @@
  * Measured on Debian 6.1.0-57-amd64: see the table's end and
  * tests/unit/test_modules.c; the aim is at most a third of what
  * initramfs-tools' MODULES=most packs, booting the same disks. */
-#include "modules.h"
+#include "gen/modules/modules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
+#include "gen/modules/modules_priv.h"
 #include "log.h"
-#include "modules_priv.h"
 #include "util.h"
 
 struct generic {

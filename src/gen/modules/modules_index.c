@@ -17,7 +17,7 @@
  * shipping compressed firmware have). Names with wildcards (a driver's
  * MODULE_FIRMWARE with a "*" in it) are matched with fnmatch against the
  * files of that directory, and every match is taken. */
-#include "modules.h"
+#include "gen/modules/modules.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "gen/modules/modules_priv.h"
 #include "log.h"
-#include "modules_priv.h"
 #include "util.h"
 
 static int add_modules(struct modules *m, struct image *img)

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "modules.h"
+#include "gen/modules/modules.h"
 #include "nameset.h"
 
 struct kmod_ctx;

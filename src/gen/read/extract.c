@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "extract_path.h"
-#include "image_read.h"
-#include "imagefile.h"
+#include "gen/read/extract_path.h"
+#include "gen/read/image_read.h"
+#include "gen/read/imagefile.h"
 #include "log.h"
 #include "nameset.h"
 #include "util.h"

@@ -4,7 +4,7 @@
  * lib/modules/...), so symlinks must be followed, but only as if the
  * target were the root: that is what the image's own /init will see,
  * and it keeps an absolute or ../ symlink from reaching the host. */
-#include "extract_path.h"
+#include "gen/read/extract_path.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 
 #include "err.h"
-#include "image_read.h"
-#include "imagefile.h"
+#include "gen/read/image_read.h"
+#include "gen/read/imagefile.h"
 #include "util.h"
 
 struct ls {

@@ -7,7 +7,7 @@
  * The image is hostile: it must be a regular file of bounded size, and
  * what it unpacks to is bounded in all and per segment relative to the
  * segment's size, so a small bomb stops after a few MiB of work. */
-#include "image_read.h"
+#include "gen/read/image_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "imagefile.h"
+#include "gen/read/imagefile.h"
 #include "util.h"
 
 #define MiB (1ull << 20)

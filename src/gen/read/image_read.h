@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compress.h"
 #include "cpio.h"
+#include "gen/compress/compress.h"
 
 /* Walking the segments of an image for ls and extract (imagefile.h has
  * the public side). */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#include "compress.h"
 #include "cpio.h"
+#include "gen/compress/compress.h"
 
 /* Reading images made by anyone: one or more cpio archives, each either
  * plain or compressed, concatenated, with zero padding between them. */
