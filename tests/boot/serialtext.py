@@ -81,16 +81,16 @@ SLOW_CASES = [
 def main():
     print("1..%d" % (len(CASES) + len(SLOW_CASES)))
     bad = 0
-    for i, (name, text, want) in enumerate(SLOW_CASES, len(CASES) + 1):
-        ok = host_too_slow(text) == want
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-        bad += not ok
     for i, (name, text, want) in enumerate(CASES, 1):
         got = untangle(text)
         print("%s %d - %s" % ("ok" if got == want else "not ok", i, name))
         if got != want:
             bad += 1
             print("#   got  %r\n#   want %r" % (got, want))
+    for i, (name, text, want) in enumerate(SLOW_CASES, len(CASES) + 1):
+        ok = host_too_slow(text) == want
+        print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+        bad += not ok
     return 1 if bad else 0
 
 
