@@ -1,19 +1,47 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Which file of the init calls which, read off the built objects: each
+"""Which file of a program calls which, read off the built objects: each
 object's undefined symbols (nm -u) matched to the object that defines
 them (nm --defined-only). Prints file edges, folder edges and every cycle
-(docs/design.md, "Folders, and which way they depend").
+(docs/design.md: "Folders, and which way they depend" for the init, "The
+generator's folders" for the generator).
 
-  tools/init-deps.py [BUILDDIR]        (default: build)
-  tools/init-deps.py --tap BUILDDIR    as a test: no cycle, and each folder
-                                       uses only those after it in ORDER
+  tools/layering.py PROGRAM [BUILDDIR]        PROGRAM: init or gen
+                                              (BUILDDIR default: build)
+  tools/layering.py --tap PROGRAM BUILDDIR    as a test: every .c file of
+                                              the program's folder was
+                                              found, no cycle among its
+                                              files, and each folder uses
+                                              only those after it in its
+                                              order below
+
+Objects are found through meson's compile_commands.json and keyed by
+their source's path below the program's folder ("stack/luks",
+"features/stack_clevis"): the program's libraries and its executable
+(main.c, the init's ops_real.c) alike; objects compiled for tests are
+not the program. A file at the folder's top ("main", "sequence",
+"config") is a folder of its own.
 """
 import collections
-import glob
+import json
 import os
 import subprocess
 import sys
+
+# The one place each program's folder order is written down: each folder
+# may use itself and the ones after it, never one before.
+PROGRAMS = {
+    "init": {
+        "src": "src/init",
+        "order": ["main", "ops_real", "sequence", "stages", "netboot", "stack", "remote", "dev", "net",
+                  "core"],
+    },
+    "gen": {
+        "src": "src/gen",
+        "order": ["main", "import", "config", "build", "features", "hostonly", "modules", "elf", "image",
+                  "read", "compress", "host"],
+    },
+}
 
 
 def symbols(obj, *flags):
@@ -21,14 +49,28 @@ def symbols(obj, *flags):
     return [line.split() for line in out.splitlines()]
 
 
-def name(obj):
-    # meson names objects src_init_core_loop.c.o; keep "core/loop"
-    base = os.path.basename(obj)[: -len(".c.o")]
-    base = base[len("src_init_"):] if base.startswith("src_init_") else base
-    for folder in ("core", "dev", "stack", "stages", "netboot", "net", "remote"):
-        if base.startswith(folder + "_"):
-            return folder + "/" + base[len(folder) + 1:]
-    return base
+def objects(build, src):
+    """{key: object} for every source below src compiled into a program
+    (not a test), and the keys of every .c file the tree has there."""
+    srcroot = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", src))
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        db = json.load(f)
+    found = {}
+    for e in db:
+        out = e["output"]
+        if out.startswith("tests/") or "/tests/" in out:
+            continue
+        path = os.path.realpath(os.path.join(e["directory"], e["file"]))
+        if not path.startswith(srcroot + "/") or not path.endswith(".c"):
+            continue
+        key = os.path.relpath(path, srcroot)[: -len(".c")]
+        found.setdefault(key, os.path.join(e["directory"], out))
+    tree = set()
+    for root, _, files in os.walk(srcroot):
+        for f in files:
+            if f.endswith(".c"):
+                tree.add(os.path.relpath(os.path.join(root, f), srcroot)[: -len(".c")])
+    return found, tree
 
 
 def cycles(edges):
@@ -56,65 +98,84 @@ def cycles(edges):
                 found.append(sorted(comp))
 
     sys.setrecursionlimit(10000)
-    for v in list(edges):
+    for v in sorted(edges):
         if v not in index:
             visit(v)
     return found
 
 
-# Each folder may use itself and the ones after it, never one before.
-ORDER = ["sequence", "main", "stages", "netboot", "stack", "remote", "dev", "net", "core"]
+def folder(v):
+    return v.split("/")[0]
 
 
-def tap(edges, fedges, found):
-    print("1..2")
-    print("%s 1 - no cycle among the init's files" % ("not ok" if found else "ok"))
+def graph(objs):
+    defined = {}
+    for key, o in sorted(objs.items()):
+        for f in symbols(o, "--defined-only"):
+            if len(f) == 3 and f[1] in "TDBRV":
+                defined[f[2]] = key
+    edges = collections.defaultdict(set)
+    for key, o in sorted(objs.items()):
+        edges[key]
+        for f in symbols(o, "-u"):
+            other = defined.get(f[-1])
+            if other and other != key:
+                edges[key].add(other)
+    fedges = collections.defaultdict(set)
+    for v, ws in edges.items():
+        for w in ws:
+            if folder(w) != folder(v):
+                fedges[folder(v)].add(folder(w))
+    return edges, fedges
+
+
+def tap(prog, order, objs, tree, edges, fedges, found):
+    print("1..3")
+    missing = sorted(tree - set(objs))
+    print("%s 1 - every .c file of src/%s is in the picture (%d objects, %d files)"
+          % ("not ok" if missing or len(objs) < len(tree) else "ok", prog, len(objs), len(tree)))
+    for m in missing:
+        print("# no object for: %s.c" % m)
+    print("%s 2 - no cycle among the %s's files" % ("not ok" if found else "ok", prog))
     for comp in found:
         print("# cycle: " + " ".join(comp))
     wrong = ["%s -> %s" % (v, w) for v in sorted(fedges) for w in sorted(fedges[v])
-             if v not in ORDER or w not in ORDER or ORDER.index(w) < ORDER.index(v)]
-    print("%s 2 - folders depend one way (%s)" % ("not ok" if wrong else "ok", " > ".join(ORDER)))
+             if v not in order or w not in order or order.index(w) < order.index(v)]
+    wrong += ["%s is in no folder of the order" % v for v in sorted({folder(v) for v in edges})
+              if v not in order]
+    print("%s 3 - folders depend one way (%s)" % ("not ok" if wrong else "ok", " > ".join(order)))
     for w in wrong:
         print("# against the order: " + w)
-    return 1 if found or wrong else 0
+    return 1 if missing or found or wrong else 0
 
 
 def main():
     args = sys.argv[1:]
     as_tap = args[:1] == ["--tap"]
     args = args[1:] if as_tap else args
-    build = args[0] if args else "build"
-    objs = glob.glob(os.path.join(build, "src/init/libinitstages.a.p/*.o"))
+    if not args or args[0] not in PROGRAMS:
+        sys.exit("usage: layering.py [--tap] {%s} [BUILDDIR]" % ",".join(PROGRAMS))
+    prog = args[0]
+    build = args[1] if len(args) > 1 else "build"
+    src, order = PROGRAMS[prog]["src"], PROGRAMS[prog]["order"]
+    objs, tree = objects(build, src)
     if not objs:
-        sys.exit("init-deps: no objects under %s/src/init/libinitstages.a.p (build first)" % build)
-    defined = {}
-    for o in objs:
-        for f in symbols(o, "--defined-only"):
-            if len(f) == 3 and f[1] in "TDBR":
-                defined[f[2]] = name(o)
-    edges = collections.defaultdict(set)
-    for o in objs:
-        me = name(o)
-        edges[me]
-        for f in symbols(o, "-u"):
-            other = defined.get(f[-1])
-            if other and other != me:
-                edges[me].add(other)
-    folder = lambda v: v.split("/")[0] if "/" in v else v
-    fedges = collections.defaultdict(set)
-    for v, ws in edges.items():
-        for w in ws:
-            if folder(w) != folder(v):
-                fedges[folder(v)].add(folder(w))
+        sys.exit("layering: no objects of %s in %s/compile_commands.json (build first)" % (src, build))
+    missing = [o for o in objs.values() if not os.path.exists(o)]
+    if missing:
+        sys.exit("layering: not built yet: %s" % " ".join(missing))
+    edges, fedges = graph(objs)
     found = cycles(edges)
     if as_tap:
-        return tap(edges, fedges, found)
+        return tap(prog, order, objs, tree, edges, fedges, found)
     for v in sorted(edges):
-        print("%-22s -> %s" % (v, " ".join(sorted(edges[v]))))
+        print("%-26s -> %s" % (v, " ".join(sorted(edges[v]))))
     print("\nfolders:")
-    for v in sorted({folder(v) for v in edges}):
+    for v in sorted({folder(v) for v in edges}, key=lambda f: order.index(f) if f in order else -1):
         print("%-10s -> %s" % (v, " ".join(sorted(fedges[v])) or "(itself only)"))
     print()
+    for m in sorted(tree - set(objs)):
+        print("no object for %s.c" % m)
     for comp in found:
         print("cycle (%d files): %s" % (len(comp), " ".join(comp)))
     if not found:

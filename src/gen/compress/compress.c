@@ -10,7 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "err.h"
 #include "gen/compress/compress_priv.h"
@@ -52,24 +51,12 @@ static const struct format {
 	{ COMP_LZO, "lzo", NULL, { { "\x89LZO", 4 } }, NULL, NULL },
 };
 
-static uint64_t decompress_limit = 2ull << 30;
-
-void decompress_set_limit(uint64_t max)
-{
-	decompress_limit = max;
-}
-
 static const struct format *format_of(enum compression c)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
 		if (formats[i].id == c)
 			return &formats[i];
 	return NULL;
-}
-
-uint64_t decompress_get_limit(void)
-{
-	return decompress_limit;
 }
 
 const char *compression_name(enum compression c)
@@ -117,49 +104,6 @@ enum compression compression_detect(const uint8_t *buf, size_t len)
 			    memcmp(buf, formats[i].magic[m].bytes, formats[i].magic[m].len) == 0)
 				return formats[i].id;
 	return COMP_UNKNOWN;
-}
-
-/* ---- what the format files share ---- */
-
-void *csink_new(size_t size, struct sink *out, size_t olen)
-{
-	struct csink *c = xcalloc(1, size);
-	c->out = out;
-	c->olen = olen;
-	c->obuf = xmalloc(olen);
-	return c;
-}
-
-void csink_free(struct csink *c)
-{
-	free(c->obuf);
-	free(c);
-}
-
-int codec_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
-}
-
-size_t codec_out_room(struct buf *out, size_t min)
-{
-	ARRAY_GROW(out->p, out->cap, out->len + min + 1);
-	return out->cap - out->len - 1;
-}
-
-void codec_out_grew(struct buf *out, size_t n)
-{
-	out->len += n;
-	out->p[out->len] = '\0';
-}
-
-int codec_over_limit(const char *what, const struct buf *out, size_t start)
-{
-	if (out->len - start <= decompress_limit)
-		return 0;
-	return err_set("%s: decompressed data larger than %llu MiB, refusing", what,
-		       (unsigned long long)(decompress_limit >> 20));
 }
 
 /* ---- the interface ---- */

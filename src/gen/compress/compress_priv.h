@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What compress.c needs of one format, and what the format files share.
+/* What compress.c needs of one format, and what the format files share
+ * (codec.c).
  * Not an API: compress.h is. */
 #ifndef UNIRAMFS_COMPRESS_PRIV_H
 #define UNIRAMFS_COMPRESS_PRIV_H

@@ -41,10 +41,10 @@
 #include "gen/elf/elf_ldconf.h"
 #include "gen/elf/elf_parse.h"
 #include "gen/host/sysroot.h"
+#include "layout.h"
 #include "log.h"
 #include "util.h"
 
-#define SEARCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #define MAX_SCRIPT_DEPTH 4
 
 /* One file parsed once per resolver, keyed by its real path. */
@@ -675,17 +675,18 @@ int elf_add_binary(struct elf_resolver *r, struct image *img, const char *name)
 		free(real);
 		return add_path(r, img, name, 0);
 	}
-	struct strv dirs = { 0 };
-	strv_split(&dirs, SEARCH_PATH, ":");
-	for (size_t i = 0; i < dirs.n && !path; i++) {
-		char *p = xasprintf("%s/%s", dirs.v[i], name), *real = real_path(r, p);
+	/* The tool directories in sysroot_find_tool's order, but any file
+	 * that resolves inside the sysroot: a name given on the command
+	 * line is looked for as PATH would find it. */
+	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs) && !path; i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name), *real = real_path(r, p);
 		if (real)
 			path = p;
 		else
 			free(p);
 		free(real);
 	}
-	strv_free(&dirs);
 	if (!path)
 		return err_set("binary '%s' not found in PATH", name);
 	rc = add_path(r, img, path, 0);

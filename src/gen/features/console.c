@@ -39,7 +39,6 @@ static const char *const trans_dirs[] = { "/usr/share/consoletrans", "/usr/share
 					  "/usr/lib/kbd/consoletrans", "/lib/kbd/consoletrans" };
 static const char *const map_suffixes[] = { ".trans", "_to_uni.trans", ".acm.gz", ".acm", ".gz", "" };
 static const char *const unimap_suffixes[] = { ".uni", ".sfm.gz", ".sfm", ".uni.gz", ".gz", "" };
-static const char *const bin_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin" };
 
 /* Debian's setupcon keeps the keymap it made from the XKB settings
  * (layout, variant, options) as cached_CHARMAP_BACKSPACE.kmap.gz. */
@@ -48,7 +47,6 @@ static const char *const bin_dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin"
 #define SEARCH_DEPTH 4
 #define FONT_MAX (1 << 20)
 #define MAP_MAX (256 << 10)
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void set(char **what, char **from, const char *value, const char *where)
 {
@@ -158,7 +156,7 @@ static char *console_setup_font(char *const v[4])
 		base = strrchr(name, '/');
 		if (base)
 			memmove(name, base + 1, strlen(base));
-		for (size_t i = 0; i < N(suffixes); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
 			size_t n = strlen(name), k = strlen(suffixes[i]);
 			if (n > k && !strcmp(name + n - k, suffixes[i])) {
 				name[n - k] = '\0';
@@ -355,32 +353,32 @@ struct console_file {
 };
 
 static const struct console_file keymap_file = {
-	"keymap", keymap_dirs, keymap_suffixes, N(keymap_dirs), N(keymap_suffixes),
+	"keymap", keymap_dirs, keymap_suffixes, ARRAY_SIZE(keymap_dirs), ARRAY_SIZE(keymap_suffixes),
 	LAYOUT_KEYMAP_FILE, "console-data or kbd's keymaps", compile_keymap,
 };
 static const struct console_file font_file = {
-	"font", font_dirs, font_suffixes, N(font_dirs), N(font_suffixes),
+	"font", font_dirs, font_suffixes, ARRAY_SIZE(font_dirs), ARRAY_SIZE(font_suffixes),
 	LAYOUT_FONT_FILE, "console-data or kbd's fonts", load_font,
 };
 static const struct console_file map_file = {
-	"font map", trans_dirs, map_suffixes, N(trans_dirs), N(map_suffixes),
+	"font map", trans_dirs, map_suffixes, ARRAY_SIZE(trans_dirs), ARRAY_SIZE(map_suffixes),
 	LAYOUT_FONT_MAP_FILE, "console-data or kbd's consoletrans", load_map,
 };
 static const struct console_file unimap_file = {
-	"font unimap", trans_dirs, unimap_suffixes, N(trans_dirs), N(unimap_suffixes),
+	"font unimap", trans_dirs, unimap_suffixes, ARRAY_SIZE(trans_dirs), ARRAY_SIZE(unimap_suffixes),
 	LAYOUT_FONT_UNIMAP_FILE, "console-data or kbd's consoletrans", load_map,
 };
 
 /* kbd's setfont, with its libraries, for the maps. */
 static int add_setfont(struct image *img, const char *sysroot)
 {
-	char *sf = sysroot_find(sysroot, bin_dirs, N(bin_dirs), "setfont", X_OK);
+	char *sf = sysroot_find_tool(sysroot, "setfont");
 	struct elf_resolver *er;
 	int r;
 
 	if (!sf)
 		return err_set("FONT_MAP/FONT_UNIMAP: setfont not found in %s%s: install kbd",
-			       strcmp(sysroot, "/") ? sysroot : "", bin_dirs[0]);
+			       strcmp(sysroot, "/") ? sysroot : "", "/usr/bin");
 	er = elf_resolver_new(sysroot);
 	r = elf_add_binary(er, img, sf);
 	elf_resolver_free(er);
@@ -472,7 +470,7 @@ int console_plan_add(const struct console_plan *cp, struct image *img, const cha
 		if (r == 0)
 			buf_printf(&conf, "KEYMAP=%s\n", cp->keymap);
 	}
-	for (size_t i = 0; r == 0 && i < N(fonts); i++) {
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(fonts); i++) {
 		if (!fonts[i].name)
 			continue;
 		r = add_file(fonts[i].k, fonts[i].name, fonts[i].from, NULL, img, sysroot);

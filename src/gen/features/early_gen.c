@@ -22,7 +22,6 @@
 #include "log.h"
 
 static const char *const hook_stages[] = { LAYOUT_HOOK_STAGES };
-static const char *const bin_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
 
 void early_plan_hostonly(struct early_plan *ep, const struct hostonly *h)
 {
@@ -38,12 +37,6 @@ void early_plan_free(struct early_plan *ep)
 	strv_free(&ep->fstypes);
 	free(ep->resume_dev);
 	memset(ep, 0, sizeof(*ep));
-}
-
-/* "/usr/sbin/e2fsck" if SYSROOT has it in a bin dir, else NULL. */
-static char *find_tool(const char *sysroot, const char *name)
-{
-	return sysroot_find(sysroot, bin_dirs, ARRAY_SIZE(bin_dirs), name, X_OK);
 }
 
 /* The directory the tool really lives in, as the image will have it
@@ -77,7 +70,7 @@ static int add_e2fsck(struct elf_resolver *er, struct image *img, const char *sy
 		      const char *path, const char *dir)
 {
 	static const char *const names[] = { "fsck.ext2", "fsck.ext3", "fsck.ext4" };
-	char *found = find_tool(sysroot, "e2fsck.static");
+	char *found = sysroot_find_tool(sysroot, "e2fsck.static");
 	char *sta = found ? fsck_static_for(sysroot, path, found) : NULL;
 	int r;
 
@@ -104,7 +97,7 @@ static int add_e2fsck(struct elf_resolver *er, struct image *img, const char *sy
 static int add_checker(struct elf_resolver *er, struct image *img, const char *sysroot,
 		       const char *tool, bool must)
 {
-	char *path = find_tool(sysroot, tool), *dir;
+	char *path = sysroot_find_tool(sysroot, tool), *dir;
 	int r;
 
 	if (!path) {

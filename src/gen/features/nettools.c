@@ -17,6 +17,7 @@
 #include "gen/elf/elf.h"
 #include "gen/features/stack.h"
 #include "gen/host/companion.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
 
 /* src/notls/meson.build names it so */
@@ -65,7 +66,7 @@ int net_plan_add(struct net_plan *np, struct image *img, const char *sysroot)
 		np->have[i] = false;
 		if (np->hostonly && (!np->kind || strcmp(np->kind, t->kind) != 0))
 			continue;
-		path = stack_find_tool(sysroot, t->name);
+		path = sysroot_find_tool(sysroot, t->name);
 		if (!path) {
 			if (np->hostonly)
 				r = err_set("the root is on %s but %s is not installed (apt install %s)", t->what,

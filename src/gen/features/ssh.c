@@ -16,6 +16,7 @@
 #include "err.h"
 #include "gen/elf/elf.h"
 #include "gen/features/stack.h"
+#include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
 
@@ -72,7 +73,7 @@ int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mo
 		log_info("SSH: not in a generic image unless ssh_unlock = yes");
 		return 0;
 	}
-	sp->dropbear = stack_find_tool(sysroot, "dropbear");
+	sp->dropbear = sysroot_find_tool(sysroot, "dropbear");
 	if (!sp->dropbear) {
 		if (mode == SSH_YES)
 			return err_set("ssh_unlock = yes, but dropbear is not installed "

@@ -16,6 +16,7 @@
 
 #include "err.h"
 #include "gen/elf/elf.h"
+#include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
 
@@ -161,22 +162,6 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 		strv_push(out, sp->nics.v[i]);
 }
 
-char *stack_find_tool(const char *sysroot, const char *name)
-{
-	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
-
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
-		struct stat st;
-		bool ok = stat(host, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-		free(host);
-		if (ok)
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
 static bool needed(const struct stack_plan *sp, const struct tool *t)
 {
 	if (!strcmp(t->layer, "thin"))
@@ -197,7 +182,7 @@ static int add_tools(struct stack_plan *sp, struct image *img, const char *sysro
 		have[i] = false;
 		if (sp->hostonly && !needed(sp, t))
 			continue;
-		path = stack_find_tool(sysroot, t->name);
+		path = sysroot_find_tool(sysroot, t->name);
 		if (!path) {
 			if (sp->hostonly)
 				r = err_set("the root is on %s but %s is not installed (apt install %s)",
@@ -329,7 +314,7 @@ static int add_mdadm_conf(struct stack_plan *sp, struct image *img, const char *
  * array waits for ever. mdadm's package ships it beside mdadm. */
 static int add_mdmon(struct image *img, const char *sysroot)
 {
-	char *path = stack_find_tool(sysroot, "mdmon");
+	char *path = sysroot_find_tool(sysroot, "mdmon");
 	struct elf_resolver *er;
 	int r;
 

@@ -42,9 +42,6 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
 			struct strv *keyfiles);
 void stack_plan_free(struct stack_plan *sp);
-/* A tool's path (in the host's tool dirs, without the sysroot) as
- * elf_add_binary finds it, or NULL when SYSROOT has no such program. */
-char *stack_find_tool(const char *sysroot, const char *name);
 
 /* stack_token.c: cryptsetup's LUKS2 token plugins. */
 /* The host's plugin directory (without sysroot), or NULL. */

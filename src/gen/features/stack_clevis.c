@@ -23,6 +23,7 @@
 
 #include "err.h"
 #include "gen/elf/elf.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
 #include "luks2.h"
 
@@ -85,7 +86,7 @@ void stack_clevis_modules(struct stack_plan *sp, const char *sysroot)
 static int find_all(const char *sysroot, char **paths, size_t *missing)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
-		paths[i] = stack_find_tool(sysroot, progs[i].name);
+		paths[i] = sysroot_find_tool(sysroot, progs[i].name);
 		if (!paths[i] && !progs[i].optional) {
 			*missing = i;
 			return -1;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "layout.h"
 #include "util.h"
 
 int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_link, void *userdata, char **real,
@@ -71,6 +72,22 @@ char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, c
 	for (size_t i = 0; i < ndirs; i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
 		bool ok = access(host, mode) == 0;
+		free(host);
+		if (ok)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+char *sysroot_find_tool(const char *sysroot, const char *name)
+{
+	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
+		struct stat st;
+		bool ok = stat(host, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 		free(host);
 		if (ok)
 			return p;

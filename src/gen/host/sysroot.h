@@ -23,4 +23,12 @@ int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_li
 char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, const char *name,
 		   int mode);
 
+/* The generator's one search for a program: the first DIR/NAME of
+ * LAYOUT_TOOL_DIRS (the init's PATH, /usr/local first) that SYSROOT has
+ * as a regular file with an execute bit, as a path inside the sysroot
+ * ("/usr/sbin/cryptsetup", as elf_add_binary takes it); NULL when none.
+ * The stacks, SSH, the network tools, fsck and the console's setfont
+ * all look here. */
+char *sysroot_find_tool(const char *sysroot, const char *name);
+
 #endif

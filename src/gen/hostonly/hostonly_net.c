@@ -37,61 +37,6 @@ void hostonly_net_free(struct hostonly_net *n)
 	memset(n, 0, sizeof(*n));
 }
 
-void hostonly_net_push_module(const struct ctx *c, const char *name)
-{
-	if (!strv_contains(&c->h->modules, name))
-		strv_push(&c->h->modules, name);
-}
-
-/* text with control characters as \ooo, for a message. */
-static char *printable(const char *text)
-{
-	struct buf b = { 0 };
-
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			buf_printf(&b, "\\%03o", *p);
-		else
-			buf_append(&b, p, 1);
-	}
-	buf_append(&b, "", 1);
-	return b.p;
-}
-
-/* key=val on the baked command line, which the init splits as the
- * kernel does: white space needs double quotes around the value, and
- * nothing can quote a '"' or a control character. */
-int hostonly_net_push_word(const struct ctx *c, const char *key, const char *val, const char *what)
-{
-	bool space = false;
-
-	for (const unsigned char *p = (const unsigned char *)val; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '"') {
-			char *t = printable(val);
-			err_set("%s \"%s\" has a quote or control character: it cannot go on the kernel command line",
-				what, t);
-			free(t);
-			return -1;
-		}
-		space |= *p == ' ';
-	}
-	strv_push_owned(&c->h->net.cmdline, space ? xasprintf("%s=\"%s\"", key, val) : xasprintf("%s=%s", key, val));
-	return 0;
-}
-
-bool hostonly_net_is_addr(const char *s, int *family)
-{
-	unsigned char buf[16];
-
-	if (inet_pton(AF_INET, s, buf) == 1)
-		*family = AF_INET;
-	else if (inet_pton(AF_INET6, s, buf) == 1)
-		*family = AF_INET6;
-	else
-		return false;
-	return true;
-}
-
 /* An address as a netroot= server: IPv6 in brackets. */
 static char *server_field(const char *addr)
 {
@@ -158,7 +103,7 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 	int family, r;
 
 	if (split_source(root->source, &host, &path) < 0) {
-		t = printable(root->source);
+		t = hostonly_printable(root->source);
 		err_set("the root filesystem is %s on \"%s\", not SERVER:/PATH", root->fstype, t);
 		free(t);
 		free(vers);
@@ -170,14 +115,14 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 	if (!addr)
 		addr = xstrdup(host);
 	if (!hostonly_net_is_addr(addr, &family)) {
-		t = printable(addr);
+		t = hostonly_printable(addr);
 		err_set("the root is %s from \"%s\", not an IP address (the initramfs resolves no names), "
 			"and mountinfo gives no addr=", root->fstype, t);
 		r = -1;
 		goto out;
 	}
 	if (strchr(path, ':')) {
-		t = printable(path);
+		t = hostonly_printable(path);
 		err_set("NFS root path \"%s\" has a ':', which ends the path in netroot=nfs:", t);
 		r = -1;
 		goto out;
@@ -266,7 +211,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 		goto out;
 	}
 	if (!addr || !hostonly_net_is_addr(addr, &family)) {
-		t = addr ? printable(addr) : NULL;
+		t = addr ? hostonly_printable(addr) : NULL;
 		err_set("the root is on iSCSI %s, but its connection has no address%s%s%s", session,
 			t ? " (\"" : "", t ? t : "", t ? "\" is not one)" : "");
 		free(t);
@@ -274,7 +219,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 	}
 	if (port && (!*port || strspn(port, "0123456789") != strlen(port) || strlen(port) > 5 ||
 		     atoi(port) < 1 || atoi(port) > 65535)) {
-		t = printable(port);
+		t = hostonly_printable(port);
 		err_set("iSCSI %s: persistent_port \"%s\" is not a port", session, t);
 		free(t);
 		goto out;
@@ -283,7 +228,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 	 * does RFC 3720): refuse it here, naming it, not at boot. */
 	for (const unsigned char *p = (const unsigned char *)target; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f || *p == '"') {
-			t = printable(target);
+			t = hostonly_printable(target);
 			err_set("iSCSI %s: target name \"%s\" has a space, quote or control character: "
 				"it cannot go on the kernel command line", session, t);
 			free(t);
@@ -377,7 +322,7 @@ static int nbd_root(const struct ctx *c, const char *disk, const char *name, con
 	}
 	r = 0;
 	if (!host || !hostonly_net_is_addr(host, &family)) {
-		t = host ? printable(host) : NULL;
+		t = host ? hostonly_printable(host) : NULL;
 		log_warn("hostonly: the root is on %s, but %s: give nbdroot=SERVER:PORT/EXPORT with --cmdline", name,
 			 t ? "its server is a name (the initramfs resolves none)"
 			   : "no nbd-client tells its server");
@@ -385,7 +330,7 @@ static int nbd_root(const struct ctx *c, const char *disk, const char *name, con
 		goto out;
 	}
 	if (export && strpbrk(export, ":/")) {
-		t = printable(export);
+		t = hostonly_printable(export);
 		err_set("NBD export \"%s\" has a ':' or '/', which netroot=nbd: cannot carry", t);
 		free(t);
 		r = -1;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by hostonly.c (the sysfs walk) and hostonly_mount.c (mounts,
- * swaps and device names). Not an API. */
+/* Shared by hostonly.c (the sysfs walk), hostonly_mount.c (mounts,
+ * swaps and device names), hostonly_net.c and hostonly_route.c (network
+ * roots). The context and hostonly_base.c's helpers are the base they
+ * all stand on. Not an API. */
 #ifndef UNIRAMFS_HOSTONLY_PRIV_H
 #define UNIRAMFS_HOSTONLY_PRIV_H
 
@@ -25,13 +27,21 @@ static inline char *at_root(const struct ctx *c, const char *path)
 	return xasprintf("%s%s", c->root, path);
 }
 
-/* The real path of a sysfs link, which must stay inside the sysroot.
+/* hostonly_base.c. The real path of a sysfs link, which must stay inside the sysroot.
  * Returns 0, or 1 when there is no such file (callers decide whether that
  * matters), or -1: a link pointing nowhere is an error. */
 int hostonly_resolve_link(const struct ctx *c, const char *path, char **out);
 
 /* Collect the drivers and modaliases from a /sys/devices directory up. */
 int hostonly_walk_up(const struct ctx *c, const char *dir);
+
+/* A module for a network root, once. */
+void hostonly_net_push_module(const struct ctx *c, const char *name);
+/* key=val onto the baked command line; what names it in an error. */
+int hostonly_net_push_word(const struct ctx *c, const char *key, const char *val, const char *what);
+bool hostonly_net_is_addr(const char *s, int *family);
+/* text with control characters as \ooo, for a message (malloc'd). */
+char *hostonly_printable(const char *text);
 
 /* Network roots (hostonly_net.c): an nfs/nfs4 root mount; a root
  * device (MAJ:MIN) under an iSCSI session or on /dev/nbdN. Each fills

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by import.c (reading, choosing, writing) and import_map.c (what
- * each setting becomes). Not an API. */
+/* Shared by import.c (reading, choosing, writing), import_map.c (what
+ * each setting becomes) and import_conv.c (the conv_* base both stand
+ * on). Not an API. */
 #ifndef UNIRAMFS_IMPORT_PRIV_H
 #define UNIRAMFS_IMPORT_PRIV_H
 
