@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "err.h"
+#include "log.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +12,13 @@ static int code = -EINVAL;
 
 static void vset(const char *fmt, va_list ap)
 {
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	char raw[sizeof(msg)];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	/* The message reaches a terminal: the generator prints it as its
+	 * error, the init logs it. It quotes names from images and the
+	 * network, so it is escaped as log messages are (log.h). */
+	log_escape(msg, sizeof(msg), raw);
 }
 
 int err_set(const char *fmt, ...)

@@ -3,13 +3,28 @@
 #define UNIRAMFS_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Levels follow syslog/kmsg numbering so the init can pass them on. */
 enum log_level { LOG_ERR = 3, LOG_WARNING = 4, LOG_NOTICE = 5, LOG_INFO = 6, LOG_DEBUG = 7 };
 
-/* The sink receives one formatted message (no trailing newline). The
- * default sink writes "PROG: msg\n" to stderr. */
+/* The sink receives one formatted message (no trailing newline), already
+ * escaped by log_escape: messages carry text from the network (DHCP's
+ * root-path, a server's answers) and from disks and images (labels,
+ * entry names), and none of it may drive the terminal (ESC, CSI as C1
+ * 0x9b), rewrite a line (CR) or start a forged one (LF) on the console or
+ * in /run/uniramfs/log. The default sink writes "PROG: msg\n" to stderr. */
 typedef void (*log_sink_fn)(int level, const char *msg, void *userdata);
+
+/* Copy src into dst (size > 0, always NUL-terminated, truncated at a
+ * whole escape) with every control character as \xNN: C0 (0x00-0x1f),
+ * DEL, the C1 controls U+0080-U+009F (their two UTF-8 bytes), and each
+ * byte that is not part of well-formed UTF-8 (overlong forms,
+ * surrogates, stray 0x80-0xff). Valid UTF-8 text stays readable as it
+ * is. A backslash is kept as it is, so escaping twice changes nothing
+ * (err.c escapes what it records, and that text is logged again). The
+ * length written. */
+size_t log_escape(char *dst, size_t size, const char *src);
 
 void log_init(const char *prog, int max_level);
 void log_set_level(int max_level);

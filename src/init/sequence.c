@@ -64,9 +64,15 @@ static void read_cmdline(struct init *in, int argc, char **argv)
 	set_log_level(in);
 	log_info("uniramfs " UNIRAMFS_VERSION " starting");
 	netup_parse(&in->net, in->ops, &c);
-	if (defaults)
-		log_debug("defaults from the image: %s", defaults);
-	log_debug("kernel command line: %s", real ? real : "(none)");
+	{
+		/* the log is kept on the real system: no CHAP secrets in it */
+		char *d = defaults ? netroot_shown(defaults) : NULL, *k = real ? netroot_shown(real) : NULL;
+		if (d)
+			log_debug("defaults from the image: %s", d);
+		log_debug("kernel command line: %s", k ? k : "(none)");
+		free(d);
+		free(k);
+	}
 	/* The kernel already gave /init what follows "--" (and words it
 	 * did not know); use its list, or ours if it gave none. */
 	if (argc > 1)
@@ -460,7 +466,11 @@ static void use_netroot_device(struct init *in)
 
 	if (!spec)
 		return;
-	log_debug("root=%s: the root is %s", in->opt.root, spec);
+	{
+		char *shown = netroot_shown(in->opt.root); /* iscsi:USER:PASS@… */
+		log_debug("root=%s: the root is %s", shown, spec);
+		free(shown);
+	}
 	free(in->opt.root);
 	in->opt.root = spec;
 	if (fstype && !in->opt.rootfstype)

@@ -82,6 +82,13 @@ static void test_boot(void)
 	t = fake_boot_read(f, "/run/uniramfs/log");
 	CHECK(t && strstr(t, "starting"));
 	free(t);
+	{
+		/* issue 24: root's alone (debug lines, DHCP's answers, specs) */
+		struct stat st;
+		char *p = fake_path(f, "/run/uniramfs/log");
+		CHECK(stat(p, &st) == 0 && (st.st_mode & 07777) == 0600);
+		free(p);
+	}
 	init_free(&in);
 	fake_ops_free(f);
 }

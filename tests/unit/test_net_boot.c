@@ -87,6 +87,7 @@ static struct fake_ops *setup_net(const char *cmdline)
  * REQUEST, 10.0.2.15/24 from 10.0.2.2 with a root-path. */
 static int dhcp_answers;
 static int dhcp_nak; /* NAK every REQUEST */
+static const char *dhcp_root_path = "10.0.2.100:/nfsrt";
 
 static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size_t len)
 {
@@ -117,7 +118,8 @@ static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size
 	m[n++] = 54, m[n++] = 4, memcpy(m + n, &srv, 4), n += 4;
 	m[n++] = 1, m[n++] = 4, memcpy(m + n, "\xff\xff\xff\x00", 4), n += 4;
 	m[n++] = 51, m[n++] = 4, memcpy(m + n, "\x00\x00\x0e\x10", 4), n += 4;
-	m[n++] = 17, m[n++] = 17, memcpy(m + n, "10.0.2.100:/nfsrt", 17), n += 17;
+	m[n++] = 17, m[n++] = (uint8_t)strlen(dhcp_root_path);
+	memcpy(m + n, dhcp_root_path, strlen(dhcp_root_path)), n += strlen(dhcp_root_path);
 	m[n++] = 255;
 	(void)any;
 	flen = rawudp_build(out, sizeof(out), srv, 67, bcast, 68, m, n);
@@ -233,6 +235,27 @@ static void test_root_path(void)
 	/* the kernel's SERVER:PATH form: NFSv3 over TCP, as its nfsroot */
 	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/nfsrt /sysroot nfs 0x0 vers=3,tcp,", 0) >= 0);
 	CHECK(fake_boot_logged("root-path 10.0.2.100:/nfsrt from DHCP"));
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* Issue 24: DHCP's text reaches the console and /run/uniramfs/log
+ * escaped: a root-path that would clear the screen, rewrite the line
+ * and forge another (ESC, CR, LF, C1's CSI) shows as \xNN. */
+static void test_root_path_escaped(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+
+	dhcp_root_path = "10.0.2.100:/nfsrt\x1b[2J\r\n<2>uniramfs: ok\xc2\x9b" "1m";
+	f = setup_dhcp("root=dhcp rw rd.timeout=5 rd.shell=0");
+	CHECK(run(f, &in) == 0);
+	dhcp_root_path = "10.0.2.100:/nfsrt";
+	CHECK(fake_boot_logged("root-path 10.0.2.100:/nfsrt\\x1b[2J\\x0d\\x0a<2>uniramfs: ok\\xc2\\x9b1m from DHCP"));
+	t = fake_boot_read(f, "/run/uniramfs/log");
+	CHECK(t && !strchr(t, '\x1b') && !strchr(t, '\r') && !strstr(t, "\n<2>uniramfs: ok"));
+	free(t);
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -585,6 +608,7 @@ int main(void)
 	RUN(test_no_network);
 	RUN(test_nfs_by_dhcp);
 	RUN(test_root_path);
+	RUN(test_root_path_escaped);
 	RUN(test_static_local_down);
 	RUN(test_predictable_name);
 	RUN(test_ifnames_off);

@@ -2,6 +2,7 @@
 /* Network root specs: the kernel's nfsroot=, dracut's nfs:/nfs4:,
  * iscsi: and nbd:, rd.iscsi.*, DHCP root-path; and the NFS mount(2)
  * arguments built from them. */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -220,6 +221,30 @@ static void test_nfs_rogue_dhcp(void)
 	strv_free(&w);
 }
 
+/* Issue 24: wherever a spec is quoted (a parse warning, the kernel
+ * command line in the log), an iSCSI spec's CHAP users and passwords
+ * and rd.iscsi.password= show as (secret), as iscsistart's -w/-W do. */
+static void test_secrets_masked(void)
+{
+	char *t;
+
+	CHECK(spec("iscsi:alice:s3cret@10.0.0.1:6:99999:0:iqn.x") < 0);
+	CHECK_STR(w.v[0], "iscsi:(secret)@10.0.0.1:6:99999:0:iqn.x: \"99999\" is not a port");
+	CHECK(spec("iscsi:alice:s3cret:bob:t0p@10.0.0.1::3260:0:") < 0);
+	CHECK_STR(w.v[0], "iscsi:(secret)@10.0.0.1::3260:0:: no target name");
+	CHECK(spec("iscsi:10.0.0.1::3260:0:") < 0); /* nothing to hide */
+	CHECK_STR(w.v[0], "iscsi:10.0.0.1::3260:0:: no target name");
+	t = netroot_shown("quiet root=iscsi:alice:p@ss@10.0.0.1::3260:0:iqn.x rd.iscsi.password=s3cret "
+			  "rd.iscsi.in.password=t0p rd.iscsi.username=alice netroot=iscsi:10.0.0.2::::iqn.y\tx");
+	CHECK_STR(t, "quiet root=iscsi:(secret)@10.0.0.1::3260:0:iqn.x rd.iscsi.password=(secret) "
+		     "rd.iscsi.in.password=(secret) rd.iscsi.username=alice netroot=iscsi:10.0.0.2::::iqn.y\tx");
+	free(t);
+	t = netroot_shown("");
+	CHECK_STR(t, "");
+	free(t);
+	strv_free(&w);
+}
+
 static void test_iscsi(void)
 {
 	struct iscsi_target *t = &r.iscsi.target;
@@ -230,7 +255,8 @@ static void test_iscsi(void)
 	CHECK_STR(t->name, "iqn.2009-06.dracut:target0");
 	CHECK(!t->user);
 	CHECK(spec("iscsi:user:pa:ss@[2001:db8::1]:6:3261:2:iqn.x:y") < 0); /* 3 fields before '@' */
-	CHECK_STR(w.v[0], "iscsi:user:pa:ss@[2001:db8::1]:6:3261:2:iqn.x:y: the part before '@' is not USER:PASS[:RUSER:RPASS]");
+	/* the CHAP secrets are not quoted (issue 24): the log is kept */
+	CHECK_STR(w.v[0], "iscsi:(secret)@[2001:db8::1]:6:3261:2:iqn.x:y: the part before '@' is not USER:PASS[:RUSER:RPASS]");
 	CHECK(spec("iscsi:u:p:ru:rp@[2001:db8::1]:6:3261:2:iqn.x:y") == 0);
 	CHECK_STR(t->user, "u");
 	CHECK_STR(t->password, "p");
@@ -357,6 +383,7 @@ int main(void)
 	RUN(test_nfs_kernel);
 	RUN(test_nfs_mount_args);
 	RUN(test_nfs_rogue_dhcp);
+	RUN(test_secrets_masked);
 	RUN(test_iscsi);
 	RUN(test_nbd);
 	RUN(test_precedence_and_root_path);

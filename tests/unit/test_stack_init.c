@@ -209,6 +209,20 @@ static void test_generic_luks_asks_and_pipes_passphrase(void)
 	finish(f, &in);
 }
 
+/* Issue 24: the prompt quotes the disk's own UUID, and goes to the
+ * console without the log: escaped as the log is. */
+static void test_prompt_escapes_the_disks_text(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
+
+	stack_setup(&in);
+	answer("p");
+	event(&in, "vda2", "crypto_LUKS", "\x1b[2J\rUUID\xc2\x9b" "0m");
+	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (\\x1b[2J\\x0dUUID\\xc2\\x9b0m): ") >= 0);
+	finish(f, &in);
+}
+
 static void test_wrong_passphrase_three_times_then_failure(void)
 {
 	struct init in;
@@ -1037,6 +1051,7 @@ int main(void)
 	log_init("uniramfs", LOG_DEBUG);
 	RUN(test_run_that_cannot_start);
 	RUN(test_generic_luks_asks_and_pipes_passphrase);
+	RUN(test_prompt_escapes_the_disks_text);
 	RUN(test_wrong_passphrase_three_times_then_failure);
 	RUN(test_wrong_then_right_and_tries_option);
 	RUN(test_devices_at_the_prompt_wait_for_it);

@@ -29,7 +29,9 @@ void iscsi_root_free(struct iscsi_root *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
+/* iscsi_parse, its warnings quoting shown: the spec with its CHAP
+ * secrets masked. */
+static int iscsi_parse_shown(const char *spec, const char *shown, struct iscsi_root *r, struct strv *w)
 {
 	struct iscsi_target *t = &r->target;
 	const char *s = spec, *at = strchr(spec, '@'), *f[3];
@@ -50,7 +52,7 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 		}
 		free(auth);
 		if (a.n != 2 && a.n != 4) {
-			netroot_warn(w, xasprintf("iscsi:%s: the part before '@' is not USER:PASS[:RUSER:RPASS]", spec));
+			netroot_warn(w, xasprintf("iscsi:%s: the part before '@' is not USER:PASS[:RUSER:RPASS]", shown));
 			strv_free(&a);
 			return -EINVAL;
 		}
@@ -65,7 +67,7 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 	}
 	t->server = netroot_take_server(&s, &bad);
 	if (bad || !t->server) {
-		netroot_warn(w, xasprintf("iscsi:%s: \"%s\" is not SERVER:[PROTO]:[PORT]:[LUN]:TARGET", spec, s));
+		netroot_warn(w, xasprintf("iscsi:%s: \"%s\" is not SERVER:[PROTO]:[PORT]:[LUN]:TARGET", shown, s));
 		return -EINVAL;
 	}
 	if (!*t->server) {
@@ -75,7 +77,7 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 	for (int i = 0; i < 3; i++) {
 		const char *c = strchr(s, ':');
 		if (!c) {
-			netroot_warn(w, xasprintf("iscsi:%s: \"%s\" is not [PROTO]:[PORT]:[LUN]:TARGET", spec, s));
+			netroot_warn(w, xasprintf("iscsi:%s: \"%s\" is not [PROTO]:[PORT]:[LUN]:TARGET", shown, s));
 			return -EINVAL;
 		}
 		f[i] = s;
@@ -83,35 +85,98 @@ int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
 		s = c + 1;
 	}
 	if (flen[0] && !(flen[0] == 1 && f[0][0] == '6')) {
-		netroot_warn(w, xasprintf("iscsi:%s: protocol \"%.*s\" is not 6 (TCP)", spec, (int)flen[0], f[0]));
+		netroot_warn(w, xasprintf("iscsi:%s: protocol \"%.*s\" is not 6 (TCP)", shown, (int)flen[0], f[0]));
 		return -EINVAL;
 	}
 	if (flen[1]) {
 		if ((v = netroot_small_number(f[1], flen[1], 1, 65535)) < 0) {
-			netroot_warn(w, xasprintf("iscsi:%s: \"%.*s\" is not a port", spec, (int)flen[1], f[1]));
+			netroot_warn(w, xasprintf("iscsi:%s: \"%.*s\" is not a port", shown, (int)flen[1], f[1]));
 			return -EINVAL;
 		}
 		t->port = (unsigned)v;
 	}
 	if (flen[2]) {
 		if ((v = netroot_small_number(f[2], flen[2], 0, 16383)) < 0) {
-			netroot_warn(w, xasprintf("iscsi:%s: \"%.*s\" is not a LUN (0 to 16383)", spec, (int)flen[2], f[2]));
+			netroot_warn(w, xasprintf("iscsi:%s: \"%.*s\" is not a LUN (0 to 16383)", shown, (int)flen[2], f[2]));
 			return -EINVAL;
 		}
 		t->lun = (unsigned)v;
 	}
 	if (!*s) {
-		netroot_warn(w, xasprintf("iscsi:%s: no target name", spec));
+		netroot_warn(w, xasprintf("iscsi:%s: no target name", shown));
 		return -EINVAL;
 	}
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f) {
-			netroot_warn(w, xasprintf("iscsi:%s: target name \"%s\" has a space or control character", spec, s));
+			netroot_warn(w, xasprintf("iscsi:%s: target name \"%s\" has a space or control character", shown, s));
 			return -EINVAL;
 		}
 	t->name = xstrdup(s);
 	return 0;
 }
+/* The part of an iSCSI spec (after "iscsi:") before its last '@', which
+ * holds the CHAP users and passwords, as "(secret)", as the iSCSI job
+ * shows iscsistart's -w/-W: warnings and the log quote specs, and the
+ * log is kept on the real system. The last '@', so that a password
+ * holding one is masked whole. */
+static char *iscsi_shown(const char *spec, size_t len)
+{
+	const char *at = NULL;
+
+	for (size_t i = 0; i < len; i++)
+		if (spec[i] == '@')
+			at = spec + i;
+	if (!at)
+		return xstrndup(spec, len);
+	return xasprintf("(secret)%.*s", (int)(len - (size_t)(at - spec)), at);
+}
+
+int iscsi_parse(const char *spec, struct iscsi_root *r, struct strv *w)
+{
+	char *shown = iscsi_shown(spec, strlen(spec));
+	int e = iscsi_parse_shown(spec, shown, r, w);
+
+	free(shown);
+	return e;
+}
+
+char *netroot_shown(const char *text)
+{
+	static const char *const keys[] = { "rd.iscsi.password=", "rd.iscsi.in.password=" };
+	struct buf b = { 0 };
+	const char *p = text;
+
+	while (*p) {
+		size_t word = strcspn(p, " \t\n");
+		const char *iscsi = NULL;
+		bool done = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(keys) && !done; i++)
+			if (str_has_prefix(p, keys[i])) {
+				buf_printf(&b, "%s(secret)", keys[i]);
+				done = true;
+			}
+		/* root=iscsi:…, netroot=iscsi:…, or the spec alone */
+		if (!done && (iscsi = memmem(p, word, "iscsi:", 6))) {
+			size_t head = (size_t)(iscsi - p) + 6;
+			char *m = iscsi_shown(p + head, word - head);
+			buf_append(&b, p, head);
+			buf_append(&b, m, strlen(m));
+			free(m);
+			done = true;
+		}
+		if (!done)
+			buf_append(&b, p, word);
+		p += word;
+		if (*p) {
+			buf_append(&b, p, 1);
+			p++;
+		}
+	}
+	buf_append(&b, "", 1);
+	return b.p;
+}
+
 
 static void nbd_root_free(struct nbd_root *r)
 {

@@ -121,6 +121,12 @@ int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_
 		   struct nfs_mount *out, struct strv *warnings);
 void nfs_mount_free(struct nfs_mount *m);
 
+/* text (a spec, a whole command line) with the secrets a network root
+ * may carry masked as "(secret)": an iSCSI spec's USER:PASS…@ and the
+ * values of rd.iscsi.password= and rd.iscsi.in.password=. For every
+ * message and log line that quotes one (malloc'd). */
+char *netroot_shown(const char *text);
+
 /* The parts on their own, for the callers that have them apart. */
 int iscsi_parse(const char *spec, struct iscsi_root *out, struct strv *warnings); /* after "iscsi:" */
 int nbd_parse(const char *spec, struct nbd_root *out, struct strv *warnings);	  /* after "nbd:" or nbdroot= */

@@ -243,6 +243,14 @@ static int ask(struct init *in, const struct unlock *u)
 					      u->uuid, in->keymap)
 				  : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
 	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
+	/* the UUID is the disk's own text, and the prompt goes to the
+	 * console and SSH clients without the log: escaped as the log is */
+	size_t plen = strlen(prompt) * 4 + 1;
+	char *raw = prompt;
+
+	prompt = xmalloc(plen);
+	log_escape(prompt, plen, raw);
+	free(raw);
 	/* crypttab's tries= wins; 0 asks until it is right, as systemd does */
 	long tries = u->opts.tries >= 0 ? u->opts.tries : in->stack.tries;
 	int r = 0;

@@ -80,14 +80,15 @@ static const char *find_init(struct init *in)
 	return NULL;
 }
 
-static int write_file(struct init *in, const char *path, const char *data, size_t len)
+static int write_file(struct init *in, const char *path, const char *data, size_t len, mode_t mode)
 {
-	int fd = in->ops->open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = in->ops->open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	int r;
 
 	if (fd < 0)
 		return err_errno(fd, "cannot create %s", path);
-	r = write_all(fd, data, len);
+	/* a file a hook made already keeps its mode through O_CREAT */
+	r = fchmod(fd, mode) < 0 ? -errno : write_all(fd, data, len);
 	close(fd);
 	if (r < 0)
 		return err_errno(r, "cannot write %s", path);
@@ -102,8 +103,10 @@ int write_state(struct init *in)
 
 	if ((r = in->ops->mkdir("/run/uniramfs", 0755)) < 0 && r != -EEXIST)
 		log_warn("cannot create /run/uniramfs: %s", strerror(-r));
-	if ((r = write_file(in, "/run/uniramfs/timings", t, strlen(t))) < 0 ||
-	    (r = write_file(in, "/run/uniramfs/log", log->p ? log->p : "", log->len)) < 0)
+	/* The log is the real system's to read, but only root's: it holds
+	 * every debug line, DHCP's answers, the network root's spec. */
+	if ((r = write_file(in, "/run/uniramfs/timings", t, strlen(t), 0644)) < 0 ||
+	    (r = write_file(in, "/run/uniramfs/log", log->p ? log->p : "", log->len, 0600)) < 0)
 		log_warn("%s", err_msg());
 	else
 		r = 0;
