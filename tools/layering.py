@@ -33,7 +33,7 @@ import sys
 PROGRAMS = {
     "init": {
         "src": "src/init",
-        "order": ["main", "ops_real", "sequence", "stages", "netboot", "stack", "remote", "dev", "net",
+        "order": ["main", "ops_real", "sequence", "boot_inputs", "stages", "netboot", "stack", "remote", "dev", "net",
                   "core"],
     },
     "gen": {
