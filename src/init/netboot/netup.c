@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The network for the boot: interfaces, link up, ip= or DHCP. */
 #include "init/netboot/netup.h"
+#include "init/netboot/netstate.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -19,8 +20,6 @@
 #include "init/net/rawudp.h"
 #include "log.h"
 
-#define NET_RUN_DIR "/run/uniramfs/net"
-#define RESOLV_CONF "/run/uniramfs/resolv.conf"
 
 static bool ip_configures(const struct ip_conf *ip)
 {
@@ -147,99 +146,6 @@ static char *sys_read(const struct netup *nu, const char *name, const char *file
 	return line;
 }
 
-/* Write data as DIR/name (parent made first when given); warns on
- * failure: the boot does not depend on these files. */
-static void write_run_file(struct netup *nu, const char *parent, const char *dir, const char *name,
-			   const struct buf *data)
-{
-	const char *dirs[] = { parent ? parent : dir, parent ? dir : NULL, NULL };
-	int e = net_run_file_write(nu->ops, dirs, name, data->p ? data->p : "", data->len);
-
-	if (e < 0)
-		log_warn("cannot write %s/%s: %s", dir, name, strerror(-e));
-}
-
-/* A root on the network (or the disk under it) is reached through ni:
- * the root's NetworkManager and systemd-networkd must leave its address
- * alone (nethandover.h). */
-static void write_handover(struct netup *nu, const struct netif *ni, const struct net_conf *nc)
-{
-	struct buf b = { 0 };
-	char *name;
-
-	if (nu->root.kind == NETROOT_NONE && !nu->root.iscsi.firmware)
-		return;
-	if (net_nm_unmanaged_render(ni->name, &b) < 0) {
-		log_warn("%s: the name cannot be written into NetworkManager's and networkd's files: "
-			 "they may reconfigure the root's link", ni->name);
-		return;
-	}
-	name = net_nm_conf_name(ni->name);
-	write_run_file(nu, "/run/NetworkManager", "/run/NetworkManager/conf.d", name, &b);
-	free(name);
-	buf_free(&b);
-	if (net_networkd_render(nc, &b) == 0) {
-		name = net_networkd_name(ni->name);
-		write_run_file(nu, "/run/systemd", "/run/systemd/network", name, &b);
-		free(name);
-	}
-	buf_free(&b);
-}
-
-static void write_conf(struct netup *nu, const struct netif *ni)
-{
-	struct net_conf nc;
-	struct buf b = { 0 }, r = { 0 };
-	struct strv w = { 0 };
-	int dfd, e;
-
-	if (nu->from_dhcp) {
-		net_conf_from_lease(&nc, ni->name, &nu->lease);
-	} else {
-		net_conf_from_ip(&nc, ni->name, nu->ip);
-		nc.prefix = nu->prefix;
-		nc.uptime = (long)(nu->ops->now_ms() / 1000);
-	}
-	net_conf_render(&nc, &b, &w);
-	net_resolv_render(&nc, nu->cmd.nameserver, nu->cmd.n_nameserver, nu->cmd.peerdns, &r, &w);
-	nu->ops->mkdir("/run/uniramfs", 0755);
-	nu->ops->mkdir(NET_RUN_DIR, 0755);
-	dfd = nu->ops->open(NET_RUN_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (dfd < 0) {
-		log_warn("cannot open " NET_RUN_DIR ": %s", strerror(-dfd));
-	} else {
-		char *name = xasprintf("%s.conf", ni->name);
-		if ((e = net_write_file_at(dfd, name, b.p, b.len)) < 0)
-			log_warn("cannot write " NET_RUN_DIR "/%s: %s", name, strerror(-e));
-		free(name);
-		close(dfd);
-	}
-	dfd = nu->ops->open("/run/uniramfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (dfd >= 0) {
-		if ((e = net_write_file_at(dfd, "resolv.conf", r.p ? r.p : "", r.len)) < 0)
-			log_warn("cannot write " RESOLV_CONF ": %s", strerror(-e));
-		close(dfd);
-	}
-	{
-		/* initramfs-tools' name and layout, beside ours; its warnings
-		 * are the same fields', already in w */
-		struct strv kw = { 0 };
-		char *name = xasprintf("net-%s.conf", ni->name);
-		buf_free(&b);
-		nc.prefix = nu->prefix; /* ipconfig writes the netmask it derived */
-		net_conf_render_klibc(&nc, &b, &kw);
-		write_run_file(nu, NULL, "/run", name, &b);
-		strv_free(&kw);
-		free(name);
-	}
-	write_handover(nu, ni, &nc);
-	for (size_t i = 0; i < w.n; i++)
-		log_warn("%s: %s", ni->name, w.v[i]);
-	strv_free(&w);
-	buf_free(&b);
-	buf_free(&r);
-}
-
 /* The DHCP socket (AF_PACKET: every IPv4 frame on every link, each one
  * checksummed by packet_ready) is open only while a DHCP client runs:
  * once DHCP has settled, a lease bound or given up, PID 1 would
@@ -313,7 +219,7 @@ static void configure(struct netup *nu, size_t idx)
 		nu->v[i].up = false;
 	}
 	dhcp_maybe_close(nu);
-	write_conf(nu, ni);
+	netstate_write(nu, ni);
 	if (nu->on_up)
 		nu->on_up(nu->up_arg);
 }
