@@ -152,11 +152,5 @@ bool fake_boot_logged(const char *text)
 
 char *fake_boot_read(struct fake_ops *f, const char *p)
 {
-	char *real = fake_path(f, p), *data = NULL;
-	size_t len;
-
-	if (read_file(real, &data, &len) < 0)
-		data = NULL;
-	free(real);
-	return data;
+	return fake_read(f, p);
 }

@@ -617,6 +617,17 @@ void fake_symlink(struct fake_ops *f, const char *target, const char *p)
 	free(real);
 }
 
+char *fake_read(struct fake_ops *f, const char *p)
+{
+	char *real = fake_path(f, p), *data = NULL;
+	size_t len;
+
+	if (read_file(real, &data, &len) < 0)
+		data = NULL;
+	free(real);
+	return data;
+}
+
 char *fake_readlink(struct fake_ops *f, const char *p)
 {
 	char buf[4096];

@@ -107,6 +107,8 @@ void fake_write(struct fake_ops *f, const char *p, const char *content);
 void fake_mkdir(struct fake_ops *f, const char *p);
 /* Create a symlink (and the link's parent directories). */
 void fake_symlink(struct fake_ops *f, const char *target, const char *p);
+/* A file's whole content in the tree; NULL if absent (caller frees). */
+char *fake_read(struct fake_ops *f, const char *p);
 /* Read a symlink in the tree; NULL if absent (caller frees). */
 char *fake_readlink(struct fake_ops *f, const char *p);
 

@@ -35,17 +35,6 @@ static void finish(struct fake_ops *f, struct init *in)
 	stack_init_finish(f, in, test_cur_failed);
 }
 
-static char *read_back(struct fake_ops *f, const char *p)
-{
-	char *real = fake_path(f, p), *data = NULL;
-	size_t len;
-
-	if (read_file(real, &data, &len) < 0)
-		data = NULL;
-	free(real);
-	return data;
-}
-
 /* A device the registry knows, as probed: name, uuid, dm name. */
 static void known(struct init *in, const char *name, const char *type, const char *uuid,
 		  const char *dmname)
@@ -91,11 +80,11 @@ static void test_udev_database_for_dm_devices(void)
 	fake_write(f, "/sys/class/block/vda2/dev", "254:2\n");
 	fake_write(f, "/run/udev/data/b253:1", "E:MINE=1\n");
 	CHECK(udevdb_write(in.ops) == 1);
-	CHECK((s = read_back(f, "/run/udev/data/b253:0")) && !strcmp(s, DBENTRY));
+	CHECK((s = fake_read(f, "/run/udev/data/b253:0")) && !strcmp(s, DBENTRY));
 	free(s);
-	CHECK((s = read_back(f, "/run/udev/data/b253:1")) && !strcmp(s, "E:MINE=1\n"));
+	CHECK((s = fake_read(f, "/run/udev/data/b253:1")) && !strcmp(s, "E:MINE=1\n"));
 	free(s);
-	CHECK(!(s = read_back(f, "/run/udev/data/b254:2")));
+	CHECK(!(s = fake_read(f, "/run/udev/data/b254:2")));
 	finish(f, &in);
 }
 
@@ -110,7 +99,7 @@ static void test_udev_database_never_through_a_link(void)
 	fake_write(f, "/etc/victim", "keep\n");
 	fake_symlink(f, "../../../etc/victim", "/run/udev/data/b253:0");
 	CHECK(udevdb_write(in.ops) == 0);
-	CHECK((s = read_back(f, "/etc/victim")) && !strcmp(s, "keep\n"));
+	CHECK((s = fake_read(f, "/etc/victim")) && !strcmp(s, "keep\n"));
 	free(s);
 	finish(f, &in);
 }

@@ -49,7 +49,7 @@ void net_conf_from_ip(struct net_conf *nc, const char *device, const struct ip_c
 	nc->mtu = ip->mtu;
 }
 
-static bool has_control(const char *s)
+bool net_has_control(const char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -62,7 +62,7 @@ static void put_str(struct buf *b, const char *key, const char *val, struct strv
 {
 	if (!val || !*val)
 		return;
-	if (has_control(val)) {
+	if (net_has_control(val)) {
 		strv_push_owned(w, xasprintf("%s: left out, its value has a control character", key));
 		return;
 	}

@@ -31,6 +31,10 @@ struct net_conf {
 	long uptime; /* seconds since boot when configured (klibc's UPTIME) */
 };
 
+/* Does s hold a control byte (C0 or DEL)? Such a value is never written:
+ * a newline would start a line of the reader's choosing. */
+bool net_has_control(const char *s);
+
 /* Fill from a lease or from a static ip=; the strings stay borrowed. */
 void net_conf_from_lease(struct net_conf *nc, const char *device, const struct dhcp_lease *l);
 void net_conf_from_ip(struct net_conf *nc, const char *device, const struct ip_conf *ip);

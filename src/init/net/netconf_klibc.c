@@ -9,14 +9,6 @@
 
 #include "init/net/netconf.h"
 
-static bool has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
 /* KEY='value' with ' and ! closed out of the quotes as ipconfig does
  * ('\!' keeps an interactive bash from expanding history); a value with
  * a control byte is written empty, since a newline would start a line
@@ -25,7 +17,7 @@ static void put_str(struct buf *b, const char *key, const char *val, struct strv
 {
 	if (!val)
 		val = "";
-	if (has_control(val)) {
+	if (net_has_control(val)) {
 		strv_push_owned(w, xasprintf("%s: left out, its value has a control character", key));
 		val = "";
 	}
