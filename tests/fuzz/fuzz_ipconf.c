@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "log.h"
 #include "init/net/ipconf.h"
 #include "init/net/netconf.h"
 #include "init/net/nethandover.h"
@@ -54,6 +55,22 @@ static void nfs_under_nfsroot(const struct cmdline *c, const char *text, const s
 	free(k.options);
 }
 
+/* What the log does to every message (log.h): nothing it writes may
+ * be a control character, and escaping twice changes nothing. */
+static void escaped(const char *text)
+{
+	static char once[8192], twice[8192];
+	size_t n = log_escape(once, sizeof(once), text);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)once[i] < 0x20 || once[i] == 0x7f ||
+		    ((unsigned char)once[i] == 0xc2 && (unsigned char)once[i + 1] < 0xa0))
+			__builtin_trap();
+	log_escape(twice, sizeof(twice), once);
+	if (strcmp(once, twice) != 0)
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cmdline c = { 0 };
@@ -95,6 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	netroot_free(&r);
 	nfs_under_nfsroot(&c, text, &server, &client, &w);
+	free(netroot_shown(text));
+	escaped(text);
 	if (netroot_from_root_path(text, &r, &w) == 0)
 		netroot_free(&r);
 	netroot_free(&r);
