@@ -115,8 +115,10 @@ uint64_t cpio_writer_offset(const struct cpio_writer *w)
 
 static int emit(struct cpio_writer *w, const void *data, size_t n)
 {
-	if (sink_write(w->out, data, n) < 0)
-		return -1;
+	int r = sink_write(w->out, data, n);
+
+	if (r < 0)
+		return r;
 	w->off += n;
 	return 0;
 }
@@ -132,6 +134,7 @@ int cpio_write_begin(struct cpio_writer *w, const struct cpio_entry *e)
 {
 	char hdr[HDR_LEN + 32];
 	size_t namesize = strlen(e->name) + 1;
+	int r;
 
 	if (e->size > UINT32_MAX)
 		return err_set("%s: too large for cpio newc (%llu bytes)", e->name,
@@ -140,8 +143,8 @@ int cpio_write_begin(struct cpio_writer *w, const struct cpio_entry *e)
 		 "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08zX%08X",
 		 e->ino, e->mode, e->uid, e->gid, e->nlink ? e->nlink : 1, e->mtime,
 		 (unsigned)e->size, 0u, 0u, e->rdev_major, e->rdev_minor, (size_t)(uint32_t)namesize, 0u);
-	if (emit(w, hdr, HDR_LEN) < 0 || emit(w, e->name, namesize) < 0 || pad(w, 4) < 0)
-		return -1;
+	if ((r = emit(w, hdr, HDR_LEN)) < 0 || (r = emit(w, e->name, namesize)) < 0 || (r = pad(w, 4)) < 0)
+		return r;
 	w->remaining = e->size;
 	return 0;
 }
@@ -163,19 +166,21 @@ int cpio_write_end(struct cpio_writer *w)
 
 int cpio_write(struct cpio_writer *w, const struct cpio_entry *e, const void *data)
 {
-	if (cpio_write_begin(w, e) < 0)
-		return -1;
-	if (e->size && cpio_write_data(w, data, e->size) < 0)
-		return -1;
+	int r = cpio_write_begin(w, e);
+
+	if (r < 0)
+		return r;
+	if (e->size && (r = cpio_write_data(w, data, e->size)) < 0)
+		return r;
 	return cpio_write_end(w);
 }
 
 int cpio_write_trailer(struct cpio_writer *w)
 {
 	struct cpio_entry e = { .name = "TRAILER!!!", .nlink = 1 };
-	if (cpio_write(w, &e, NULL) < 0)
-		return -1;
-	return pad(w, 512);
+	int r = cpio_write(w, &e, NULL);
+
+	return r < 0 ? r : pad(w, 512);
 }
 
 void cpio_reader_init(struct cpio_reader *r, const void *buf, size_t len)
@@ -205,7 +210,7 @@ static int hex8(const uint8_t *p, uint32_t *out)
 		else if (c >= 'A' && c <= 'F')
 			v |= c - 'A' + 10;
 		else
-			return -1;
+			return -EINVAL;
 	}
 	*out = v;
 	return 0;

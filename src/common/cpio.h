@@ -8,8 +8,8 @@
 
 /* Where bytes go: a file, a compressor, a memory buffer. */
 struct sink {
-	int (*write)(struct sink *s, const void *data, size_t n); /* 0 or -1 + err_set */
-	int (*finish)(struct sink *s);  /* flush; 0 or -1 */
+	int (*write)(struct sink *s, const void *data, size_t n); /* 0 or -errno + err_* */
+	int (*finish)(struct sink *s);  /* flush; 0 or -errno + err_* */
 	void (*free)(struct sink *s);
 };
 int sink_write(struct sink *s, const void *data, size_t n);
@@ -54,7 +54,7 @@ void cpio_writer_free(struct cpio_writer *w);
 /* Reader over a memory buffer holding (at least) one cpio archive.
  * cpio_read_next returns 1 with *e filled (e->name points into a
  * reader-owned copy, *data into buf), 0 at the trailer (*off then points
- * just past it), -1 on malformed input (err_set says where). Accepts
+ * just past it), -EINVAL on malformed input (err_set says where). Accepts
  * newc (070701) and crc (070702). */
 struct cpio_reader {
 	const uint8_t *buf;

@@ -55,7 +55,7 @@ void build_opts_init(struct build_opts *o);
 void build_opts_free(struct build_opts *o);
 
 /* Set one key. where names the origin for messages ("FILE:LINE" or
- * "--flag"). A list key appends. -1 + err_set on an unknown key or a bad
+ * "--flag"). A list key appends. -errno + err_* on an unknown key or a bad
  * value, naming where, the key and the text. */
 int config_set(struct build_opts *o, const char *key, const char *value, const char *where);
 /* Parse "key = value" lines from data (modified in place); name is

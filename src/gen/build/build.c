@@ -73,7 +73,7 @@ static int resolve_kver(struct plan *p)
 		if (p->o->kmoddir)
 			return err_set("--kernel-tree and --kmoddir both name the modules: give one");
 		if (kernel_tree_open(&p->kt, p->o->kernel_tree, p->o->kver) < 0)
-			return -1;
+			return err_code();
 		p->kver = xstrdup(p->kt.kver);
 		p->kmoddir = p->kt.kmoddir ? xstrdup(p->kt.kmoddir) : NULL;
 		return 0;
@@ -451,7 +451,7 @@ static int write_image(struct plan *p, uint64_t *size)
 		r = squash_write_segment(&p->squash, file, source_date_epoch());
 	if (r == 0) {
 		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
-		r = comp ? 0 : -1;
+		r = comp ? 0 : err_code();
 	}
 	if (r == 0) {
 		w = cpio_writer_new(comp);
@@ -461,12 +461,12 @@ static int write_image(struct plan *p, uint64_t *size)
 		r = cpio_write_trailer(w);
 	if (r == 0)
 		r = sink_finish(comp);
-	if (r == 0)
+	if (r == 0) {
 		r = sink_finish(file);
-	if (file)
 		total = output_sink_total(file);
-	if (r == 0 && output_sink_full(file))
-		r = no_room(&out, p->output, total, output_sink_full(file));
+		if (r == -ENOSPC || r == -EDQUOT)
+			r = no_room(&out, p->output, total, r);
+	}
 	if (r == 0) {
 		*size = total;
 		r = output_commit(&out);

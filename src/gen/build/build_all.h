@@ -6,7 +6,7 @@
 
 /* `uniramfs build --all`: the default image of every installed kernel.
  * One kernel's failure is reported and the others are still built; the
- * result is then -1 + err_set naming the kernels that failed. */
+ * result is then -errno + err_* naming the kernels that failed. */
 int build_all(struct build_opts *o);
 
 #endif

@@ -21,11 +21,11 @@ enum compression {
 	COMP_UNKNOWN,
 };
 
-int compression_from_name(const char *name, enum compression *out); /* -1 + err_set */
+int compression_from_name(const char *name, enum compression *out); /* -errno + err_* */
 const char *compression_name(enum compression c);
 /* Was the library for c compiled in (meson -Dzstd= -Dxz= -Dlz4= -Dzlib=)? */
 bool compression_built_in(enum compression c);
-/* 0, or -1 + err_set saying c cannot be written by this build and why. */
+/* 0, or -errno + err_* saying c cannot be written by this build and why. */
 int compression_check_built_in(enum compression c);
 
 /* The default levels. Why 6: see the measurements in compress.c. */

@@ -26,7 +26,7 @@ static int gz_run(struct gz_sink *g, int flush)
 		if (r == Z_STREAM_ERROR)
 			return err_set("gzip: compression failed");
 		if (sink_write(g->c.out, g->c.obuf, g->c.olen - g->gz.avail_out) < 0)
-			return -1;
+			return err_code();
 		if (flush == Z_FINISH ? r == Z_STREAM_END : g->gz.avail_in == 0 && g->gz.avail_out != 0)
 			return 0;
 	}
@@ -41,7 +41,7 @@ static int gz_write(struct sink *s, const void *data, size_t n)
 		g->gz.next_in = (Bytef *)p;
 		g->gz.avail_in = chunk;
 		if (gz_run(g, Z_NO_FLUSH) < 0)
-			return -1;
+			return err_code();
 		p += chunk;
 		n -= chunk;
 	}
@@ -56,7 +56,7 @@ static int gz_finish(struct sink *s)
 	g->gz.next_in = NULL;
 	g->gz.avail_in = 0;
 	if (gz_run(g, Z_FINISH) < 0)
-		return -1;
+		return err_code();
 	g->c.finished = true;
 	return 0;
 }

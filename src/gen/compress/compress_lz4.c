@@ -50,7 +50,7 @@ static int lz4_flush_block(struct lz4_sink *l)
 		uint8_t m[4];
 		put_le32(m, LZ4_LEGACY_MAGIC);
 		if (sink_write(l->c.out, m, 4) < 0)
-			return -1;
+			return err_code();
 		l->magic_written = true;
 	}
 	if (!l->inlen)
@@ -83,7 +83,7 @@ static int lz4_write(struct sink *s, const void *data, size_t n)
 		p += take;
 		n -= take;
 		if (l->inlen == LZ4_LEGACY_BLOCK && lz4_flush_block(l) < 0)
-			return -1;
+			return err_code();
 	}
 	return 0;
 }
@@ -94,7 +94,7 @@ static int lz4_finish(struct sink *s)
 	if (l->c.finished)
 		return 0;
 	if (lz4_flush_block(l) < 0)
-		return -1;
+		return err_code();
 	l->c.finished = true;
 	return 0;
 }
@@ -150,7 +150,7 @@ static int unlz4(const uint8_t *in, size_t len, struct buf *out, size_t *consume
 		codec_out_grew(out, (size_t)r);
 		pos += n;
 		if (codec_over_limit("lz4", out, start) < 0)
-			return -1;
+			return err_code();
 	}
 	*consumed = pos;
 	return 0;

@@ -73,7 +73,7 @@ int codec_cpus(void);
  * (plus the NUL struct buf keeps); returns how many bytes are free. */
 size_t codec_out_room(struct buf *out, size_t min);
 void codec_out_grew(struct buf *out, size_t n);
-/* -1 + err_set once one stream made more than the limit (from start). */
+/* -errno + err_* once one stream made more than the limit (from start). */
 int codec_over_limit(const char *what, const struct buf *out, size_t start);
 
 #endif

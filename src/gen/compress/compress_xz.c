@@ -29,7 +29,7 @@ static int xz_run(struct xz_sink *x, lzma_action action)
 		if (r != LZMA_OK && r != LZMA_STREAM_END)
 			return err_set("xz: compression failed (liblzma error %d)", (int)r);
 		if (sink_write(x->c.out, x->c.obuf, x->c.olen - x->xz.avail_out) < 0)
-			return -1;
+			return err_code();
 		if (action == LZMA_FINISH ? r == LZMA_STREAM_END : x->xz.avail_in == 0)
 			return 0;
 	}
@@ -51,7 +51,7 @@ static int xz_finish(struct sink *s)
 	x->xz.next_in = NULL;
 	x->xz.avail_in = 0;
 	if (xz_run(x, LZMA_FINISH) < 0)
-		return -1;
+		return err_code();
 	x->c.finished = true;
 	return 0;
 }

@@ -38,7 +38,7 @@ static int zstd_write(struct sink *s, const void *data, size_t n)
 	size_t left;
 	while (in.pos < in.size)
 		if (zstd_step(z, &in, ZSTD_e_continue, &left) < 0)
-			return -1;
+			return err_code();
 	return 0;
 }
 
@@ -51,7 +51,7 @@ static int zstd_finish(struct sink *s)
 		return 0;
 	while (left)
 		if (zstd_step(z, &in, ZSTD_e_end, &left) < 0)
-			return -1;
+			return err_code();
 	z->c.finished = true;
 	return 0;
 }

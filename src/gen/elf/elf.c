@@ -492,7 +492,7 @@ static int add_stand_in(struct walk *w, size_t i, const char *name, const char *
 		free(found);
 		free(lib);
 		if (rc < 0)
-			return -1;
+			return rc;
 	}
 	return 1;
 }
@@ -517,7 +517,7 @@ static int resolve_needed(struct walk *w, size_t i)
 		free(found);
 		free(real);
 		if (rc < 0)
-			return -1;
+			return rc;
 	}
 	/* dlopen() dependencies the object declares: any one soname of an
 	 * entry will do; a missing one is the normal "feature off" case. */
@@ -541,7 +541,7 @@ static int resolve_needed(struct walk *w, size_t i)
 			free(found);
 			free(real);
 			if (rc < 0)
-				return -1;
+				return rc;
 			done = true;
 		}
 		if (!done)
@@ -643,7 +643,7 @@ static int add_path(struct elf_resolver *r, struct image *img, const char *path,
 	struct obj *o;
 
 	if (image_add_host_path(img, r->sysroot, path, &real) < 0)
-		return -1;
+		return err_code();
 	o = obj_get(r, real);
 	if (o->kind < 0) {
 		free(real);

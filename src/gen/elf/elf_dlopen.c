@@ -5,6 +5,7 @@
  * a file in the sysroot), so every step is bounded by its end. */
 #include "gen/elf/elf_parse.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static bool js_eat(struct js *j, char c)
 static int js_string(struct js *j, struct buf *out)
 {
 	if (!js_eat(j, '"'))
-		return -1;
+		return -EINVAL;
 	while (j->p < j->end) {
 		unsigned char c = (unsigned char)*j->p++;
 		if (c == '"') {
@@ -41,10 +42,10 @@ static int js_string(struct js *j, struct buf *out)
 			return 0;
 		}
 		if (c < 0x20)
-			return -1;
+			return -EINVAL;
 		if (c == '\\') {
 			if (j->p >= j->end)
-				return -1;
+				return -EINVAL;
 			c = (unsigned char)*j->p++;
 			switch (c) {
 			case '"': case '\\': case '/': break;
@@ -57,7 +58,7 @@ static int js_string(struct js *j, struct buf *out)
 				/* Sonames are ASCII; anything else only has to be
 				 * stepped over. */
 				if (j->end - j->p < 4)
-					return -1;
+					return -EINVAL;
 				unsigned v = 0;
 				for (int i = 0; i < 4; i++) {
 					char h = *j->p++;
@@ -67,27 +68,27 @@ static int js_string(struct js *j, struct buf *out)
 					else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
 						v |= (unsigned)((h | 0x20) - 'a' + 10);
 					else
-						return -1;
+						return -EINVAL;
 				}
 				c = v && v < 0x80 ? (unsigned char)v : '?';
 				break;
 			default:
-				return -1;
+				return -EINVAL;
 			}
 		}
 		if (out)
 			buf_append(out, &c, 1);
 	}
-	return -1;
+	return -EINVAL;
 }
 
 static int js_skip(struct js *j, int depth)
 {
 	if (depth > 32)
-		return -1;
+		return -EINVAL;
 	js_ws(j);
 	if (j->p >= j->end)
-		return -1;
+		return -EINVAL;
 	switch (*j->p) {
 	case '"':
 		return js_string(j, NULL);
@@ -100,9 +101,9 @@ static int js_skip(struct js *j, int depth)
 			return 0;
 		do {
 			if (obj && (js_string(j, NULL) < 0 || !js_eat(j, ':')))
-				return -1;
+				return -EINVAL;
 			if (js_skip(j, depth + 1) < 0)
-				return -1;
+				return -EINVAL;
 		} while (js_eat(j, ','));
 		return js_eat(j, close) ? 0 : -1;
 	}
@@ -125,7 +126,7 @@ static int js_dependency(struct js *j, struct elf_dlopen *d)
 
 	d->priority = ELF_DLOPEN_RECOMMENDED;
 	if (!js_eat(j, '{'))
-		return -1;
+		return -EINVAL;
 	if (js_eat(j, '}'))
 		return 0;
 	do {
@@ -204,5 +205,5 @@ bad:
 	for (size_t i = 0; i < nv; i++)
 		strv_free(&v[i].sonames);
 	free(v);
-	return -1;
+	return -EINVAL;
 }

@@ -473,13 +473,13 @@ int elf_parse_symbols(const void *buf, size_t n, const char *name, struct elf_fi
 	if (ret <= 0)
 		return ret;
 	if (find_program_headers(&r, name, &ph) < 0)
-		return -1;
+		return err_code();
 	sg.loads = xmalloc((ph.num ? ph.num : 1) * sizeof(*sg.loads));
 	for (uint64_t i = 0; i < ph.num && ret > 0; i++)
 		if (parse_segment(&r, r.p + ph.off + i * ph.entsize, i, name, &sg, f) < 0)
-			ret = -1;
+			ret = err_code();
 	if (ret > 0 && sg.have_dyn && parse_dynamic(&r, sg.dyn_off, sg.dyn_size, sg.loads, sg.nloads, name, f) < 0)
-		ret = -1;
+		ret = err_code();
 	free(sg.loads);
 	if (ret < 0)
 		elf_file_free(f);

@@ -41,10 +41,10 @@ struct elf_file {
 };
 
 /* Parse n bytes at p. Returns 1 for an ELF file (f filled in), 0 when p
- * is not ELF at all (no magic), -1 (err_set, naming `name`) when it claims
+ * is not ELF at all (no magic), -EINVAL (err_set, naming `name`) when it claims
  * to be ELF but is malformed: every offset is checked against n. */
 int elf_parse(const void *p, size_t n, const char *name, struct elf_file *f);
-/* Same for a file on disk (mapped read-only). Also -1 when unreadable. */
+/* Same for a file on disk (mapped read-only). Also -errno (err_* set) when unreadable. */
 int elf_parse_path(const char *path, struct elf_file *f);
 void elf_file_free(struct elf_file *f);
 
@@ -64,7 +64,7 @@ int elf_symbols_path(const char *path, struct elf_symbols *s);
 void elf_symbols_free(struct elf_symbols *s);
 
 /* Parse the JSON text of one .note.dlopen descriptor and append its
- * entries to f. Returns 0, or -1 on malformed JSON (nothing appended). */
+ * entries to f. Returns 0, or -EINVAL on malformed JSON (nothing appended; no message). */
 int elf_parse_dlopen_json(const char *json, size_t n, struct elf_file *f);
 
 #endif

@@ -179,7 +179,7 @@ int early_add_hook(struct image *img, const char *spec)
 		err_set("--add-hook %s: unknown stage '%s' (use cmdline, pre-udev, pre-mount, "
 			"mount or pre-pivot)", spec, stage);
 		free(stage);
-		return -1;
+		return err_code();
 	}
 	if (stat(file, &st) < 0) {
 		free(stage);

@@ -23,7 +23,7 @@
 #define MAX_AUTHORIZED (1024 * 1024)
 
 /* Read and check one authorized_keys: 1 when it is there (sp filled),
- * 0 when absent, -1 (err set) when it is bad. */
+ * 0 when absent, -errno (err_* set) when it is bad. */
 static int read_authorized(struct ssh_plan *sp, const char *sysroot, const char *file)
 {
 	char *path = path_join(sysroot, file), *data = NULL;
@@ -47,7 +47,7 @@ static int read_authorized(struct ssh_plan *sp, const char *sysroot, const char 
 	else if ((r = ssh_read_fd(fd, MAX_AUTHORIZED, &data, &len)) < 0)
 		r = err_errno(r, "%s", path);
 	else if (ssh_authorized_keys(path, data, len, &sp->authorized, &sp->nkeys) < 0)
-		r = -1;
+		r = err_code();
 	else
 		r = 1;
 	if (fd >= 0)
@@ -84,7 +84,7 @@ int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mo
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(files); i++)
 		r = read_authorized(sp, sysroot, files[i]);
 	if (r < 0)
-		return -1;
+		return r;
 	if (!sp->keys_from || !sp->nkeys) {
 		char *where = path_join(sysroot, files[0]);
 		if (mode == SSH_YES)

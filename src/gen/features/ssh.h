@@ -31,7 +31,7 @@ struct ssh_plan {
 
 /* Whether SSH goes in and with what: ssh_unlock, the mode, dropbear on
  * the host, the first authorized_keys found (read and checked now).
- * Generic images carry it only when asked (yes). 0, or -1 (err set):
+ * Generic images carry it only when asked (yes). 0, or -errno (err_* set):
  * yes without dropbear or keys, or a bad authorized_keys. */
 int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mode,
 		    bool hostonly);
@@ -44,7 +44,7 @@ void ssh_plan_free(struct ssh_plan *sp);
 /* Check authorized_keys text (name: for messages) and write each key
  * into out with uniramfs's own options (no forwarding, the forced
  * command). Blank and # lines are skipped. *nkeys: the keys written.
- * 0, or -1 (err set, "NAME:LINE: why", naming the text). */
+ * 0, or -errno (err_* set, "NAME:LINE: why", naming the text). */
 int ssh_authorized_keys(const char *name, const char *data, size_t len, struct buf *out,
 			size_t *nkeys);
 
@@ -56,7 +56,7 @@ int ssh_read_fd(int fd, size_t max, char **data, size_t *len);
 /* The host keys in SYSROOT/SSH_HOSTKEY_DIR, each made with dropbearkey
  * when absent and never touched when there; links and keys anyone but
  * their owner may read are refused. Each one's content into the image
- * at LAYOUT_SSH_HOSTKEY_DIR (0600). 0 or -1 (err set). */
+ * at LAYOUT_SSH_HOSTKEY_DIR (0600). 0 or -errno (err_* set). */
 int ssh_hostkeys_add(struct image *img, const char *sysroot);
 
 #endif

@@ -143,7 +143,7 @@ int ssh_hostkeys_add(struct image *img, const char *sysroot)
 	int dfd = key_dir(sysroot, &dir), r = 0;
 
 	if (dfd < 0)
-		return -1;
+		return dfd;
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(names); i++) {
 		struct stat st;
 		char *data = NULL, *dst;

@@ -47,7 +47,7 @@ static int b64_value(int c)
 }
 
 /* Decode base64 (padding allowed only at the end) into out (size max).
- * Its length, or -1 when it is not base64. */
+ * Its length, or -EINVAL when it is not base64. */
 static long b64_decode(const char *s, size_t n, unsigned char *out, size_t max)
 {
 	uint32_t acc = 0;
@@ -60,18 +60,18 @@ static long b64_decode(const char *s, size_t n, unsigned char *out, size_t max)
 			continue;
 		}
 		if (pad || (v = b64_value((unsigned char)s[i])) < 0)
-			return -1;
+			return -EINVAL;
 		acc = acc << 6 | (uint32_t)v;
 		bits += 6;
 		if (bits >= 8) {
 			bits -= 8;
 			if (len == max)
-				return -1;
+				return -EINVAL;
 			out[len++] = (unsigned char)(acc >> bits);
 		}
 	}
 	if (pad > 2 || (n % 4 && pad))
-		return -1;
+		return -EINVAL;
 	return (long)len;
 }
 
@@ -170,7 +170,7 @@ static int one_line(const char *where, const char *line, struct buf *out)
 		if (!oend)
 			return err_set("%s: a double quote is left open", where);
 		if (check_options(where, p, (size_t)(oend - p), &no_pty) < 0)
-			return -1;
+			return err_code();
 		p = oend + strspn(oend, " \t");
 		end = p + strcspn(p, " \t");
 		if (!is_key_type(p, (size_t)(end - p)))
@@ -224,7 +224,7 @@ int ssh_authorized_keys(const char *name, const char *data, size_t len, struct b
 		if (!line[k] || line[k] == '#')
 			continue;
 		if (one_line(where, line + k, out) < 0)
-			return -1;
+			return err_code();
 		(*nkeys)++;
 	}
 	return 0;

@@ -204,7 +204,7 @@ static int add_key(struct stack_plan *sp, struct image *img, const char *src, co
 	if (access(src, R_OK) < 0)
 		return err_errno(errno, "key file %s", src);
 	if (image_add_file(img, dst, src, 0600, 0) < 0)
-		return -1;
+		return err_code();
 	if (!strv_contains(&sp->keys, dst))
 		strv_push(&sp->keys, dst);
 	return 0;

@@ -38,7 +38,7 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 		   const struct strv *add_keys);
 /* The lines of SYSROOT/etc/crypttab that name the stack's dm-crypt
  * layers, appended to out, and the key files they name. 0 (also when
- * there is no crypttab) or -1. */
+ * there is no crypttab) or -errno (err_* set). */
 int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
 			struct strv *keyfiles);
 void stack_plan_free(struct stack_plan *sp);

@@ -15,6 +15,7 @@
 #include "gen/features/stack.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,14 +83,15 @@ void stack_clevis_modules(struct stack_plan *sp, const char *sysroot)
 	free(dir);
 }
 
-/* Each program's path, or the first one missing (its index in *missing). */
+/* Each program's path, or -ENOENT for the first one missing (its index in
+ * *missing; the caller says it). */
 static int find_all(const char *sysroot, char **paths, size_t *missing)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
 		paths[i] = sysroot_find_tool(sysroot, progs[i].name);
 		if (!paths[i] && !progs[i].optional) {
 			*missing = i;
-			return -1;
+			return -ENOENT;
 		}
 	}
 	return 0;

@@ -49,7 +49,7 @@ static void skip_blanks(struct lexer *l, bool newlines)
 	}
 }
 
-/* One shell word, quotes removed. 0, or -1 + err_set on a quote that
+/* One shell word, quotes removed. 0, or -errno + err_* on a quote that
  * is not closed. */
 static int read_word(struct lexer *l, struct buf *w, bool in_array, bool *expands)
 {

@@ -21,7 +21,7 @@ struct shell_assign {
 
 typedef int (*shell_assign_fn)(void *userdata, const struct shell_assign *a);
 
-/* Call fn for each statement of data in order. -1 + err_set naming
+/* Call fn for each statement of data in order. -errno + err_* naming
  * name:line for an unterminated quote or array, or when fn fails. */
 int shell_assignments(const char *name, const char *data, shell_assign_fn fn, void *userdata);
 

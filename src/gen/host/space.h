@@ -6,7 +6,7 @@
 
 /* Can an image of size bytes be written next to path (the old image at
  * path stays until the new one is renamed over it, so the new one must
- * fit beside it)? -1 + err_set naming how many bytes are missing. */
+ * fit beside it)? -errno + err_* naming how many bytes are missing. */
 int space_check(const char *path, uint64_t size);
 
 #endif

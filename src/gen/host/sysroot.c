@@ -63,7 +63,7 @@ restart:
 		goto restart;
 	}
 	free(cur);
-	return -1;
+	return err_code();
 }
 
 char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, const char *name,

@@ -12,7 +12,7 @@ typedef int (*sysroot_link_fn)(void *userdata, const char *link, const char *tar
 /* Resolve path component by component as if sysroot were "/", following
  * every symlink (an absolute link stays inside the sysroot), as usrmerge
  * makes /lib a link to usr/lib. On success *real is the final path
- * inside the sysroot and *st its lstat. -1 + err_set when a component is
+ * inside the sysroot and *st its lstat. -errno + err_* when a component is
  * missing, a loop, or on_link fails. */
 int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_link, void *userdata, char **real,
 		    struct stat *st);

@@ -301,7 +301,7 @@ int hostonly_detect(const char *sysroot, struct hostonly *h)
 	free(c.root);
 	if (r < 0) {
 		hostonly_free(h);
-		return -1;
+		return r;
 	}
 	strv_sort_uniq(&h->modules);
 	strv_sort_uniq(&h->modaliases);

@@ -24,7 +24,7 @@ static void push_uniq(struct strv *s, const char *str)
 
 /* The real path of a sysfs link, which must stay inside the sysroot.
  * Returns 0, or 1 when there is no such file (callers decide whether that
- * matters), or -1: a link pointing nowhere is an error. */
+ * matters), or -errno (err_* set): a link pointing nowhere is an error. */
 int hostonly_resolve_link(const struct ctx *c, const char *path, char **out)
 {
 	struct stat st;
@@ -44,7 +44,7 @@ int hostonly_resolve_link(const struct ctx *c, const char *path, char **out)
 	if (*c->root && !str_has_prefix(real, c->root)) {
 		err_set("%s: points outside the sysroot, to %s", path, real);
 		free(real);
-		return -1;
+		return err_code();
 	}
 	*out = real;
 	return 0;
@@ -59,7 +59,7 @@ static int check_device_level(const struct ctx *c, const char *dir)
 
 	free(path);
 	if (r < 0)
-		return -1;
+		return r;
 	if (r == 0) {
 		char target[PATH_MAX];
 		char *modlink = xasprintf("%s/module", real);
@@ -138,7 +138,7 @@ int hostonly_net_push_word(const struct ctx *c, const char *key, const char *val
 			err_set("%s \"%s\" has a quote or control character: it cannot go on the kernel command line",
 				what, t);
 			free(t);
-			return -1;
+			return err_code();
 		}
 		space |= *p == ' ';
 	}

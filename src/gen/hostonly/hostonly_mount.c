@@ -61,7 +61,7 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 	if (r < 0) {
 		err_errno(r, "cannot read %s", path);
 		free(path);
-		return -1;
+		return err_code();
 	}
 	for (line = data; line && *line; line = next) {
 		char *f[6], *fstype, *source, *opts, *p = line;
@@ -93,7 +93,7 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 	if (!root->majmin) {
 		err_set("no mount of \"/\" in %s", path);
 		free(path);
-		return -1;
+		return err_code();
 	}
 	free(path);
 	return 0;
@@ -111,7 +111,7 @@ static int find_dm_by_name(const struct ctx *c, const char *dmname, char **name)
 	if (!d) {
 		err_errno(errno, "cannot open %s", dirpath);
 		free(dirpath);
-		return -1;
+		return err_code();
 	}
 	while ((de = readdir(d))) {
 		char *p, *line;
@@ -134,7 +134,7 @@ static int find_dm_by_name(const struct ctx *c, const char *dmname, char **name)
 	if (!de) {
 		err_set("no device-mapper device named \"%s\" in %s", dmname, dirpath);
 		free(dirpath);
-		return -1;
+		return err_code();
 	}
 	free(dirpath);
 	return 0;
@@ -150,17 +150,17 @@ static int devnode_to_majmin(const struct ctx *c, const char *devnode, char **ma
 		return err_set("%s is not a device node", devnode);
 	if (str_has_prefix(rel, "mapper/")) {
 		if (find_dm_by_name(c, rel + strlen("mapper/"), &name) < 0)
-			return -1;
+			return err_code();
 	} else if (strchr(rel, '/')) {
 		/* /dev/VG/LV, /dev/md/NAME, /dev/disk/by-*: udev symlinks in
 		 * the sysroot's /dev are the only record of these names. */
 		char *link = at_root(c, devnode), *real = NULL;
 		r = hostonly_resolve_link(c, link, &real);
 		if (r > 0)
-			err_set("cannot find block device %s: no %s", devnode, link);
+			r = err_set("cannot find block device %s: no %s", devnode, link);
 		free(link);
-		if (r != 0)
-			return -1;
+		if (r < 0)
+			return r;
 		name = xstrdup(strrchr(real, '/') + 1);
 		free(real);
 	} else {

@@ -70,7 +70,8 @@ static char *opt_value(const char *opts, const char *key)
 	return NULL;
 }
 
-/* "SERVER:/PATH" or "[V6]:/PATH". */
+/* "SERVER:/PATH" or "[V6]:/PATH"; -EINVAL for anything else (the
+ * caller says it). */
 static int split_source(const char *source, char **host, const char **path)
 {
 	const char *colon;
@@ -78,19 +79,19 @@ static int split_source(const char *source, char **host, const char **path)
 	if (source[0] == '[') {
 		const char *end = strchr(source, ']');
 		if (!end || end[1] != ':')
-			return -1;
+			return -EINVAL;
 		*host = xstrndup(source + 1, (size_t)(end - source - 1));
 		colon = end + 1;
 	} else {
 		colon = strchr(source, ':');
 		if (!colon)
-			return -1;
+			return -EINVAL;
 		*host = xstrndup(source, (size_t)(colon - source));
 	}
 	*path = colon + 1;
 	if (**path != '/') {
 		free(*host);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -107,7 +108,7 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 		err_set("the root filesystem is %s on \"%s\", not SERVER:/PATH", root->fstype, t);
 		free(t);
 		free(vers);
-		return -1;
+		return err_code();
 	}
 	/* The kernel records the address it mounted from: a name in the
 	 * source is no use to an initramfs that resolves none. */
@@ -118,13 +119,13 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 		t = hostonly_printable(addr);
 		err_set("the root is %s from \"%s\", not an IP address (the initramfs resolves no names), "
 			"and mountinfo gives no addr=", root->fstype, t);
-		r = -1;
+		r = err_code();
 		goto out;
 	}
 	if (strchr(path, ':')) {
 		t = hostonly_printable(path);
 		err_set("NFS root path \"%s\" has a ':', which ends the path in netroot=nfs:", t);
-		r = -1;
+		r = err_code();
 		goto out;
 	}
 	set_net(c, "nfs", addr);
@@ -333,7 +334,7 @@ static int nbd_root(const struct ctx *c, const char *disk, const char *name, con
 		t = hostonly_printable(export);
 		err_set("NBD export \"%s\" has a ':' or '/', which netroot=nbd: cannot carry", t);
 		free(t);
-		r = -1;
+		r = err_code();
 		goto out;
 	}
 	set_net(c, "nbd", host);

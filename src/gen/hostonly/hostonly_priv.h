@@ -29,7 +29,7 @@ static inline char *at_root(const struct ctx *c, const char *path)
 
 /* hostonly_base.c. The real path of a sysfs link, which must stay inside the sysroot.
  * Returns 0, or 1 when there is no such file (callers decide whether that
- * matters), or -1: a link pointing nowhere is an error. */
+ * matters), or -errno (err_* set): a link pointing nowhere is an error. */
 int hostonly_resolve_link(const struct ctx *c, const char *path, char **out);
 
 /* Collect the drivers and modaliases from a /sys/devices directory up. */

@@ -180,7 +180,7 @@ int hostonly_net_reach_server(const struct ctx *c)
 	mac = r == 0 ? read_attr(dir, "address") : NULL;
 	free(dir);
 	if (r < 0)
-		return -1;
+		return r;
 	if (mac && !kernel_style_name(iface)) {
 		char *spec = xasprintf("%s:%s", iface, mac);
 		r = hostonly_net_push_word(c, "ifname", spec, "the interface's name and MAC");

@@ -44,7 +44,7 @@ int gen_init_cpio_line(struct buf *out, const struct cpio_entry *e, const void *
 	if (!*name || strcmp(name, ".") == 0)
 		return 0; /* the root: gen_init_cpio has no line for it */
 	if (check_word("its name", name, strlen(name), e->name) < 0)
-		return -1;
+		return err_code();
 	switch (e->mode & S_IFMT) {
 	case S_IFDIR:
 		buf_printf(out, "dir /%s %o %u %u\n", name, perm, e->uid, e->gid);
@@ -56,7 +56,7 @@ int gen_init_cpio_line(struct buf *out, const struct cpio_entry *e, const void *
 		if (e->size == 0 || memchr(data, '\0', e->size))
 			return err_set("entry \"%s\": symlink with an empty or NUL-holding target", e->name);
 		if (check_word("its link target", data, e->size, e->name) < 0)
-			return -1;
+			return err_code();
 		buf_printf(out, "slink /%s %.*s %o %u %u\n", name, (int)e->size, (const char *)data, perm,
 			   e->uid, e->gid);
 		break;
@@ -93,7 +93,7 @@ static int list_entries(const char *cpio_path, struct buf *out, const char *cont
 	cpio_reader_init(&rd, buf, len);
 	while ((r = cpio_read_next(&rd, &e, &data)) > 0)
 		if (gen_init_cpio_line(out, &e, data, contents) < 0) {
-			r = -1;
+			r = err_code();
 			break;
 		}
 	cpio_reader_free(&rd);

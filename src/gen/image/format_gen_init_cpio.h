@@ -14,7 +14,7 @@
  * device nodes are in the list, not in LIST.d. */
 
 /* One entry as a list line appended to out; contents: LIST.d's absolute
- * path. -1 + err_set for a name gen_init_cpio cannot read (white space,
+ * path. -errno + err_* for a name gen_init_cpio cannot read (white space,
  * control characters, "${" which it expands). */
 struct cpio_entry;
 int gen_init_cpio_line(struct buf *out, const struct cpio_entry *e, const void *data,

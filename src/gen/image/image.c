@@ -130,7 +130,7 @@ static int table_put(struct image *img, struct entry *e)
 		if (!ok)
 			err_set("%s: added twice with different contents", e->path);
 		entry_free(e);
-		return ok ? 0 : -1;
+		return ok ? 0 : err_code();
 	}
 	if (img->count > img->nbuckets)
 		grow(img);
@@ -285,7 +285,7 @@ int image_add_host_path(struct image *img, const char *sysroot, const char *path
 	/* every link on the way goes in as a link, so /lib/x.so behind
 	 * /lib -> usr/lib lands as the link plus /usr/lib/x.so */
 	if (sysroot_resolve(sysroot, path, add_link, img, &real, &st) < 0)
-		return -1;
+		return err_code();
 	host = path_join(sysroot, real);
 	if (S_ISDIR(st.st_mode))
 		r = image_add_dir(img, real, st.st_mode);
@@ -335,7 +335,7 @@ static int canonicalize(struct image *img)
 		for (size_t i = 0; i < n && r == 0; i++) {
 			canon[i] = canonical_path(img, v[i]->path);
 			if (!canon[i])
-				r = -1;
+				r = err_code();
 			else if (strcmp(canon[i], v[i]->path) != 0 && !moved++)
 				first = i;
 		}
@@ -446,7 +446,7 @@ out:
 int image_finalize(struct image *img)
 {
 	if (canonicalize(img) < 0)
-		return -1;
+		return err_code();
 	return add_parents(img);
 }
 
@@ -486,7 +486,7 @@ int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mt
 	int r = 0;
 
 	if (image_finalize(all) < 0)
-		return -1;
+		return err_code();
 	v = all_entries(img, &n);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct entry *e = v[i];

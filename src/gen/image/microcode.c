@@ -89,7 +89,7 @@ static int write_blobs(struct cpio_writer *w, const char *name, const struct blo
 	char chunk[65536];
 
 	if (cpio_write_begin(w, &e) < 0)
-		return -1;
+		return err_code();
 	for (size_t i = 0; i < b->paths.n; i++) {
 		const char *path = b->paths.v[i];
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -103,7 +103,7 @@ static int write_blobs(struct cpio_writer *w, const char *name, const struct blo
 			if (n < 0) {
 				err_errno(errno, "cannot read %s", path);
 				close(fd);
-				return -1;
+				return err_code();
 			}
 			if (cpio_write_data(w, chunk, (size_t)n) < 0) {
 				close(fd);
@@ -128,7 +128,7 @@ static int cpu_vendor(const char *sysroot, const struct vendor **out)
 	if (r < 0) {
 		err_errno(r, "cannot read %s", path);
 		free(path);
-		return -1;
+		return err_code();
 	}
 	free(path);
 	line = strstr(data, "vendor_id");

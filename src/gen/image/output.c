@@ -202,15 +202,25 @@ static int output_write(struct sink *s, const void *data, size_t n)
 		o->len += k;
 		p += k;
 		n -= k;
-		if (o->len == OUTPUT_BUF_SIZE && output_flush(o) < 0)
-			return -1;
+		if (o->len == OUTPUT_BUF_SIZE) {
+			int r = output_flush(o);
+			if (r < 0)
+				return r;
+		}
 	}
 	return 0;
 }
 
+/* The stream was counted to its end: a full filesystem is said now,
+ * with its code, once the image's size is known. */
 static int output_sink_finish(struct sink *s)
 {
-	return output_flush((struct output_sink *)s);
+	struct output_sink *o = (struct output_sink *)s;
+	int r = output_flush(o);
+
+	if (r == 0 && o->full)
+		r = err_errno(o->full, "write %s", o->path);
+	return r;
 }
 
 static void output_sink_free(struct sink *s)
@@ -234,9 +244,4 @@ struct sink *output_sink_new(struct output *out)
 uint64_t output_sink_total(struct sink *s)
 {
 	return ((struct output_sink *)s)->total;
-}
-
-int output_sink_full(struct sink *s)
-{
-	return ((struct output_sink *)s)->full;
 }

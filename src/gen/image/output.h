@@ -26,12 +26,11 @@ void output_abort(struct output *out);
 
 struct sink;
 /* A buffered sink into out->fd. A full filesystem (ENOSPC, EDQUOT) does
- * not stop it: it stops writing and goes on counting, so the build can
- * finish the stream and say exactly how large the image is. */
+ * not stop the writes: the sink stops writing and goes on counting, so
+ * the build can finish the stream and say exactly how large the image
+ * is; sink_finish then returns -ENOSPC (or -EDQUOT). */
 struct sink *output_sink_new(struct output *out);
 /* Every byte given to the sink, written or not. */
 uint64_t output_sink_total(struct sink *s);
-/* The -errno that stopped the writing (-ENOSPC, -EDQUOT), or 0. */
-int output_sink_full(struct sink *s);
 
 #endif

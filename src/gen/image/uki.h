@@ -22,7 +22,7 @@ struct uki_section {
 	size_t len;
 };
 
-/* Append the UKI to out. -1 + err_set naming the stub for a stub that is
+/* Append the UKI to out. -errno + err_* naming the stub for a stub that is
  * not a PE32+ image, one whose headers have no room for the sections, or
  * whose fields point outside it. */
 int uki_assemble(struct buf *out, const char *stub_name, const uint8_t *stub, size_t stub_len,

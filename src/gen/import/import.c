@@ -203,7 +203,7 @@ static int choose(const char *sysroot, const char *from, const struct source **s
 			       sysroot);
 	err_set("configs of several generators under %s: %s: choose one with --from", sysroot, found.p);
 	buf_free(&found);
-	return -1;
+	return err_code();
 }
 
 /* A value as uniramfs.conf reads it back: quoted when it has a # after

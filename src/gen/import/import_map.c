@@ -277,4 +277,4 @@ int mkinitcpio_assign(void *u, const struct shell_assign *a)
 /* --- files -------------------------------------------------------- */
 
 /* A regular file inside the sysroot: links followed inside it, a FIFO
- * or device never opened. 1 read, 0 missing, -1 error. */
+ * or device never opened. 1 read, 0 missing, -errno (err_* set) on error. */

@@ -133,7 +133,7 @@ int modules_open(struct modules **out, const char *kmoddir, const char *kver, co
 	if (r < 0) {
 		err_errno(r, "%s: cannot load the module indexes (was depmod run?)", kmoddir);
 		modules_free(m);
-		return -1;
+		return err_code();
 	}
 	load_builtin(m);
 	*out = m;

@@ -220,7 +220,7 @@ int modules_add_generic(struct modules *m)
 	if (r < 0) {
 		err_errno(r, "%s", path);
 		free(path);
-		return -1;
+		return err_code();
 	}
 	free(path);
 	for (size_t i = 0; i < ARRAY_SIZE(generic); i++)

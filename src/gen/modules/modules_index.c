@@ -42,7 +42,7 @@ static int add_modules(struct modules *m, struct image *img)
 		int r = image_add_file(img, dst, d->path, 0644, d->compressed ? IMG_DECOMPRESS : 0);
 		free(dst);
 		if (r < 0)
-			return -1;
+			return r;
 	}
 	return 0;
 }
@@ -541,6 +541,6 @@ int modules_emit(struct modules *m, struct image *img, const char *modprobe_dirs
 {
 	if (add_modules(m, img) < 0 || add_firmware(m, img) < 0 || add_indexes(m, img) < 0 ||
 	    add_modprobe_d(m, img, modprobe_dirs) < 0)
-		return -1;
+		return err_code();
 	return 0;
 }

@@ -67,7 +67,7 @@ static int refuse_symlink(const char *name, const struct strv *comps, size_t n)
 	char *p = comps_join(comps, n);
 	err_set("refusing entry \"%s\": would write through the symlink \"%s\"", name, p);
 	free(p);
-	return -1;
+	return err_code();
 }
 
 /* Open (making what is missing) the first n components step by step,
@@ -101,7 +101,7 @@ static int make_parents(const struct extract *x, const char *name, const struct 
 				err_errno(next, "entry \"%s\": directory %s", name, p);
 			free(p);
 			close(fd);
-			return -1;
+			return err_code();
 		}
 		free(p);
 		close(fd);
@@ -188,7 +188,7 @@ static int link_to_first(const struct extract *x, const struct target *t, const 
 	olddir = open_parent(x, name, &old, old.n - 1);
 	if (olddir < 0) {
 		strv_free(&old);
-		return -1;
+		return olddir;
 	}
 	r = fstatat(olddir, old.v[old.n - 1], &st, AT_SYMLINK_NOFOLLOW);
 	replaced = r < 0 || !same_file(&st, l);
@@ -256,7 +256,7 @@ static int make_file(struct extract *x, const struct segment *s, const struct ta
 
 	free(key);
 	if (fd < 0)
-		return -1;
+		return fd;
 	r = write_all(fd, data, (size_t)e->size);
 	/* chown clears set-id bits: owner first, then the mode */
 	if (r == 0 && x->preserve && fchown(fd, e->uid, e->gid) < 0)
@@ -331,7 +331,7 @@ static int make_entry(struct extract *x, const struct segment *s, const struct t
 	int r;
 
 	if (clear_last(t, &exists_dir) < 0)
-		return -1;
+		return err_code();
 	switch (t->e->mode & S_IFMT) {
 	case S_IFDIR:
 		return make_dir(x, t, exists_dir);

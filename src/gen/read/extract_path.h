@@ -12,7 +12,7 @@
 /* The components a member name names inside the target, every byte
  * kept: split on '/' only; empty and "." components go (so "/a", "./a",
  * "a/" and "a//b" name what a path lookup gives them), ".." is refused.
- * -1 + err_set on "..". */
+ * -errno + err_* on "..". */
 int name_split(const char *name, struct strv *comps);
 /* The first n components joined with '/' ("" for none). */
 char *comps_join(const struct strv *comps, size_t n);

@@ -101,7 +101,7 @@ int image_ls(const char *path, FILE *out)
 
 	buf_free(&ls.lines);
 	if (r < 0)
-		return -1;
+		return r;
 	fprintf(out, "%u segment%s, %llu entries\n", ls.segments, ls.segments == 1 ? "" : "s",
 		(unsigned long long)ls.total_entries);
 	if (fflush(out) != 0 || ferror(out))

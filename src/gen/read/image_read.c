@@ -58,9 +58,9 @@ static int walk_archives(const uint8_t *buf, size_t len, bool one, size_t *used,
 		cpio_reader_init(&r, buf + off, len - off);
 		while ((rc = cpio_read_next(&r, &e, &data)) > 0) {
 			seg->entries++;
-			if (w->entry && w->entry(seg, &e, data, w->userdata) < 0) {
+			if (w->entry && (rc = w->entry(seg, &e, data, w->userdata)) < 0) {
 				cpio_reader_free(&r);
-				return -1;
+				return rc;
 			}
 		}
 		cpio_reader_free(&r);
@@ -142,7 +142,7 @@ int walk_image(const uint8_t *buf, size_t len, const struct walk *w)
 				       len - off > 3 ? buf[off + 3] : 0);
 		} else if (seg.c == COMP_NONE) {
 			if (walk_archives(buf + off, len - off, true, &used, &seg, w) < 0)
-				return -1;
+				return err_code();
 			seg.unpacked = used;
 		} else {
 			struct buf out = { 0 };
@@ -151,13 +151,13 @@ int walk_image(const uint8_t *buf, size_t len, const struct walk *w)
 
 			if (unpack_segment(&seg, buf + off, len - off, &total, &out, &used) < 0) {
 				buf_free(&out);
-				return -1;
+				return err_code();
 			}
 			seg.unpacked = out.len;
 			r = walk_archives((const uint8_t *)out.p, out.len, false, &ignored, &seg, w);
 			buf_free(&out);
 			if (r < 0)
-				return -1;
+				return r;
 			if (!seg.entries)
 				return err_set("segment %u (%s) at offset %zu: no cpio archive inside",
 					       seg.n, compression_name(seg.c), off);
@@ -166,7 +166,7 @@ int walk_image(const uint8_t *buf, size_t len, const struct walk *w)
 		seg.size = used;
 		off += used;
 		if (w->done && w->done(&seg, w->userdata) < 0)
-			return -1;
+			return err_code();
 	}
 	if (!n)
 		return err_set("no cpio archive in the image (%zu bytes, all zero)", len);
@@ -243,7 +243,7 @@ int walk_file(const char *path, const struct walk *w)
 	int r;
 
 	if (read_image(path, &data, &len) < 0)
-		return -1;
+		return err_code();
 	r = walk_image((const uint8_t *)data, len, w);
 	free(data);
 	return r < 0 ? err_wrap("%s", path) : 0;
