@@ -55,11 +55,20 @@ say "UNIRAMFS-NET-LINK: $link"
 link_state UNIRAMFS-NET-BEFORE
 say "UNIRAMFS-NET-OWNER: /usr/bin/mount $(stat -c '%u:%g %A' /usr/bin/mount)"
 pid=$(systemctl show -p MainPID --value systemd-networkd)
+# the address must never leave the link: rtnetlink's events, all
+# through the restart (uniramfs-netwatch)
+rm -f /run/uniramfs-netwatch.stop /run/uniramfs-netwatch.stop.ready
+/usr/local/sbin/uniramfs-netwatch /run/uniramfs-netwatch.stop >/run/uniramfs-netwatch.out 2>&1 &
+watch=$!
+for i in $(seq 50); do [ -e /run/uniramfs-netwatch.stop.ready ] && break; sleep 0.2; done
 systemctl restart systemd-networkd
 say "UNIRAMFS-NET-RESTART: $? $(systemctl is-active systemd-networkd) pid $pid -> $(systemctl show -p MainPID --value systemd-networkd)"
 /lib/systemd/systemd-networkd-wait-online -i "$link" --timeout=60
 say "UNIRAMFS-NET-ONLINE: $?"
 sleep 5
+touch /run/uniramfs-netwatch.stop
+wait $watch
+say "UNIRAMFS-NET-WATCH: $(cat /run/uniramfs-netwatch.out)"
 link_state UNIRAMFS-NET-AFTER
 token=$(cat /proc/sys/kernel/random/uuid)
 f=/var/lib/uniramfs-netcheck
@@ -73,6 +82,35 @@ fi
 exec /usr/local/sbin/uniramfs-report
 SH
 chmod 755 "$root/usr/local/sbin/uniramfs-netcheck"
+# rtnetlink's IPv4 address events until the file $1 exists (perl-base is
+# in every Debian; no iproute2 in a minimal root)
+cat >"$root/usr/local/sbin/uniramfs-netwatch" <<'PL'
+#!/usr/bin/perl
+use strict;
+use warnings;
+# AF_NETLINK, SOCK_RAW, NETLINK_ROUTE; bound to RTMGRP_IPV4_IFADDR
+socket(my $s, 16, 3, 0) or die "socket: $!\n";
+bind($s, pack("SSLL", 16, 0, 0, 0x10)) or die "bind: $!\n";
+my ($new, $del) = (0, 0);
+open(my $ready, '>', "$ARGV[0].ready") or die "$ARGV[0].ready: $!\n";
+close($ready);
+until (-e $ARGV[0]) {
+	my $rin = '';
+	vec($rin, fileno($s), 1) = 1;
+	next unless select(my $rout = $rin, undef, undef, 0.2);
+	my $buf;
+	sysread($s, $buf, 65536) or last;
+	while (length($buf) >= 16) {
+		my ($len, $type) = unpack("LS", $buf);
+		last if $len < 16 || $len > length($buf);
+		$new++ if $type == 20;	# RTM_NEWADDR
+		$del++ if $type == 21;	# RTM_DELADDR
+		substr($buf, 0, ($len + 3) & ~3, '');
+	}
+}
+print "RTM_NEWADDR $new RTM_DELADDR $del\n";
+PL
+chmod 755 "$root/usr/local/sbin/uniramfs-netwatch"
 mkdir -p "$root/etc/systemd/system/uniramfs-report.service.d"
 printf '[Service]\nExecStart=\nExecStart=/usr/local/sbin/uniramfs-netcheck\n' \
 	>"$root/etc/systemd/system/uniramfs-report.service.d/netroot.conf"
@@ -106,6 +144,8 @@ nr_checks() {
 		grep -qa "UNIRAMFS-NET-OWNER: /usr/bin/mount 0:0 -rwsr-xr-x" "$serial"
 	check "$name: systemctl restart systemd-networkd: done, a new networkd active" \
 		sh -c "grep -aoE 'UNIRAMFS-NET-RESTART: 0 active pid [0-9]+ -> [0-9]+' '$serial' | awk '\$5 != \$7 && \$5 > 0 && \$7 > 0 { ok = 1 } END { exit !ok }'"
+	check "$name: no IPv4 address left the link during the restart (rtnetlink: new ones, no deletion)" \
+		grep -qaE "UNIRAMFS-NET-WATCH: RTM_NEWADDR [1-9][0-9]* RTM_DELADDR 0$" "$serial"
 	check "$name: after the restart networkd has the link configured, by the same file" sh -c \
 		"grep -qa 'UNIRAMFS-NET-AFTER: ADMIN_STATE=configured' '$serial' &&
 		grep -qaE 'UNIRAMFS-NET-AFTER: NETWORK_FILE=/run/systemd/network/00-uniramfs-[a-z0-9]+\\.network$' '$serial'"
