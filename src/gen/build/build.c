@@ -18,6 +18,7 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "gen/build/build_priv.h"
 #include "gen/compress/compress.h"
 #include "gen/config.h"
 #include "gen/elf/elf.h"
@@ -40,29 +41,6 @@
 #include "layout.h"
 #include "log.h"
 #include "nameset.h"
-
-struct plan {
-	const struct build_opts *o;
-	const char *sysroot;
-	char *kver;
-	char *kmoddir; /* NULL: a kernel without module support */
-	struct kernel_tree kt;
-	char *output;
-	char *fallback; /* --fallback: the generic image beside a hostonly one */
-	struct console_plan console;
-	struct image *img;
-	size_t nmodules;
-	struct stack_plan stack; /* LUKS, LVM, md: stack.c */
-	struct early_plan early; /* fsck, hooks, resume=: early_gen.c */
-	struct net_plan net;     /* network roots' tools and netroot=: nettools.c */
-	struct ssh_plan ssh;     /* remote unlock: ssh.c */
-	struct squash_plan squash; /* the squashfs segment: squash.c */
-};
-
-static char *host_path(const struct plan *p, const char *path)
-{
-	return path_join(p->sysroot, path);
-}
 
 static int resolve_kver(struct plan *p)
 {
@@ -91,7 +69,7 @@ static int resolve_kver(struct plan *p)
 		p->kmoddir = xstrdup(p->o->kmoddir);
 	} else {
 		char *rel = xasprintf("/lib/modules/%s", p->kver);
-		p->kmoddir = host_path(p, rel);
+		p->kmoddir = build_host_path(p, rel);
 		free(rel);
 	}
 	if (stat(p->kmoddir, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -342,188 +320,6 @@ static int add_binaries(struct plan *p)
 	return r;
 }
 
-static uint32_t source_date_epoch(void)
-{
-	const char *s = getenv("SOURCE_DATE_EPOCH");
-	char *end;
-	unsigned long long v;
-	if (!s || !*s)
-		return 0;
-	v = strtoull(s, &end, 10);
-	if (*end || v > UINT32_MAX) {
-		log_warn("ignoring bad SOURCE_DATE_EPOCH '%s'", s);
-		return 0;
-	}
-	return (uint32_t)v;
-}
-
-/* "auto" means: when it can be had. A hostonly build for a sysroot that
- * says nothing of its CPU (a fixture, a chroot without /proc) cannot pick
- * a vendor, so it goes without. */
-static bool want_microcode(const struct plan *p)
-{
-	char *cpuinfo;
-	bool ok;
-
-	if (p->o->mode != MODE_HOSTONLY)
-		return true;
-	cpuinfo = host_path(p, "/proc/cpuinfo");
-	ok = access(cpuinfo, R_OK) == 0;
-	if (!ok)
-		log_info("no %s: no early microcode", cpuinfo);
-	free(cpuinfo);
-	return ok;
-}
-
-/* The list format: the cpio goes to a temporary file beside the list,
- * which format_gen_init_cpio.c turns into the list and its files. */
-static int write_list(struct plan *p, uint64_t *size)
-{
-	char *tmp = xasprintf("%s.cpio-XXXXXX", p->output);
-	struct sink *file = NULL;
-	struct cpio_writer *w = NULL;
-	struct stat st;
-	int fd = mkstemp(tmp), r = 0;
-
-	if (fd < 0) {
-		r = err_errno(errno, "%s", tmp);
-		free(tmp);
-		return r;
-	}
-	if (p->o->microcode == MICROCODE_AUTO && p->o->mode == MODE_HOSTONLY)
-		log_info("no early microcode in a gen_init_cpio list (it must be its own segment)");
-	file = sink_fd_new(fd);
-	w = cpio_writer_new(file);
-	r = image_write_cpio(p->img, w, source_date_epoch());
-	if (r == 0)
-		r = cpio_write_trailer(w);
-	if (r == 0)
-		r = sink_finish(file);
-	cpio_writer_free(w);
-	sink_free(file);
-	if (close(fd) < 0 && r == 0)
-		r = err_errno(errno, "%s", tmp);
-	if (r == 0)
-		r = gen_init_cpio_write(tmp, p->output);
-	if (r == 0 && stat(p->output, &st) == 0)
-		*size = (uint64_t)st.st_size;
-	unlink(tmp);
-	free(tmp);
-	return r;
-}
-
-/* A full filesystem: the unnamed temp file goes, giving its blocks
- * back, and the message says how large the image is and how much more
- * room it needs. When statvfs sees the room (a quota, the blocks a
- * filesystem keeps for itself) the write's own error says it. */
-static int no_room(struct output *out, const char *path, uint64_t size, int e)
-{
-	int r;
-
-	output_abort(out);
-	r = space_check(path, size);
-	if (r == 0)
-		r = err_errno(e, "write %s (the new image needs %llu bytes; the old image stays)", path,
-			      (unsigned long long)size);
-	return r;
-}
-
-/* The image is streamed into an unnamed file beside the target, so no
- * copy of it is held in memory. /boot is often a small partition: when
- * it fills up the stream goes on being compressed into nothing but a
- * count, so the message says exactly how many bytes the image needs,
- * and the old image is untouched. */
-static int write_image(struct plan *p, uint64_t *size)
-{
-	struct output out = { .fd = -1, .dirfd = -1 };
-	struct sink *file = NULL, *comp = NULL;
-	struct cpio_writer *w = NULL;
-	uint64_t total = 0;
-	bool early = false;
-	int r;
-
-	r = output_open(&out, p->output);
-	if (r == 0)
-		file = output_sink_new(&out);
-	if (r == 0 && p->o->microcode == MICROCODE_AUTO && want_microcode(p))
-		r = microcode_write_early(p->sysroot, p->o->mode == MODE_HOSTONLY, file, &early);
-	if (r == 0)
-		r = squash_write_segment(&p->squash, file, source_date_epoch());
-	if (r == 0) {
-		comp = compress_sink_new(p->o->compress, file, p->o->compress_level, 0);
-		r = comp ? 0 : err_code();
-	}
-	if (r == 0) {
-		w = cpio_writer_new(comp);
-		r = image_write_cpio(p->img, w, source_date_epoch());
-	}
-	if (r == 0)
-		r = cpio_write_trailer(w);
-	if (r == 0)
-		r = sink_finish(comp);
-	if (r == 0) {
-		r = sink_finish(file);
-		total = output_sink_total(file);
-		if (r == -ENOSPC || r == -EDQUOT)
-			r = no_room(&out, p->output, total, r);
-	}
-	if (r == 0) {
-		*size = total;
-		r = output_commit(&out);
-		/* a filesystem that reserves blocks only when they are flushed */
-		if (r == -ENOSPC || r == -EDQUOT)
-			r = no_room(&out, p->output, total, r);
-	}
-	if (early)
-		log_info("early microcode segment added");
-	cpio_writer_free(w);
-	sink_free(comp);
-	sink_free(file);
-	output_abort(&out);
-	return r;
-}
-
-
-/* The kernel's config says whether it can mount the squashfs: the
- * module directory's (Fedora), /boot's (Debian), a tree's .config. */
-static char *find_kconfig(const struct plan *p)
-{
-	char *c[3] = {
-		p->kmoddir ? path_join(p->kmoddir, "config") : NULL,
-		xasprintf("%s/boot/config-%s", p->sysroot, p->kver),
-		p->o->kernel_tree ? path_join(p->o->kernel_tree, ".config") : NULL,
-	};
-	char *found = NULL;
-
-	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
-		if (!found && c[i] && access(c[i], R_OK) == 0) {
-			found = c[i];
-			continue;
-		}
-		free(c[i]);
-	}
-	return found;
-}
-
-/* The list format holds one cpio, and a kernel without modules has
- * no loop or squashfs to load. */
-static int decide_squash(struct plan *p)
-{
-	char *kconfig;
-	int r;
-
-	if (p->o->format == FORMAT_GEN_INIT_CPIO || !p->kmoddir) {
-		if (p->o->squashfs == SQUASHFS_YES)
-			return err_set("squashfs = yes: %s", p->kmoddir ? "a gen_init_cpio list holds one segment"
-							       : "the kernel has no module support");
-		return 0;
-	}
-	kconfig = find_kconfig(p);
-	r = squash_plan_decide(&p->squash, p->o->squashfs, p->o->mode == MODE_HOSTONLY, p->o->compress, kconfig);
-	free(kconfig);
-	return r;
-}
-
 /* mkinitcpio's fallback preset: the same name with "-fallback" before a
  * final ".img" (initramfs-KVER-fallback.img), else at its end
  * (initrd.img-KVER-fallback). */
@@ -598,7 +394,7 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = add_skeleton(&p);
 	if (r == 0)
-		r = decide_squash(&p);
+		r = build_decide_squash(&p);
 	if (r == 0)
 		r = ssh_plan_decide(&p.ssh, p.sysroot, o->ssh_unlock, o->mode == MODE_HOSTONLY);
 	if (r == 0)
@@ -626,9 +422,9 @@ int build_image(const struct build_opts *o)
 		free(cmdline);
 	}
 	if (r == 0)
-		r = squash_plan_build(&p.squash, p.img, o->compress, o->compress_level, source_date_epoch());
+		r = squash_plan_build(&p.squash, p.img, o->compress, o->compress_level, build_source_date_epoch());
 	if (r == 0)
-		r = o->format == FORMAT_GEN_INIT_CPIO ? write_list(&p, &size) : write_image(&p, &size);
+		r = o->format == FORMAT_GEN_INIT_CPIO ? build_write_list(&p, &size) : build_write_image(&p, &size);
 	if (r == 0 && o->uki)
 		r = uki_write(p.o, p.sysroot, p.kver, p.output);
 	if (o->uki && !o->output && p.output)

@@ -40,338 +40,13 @@
 #include "err.h"
 #include "gen/elf/elf_ldconf.h"
 #include "gen/elf/elf_parse.h"
+#include "gen/elf/elf_priv.h"
 #include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
 #include "util.h"
 
 #define MAX_SCRIPT_DEPTH 4
-
-/* One file parsed once per resolver, keyed by its real path. */
-struct obj {
-	char *path; /* real path inside the sysroot */
-	int kind;   /* 1 ELF, 0 not ELF, -1 malformed (message kept) */
-	char *error;
-	struct elf_file elf;
-	struct obj *next;
-};
-
-struct elf_resolver {
-	char *sysroot; /* "" for the host */
-	struct obj *table[1024];
-	struct strv conf_dirs;
-	bool conf_loaded;
-	/* elf_resolver_stand_in; kind as struct obj's, 0 when unset */
-	char *stand_soname, *stand_path;
-	int stand_kind;
-	struct elf_file stand_elf;
-	struct elf_symbols stand_syms;
-};
-
-/* What one elf_add_binary call has pulled in so far. */
-struct walk {
-	struct elf_resolver *r;
-	struct image *img;
-	const struct elf_file *exe;
-	struct node {
-		struct obj *o;
-		size_t parent; /* index of the object that needed it, or SIZE_MAX */
-	} *nodes;
-	size_t n, cap;
-	struct strv loaded; /* names (as needed, and sonames) already satisfied */
-	char *lib;          /* what $LIB expands to */
-};
-
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-struct elf_resolver *elf_resolver_new(const char *sysroot)
-{
-	struct elf_resolver *r = xcalloc(1, sizeof(*r));
-	size_t n = sysroot ? strlen(sysroot) : 0;
-
-	while (n && sysroot[n - 1] == '/')
-		n--;
-	r->sysroot = xstrndup(sysroot ? sysroot : "", n);
-	return r;
-}
-
-void elf_resolver_free(struct elf_resolver *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(r->table); i++) {
-		struct obj *o = r->table[i], *next;
-		for (; o; o = next) {
-			next = o->next;
-			free(o->path);
-			free(o->error);
-			elf_file_free(&o->elf);
-			free(o);
-		}
-	}
-	strv_free(&r->conf_dirs);
-	free(r->stand_soname);
-	free(r->stand_path);
-	if (r->stand_kind == 1)
-		elf_file_free(&r->stand_elf);
-	elf_symbols_free(&r->stand_syms);
-	free(r->sysroot);
-	free(r);
-}
-
-/* The real path (inside the sysroot) of an existing regular file, or
- * NULL: a library search tries many paths that do not exist. */
-static char *real_path(const struct elf_resolver *r, const char *path)
-{
-	struct stat st;
-	char *real;
-
-	if (sysroot_resolve(r->sysroot, path, NULL, NULL, &real, &st) < 0)
-		return NULL;
-	if (S_ISREG(st.st_mode))
-		return real;
-	free(real);
-	return NULL;
-}
-
-static struct obj *obj_get(struct elf_resolver *r, const char *real)
-{
-	size_t b = hash(real) % ARRAY_SIZE(r->table);
-	struct obj *o;
-
-	for (o = r->table[b]; o; o = o->next)
-		if (strcmp(o->path, real) == 0)
-			return o;
-	o = xcalloc(1, sizeof(*o));
-	o->path = xstrdup(real);
-	char *host = path_join(r->sysroot, real);
-	o->kind = elf_parse_path(host, &o->elf);
-	free(host);
-	if (o->kind < 0)
-		o->error = xstrdup(err_msg());
-	o->next = r->table[b];
-	r->table[b] = o;
-	return o;
-}
-
-static const struct strv *conf_dirs(struct elf_resolver *r)
-{
-	if (!r->conf_loaded) {
-		ldconf_read(r->sysroot, &r->conf_dirs);
-		r->conf_loaded = true;
-	}
-	return &r->conf_dirs;
-}
-
-/* ---- search ---- */
-
-static const char *multiarch_tuple(const struct elf_file *e)
-{
-	switch (e->machine) {
-	case EM_X86_64:
-		return e->cls == ELFCLASS64 ? "x86_64-linux-gnu" : "x86_64-linux-gnux32";
-	case EM_386:
-		return "i386-linux-gnu";
-	case EM_AARCH64:
-		return "aarch64-linux-gnu";
-	case EM_ARM:
-		return "arm-linux-gnueabihf";
-	case EM_PPC64:
-		return e->data == ELFDATA2LSB ? "powerpc64le-linux-gnu" : "powerpc64-linux-gnu";
-	case EM_S390:
-		return "s390x-linux-gnu";
-	case EM_RISCV:
-		return "riscv64-linux-gnu";
-	case EM_LOONGARCH:
-		return "loongarch64-linux-gnu";
-	case EM_MIPS:
-		return e->cls == ELFCLASS64 ? "mips64el-linux-gnuabi64" : "mipsel-linux-gnu";
-	}
-	return NULL;
-}
-
-static const char *platform(const struct elf_file *e)
-{
-	switch (e->machine) {
-	case EM_X86_64:
-		return "x86_64";
-	case EM_386:
-		return "i686";
-	case EM_AARCH64:
-		return "aarch64";
-	case EM_PPC64:
-		return e->data == ELFDATA2LSB ? "power8" : "power7";
-	case EM_S390:
-		return "z900";
-	case EM_RISCV:
-		return "riscv64";
-	}
-	return "unknown";
-}
-
-/* $LIB is the directory ld.so itself was built for, relative to / or
- * /usr: where the interpreter's real file lives says it (Debian
- * lib/x86_64-linux-gnu, Fedora lib64, Arch lib). */
-static char *lib_dir(const struct elf_resolver *r, const struct elf_file *e, const char *interp)
-{
-	const char *tuple = multiarch_tuple(e);
-
-	if (interp) {
-		const char *d = interp;
-		size_t n = (size_t)(strrchr(interp, '/') - interp);
-		if (n >= 5 && strncmp(d, "/usr/", 5) == 0) {
-			d += 4;
-			n -= 4;
-		}
-		if (n > 1)
-			return xstrndup(d + 1, n - 1);
-	}
-	if (tuple) {
-		char *rel = xasprintf("/lib/%s", tuple), *host = path_join(r->sysroot, rel);
-		struct stat st;
-		bool multiarch = stat(host, &st) == 0 && S_ISDIR(st.st_mode);
-		free(host);
-		free(rel);
-		if (multiarch)
-			return xasprintf("lib/%s", tuple);
-	}
-	return xstrdup(e->cls == ELFCLASS64 ? "lib64" : "lib");
-}
-
-/* Replace $ORIGIN/${ORIGIN}, $LIB, $PLATFORM in one RPATH entry. */
-static char *expand_dst(const struct walk *w, const struct obj *o, const char *s)
-{
-	static const char *const names[] = { "ORIGIN", "LIB", "PLATFORM" };
-	struct buf b = { 0 };
-
-	buf_append(&b, "", 0);
-	while (*s) {
-		size_t k = ARRAY_SIZE(names), len = 0;
-		bool brace = s[0] == '$' && s[1] == '{';
-		if (s[0] == '$') {
-			for (k = 0; k < ARRAY_SIZE(names); k++) {
-				len = strlen(names[k]);
-				const char *n = s + 1 + brace;
-				if (strncmp(n, names[k], len) != 0)
-					continue;
-				/* $ORIGINX is not $ORIGIN: the name must end. */
-				if (brace ? n[len] == '}'
-					  : !(isalnum((unsigned char)n[len]) || n[len] == '_'))
-					break;
-			}
-		}
-		if (k == ARRAY_SIZE(names)) {
-			buf_append(&b, s++, 1);
-			continue;
-		}
-		if (k == 0) {
-			const char *slash = strrchr(o->path, '/');
-			buf_append(&b, o->path, (size_t)(slash - o->path));
-		} else if (k == 1) {
-			buf_append(&b, w->lib, strlen(w->lib));
-		} else {
-			buf_append(&b, platform(w->exe), strlen(platform(w->exe)));
-		}
-		s += 1 + brace + len + brace;
-	}
-	return b.p;
-}
-
-/* If dir/name is a library the executable can load, its real path. */
-static char *try_dir(struct walk *w, const char *dir, const char *name, char **found)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	char *real = real_path(w->r, path);
-
-	if (real) {
-		struct obj *o = obj_get(w->r, real);
-		if (o->kind == 1 && o->elf.cls == w->exe->cls && o->elf.data == w->exe->data &&
-		    o->elf.machine == w->exe->machine) {
-			*found = path;
-			return real;
-		}
-		log_debug("%s: skipped, not a library for %s", path, w->nodes[0].o->path);
-		free(real);
-	}
-	free(path);
-	return NULL;
-}
-
-static char *try_list(struct walk *w, const struct obj *o, const char *list, const char *name,
-		      char **found)
-{
-	struct strv dirs = { 0 };
-	char *real = NULL;
-
-	strv_split(&dirs, list, ":");
-	for (size_t i = 0; i < dirs.n && !real; i++) {
-		char *d = expand_dst(w, o, dirs.v[i]);
-		/* A relative entry is relative to the working directory of
-		 * the process: meaningless here. */
-		if (d[0] == '/')
-			real = try_dir(w, d, name, found);
-		free(d);
-	}
-	strv_free(&dirs);
-	return real;
-}
-
-/* Find name as needed by node i; returns the real path and sets *found
- * to the path as searched (whose symlinks the image keeps). */
-static char *find_library(struct walk *w, size_t i, const char *name, char **found)
-{
-	const struct obj *o = w->nodes[i].o;
-	char *real = NULL;
-
-	if (strchr(name, '/')) {
-		if (name[0] != '/')
-			return NULL;
-		real = real_path(w->r, name);
-		if (real)
-			*found = xstrdup(name);
-		return real;
-	}
-	if (!o->elf.runpath)
-		for (size_t l = i; l != SIZE_MAX && !real; l = w->nodes[l].parent) {
-			const struct obj *lo = w->nodes[l].o;
-			if (lo->elf.rpath && !lo->elf.runpath)
-				real = try_list(w, lo, lo->elf.rpath, name, found);
-		}
-	if (!real && o->elf.runpath)
-		real = try_list(w, o, o->elf.runpath, name, found);
-
-	const struct strv *conf = conf_dirs(w->r);
-	for (size_t k = 0; k < conf->n && !real; k++)
-		real = try_dir(w, conf->v[k], name, found);
-
-	if (!real) {
-		const char *tuple = multiarch_tuple(w->exe);
-		char *defaults[6] = { 0 };
-		size_t nd = 0;
-		if (tuple) {
-			defaults[nd++] = xasprintf("/lib/%s", tuple);
-			defaults[nd++] = xasprintf("/usr/lib/%s", tuple);
-		}
-		if (w->exe->cls == ELFCLASS64) {
-			defaults[nd++] = xstrdup("/lib64");
-			defaults[nd++] = xstrdup("/usr/lib64");
-		}
-		defaults[nd++] = xstrdup("/lib");
-		defaults[nd++] = xstrdup("/usr/lib");
-		for (size_t k = 0; k < nd; k++) {
-			if (!real)
-				real = try_dir(w, defaults[k], name, found);
-			free(defaults[k]);
-		}
-	}
-	return real;
-}
 
 /* Add a library found for node i under the path it was found as, and
  * queue it for its own dependencies unless this walk already has it. */
@@ -383,7 +58,7 @@ static int add_library(struct walk *w, size_t i, const char *name, const char *f
 	if (image_add_host_path(w->img, w->r->sysroot, found, NULL) < 0)
 		return err_wrap("%s (needed by %s)", name, w->nodes[i].o->path);
 	strv_push(&w->loaded, name);
-	o = obj_get(w->r, real);
+	o = elf_obj_get(w->r, real);
 	if (o->elf.soname && !strv_contains(&w->loaded, o->elf.soname))
 		strv_push(&w->loaded, o->elf.soname);
 	for (size_t k = 0; k < w->n; k++)
@@ -485,7 +160,7 @@ static int add_stand_in(struct walk *w, size_t i, const char *name, const char *
 		char *found = NULL, *lib;
 		if (strv_contains(&w->loaded, need))
 			continue;
-		lib = find_library(w, i, need, &found);
+		lib = elf_find_library(w, i, need, &found);
 		if (!lib)
 			return err_set("%s: library '%s' not found", r->stand_path, need);
 		rc = add_library(w, i, need, found, lib);
@@ -508,7 +183,7 @@ static int resolve_needed(struct walk *w, size_t i)
 
 		if (strv_contains(&w->loaded, name))
 			continue;
-		real = find_library(w, i, name, &found);
+		real = elf_find_library(w, i, name, &found);
 		if (!real)
 			return err_set("%s: library '%s' not found", o->path, name);
 		rc = add_stand_in(w, i, name, real);
@@ -534,7 +209,7 @@ static int resolve_needed(struct walk *w, size_t i)
 				done = true;
 				break;
 			}
-			real = find_library(w, i, name, &found);
+			real = elf_find_library(w, i, name, &found);
 			if (!real)
 				continue;
 			int rc = add_library(w, i, name, found, real);
@@ -557,7 +232,7 @@ static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 	int rc = 0;
 
 	if (exe->elf.interp) {
-		char *real = real_path(r, exe->elf.interp);
+		char *real = elf_real_path(r, exe->elf.interp);
 		if (!real)
 			return err_set("%s: interpreter '%s' not found", exe->path,
 				       exe->elf.interp);
@@ -567,13 +242,13 @@ static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 		}
 		/* libc needs ld.so by soname; ld.so satisfies that with
 		 * itself, already loaded, without a search. */
-		struct obj *io = obj_get(r, real);
+		struct obj *io = elf_obj_get(r, real);
 		if (io->kind == 1 && io->elf.soname)
 			strv_push(&w.loaded, io->elf.soname);
-		w.lib = lib_dir(r, &exe->elf, real);
+		w.lib = elf_lib_dir(r, &exe->elf, real);
 		free(real);
 	} else {
-		w.lib = lib_dir(r, &exe->elf, NULL);
+		w.lib = elf_lib_dir(r, &exe->elf, NULL);
 	}
 	w.cap = 32;
 	w.nodes = xmalloc(w.cap * sizeof(*w.nodes));
@@ -618,7 +293,7 @@ static int add_script_interpreter(struct elf_resolver *r, struct image *img, con
 		rc = err_set("%s: bad interpreter line '%s'", script, head);
 	} else if (depth >= MAX_SCRIPT_DEPTH) {
 		rc = err_set("%s: interpreters nested too deep", script);
-	} else if (!(real = real_path(r, argv.v[0]))) {
+	} else if (!(real = elf_real_path(r, argv.v[0]))) {
 		rc = err_set("%s: interpreter '%s' not found", script, argv.v[0]);
 	} else {
 		free(real);
@@ -644,7 +319,7 @@ static int add_path(struct elf_resolver *r, struct image *img, const char *path,
 
 	if (image_add_host_path(img, r->sysroot, path, &real) < 0)
 		return err_code();
-	o = obj_get(r, real);
+	o = elf_obj_get(r, real);
 	if (o->kind < 0) {
 		free(real);
 		return err_set("%s", o->error);
@@ -669,7 +344,7 @@ int elf_add_binary(struct elf_resolver *r, struct image *img, const char *name)
 		char *real;
 		if (name[0] != '/')
 			return err_set("binary '%s': not an absolute path", name);
-		real = real_path(r, name);
+		real = elf_real_path(r, name);
 		if (!real)
 			return err_set("binary '%s' not found", name);
 		free(real);
@@ -680,7 +355,7 @@ int elf_add_binary(struct elf_resolver *r, struct image *img, const char *name)
 	 * line is looked for as PATH would find it. */
 	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 	for (size_t i = 0; i < ARRAY_SIZE(dirs) && !path; i++) {
-		char *p = xasprintf("%s/%s", dirs[i], name), *real = real_path(r, p);
+		char *p = xasprintf("%s/%s", dirs[i], name), *real = elf_real_path(r, p);
 		if (real)
 			path = p;
 		else
