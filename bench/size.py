@@ -11,7 +11,7 @@ decompressed with the zstd/xz/gzip/lz4 command-line tools), and prints:
 
 - the groups: each tool in usr/sbin with the libraries only it needs
   (DT_NEEDED, and for the LUKS2 token plugins what they dlopen(), as
-  src/gen/stack_token.c lists), the libraries more than one group needs,
+  src/gen/features/stack_token.c lists), the libraries more than one group needs,
   the modules by kernel directory, the init, the rest. For each: entries,
   bytes in the cpio, the group compressed alone (`zstd -LEVEL -T1` of its
   cpio entries), and what leaving it out saves from the whole image
@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(HERE)
 sys.dont_write_bytecode = True
 
-# What the token plugins dlopen(): src/gen/stack_token.c's table.
+# What the token plugins dlopen(): src/gen/features/stack_token.c's table.
 DLOPENED = {
     "libcryptsetup-token-systemd-tpm2.so": ["libtss2-esys.so.0", "libtss2-rc.so.0",
                                            "libtss2-mu.so.0", "libtss2-tcti-device.so.0"],

@@ -13,7 +13,7 @@ packages=(
 	linux-image-amd64 qemu-system-x86 kmod cpio
 	e2fsprogs xfsprogs btrfs-progs dosfstools fdisk util-linux
 	# the static e2fsck the images pack in place of the dynamic one
-	# (src/gen/fsck_static.c), so the fsck boot tests run it
+	# (src/gen/features/fsck_static.c), so the fsck boot tests run it
 	e2fsck-static
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
@@ -26,7 +26,7 @@ packages=(
 	# host, socat in front of tangd on 127.0.0.1
 	clevis clevis-luks jose curl luksmeta tang socat
 	# the console: loadkeys compiles keymaps, console-data has the
-	# keymaps and fonts (src/gen/console.c)
+	# keymaps and fonts (src/gen/features/console.c)
 	kbd console-data
 	# network roots: the servers on 127.0.0.1 (tests/boot/netservers.py)
 	# and the clients a probe image carries (tests/boot/netprobe.py)
@@ -41,7 +41,7 @@ packages=(
 	# remote unlock over SSH: dropbear packed into images, dropbearkey
 	# for their host keys, and the boot test's ssh (tests/boot/scenarios_ssh.py)
 	dropbear-bin openssh-client
-	# the squashfs segment's writer (src/gen/squash.c), and rdsquashfs
+	# the squashfs segment's writer (src/gen/image/squash.c), and rdsquashfs
 	# for the tests that read it back
 	squashfs-tools-ng
 	# LUKS for mkinitramfs (bench/stack.py)
