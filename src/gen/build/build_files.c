@@ -77,7 +77,7 @@ int add_host_files(struct image *img, const struct strv *files)
 			walk_img = img;
 			walk_src = spec;
 			walk_dst = dst;
-			r = nftw(spec, walk_one, 32, FTW_PHYS) == 0 ? 0 : -1;
+			r = nftw(spec, walk_one, 32, FTW_PHYS) == 0 ? 0 : err_code();
 		} else {
 			r = image_add_file(img, dst, spec, 0, 0);
 		}

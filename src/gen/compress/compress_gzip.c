@@ -124,7 +124,8 @@ static int gunzip(const uint8_t *in, size_t len, struct buf *out, size_t *consum
 	ret = 0;
 out:
 	inflateEnd(&z);
-	return ret;
+	/* every way to out: has recorded its message */
+	return ret == 0 ? 0 : err_code();
 }
 
 const struct codec codec_gzip = { gz_max_level, gz_sink_new, gunzip };

@@ -128,7 +128,8 @@ static int unxz(const uint8_t *in, size_t len, struct buf *out, size_t *consumed
 	ret = 0;
 out:
 	lzma_end(&s);
-	return ret;
+	/* every way to out: has recorded its message */
+	return ret == 0 ? 0 : err_code();
 }
 
 const struct codec codec_xz = { xz_max_level, xz_sink_new, unxz };

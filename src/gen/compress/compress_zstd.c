@@ -128,7 +128,8 @@ static int unzstd(const uint8_t *in, size_t len, struct buf *out, size_t *consum
 	ret = 0;
 out:
 	ZSTD_freeDCtx(d);
-	return ret;
+	/* every way to out: has recorded its message */
+	return ret == 0 ? 0 : err_code();
 }
 
 const struct codec codec_zstd = { zstd_max_level, zstd_sink_new, unzstd };

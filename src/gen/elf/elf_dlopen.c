@@ -105,7 +105,7 @@ static int js_skip(struct js *j, int depth)
 			if (js_skip(j, depth + 1) < 0)
 				return -EINVAL;
 		} while (js_eat(j, ','));
-		return js_eat(j, close) ? 0 : -1;
+		return js_eat(j, close) ? 0 : -EINVAL;
 	}
 	default: {
 		/* number, true, false, null */
@@ -113,7 +113,7 @@ static int js_skip(struct js *j, int depth)
 		while (j->p < j->end && (strchr("+-.eE", *j->p) || (*j->p >= '0' && *j->p <= '9') ||
 					 (*j->p >= 'a' && *j->p <= 'z')))
 			j->p++;
-		return j->p > start ? 0 : -1;
+		return j->p > start ? 0 : -EINVAL;
 	}
 	}
 }
@@ -122,7 +122,7 @@ static int js_skip(struct js *j, int depth)
 static int js_dependency(struct js *j, struct elf_dlopen *d)
 {
 	struct buf key = { 0 }, val = { 0 };
-	int r = -1;
+	int r = -EINVAL;
 
 	d->priority = ELF_DLOPEN_RECOMMENDED;
 	if (!js_eat(j, '{'))
@@ -163,7 +163,7 @@ static int js_dependency(struct js *j, struct elf_dlopen *d)
 			goto out;
 		}
 	} while (js_eat(j, ','));
-	r = js_eat(j, '}') ? 0 : -1;
+	r = js_eat(j, '}') ? 0 : -EINVAL;
 out:
 	buf_free(&key);
 	buf_free(&val);

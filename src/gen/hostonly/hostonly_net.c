@@ -205,15 +205,15 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 	char *addr = cdir ? read_attr(cdir, "persistent_address") : NULL;
 	char *port = cdir ? read_attr(cdir, "persistent_port") : NULL;
 	char *srv = NULL, *spec = NULL, *t;
-	int family, r = -1;
+	int family, r = 0;
 
 	if (!target || !*target) {
-		err_set("the root is on iSCSI %s, but %s has no targetname", session, sdir);
+		r = err_set("the root is on iSCSI %s, but %s has no targetname", session, sdir);
 		goto out;
 	}
 	if (!addr || !hostonly_net_is_addr(addr, &family)) {
 		t = addr ? hostonly_printable(addr) : NULL;
-		err_set("the root is on iSCSI %s, but its connection has no address%s%s%s", session,
+		r = err_set("the root is on iSCSI %s, but its connection has no address%s%s%s", session,
 			t ? " (\"" : "", t ? t : "", t ? "\" is not one)" : "");
 		free(t);
 		goto out;
@@ -221,7 +221,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 	if (port && (!*port || strspn(port, "0123456789") != strlen(port) || strlen(port) > 5 ||
 		     atoi(port) < 1 || atoi(port) > 65535)) {
 		t = hostonly_printable(port);
-		err_set("iSCSI %s: persistent_port \"%s\" is not a port", session, t);
+		r = err_set("iSCSI %s: persistent_port \"%s\" is not a port", session, t);
 		free(t);
 		goto out;
 	}
@@ -230,7 +230,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 	for (const unsigned char *p = (const unsigned char *)target; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f || *p == '"') {
 			t = hostonly_printable(target);
-			err_set("iSCSI %s: target name \"%s\" has a space, quote or control character: "
+			r = err_set("iSCSI %s: target name \"%s\" has a space, quote or control character: "
 				"it cannot go on the kernel command line", session, t);
 			free(t);
 			goto out;
@@ -240,7 +240,7 @@ static int iscsi_root(const struct ctx *c, const char *session, const char *lun)
 			 "rd.iscsi.username= and rd.iscsi.password= on the kernel command line", session);
 	/* the init's iscsi: parser takes 0 to 16383 */
 	if (strlen(lun) > 5 || atoi(lun) > 16383) {
-		err_set("iSCSI %s: LUN %s is past 16383, which netroot=iscsi: cannot carry", session, lun);
+		r = err_set("iSCSI %s: LUN %s is past 16383, which netroot=iscsi: cannot carry", session, lun);
 		goto out;
 	}
 	set_net(c, "iscsi", addr);

@@ -423,7 +423,7 @@ static int write_file(struct cpio_writer *w, struct cpio_entry *ce, const struct
 	if (fd < 0)
 		return err_errno(errno, "%s", e->src);
 	ce->size = e->len;
-	if (cpio_write_begin(w, ce) < 0)
+	if ((r = cpio_write_begin(w, ce)) < 0)
 		goto out;
 	while (left) {
 		ssize_t n = read(fd, chunk, left < sizeof(chunk) ? left : sizeof(chunk));
@@ -433,7 +433,7 @@ static int write_file(struct cpio_writer *w, struct cpio_entry *ce, const struct
 			r = n < 0 ? err_errno(errno, "%s", e->src) : err_set("%s: changed size while packing", e->src);
 			goto out;
 		}
-		if (cpio_write_data(w, chunk, (size_t)n) < 0)
+		if ((r = cpio_write_data(w, chunk, (size_t)n)) < 0)
 			goto out;
 		left -= (uint64_t)n;
 	}

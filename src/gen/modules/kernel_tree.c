@@ -221,7 +221,7 @@ int kernel_tree_open(struct kernel_tree *kt, const char *dir, const char *kver)
 	}
 	kt->kver = kernel_release_parse(text, rel);
 	if (!kt->kver) {
-		r = -1;
+		r = err_code();
 		goto out;
 	}
 	if (kver && strcmp(kver, kt->kver) != 0) {

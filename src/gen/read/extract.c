@@ -360,9 +360,9 @@ static int extract_entry(const struct segment *s, const struct cpio_entry *e,
 {
 	struct extract *x = userdata;
 	struct target t = { .e = e, .dirfd = -1 };
-	int r = -1;
+	int r;
 
-	if (name_split(e->name, &t.comps) < 0)
+	if ((r = name_split(e->name, &t.comps)) < 0)
 		goto out;
 	/* "." or "/": the target itself, left as the user made it */
 	if (!t.comps.n || skip_entry(x, e)) {
@@ -370,8 +370,10 @@ static int extract_entry(const struct segment *s, const struct cpio_entry *e,
 		goto out;
 	}
 	t.dirfd = open_parent(x, e->name, &t.comps, t.comps.n - 1);
-	if (t.dirfd < 0)
+	if (t.dirfd < 0) {
+		r = t.dirfd;
 		goto out;
+	}
 	t.last = t.comps.v[t.comps.n - 1];
 	r = make_entry(x, s, &t, data);
 out:
