@@ -202,14 +202,9 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		r = want_module(m, alias);
 		free(alias);
 	}
-	for (size_t i = 0; r == 0 && i < h.stack.n; i++) {
-		if (strcmp(h.stack.v[i], "dm-crypt") == 0)
-			r = want_module(m, "dm_crypt");
-		else if (strcmp(h.stack.v[i], "lvm") == 0 || strcmp(h.stack.v[i], "dm") == 0)
-			r = want_module(m, "dm_mod");
-		else if (strcmp(h.stack.v[i], "md") == 0)
-			r = want_module(m, "md_mod");
-	}
+	/* A layer's own modules (dm_mod, dm_crypt, md_mod, raid456...) are
+	 * in h.modules, decided where the layer is found (hostonly.c);
+	 * what its tools need beyond them, the stack's plan says. */
 	if (r == 0)
 		r = add_hostonly_record(p, &h);
 	if (r == 0) {

@@ -41,6 +41,10 @@ static bool is_dir(const char *path)
 }
 
 /*
+ * The one place a layer's kernel modules are decided (build.c packs
+ * h->modules; stack_plan_modules adds only what the layer's tools need:
+ * cipher templates, keyboards, TPM, NICs).
+ *
  * What a device-mapper layer is, from the uuid its creator gave it
  * (cryptsetup: CRYPT-TYPE-..., lvm2: LVM-<vg><lv>[-layer], multipath:
  * mpath-...). The table is not in sysfs, so LVM's targets beyond linear
