@@ -3,8 +3,8 @@
 """Which file of a program calls which, read off the built objects: each
 object's undefined symbols (nm -u) matched to the object that defines
 them (nm --defined-only). Prints file edges, folder edges and every cycle
-(docs/design.md: "Folders, and which way they depend" for the init, "The
-generator's folders" for the generator).
+(docs/design.md: "Folders, and which way they depend", under the
+generator and under the init).
 
   tools/layering.py PROGRAM [BUILDDIR]        PROGRAM: init or gen
                                               (BUILDDIR default: build)
