@@ -60,6 +60,36 @@ static void build_multi(struct buf *img)
 	buf_free(&inner);
 }
 
+/* Hostile names: C0 and DEL, a C1 CSI (U+009B as UTF-8), a lone byte
+ * that is no UTF-8; readable UTF-8 (é) stays. */
+static const struct ent odd[] = {
+	{ "a\033[2Jb", S_IFREG | 0644, "x", 0, 0, 0, 0, 0, 0 },
+	{ "c\xc2\x9b" "31md\x7f", S_IFREG | 0644, "x", 0, 0, 0, 0, 0, 0 },
+	{ "caf\xc3\xa9\xff", S_IFREG | 0644, "x", 0, 0, 0, 0, 0, 0 },
+};
+
+static void test_ls_escapes_names(void)
+{
+	struct buf img = { 0 };
+	char *dir = tmpdir(), *path, *text = NULL;
+	size_t textlen;
+	FILE *f;
+
+	add_archive(&img, COMP_NONE, odd, ARRAY_SIZE(odd));
+	path = write_tmp(dir, "odd.img", &img);
+	f = open_memstream(&text, &textlen);
+	CHECK(image_ls(path, f) == 0);
+	fclose(f);
+	CHECK(strstr(text, " a\\x1b[2Jb\n") != NULL);
+	CHECK(strstr(text, " c\\xc2\\x9b31md\\x7f\n") != NULL);
+	CHECK(strstr(text, " caf\xc3\xa9\\xff\n") != NULL);
+	free(text);
+	free(path);
+	rm_rf(dir);
+	free(dir);
+	buf_free(&img);
+}
+
 static void test_foreach_multi_segment(void)
 {
 	struct buf img = { 0 }, got = { 0 };
@@ -344,6 +374,7 @@ int main(void)
 {
 	RUN(test_foreach_multi_segment);
 	RUN(test_ls_multi_segment);
+	RUN(test_ls_escapes_names);
 	RUN(test_unreadable_segments);
 	RUN(test_ls_debian_initrd);
 	RUN(test_ls_dracut_image);

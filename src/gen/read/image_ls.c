@@ -2,12 +2,14 @@
 /* `uniramfs ls`: every segment of an image and every entry in it. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "err.h"
 #include "gen/read/image_read.h"
 #include "gen/read/imagefile.h"
+#include "log.h"
 #include "util.h"
 
 struct ls {
@@ -42,16 +44,16 @@ static void mode_string(uint32_t mode, char s[11])
 }
 
 /* Names come from untrusted images: keep control characters off the
- * terminal. */
+ * terminal, C1 ones (U+0080-U+009F, a terminal's CSI among them) and
+ * bytes that are no UTF-8 too, as the logs do (log_escape). */
 static void append_name(struct buf *b, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
-			buf_printf(b, "\\x%02x", c);
-		else
-			buf_append(b, &s[i], 1);
-	}
+	char *raw = xstrndup(s, n), *out = xmalloc(4 * n + 1);
+
+	log_escape(out, 4 * n + 1, raw);
+	buf_append(b, out, strlen(out));
+	free(raw);
+	free(out);
 }
 
 static int ls_entry(const struct segment *s, const struct cpio_entry *e, const uint8_t *data,
