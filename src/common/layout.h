@@ -16,7 +16,7 @@
  * host when packing and in the image when running: the same path. */
 #define LAYOUT_TOOL_DIRS "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"
 /* The same, as the PATH the init gives its tools, hooks and shell (the
- * test_layout unit test keeps the two equal). */
+ * common/test_layout unit test keeps the two equal). */
 #define LAYOUT_TOOL_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 /* modprobe.d directories in kmod's order (modprobe.d(5): SYSCONFDIR,

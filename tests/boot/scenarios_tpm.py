@@ -8,7 +8,7 @@ init asks for the passphrase.
 
 FIDO2 and PKCS#11 tokens cannot be tried here: QEMU has only u2f
 passthrough and no emulated smart card reader the plugin would use; their
-argument building is unit-tested (tests/unit/test_luks_token.c).
+argument building is unit-tested (tests/unit/init/stack/test_luks_token.c).
 """
 
 import os

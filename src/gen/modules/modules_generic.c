@@ -26,7 +26,7 @@
  * follower, 6.6). tests/kernels/kernels.py boots the three 6.12 flavours.
  *
  * Measured on Debian 6.1.0-57-amd64: see the table's end and
- * tests/unit/test_modules.c; the aim is at most a third of what
+ * tests/unit/gen/modules/test_modules.c; the aim is at most a third of what
  * initramfs-tools' MODULES=most packs, booting the same disks. */
 #include "gen/modules/modules.h"
 

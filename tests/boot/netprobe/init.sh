@@ -32,7 +32,7 @@ else
 fi
 ip addr add 10.0.2.15/24 dev eth0
 # The NFS mount(2) arguments src/init/net builds for root=nfs4:10.0.2.100:/root
-# first (tests/unit/test_net_netroot.c checks this exact string).
+# first (tests/unit/init/net/test_netroot.c checks this exact string).
 if timeout 60 mount -t nfs -o vers=4.2,addr=10.0.2.100,clientaddr=10.0.2.15 10.0.2.100:/root /mnt; then
 	echo "PROBE-NFS ok: $(cat /mnt/hello) $(grep ' /mnt ' /proc/mounts)"
 	umount /mnt

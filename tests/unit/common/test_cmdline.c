@@ -292,7 +292,7 @@ static void test_options_modules(void)
 	options_free(&o);
 }
 
-/* The layers' options are the stack's (test_stack_init); the network's
+/* The layers' options are the stack's (init/stack/test_stack); the network's
  * are not read yet: none of them is taken for a module parameter. */
 static void test_options_of_others(void)
 {
