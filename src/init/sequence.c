@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buildconf.h"
 #include "err.h"
 #include "init/core/kmsg.h"
 #include "init/boot_inputs.h"
