@@ -230,7 +230,12 @@ def scenarios(Scenario):
                       "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_UUID)),
         S("luks-ssh-console", "the same image: with SSH up, the console's prompt still answers",
           console_disk, "UUID=" + LUKS2.uuid,
-          interact=((r"(?=[\s\S]*%s)(?=[\s\S]*%s)" % (DROPBEAR_UP, PROMPT), PASS + "\n"),),
+          # both texts anywhere in the output: anchored at its start (the
+          # first step's search begins there), else each search tries the
+          # lookaheads at every position, quadratic in the console's
+          # length, and holds the GIL while QEMU's serial port waits for
+          # the reader and drops bytes
+          interact=((r"^(?=[\s\S]*%s)(?=[\s\S]*%s)" % (DROPBEAR_UP, PROMPT), PASS + "\n"),),
           log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_UUID,)),
         S("luks-ssh-generic", "a generic image with ssh_unlock = yes: no host keys packed, "
           "dropbear -R makes them at the first login, which unlocks",
