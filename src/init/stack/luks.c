@@ -341,6 +341,7 @@ static enum job_result unlock_job(void *arg, void *data)
 	if (!u->net_waited && ((u->key && try_keyfile(in, u)) ||
 			       luks_token_try(in, u->devnode, u->name, &u->opts))) {
 		r = 1;
+		in->stack.auto_unlocked = true;
 	} else if ((c = luks_clevis_try(in, u->devnode, u->name, &u->opts,
 					u->net_waited || in->stack.half_time_done)) ==
 		   LUKS_CLEVIS_WAIT) {
@@ -348,6 +349,7 @@ static enum job_result unlock_job(void *arg, void *data)
 		return JOB_DONE;
 	} else if (c == LUKS_CLEVIS_OPENED) {
 		r = 1;
+		in->stack.auto_unlocked = true;
 	} else if (try_cached(in, u)) {
 		r = 1;
 	} else if (u->opts.headless) {

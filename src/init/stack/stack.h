@@ -52,6 +52,7 @@ struct stack {
 	struct strv done;      /* "luks:UUID", "lvm:/dev/X", "md:/dev/X", "modules:SET" */
 	bool md_member_seen, half_time_done;
 	long long last_run_ms; /* ops clock: when a layer's tool last ran */
+	bool auto_unlocked;    /* a volume opened with no typed secret (docs/unlock.md) */
 };
 
 /* A layer a block device may hold, libblkid style: a new one (iSCSI,

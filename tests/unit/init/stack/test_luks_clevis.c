@@ -145,6 +145,7 @@ static void test_waits_for_the_network(void)
 	CHECK(fake_log_count(f, "prompt") == 0);
 	CHECK(said("<6>/dev/vda2: opened with clevis\n"));
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	CHECK(in.stack.auto_unlocked);
 	finish(f, &in);
 }
 

@@ -297,6 +297,7 @@ static void test_token_unlocks_without_prompt(void)
 	CHECK(fake_log_count(f, "prompt") == 0);
 	CHECK(said("<6>/dev/vda2: opened with its LUKS2 token\n"));
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	CHECK(in.stack.auto_unlocked); /* a token without a PIN: docs/unlock.md */
 	finish(f, &in);
 
 	/* tpm2-device=PATH: --token-type, the device through the plugin's environment */
@@ -324,6 +325,7 @@ static void test_token_fails_then_passphrase(void)
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
 			       " --key-file=- <pw>") >= 0);
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	CHECK(!in.stack.auto_unlocked); /* the token failed; the passphrase was typed */
 	finish(f, &in);
 }
 

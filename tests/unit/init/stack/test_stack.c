@@ -206,6 +206,7 @@ static void test_generic_luks_asks_and_pipes_passphrase(void)
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_count(f, "prompt") == 1);
 	CHECK(fake_log_count(f, "run") == 1);
+	CHECK(!in.stack.auto_unlocked); /* typed: docs/unlock.md */
 	finish(f, &in);
 }
 
@@ -307,6 +308,7 @@ static void test_passphrase_typed_once_for_several_volumes(void)
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdc luks-" U3
 			       " --key-file=- <other>") >= 0);
 	CHECK(keyring_len == 13 && !memcmp(keyring, "shared\0other\0", 13));
+	CHECK(!in.stack.auto_unlocked); /* reused from the keyring: still typed */
 	finish(f, &in);
 }
 
@@ -517,6 +519,7 @@ static void test_keyfile_from_cmdline(void)
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
 			       " --key-file=/etc/keys/root.key") >= 0);
 	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(in.stack.auto_unlocked); /* a key file in the image: automatic */
 	finish(f, &in);
 
 	/* systemd's UUID=KEYPATH; a key that does not open it: the passphrase is asked */
@@ -580,6 +583,7 @@ static void test_keyfile_on_another_device(void)
 			       " --key-file=- <sekrit\n>") >= 0);
 	CHECK(fake_log_find(f, "umount /run/uniramfs/keydev 0x0") >= 0);
 	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(in.stack.auto_unlocked); /* a key on a stick: automatic */
 	finish(f, &in);
 
 	/* the stick never comes: half way through rd.timeout, the passphrase */
