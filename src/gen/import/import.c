@@ -229,19 +229,20 @@ static void emit(struct conv *c, const struct source *src, struct buf *out)
 
 	buf_printf(out, "# uniramfs.conf made by `uniramfs import-config` from %s's configuration:\n", src->name);
 	for (size_t i = 0; i < c->files.n; i++)
-		buf_printf(out, "#   %s\n", c->files.v[i]);
+		conv_comment(out, "   %s", c->files.v[i]);
 	buf_printf(out, "# Each setting names the line it comes from; one that uniramfs cannot\n"
 			"# carry over stays a comment saying why. See uniramfs.conf(5).\n");
 	for (size_t i = 0; i < c->n; i++) {
 		struct item *it = &c->items[i];
 		char *q;
-		buf_printf(out, "\n# %s\n", it->where);
+		buf_append(out, "\n", 1);
+		conv_comment(out, " %s", it->where);
 		if (!it->key) {
-			buf_printf(out, "#   %s: %s\n", it->same ? "the same in uniramfs" : "not carried over", it->note);
+			conv_comment(out, "   %s: %s", it->same ? "the same in uniramfs" : "not carried over", it->note);
 			continue;
 		}
 		if (it->dropped) {
-			buf_printf(out, "#   not carried over: a later %s= replaces it\n", it->var);
+			conv_comment(out, "   not carried over: a later %s= replaces it", it->var);
 			continue;
 		}
 		if (!strcmp(it->key, "cmdline")) {
@@ -253,7 +254,7 @@ static void emit(struct conv *c, const struct source *src, struct buf *out)
 		}
 		q = quote(it->value);
 		if (it->note)
-			buf_printf(out, "#   %s\n", it->note);
+			conv_comment(out, "   %s", it->note);
 		if (q)
 			buf_printf(out, "%s = %s\n", it->key, q);
 		else

@@ -3,6 +3,8 @@
  * (import.c) stand on: one item per statement read, carried over as a
  * key or skipped with the reason. import.c and import_map.c call down
  * here; nothing here calls them. */
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +12,41 @@
 #include "err.h"
 #include "gen/import/import_priv.h"
 
+/* Text read from a config, shown on a # line: a control character
+ * becomes a blank, so a newline in it cannot start a line that
+ * uniramfs.conf would obey. */
+static void show_into(struct buf *b, const char *text, size_t max)
+{
+	size_t n = 0;
+	buf_append(b, "", 0);
+	for (const char *c = text; *c && n < max; c++, n++) {
+		char ch = (unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c;
+		buf_append(b, &ch, 1);
+	}
+	if (strlen(text) > max)
+		buf_append(b, "...", 3);
+}
+
 char *conv_show(const char *text)
 {
 	struct buf b = { 0 };
-	size_t n = 0;
-	buf_append(&b, "", 0);
-	for (const char *c = text; *c && n < 160; c++, n++) {
-		char ch = (unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c;
-		buf_append(&b, &ch, 1);
-	}
-	if (strlen(text) > 160)
-		buf_append(&b, "...", 3);
+	show_into(&b, text, 160);
 	return b.p;
+}
+
+void conv_comment(struct buf *out, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	buf_append(out, "#", 1);
+	show_into(out, text, SIZE_MAX);
+	buf_append(out, "\n", 1);
+	free(text);
 }
 
 struct item *conv_add(struct conv *c, const struct shell_assign *a, const char *key, const char *value,

@@ -33,6 +33,10 @@ struct conv {
 };
 
 char *conv_show(const char *text);
+/* One "#TEXT\n" line of the output, TEXT shown as conv_show shows it
+ * (not shortened): every comment import-config writes goes through
+ * here, since notes and file names quote what a config said. */
+void conv_comment(struct buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 struct item *conv_add(struct conv *c, const struct shell_assign *a, const char *key, const char *value, const char *note);
 void conv_skip(struct conv *c, const struct shell_assign *a, const char *why);
 void conv_same(struct conv *c, const struct shell_assign *a, const char *why);

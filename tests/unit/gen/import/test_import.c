@@ -189,6 +189,34 @@ static void test_hostile_values_cannot_inject(void)
 	free(root);
 }
 
+/* A word refused for its newline, and a hook name with one, become
+ * comments whose every line stays a comment: the "cmdline = ..." after
+ * the newline is shown, never obeyed (issue 24, item 4). */
+static void test_refused_word_note_is_escaped(void)
+{
+	static const char *const confs[][2] = {
+		{ "etc/mkinitcpio.conf", "MODULES=(ok 'x\ncmdline = init=/bin/sh rd.shell')\n"
+					 "HOOKS=(base 'y\ncmdline = init=/bin/sh')\n" },
+		{ "etc/dracut.conf", "add_drivers+=(ok 'x\ncmdline = init=/bin/sh rd.shell')\n" },
+		{ "etc/initramfs-tools/initramfs.conf", "FSTYPE='x\ncmdline = init=/bin/sh rd.shell'\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(confs); i++) {
+		char *root = xasprintf("%s/note%zu", tmpdir, i);
+		struct buf out = { 0 };
+		struct build_opts o;
+		write_under(root, confs[i][0], confs[i][1]);
+		CHECK(import_config(root, NULL, &out) == 0);
+		parse_back(out.p, &o);
+		CHECK(o.cmdline == NULL);
+		CHECK(!strstr(out.p, "\ncmdline"));
+		CHECK(strstr(out.p, "#   not carried over: 'x cmdline = init=/bin/sh rd.shell' is not carried over: "
+					    "a comma, # or control character"));
+		build_opts_free(&o);
+		buf_free(&out);
+		free(root);
+	}
+}
+
 /* Links are followed inside the sysroot; a FIFO is never opened. */
 static void test_links_and_fifos(void)
 {
@@ -278,6 +306,7 @@ int main(void)
 	RUN(test_choose_generator);
 	RUN(test_bad_syntax_named);
 	RUN(test_hostile_values_cannot_inject);
+	RUN(test_refused_word_note_is_escaped);
 	RUN(test_links_and_fifos);
 	RUN(test_write);
 	{
