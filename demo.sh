@@ -9,7 +9,8 @@
 #   ./demo.sh            UNIRAMFS_BUILDDIR (default build) is set up if needed
 #
 # On a machine with nothing but the checkout it first installs, with apt,
-# the compiler, the libraries, Debian's kernel and QEMU (tools/install-deps.sh).
+# the compiler, the libraries, Debian's kernel, QEMU and mkfs.ext4 and
+# nothing else (tools/install-deps.sh demo; the tests install the rest).
 set -eu
 
 cd "$(dirname "$0")"
@@ -17,7 +18,7 @@ BUILD=${UNIRAMFS_BUILDDIR:-build}
 
 # A fresh machine: install the compiler, libraries, kernel and QEMU first:
 # the kernel is looked for only once it can be there.
-bash tools/install-deps.sh
+bash tools/install-deps.sh demo
 
 # The newest kernel that has both an image and its modules.
 KVER=

@@ -1,12 +1,24 @@
 #!/bin/bash
-# Install what building, testing and benchmarking uniramfs needs, from
-# Debian's archive. Idempotent: does nothing when everything is there.
+# Install from Debian's archive what uniramfs needs. Idempotent: does
+# nothing when everything is there.
+#
+#   tools/install-deps.sh demo   what ./demo.sh needs: the compiler and
+#                                libraries, Debian's kernel, QEMU, mkfs.ext4
+#   tools/install-deps.sh [all]  that, and what the tests and benchmarks
+#                                need (servers among them: NFS, iSCSI, tang)
 set -euo pipefail
 
-packages=(
+demo=(
 	# build
-	meson ninja-build pkg-config gcc libc6-dev
+	meson ninja-build pkg-config gcc libc6-dev python3
 	libkmod-dev libblkid-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev
+	# the kernel the demo boots, and what boots it on its root disk
+	linux-image-amd64 qemu-system-x86 kmod e2fsprogs
+	# the images' rescue shell
+	busybox-static
+)
+
+tests=(
 	# fuzzing and sanitizers
 	clang libclang-rt-14-dev
 	# the kernel we boot and the tools that boot it and make its disks
@@ -59,6 +71,15 @@ packages=(
 	# benchmarks
 	hyperfine gnuplot-nox
 )
+
+case "${1:-all}" in
+demo) packages=("${demo[@]}") ;;
+all) packages=("${demo[@]}" "${tests[@]}") ;;
+*)
+	echo "usage: tools/install-deps.sh [demo|all]" >&2
+	exit 2
+	;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
