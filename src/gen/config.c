@@ -53,6 +53,7 @@ static const struct key keys[] = {
 	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
 	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
 	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
+	{ "rescue-shell", T_AUTO, F(rescue_shell), "auto, yes or no: busybox for the emergency shell and rd.break (default: auto, when the host has busybox)", 0 },
 	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
 	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
@@ -169,7 +170,9 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		return 0;
 	case T_AUTO: {
 		_Static_assert(SSH_AUTO == 0 && SSH_YES == 1 && SSH_NO == 2 && SQUASHFS_AUTO == 0 &&
-				       SQUASHFS_YES == 1 && SQUASHFS_NO == 2 &&
+				       SQUASHFS_YES == 1 && SQUASHFS_NO == 2 && RESCUE_SHELL_AUTO == 0 &&
+				       RESCUE_SHELL_YES == 1 && RESCUE_SHELL_NO == 2 &&
+				       sizeof(enum rescue_shell) == sizeof(int) &&
 				       sizeof(enum ssh_unlock) == sizeof(int) &&
 				       sizeof(enum squashfs_mode) == sizeof(int),
 			       "T_AUTO fields are auto/yes/no ints");

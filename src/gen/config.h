@@ -12,6 +12,7 @@ enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
 /* auto, yes, no: one parser (config.c's T_AUTO) for all of these */
 enum ssh_unlock { SSH_AUTO, SSH_YES, SSH_NO }; /* ssh.h */
 enum squashfs_mode { SQUASHFS_AUTO, SQUASHFS_YES, SQUASHFS_NO }; /* squash.h */
+enum rescue_shell { RESCUE_SHELL_AUTO, RESCUE_SHELL_YES, RESCUE_SHELL_NO }; /* rescue.h */
 #define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
 
 enum output_format { FORMAT_CPIO, FORMAT_GEN_INIT_CPIO };
@@ -44,6 +45,7 @@ struct build_opts {
 	enum microcode_mode microcode;
 	enum ssh_unlock ssh_unlock;
 	enum squashfs_mode squashfs;
+	enum rescue_shell rescue_shell;
 	char *init;
 	struct strv configs; /* --config FILE (may repeat); replaces the default files */
 	int verbose;

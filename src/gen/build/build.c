@@ -25,6 +25,7 @@
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
 #include "gen/features/nettools.h"
+#include "gen/features/rescue.h"
 #include "gen/features/ssh.h"
 #include "gen/features/stack.h"
 #include "gen/host/companion.h"
@@ -396,6 +397,8 @@ int build_image(const struct build_opts *o)
 		r = add_modules(&p);
 	if (r == 0)
 		r = add_binaries(&p);
+	if (r == 0)
+		r = rescue_plan_add(p.img, p.sysroot, o);
 	if (r == 0)
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	if (r == 0)

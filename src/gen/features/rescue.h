@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_GEN_RESCUE_H
+#define UNIRAMFS_GEN_RESCUE_H
+
+#include "gen/config.h"
+#include "gen/image/image.h"
+
+/* The rescue shell every image carries unless rescue_shell = no: the
+ * host's busybox (Debian's busybox-static or busybox install the same
+ * /bin/busybox), which the init's emergency shell and rd.break run as
+ * "sh" and hook scripts find as /bin/sh. auto: packed when the host has
+ * one, else a notice; yes: missing is an error; no: left out. An image
+ * the user already gave busybox (--add-binaries) is left as it is. */
+int rescue_plan_add(struct image *img, const char *sysroot, const struct build_opts *o);
+
+#endif
