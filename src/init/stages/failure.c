@@ -185,7 +185,7 @@ int run_shell(struct init *in, const char *why)
 	}
 	sh = find_shell(in, &argv0);
 	if (!sh) {
-		log_err("no shell in this image (add one with --add-binaries busybox)");
+		log_err("no shell in this image (it was built with rescue_shell = no, or on a host without busybox)");
 		return -ENOENT;
 	}
 	log_err("starting %s (%s); exit it to continue", sh, why);

@@ -207,7 +207,7 @@ static void test_root_missing(void)
 		     "<5>1 other devices have no driver in this image (not storage; "
 		     "rd.debug lists them)\n"
 		     "<7>  platform:pcspkr (/devices/platform/pcspkr)\n"));
-	CHECK(fake_boot_logged("<3>no shell in this image (add one with --add-binaries busybox)\n"
+	CHECK(fake_boot_logged("<3>no shell in this image (it was built with rescue_shell = no, or on a host without busybox)\n"
 		     "<3>rebooting now\n"));
 	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
 	CHECK(fake_log_count(f, "mount /dev/vda1") == 0);
