@@ -270,11 +270,11 @@ static int add_modules(struct plan *p)
 
 	if (!p->kmoddir)
 		return add_builtin_only(p);
-	fw = xasprintf("%s/lib/firmware/updates/%s:%s/lib/firmware/updates:%s/lib/firmware/%s:%s/lib/firmware",
-			     p->sysroot, p->kver, p->sysroot, p->sysroot, p->kver, p->sysroot);
+	fw = xasprintf("/lib/firmware/updates/%s:/lib/firmware/updates:/lib/firmware/%s:/lib/firmware", p->kver,
+		       p->kver);
 	for (size_t i = 0; i < ARRAY_SIZE(mpdirs); i++)
-		buf_printf(&mp, "%s%s%s", i ? ":" : "", p->sysroot, mpdirs[i]);
-	r = modules_open(&m, p->kmoddir, p->kver, fw);
+		buf_printf(&mp, "%s%s", i ? ":" : "", mpdirs[i]);
+	r = modules_open(&m, p->sysroot, p->kmoddir, p->kver, fw);
 
 	if (r == 0) {
 		modules_omit(m, &p->o->omit_modules);

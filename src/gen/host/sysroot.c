@@ -66,13 +66,39 @@ restart:
 	return err_code();
 }
 
+int sysroot_path(const char *sysroot, const char *path, char **host, struct stat *st)
+{
+	char *real;
+	int r = sysroot_resolve(sysroot, path, NULL, NULL, &real, st);
+
+	if (r < 0)
+		return r;
+	*host = path_join(sysroot, real);
+	free(real);
+	return 0;
+}
+
+bool sysroot_name_plain(const char *name)
+{
+	if (!*name || *name == '/')
+		return false;
+	for (const char *p = name; (p = strstr(p, "..")); p += 2)
+		if ((p == name || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return false;
+	return true;
+}
+
 char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, const char *name,
 		   int mode)
 {
 	for (size_t i = 0; i < ndirs; i++) {
-		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
-		bool ok = access(host, mode) == 0;
-		free(host);
+		char *p = xasprintf("%s/%s", dirs[i], name), *host;
+		struct stat st;
+		bool ok = sysroot_path(sysroot, p, &host, &st) == 0;
+		if (ok) {
+			ok = access(host, mode) == 0;
+			free(host);
+		}
 		if (ok)
 			return p;
 		free(p);
@@ -85,10 +111,13 @@ char *sysroot_find_tool(const char *sysroot, const char *name)
 	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *p = xasprintf("%s/%s", dirs[i], name), *host = path_join(sysroot, p);
+		char *p = xasprintf("%s/%s", dirs[i], name), *host;
 		struct stat st;
-		bool ok = stat(host, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-		free(host);
+		bool ok = sysroot_path(sysroot, p, &host, &st) == 0;
+		if (ok) {
+			ok = S_ISREG(st.st_mode) && (st.st_mode & 0111);
+			free(host);
+		}
 		if (ok)
 			return p;
 		free(p);

@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_SYSROOT_H
 #define UNIRAMFS_SYSROOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -16,6 +17,18 @@ typedef int (*sysroot_link_fn)(void *userdata, const char *link, const char *tar
  * missing, a loop, or on_link fails. */
 int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_link, void *userdata, char **real,
 		    struct stat *st);
+
+/* The one way to a file a sysroot names: path (crypttab's key file, a
+ * firmware name, a module's path, a link's target) resolved by
+ * sysroot_resolve as if sysroot were "/", so ".." stops at the sysroot
+ * and an absolute link lands inside it, never on the host. On success
+ * *host is the host path of the final file, with no link in it, and
+ * *st its lstat. -errno + err_* as sysroot_resolve (-ENOENT: missing). */
+int sysroot_path(const char *sysroot, const char *path, char **host, struct stat *st);
+
+/* A name that must stay below its directory (a firmware name from
+ * modinfo, a module's path in modules.dep): relative, no "..". */
+bool sysroot_name_plain(const char *name);
 
 /* The first DIR/NAME of dirs that SYSROOT has with access(2) mode (X_OK
  * for a tool, R_OK for a library), as a path inside the sysroot; NULL

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "gen/host/sysroot.h"
 #include "gen/modules/modules_priv.h"
 #include "layout.h"
 #include "log.h"
@@ -67,13 +68,13 @@ static void kmod_log(void *data, int prio, const char *file, int line, const cha
 
 static void load_builtin(struct modules *m)
 {
-	char *path = xasprintf("%s/modules.builtin", m->kmoddir);
-	char *data, *line, *save;
+	char *path = NULL, *data, *line, *save;
+	struct stat st;
 	size_t len;
 
 	/* Without it (very old kernels) builtins look like missing modules:
 	 * a required one is then an error, which is the safe side. */
-	if (read_file(path, &data, &len) == 0) {
+	if (modules_file(m, "modules.builtin", &path, &st) == 0 && read_file(path, &data, &len) == 0) {
 		for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			char *name = modname_from_path(line);
 			nameset_put(&m->builtin, name, NULL);
@@ -106,15 +107,35 @@ static char **config_paths(const char *kmoddir, const char *kver)
 	return v;
 }
 
-int modules_open(struct modules **out, const char *kmoddir, const char *kver, const char *firmware_dirs)
+int modules_file(const struct modules *m, const char *rel, char **host, struct stat *st)
+{
+	char *p = xasprintf("%s/%s", m->modrel, rel);
+	int r = sysroot_path(m->modroot, p, host, st);
+	free(p);
+	return r;
+}
+
+int modules_open(struct modules **out, const char *sysroot, const char *kmoddir, const char *kver,
+		 const char *firmware_dirs)
 {
 	struct modules *m = xcalloc(1, sizeof(*m));
+	size_t sl = strlen(sysroot);
 	char **conf;
 	int r;
 
 	m->kmoddir = xstrdup(kmoddir);
 	for (size_t l = strlen(m->kmoddir); l > 1 && m->kmoddir[l - 1] == '/'; l--)
 		m->kmoddir[l - 1] = '\0';
+	while (sl && sysroot[sl - 1] == '/')
+		sl--;
+	m->root = xstrdup(sysroot);
+	if (sl == 0 || (strncmp(m->kmoddir, sysroot, sl) == 0 && m->kmoddir[sl] == '/')) {
+		m->modroot = xstrndup(sysroot, sl ? sl : 1);
+		m->modrel = xstrdup(m->kmoddir + sl);
+	} else {
+		m->modroot = xstrdup(m->kmoddir);
+		m->modrel = xstrdup("/");
+	}
 	m->kver = xstrdup(kver);
 	if (firmware_dirs)
 		strv_split(&m->fwdirs, firmware_dirs, ":");
@@ -161,6 +182,9 @@ void modules_free(struct modules *m)
 	strv_free(&m->fwdirs);
 	kmod_unref(m->ctx);
 	free(m->kmoddir);
+	free(m->root);
+	free(m->modroot);
+	free(m->modrel);
 	free(m->kver);
 	free(m);
 }
@@ -230,18 +254,28 @@ static int record(struct modules *m, struct kmod_module *km, const char *path)
 	const char *dir = kmod_get_dirname(m->ctx);
 	size_t dl = strlen(dir);
 	struct mod *d;
-	const char *rel;
+	const char *rel = NULL;
+	char *host;
+	struct stat st;
+	int r;
 
 	if (strncmp(path, dir, dl) == 0 && path[dl] == '/')
 		rel = path + dl + 1;
 	else if (strncmp(path, m->kmoddir, strlen(m->kmoddir)) == 0 && path[strlen(m->kmoddir)] == '/')
 		rel = path + strlen(m->kmoddir) + 1;
-	else
+	if (!rel || !sysroot_name_plain(rel))
 		return err_set("%s: module is outside %s", path, m->kmoddir);
+	r = modules_file(m, rel, &host, &st);
+	if (r < 0)
+		return err_wrap("module %s", kmod_module_get_name(km));
+	if (!S_ISREG(st.st_mode)) {
+		free(host);
+		return err_set("%s: module is not a regular file", path);
+	}
 
 	d = xcalloc(1, sizeof(*d));
 	d->name = xstrdup(kmod_module_get_name(km));
-	d->path = xstrdup(path);
+	d->path = host;
 	d->relpath = xstrndup(rel, ko_strip_len(rel));
 	d->compressed = strlen(rel) != strlen(d->relpath);
 	d->km = kmod_module_ref(km);

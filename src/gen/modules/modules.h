@@ -10,9 +10,14 @@
 /* Kernel module selection through libkmod. */
 struct modules;
 
-/* kmoddir: the host's /lib/modules/KVER (already sysroot-prefixed).
- * firmware_dirs: colon-separated host firmware directories. */
-int modules_open(struct modules **m, const char *kmoddir, const char *kver, const char *firmware_dirs);
+/* sysroot: the system the image is for ("/" for this one).
+ * kmoddir: the host path of its /lib/modules/KVER (sysroot-prefixed, or
+ * --kmoddir's, or a --kernel-tree's staging); module files and indexes
+ * are resolved inside the sysroot when kmoddir is in it, else inside
+ * kmoddir. firmware_dirs: colon-separated directories inside the
+ * sysroot. */
+int modules_open(struct modules **m, const char *sysroot, const char *kmoddir, const char *kver,
+		 const char *firmware_dirs);
 void modules_free(struct modules *m);
 /* Names or aliases never to include (nor pull in as dependencies).
  * Call before modules_add: modules already chosen stay. */
@@ -37,7 +42,9 @@ size_t modules_count(const struct modules *m);
 /* Add the chosen .ko files (decompressed), their firmware, the index
  * files (modules.dep, .alias, .softdep, .builtin, .order...) and the
  * modprobe.d lines that touch them to img, under /lib/modules/KVER.
- * modprobe_dirs: colon-separated host modprobe.d directories. */
+ * modprobe_dirs: colon-separated modprobe.d directories inside the
+ * sysroot. A firmware name that is absolute or has a ".." component
+ * (the kernel's loader refuses it) is a warning and packs nothing. */
 int modules_emit(struct modules *m, struct image *img, const char *modprobe_dirs);
 
 #endif

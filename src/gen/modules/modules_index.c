@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "gen/host/sysroot.h"
 #include "gen/modules/modules_priv.h"
 #include "log.h"
 #include "util.h"
@@ -51,15 +52,23 @@ static int add_modules(struct modules *m, struct image *img)
 
 static const char *const fw_suffixes[] = { "", ".zst", ".xz" };
 
-static int fw_add(struct image *img, const char *name, const char *src)
+/* DIR/NAME inside the sysroot, packed as /lib/firmware/NAME if it is a
+ * readable regular file there: 1 packed or already in, 0 not there. */
+static int fw_add(struct modules *m, struct image *img, const char *dir, const char *name)
 {
-	char *dst = xasprintf("/lib/firmware/%s", name);
+	char *p = xasprintf("%s/%s", dir, name), *host = NULL, *dst;
+	struct stat st;
 	int r = 0;
 
-	/* The first directory that has it wins, as in the kernel's loader. */
-	if (!image_has(img, dst))
-		r = image_add_file(img, dst, src, 0644, 0);
-	free(dst);
+	if (sysroot_path(m->root, p, &host, &st) == 0 && S_ISREG(st.st_mode) && access(host, R_OK) == 0) {
+		dst = xasprintf("/lib/firmware/%s", name);
+		/* The first directory that has it wins, as in the kernel's loader. */
+		r = image_has(img, dst) ? 1 : image_add_file(img, dst, host, 0644, 0);
+		r = r < 0 ? r : 1;
+		free(dst);
+	}
+	free(host);
+	free(p);
 	return r;
 }
 
@@ -70,34 +79,32 @@ static int fw_glob(struct modules *m, struct image *img, const char *pattern, bo
 	const char *base = slash ? slash + 1 : pattern;
 	int r = 0;
 
-	for (size_t i = 0; i < m->fwdirs.n && r == 0; i++) {
-		char *dir = xasprintf("%s/%s", m->fwdirs.v[i], sub);
-		DIR *dp = opendir(dir);
+	for (size_t i = 0; i < m->fwdirs.n && r >= 0; i++) {
+		char *dir = xasprintf("%s/%s", m->fwdirs.v[i], sub), *host = NULL;
+		struct stat st;
+		DIR *dp = sysroot_path(m->root, dir, &host, &st) == 0 ? opendir(host) : NULL;
 		struct dirent *de;
 
-		while (dp && r == 0 && (de = readdir(dp))) {
+		while (dp && r >= 0 && (de = readdir(dp))) {
 			char *plain = xstrdup(de->d_name);
 			for (size_t s = 1; s < ARRAY_SIZE(fw_suffixes); s++)
 				if (str_has_suffix(plain, fw_suffixes[s]))
 					plain[strlen(plain) - strlen(fw_suffixes[s])] = '\0';
 			if (de->d_name[0] != '.' && fnmatch(base, plain, 0) == 0) {
-				char *src = xasprintf("%s/%s", dir, de->d_name);
 				char *name = xasprintf("%s%s%s", sub, *sub ? "/" : "", de->d_name);
-				if (access(src, R_OK) == 0) {
-					*found = true;
-					r = fw_add(img, name, src);
-				}
-				free(src);
+				r = fw_add(m, img, m->fwdirs.v[i], name);
+				*found |= r > 0;
 				free(name);
 			}
 			free(plain);
 		}
 		if (dp)
 			closedir(dp);
+		free(host);
 		free(dir);
 	}
 	free(sub);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static int fw_one(struct modules *m, struct image *img, const char *name, bool *found)
@@ -106,16 +113,13 @@ static int fw_one(struct modules *m, struct image *img, const char *name, bool *
 		return fw_glob(m, img, name, found);
 	for (size_t i = 0; i < m->fwdirs.n; i++)
 		for (size_t s = 0; s < ARRAY_SIZE(fw_suffixes); s++) {
-			char *src = xasprintf("%s/%s%s", m->fwdirs.v[i], name, fw_suffixes[s]);
-			if (access(src, R_OK) == 0) {
-				char *n = xasprintf("%s%s", name, fw_suffixes[s]);
-				int r = fw_add(img, n, src);
-				free(n);
-				free(src);
-				*found = true;
-				return r;
+			char *n = xasprintf("%s%s", name, fw_suffixes[s]);
+			int r = fw_add(m, img, m->fwdirs.v[i], n);
+			free(n);
+			if (r != 0) {
+				*found = r > 0;
+				return r < 0 ? r : 0;
 			}
-			free(src);
 		}
 	return 0;
 }
@@ -145,6 +149,13 @@ static int add_firmware(struct modules *m, struct image *img)
 				continue;
 			if (!nameset_put(&done, fw, NULL))
 				continue;
+			if (!sysroot_name_plain(fw)) {
+				/* the kernel's loader refuses it too; packing it
+				 * would copy a file from outside the firmware */
+				log_warn("module %s: firmware name '%s' refused: absolute or with a '..' component, not "
+					 "packed", d->name, fw);
+				continue;
+			}
 			r = fw_one(m, img, fw, &found);
 			if (r == 0 && !found) {
 				missing++;
@@ -374,15 +385,18 @@ static int add_indexes(struct modules *m, struct image *img)
 	int r = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(indexes) && r == 0; i++) {
-		char *src = xasprintf("%s/%s", m->kmoddir, indexes[i].name);
-		int e = read_file(src, &data[i], &len[i]);
+		char *src = NULL;
+		struct stat st;
+		int e = modules_file(m, indexes[i].name, &src, &st);
 
+		if (e == 0)
+			e = read_file(src, &data[i], &len[i]);
 		if (e == -ENOENT && indexes[i].kind != F_DEP) {
 			/* An older depmod did not write it: nor do we. */
-			log_debug("%s: not found, not packed", src);
+			log_debug("%s/%s: not found, not packed", m->kmoddir, indexes[i].name);
 			data[i] = NULL;
 		} else if (e < 0) {
-			r = err_errno(e, "%s", src);
+			r = err_errno(e, "%s/%s", m->kmoddir, indexes[i].name);
 		}
 		free(src);
 	}
@@ -459,10 +473,15 @@ static int filter_conf(const struct modules *m, struct image *img, const char *p
 	char *data, *line, *next;
 	struct buf out = { 0 }, joined = { 0 };
 	size_t len;
-	int r = read_file(path, &data, &len);
+	char *host = NULL;
+	struct stat st;
+	int r = sysroot_path(m->root, path, &host, &st);
 
+	if (r == 0)
+		r = read_file(host, &data, &len);
+	free(host);
 	if (r < 0)
-		return err_errno(r, "%s", path);
+		return err_errno(r, "%s%s", m->root, path);
 	for (line = data; line < data + len; line = next) {
 		char *nl = memchr(line, '\n', (size_t)(data + len - line));
 		size_t ll;
@@ -509,9 +528,12 @@ static int add_modprobe_d(struct modules *m, struct image *img, const char *dirs
 	 * same name in later ones (/etc overrides /usr/lib); this also
 	 * reads /lib/modprobe.d once when /lib is a link to /usr/lib. */
 	for (size_t i = 0; i < dv.n; i++) {
-		DIR *dp = opendir(dv.v[i]);
+		char *host = NULL;
+		struct stat st;
+		DIR *dp = sysroot_path(m->root, dv.v[i], &host, &st) == 0 ? opendir(host) : NULL;
 		struct dirent *de;
 
+		free(host);
 		if (!dp)
 			continue;
 		while ((de = readdir(dp))) {

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "gen/modules/modules.h"
 #include "nameset.h"
@@ -28,6 +29,9 @@ struct mod {
 struct modules {
 	struct kmod_ctx *ctx;
 	char *kmoddir;  /* as given, no trailing slash */
+	char *root;     /* the sysroot: firmware and modprobe.d are inside it */
+	char *modroot;  /* kmoddir is modroot + modrel: the sysroot when it */
+	char *modrel;   /* is inside it, else kmoddir itself (--kmoddir, a tree) */
 	char *kver;
 	struct strv fwdirs;
 	bool fw_summary; /* missing firmware: one line, unless verbose */
@@ -46,6 +50,9 @@ char *modname_normalize(const char *name);
 char *modname_from_path(const char *path);
 /* Length of path without a .xz/.zst/.gz suffix after .ko. */
 size_t ko_strip_len(const char *path);
+/* rel, a path below kmoddir, resolved inside the module root
+ * (sysroot_path): *host the host path of the final file. */
+int modules_file(const struct modules *m, const char *rel, char **host, struct stat *st);
 /* The chosen module called name (any spelling), or NULL. */
 struct mod *modules_find(const struct modules *m, const char *name);
 

@@ -185,7 +185,7 @@ static bool same_file(const char *a, const char *b)
 static struct modules *open_host(void)
 {
 	struct modules *m = NULL;
-	if (modules_open(&m, kmoddir, kver, "") < 0)
+	if (modules_open(&m, "/", kmoddir, kver, "") < 0)
 		printf("# modules_open: %s\n", err_msg());
 	return m;
 }
@@ -195,7 +195,7 @@ static void test_open_without_indexes(void)
 	struct modules *m = NULL;
 	char *tmp = mktmp(), *want;
 
-	CHECK(modules_open(&m, tmp, "1.2.3", "") < 0);
+	CHECK(modules_open(&m, "/", tmp, "1.2.3", "") < 0);
 	CHECK(m == NULL);
 	want = xasprintf("%s: cannot load the module indexes (was depmod run?): %s", tmp,
 			 strerror(ENOENT));
@@ -459,7 +459,7 @@ static void test_compressed_decompressed(void)
 	CHECK(dir != NULL);
 	if (!dir)
 		goto out;
-	CHECK(modules_open(&m, dir, kver, "") == 0);
+	CHECK(modules_open(&m, "/", dir, kver, "") == 0);
 	if (!m)
 		goto out;
 	CHECK(modules_add(m, "ext4", true) == 0);
@@ -607,7 +607,7 @@ static void test_firmware(void)
 	CHECK(write_text(shadow, "hidden") == 0);
 	CHECK(write_text(p2, "pretend xz") == 0);
 	fw = xasprintf("%s:%s", d1, d2);
-	CHECK(modules_open(&m, kmoddir, kver, fw) == 0);
+	CHECK(modules_open(&m, "/", kmoddir, kver, fw) == 0);
 	if (!m || modules_add(m, "e100", false) < 0 || !modules_find(m, "e100")) {
 		modules_free(m);
 		rmtree(tmp);
@@ -654,7 +654,7 @@ static void test_firmware_wildcard(void)
 	p = xasprintf("%s/brcm/unrelated.bin", fw);
 	CHECK(write_text(p, "no") == 0);
 	free(p);
-	CHECK(modules_open(&m, kmoddir, kver, fw) == 0);
+	CHECK(modules_open(&m, "/", kmoddir, kver, fw) == 0);
 	if (!m || modules_add(m, "brcmfmac", false) < 0 || !modules_find(m, "brcmfmac")) {
 		modules_free(m);
 		rmtree(tmp);
@@ -672,6 +672,124 @@ static void test_firmware_wildcard(void)
 	rmtree(tmp);
 	free(tmp);
 	free(fw);
+}
+
+/* An ELF object with a .modinfo holding the given NUL-separated
+ * strings and an empty symbol table: all libkmod and depmod read of a
+ * module here. */
+static int write_modinfo_ko(const char *path, const char *modinfo, size_t mlen)
+{
+	static const char shstr[] = "\0.modinfo\0.shstrtab\0.symtab\0.strtab";
+	unsigned char f[4096] = { 0 };
+	size_t sym = (64 + mlen + sizeof(shstr) + 7) & ~(size_t)7, str = sym + 24, shoff = (str + 1 + 7) & ~(size_t)7;
+	uint64_t sh[5][8] = { { 0 } };
+	int fd, r;
+
+	if (shoff + sizeof(sh) > sizeof(f))
+		return -1;
+	memcpy(f, "\x7f" "ELF\2\1\1", 7);
+	*(uint16_t *)(f + 16) = 1;  /* ET_REL */
+	*(uint16_t *)(f + 18) = 62; /* x86-64 */
+	*(uint32_t *)(f + 20) = 1;
+	*(uint64_t *)(f + 40) = shoff;
+	*(uint16_t *)(f + 52) = 64;
+	*(uint16_t *)(f + 58) = 64;
+	*(uint16_t *)(f + 60) = 5;
+	*(uint16_t *)(f + 62) = 2;
+	memcpy(f + 64, modinfo, mlen);
+	memcpy(f + 64 + mlen, shstr, sizeof(shstr));
+	/* name|type, flags, addr, offset, size, link|info, addralign, entsize */
+	sh[1][0] = 1 | (uint64_t)1 << 32, sh[1][1] = 2, sh[1][3] = 64, sh[1][4] = mlen, sh[1][6] = 1;
+	sh[2][0] = 10 | (uint64_t)3 << 32, sh[2][3] = 64 + mlen, sh[2][4] = sizeof(shstr), sh[2][6] = 1;
+	sh[3][0] = 20 | (uint64_t)2 << 32, sh[3][3] = sym, sh[3][4] = 24, sh[3][5] = 4 | (uint64_t)1 << 32,
+	sh[3][6] = 8, sh[3][7] = 24;
+	sh[4][0] = 28 | (uint64_t)3 << 32, sh[4][3] = str, sh[4][4] = 1, sh[4][6] = 1;
+	memcpy(f + shoff, sh, sizeof(sh));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	r = write_all(fd, f, shoff + sizeof(sh));
+	close(fd);
+	return r;
+}
+
+/* A module in a sysroot names firmware outside the firmware directory:
+ * by "..", by an absolute name, and through a link in the sysroot's
+ * /lib/firmware that points at a host file. None of them is packed; the
+ * names are refused with a warning naming the module, escaped (issue
+ * 24, item 2). A link inside the sysroot still resolves inside it. */
+static void test_firmware_stays_in_sysroot(void)
+{
+	char *tmp, *root, *secret, *ko, *cmd, *link, *modinfo, *abs_name, *got;
+	struct modules *m = NULL;
+	struct image *img;
+	struct sink *s;
+	size_t len;
+	int n;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	tmp = mktmp();
+	root = xasprintf("%s/root", tmp);
+	secret = xasprintf("%s/outside/secret", tmp);
+	CHECK(write_text(secret, "host secret") == 0);
+	link = xasprintf("%s/lib/firmware/vendor/real.bin", root);
+	CHECK(write_text(link, "sysroot firmware") == 0);
+	free(link);
+	link = xasprintf("%s/lib/firmware/good.bin", root);
+	CHECK(symlink(secret, link) == 0);
+	free(link);
+	link = xasprintf("%s/lib/firmware/real.bin", root);
+	CHECK(symlink("/lib/firmware/vendor/real.bin", link) == 0);
+	free(link);
+	abs_name = xstrdup(secret);
+	n = asprintf(&modinfo, "license=GPL%cfirmware=../../../outside/secret%cfirmware=%s%cfirmware=\x1b[2Jx/../../y%c"
+			       "firmware=good.bin%cfirmware=real.bin%cname=evil%c",
+		     0, 0, abs_name, 0, 0, 0, 0, 0);
+	CHECK(n > 0);
+	ko = xasprintf("%s/lib/modules/%s/kernel/x/evil.ko", root, kver);
+	CHECK(write_text(ko, "") == 0);
+	CHECK(write_modinfo_ko(ko, modinfo, (size_t)n) == 0);
+	/* libkmod refuses a tree whose builtin index is empty */
+	cmd = xasprintf("%s/lib/modules/%s/modules.builtin", root, kver);
+	CHECK(write_text(cmd, "kernel/y/builtin.ko\n") == 0);
+	free(cmd);
+	cmd = xasprintf("depmod -b '%s' '%s' 2>/dev/null", root, kver);
+	CHECK(run(cmd) == 0);
+	free(cmd);
+	cmd = xasprintf("%s/lib/modules/%s", root, kver);
+	CHECK(modules_open(&m, root, cmd, kver, "/lib/firmware") == 0);
+	free(cmd);
+	CHECK(m && modules_add(m, "evil", true) == 0);
+	img = image_new();
+	strv_free(&warnings);
+	CHECK(m && modules_emit(m, img, NULL) == 0);
+	if (test_cur_failed)
+		printf("# %s\n", err_msg());
+	CHECK(strv_contains(&warnings, "module evil: firmware name '../../../outside/secret' refused: absolute or "
+				       "with a '..' component, not packed"));
+	cmd = xasprintf("module evil: firmware name '%s' refused: absolute or with a '..' component, not packed",
+			abs_name);
+	CHECK(strv_contains(&warnings, cmd));
+	free(cmd);
+	CHECK(strv_contains(&warnings, "module evil: firmware name '\\x1b[2Jx/../../y' refused: absolute or with a "
+				       "'..' component, not packed"));
+	CHECK(strv_contains(&warnings, "firmware good.bin for module evil not found"));
+	CHECK(warnings.n == 4);
+	CHECK(!image_has(img, "/lib/firmware/good.bin"));
+	CHECK(image_has(img, "/lib/firmware/real.bin"));
+	s = image_cpio(img);
+	CHECK(!cpio_file(s, "outside/secret", &len));
+	got = cpio_file(s, "lib/firmware/real.bin", &len);
+	CHECK_STR(got, "sysroot firmware");
+	free(got);
+	sink_free(s);
+	image_free(img);
+	modules_free(m);
+	strv_free(&warnings);
+	if (!test_cur_failed)
+		rmtree(tmp);
+	free(modinfo), free(abs_name), free(ko), free(secret), free(root), free(tmp);
 }
 
 static void test_modprobe_d(void)
@@ -820,6 +938,7 @@ int main(void)
 	RUN(test_generic_index_matches_depmod);
 	RUN(test_firmware);
 	RUN(test_firmware_wildcard);
+	RUN(test_firmware_stays_in_sysroot);
 	RUN(test_modprobe_d);
 	RUN(test_generic);
 	strv_free(&warnings);
