@@ -15,11 +15,15 @@ enum {
 	IBFT_ORIGIN_DHCP = 3,
 };
 
-static char *attr(const char *dir, const char *sub, const char *name)
+/* Where the attributes come from: sysfs, or a test's table. */
+struct ibft_src {
+	ibft_attr_fn get;
+	void *userdata;
+};
+
+static char *attr(const struct ibft_src *src, const char *sub, const char *name)
 {
-	char *path = path_join(dir, sub), *v = read_attr(path, name);
-	free(path);
-	return v;
+	return src->get(src->userdata, sub, name);
 }
 
 static long number(const char *s, long max)
@@ -34,9 +38,9 @@ static long number(const char *s, long max)
 }
 
 /* An address field; "0.0.0.0" and "::" mean the firmware left it empty. */
-static void addr_attr(const char *dir, const char *sub, const char *name, struct net_addr *out, struct strv *w)
+static void addr_attr(const struct ibft_src *src, const char *sub, const char *name, struct net_addr *out, struct strv *w)
 {
-	char *v = attr(dir, sub, name);
+	char *v = attr(src, sub, name);
 
 	memset(out, 0, sizeof(*out));
 	if (v && *v && strcmp(v, "0.0.0.0") != 0 && strcmp(v, "::") != 0 && net_parse_addr(v, out) < 0)
@@ -61,9 +65,9 @@ static int parse_lun(const char *s, unsigned *lun)
 	return 0;
 }
 
-static char *text_attr(const char *dir, const char *sub, const char *name)
+static char *text_attr(const struct ibft_src *src, const char *sub, const char *name)
 {
-	char *v = attr(dir, sub, name);
+	char *v = attr(src, sub, name);
 	if (v && !*v) {
 		free(v);
 		return NULL;
@@ -71,7 +75,7 @@ static char *text_attr(const char *dir, const char *sub, const char *name)
 	return v;
 }
 
-static int read_nic(const char *dir, long index, struct ip_conf *nic, struct strv *w)
+static int read_nic(const struct ibft_src *src, long index, struct ip_conf *nic, struct strv *w)
 {
 	char sub[32], *v;
 	struct net_addr mask;
@@ -81,7 +85,7 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 	memset(nic, 0, sizeof(*nic));
 	nic->prefix = -1;
 	nic->autoconf = IP_AUTO_NONE;
-	if (!(v = attr(dir, sub, "mac"))) {
+	if (!(v = attr(src, sub, "mac"))) {
 		strv_push_owned(w, xasprintf("ibft: %s: missing", sub));
 		return -EINVAL;
 	}
@@ -92,11 +96,11 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 	}
 	free(v);
 	nic->has_mac = true;
-	addr_attr(dir, sub, "ip-addr", &nic->client, w);
-	addr_attr(dir, sub, "gateway", &nic->gateway, w);
-	addr_attr(dir, sub, "primary-dns", &nic->dns[0], w);
-	addr_attr(dir, sub, "secondary-dns", &nic->dns[1], w);
-	addr_attr(dir, sub, "subnet-mask", &mask, w);
+	addr_attr(src, sub, "ip-addr", &nic->client, w);
+	addr_attr(src, sub, "gateway", &nic->gateway, w);
+	addr_attr(src, sub, "primary-dns", &nic->dns[0], w);
+	addr_attr(src, sub, "secondary-dns", &nic->dns[1], w);
+	addr_attr(src, sub, "subnet-mask", &mask, w);
 	if (mask.family == AF_INET) {
 		char t[NET_ADDR_TEXT];
 		int prefix = net_parse_prefix(net_addr_str(&mask, t), AF_INET);
@@ -105,7 +109,7 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 		else
 			nic->prefix = prefix;
 	}
-	if ((v = text_attr(dir, sub, "hostname"))) {
+	if ((v = text_attr(src, sub, "hostname"))) {
 		if (net_hostname_valid(v))
 			nic->hostname = v;
 		else {
@@ -113,7 +117,7 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 			free(v);
 		}
 	}
-	v = attr(dir, sub, "origin");
+	v = attr(src, sub, "origin");
 	origin = number(v, 255);
 	free(v);
 	if (origin == IBFT_ORIGIN_DHCP || !nic->client.family)
@@ -123,7 +127,7 @@ static int read_nic(const char *dir, long index, struct ip_conf *nic, struct str
 }
 
 /* 0 when targetN is valid, filling t; its flags and NIC in *flags, *nic. */
-static int read_target(const char *dir, int index, struct iscsi_target *t, long *flags, long *nic, struct strv *w)
+static int read_target(const struct ibft_src *src, int index, struct iscsi_target *t, long *flags, long *nic, struct strv *w)
 {
 	char sub[32], *v;
 	struct net_addr a;
@@ -131,36 +135,36 @@ static int read_target(const char *dir, int index, struct iscsi_target *t, long 
 
 	snprintf(sub, sizeof(sub), "target%d", index);
 	memset(t, 0, sizeof(*t));
-	v = attr(dir, sub, "flags");
+	v = attr(src, sub, "flags");
 	*flags = number(v, 255);
 	free(v);
 	if (*flags < 0 || !(*flags & IBFT_FLAG_VALID))
 		return -EINVAL;
-	v = attr(dir, sub, "nic-assoc");
+	v = attr(src, sub, "nic-assoc");
 	*nic = number(v, IBFT_MAX - 1);
 	free(v);
-	addr_attr(dir, sub, "ip-addr", &a, w);
+	addr_attr(src, sub, "ip-addr", &a, w);
 	if (!a.family) {
 		strv_push_owned(w, xasprintf("ibft: %s: no target address", sub));
 		return -EINVAL;
 	}
 	char text[NET_ADDR_TEXT];
 	t->server = xstrdup(net_addr_str(&a, text));
-	v = attr(dir, sub, "port");
+	v = attr(src, sub, "port");
 	port = number(v, 65535);
 	t->port = port > 0 ? (unsigned)port : 3260;
 	if (v && port <= 0)
 		strv_push_owned(w, xasprintf("ibft: %s/port: \"%s\" is not a port", sub, v));
 	free(v);
-	v = attr(dir, sub, "lun");
+	v = attr(src, sub, "lun");
 	if (v && parse_lun(v, &t->lun) < 0)
 		strv_push_owned(w, xasprintf("ibft: %s/lun: \"%s\" is not eight hex digits: LUN 0", sub, v));
 	free(v);
-	t->name = text_attr(dir, sub, "target-name");
-	t->user = text_attr(dir, sub, "chap-name");
-	t->password = text_attr(dir, sub, "chap-secret");
-	t->in_user = text_attr(dir, sub, "rev-chap-name");
-	t->in_password = text_attr(dir, sub, "rev-chap-name-secret");
+	t->name = text_attr(src, sub, "target-name");
+	t->user = text_attr(src, sub, "chap-name");
+	t->password = text_attr(src, sub, "chap-secret");
+	t->in_user = text_attr(src, sub, "rev-chap-name");
+	t->in_password = text_attr(src, sub, "rev-chap-name-secret");
 	if (!t->name) {
 		strv_push_owned(w, xasprintf("ibft: %s: no target-name", sub));
 		return -EINVAL;
@@ -168,15 +172,17 @@ static int read_target(const char *dir, int index, struct iscsi_target *t, long 
 	return 0;
 }
 
-int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, struct strv *w)
+int ibft_parse(ibft_attr_fn get, void *userdata, const char *where, struct iscsi_root *root, struct ip_conf *nic,
+	       struct strv *w)
 {
+	const struct ibft_src from = { get, userdata }, *src = &from;
 	struct iscsi_target best = { 0 }, t;
 	long best_flags = -1, best_nic = 0, flags, nic_index;
 
 	memset(root, 0, sizeof(*root));
 	memset(nic, 0, sizeof(*nic));
 	for (int i = 0; i < IBFT_MAX; i++) {
-		if (read_target(dir, i, &t, &flags, &nic_index, w) < 0) {
+		if (read_target(src, i, &t, &flags, &nic_index, w) < 0) {
 			iscsi_target_free(&t);
 			continue;
 		}
@@ -191,16 +197,29 @@ int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, str
 		}
 	}
 	if (best_flags < 0) {
-		strv_push_owned(w, xasprintf("ibft: %s: no valid target", dir));
+		strv_push_owned(w, xasprintf("ibft: %s: no valid target", where));
 		return -ENOENT;
 	}
 	root->target = best;
 	root->firmware = true;
-	root->initiator = text_attr(dir, "initiator", "initiator-name");
-	if (read_nic(dir, best_nic, nic, w) < 0) {
+	root->initiator = text_attr(src, "initiator", "initiator-name");
+	if (read_nic(src, best_nic, nic, w) < 0) {
 		ip_conf_free(nic);
 		nic->prefix = -1;
 		nic->autoconf = IP_AUTO_DHCP; /* no NIC to go by: ask the network */
 	}
 	return 0;
+}
+
+/* sysfs: DIR/SUB/NAME, one line */
+static char *sysfs_attr(void *userdata, const char *sub, const char *name)
+{
+	char *path = path_join(userdata, sub), *v = read_attr(path, name);
+	free(path);
+	return v;
+}
+
+int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, struct strv *w)
+{
+	return ibft_parse(sysfs_attr, (void *)dir, dir, root, nic, w);
 }

@@ -16,4 +16,12 @@
  * usable target; problems are pushed onto warnings. */
 int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, struct strv *warnings);
 
+/* The same from attributes got one by one: get returns SUB/NAME's value
+ * as sysfs shows it, one line without its newline (malloc'd), or NULL
+ * when there is none; where names the table in messages. For the
+ * fuzzer, which has no sysfs. */
+typedef char *(*ibft_attr_fn)(void *userdata, const char *sub, const char *name);
+int ibft_parse(ibft_attr_fn get, void *userdata, const char *where, struct iscsi_root *root, struct ip_conf *nic,
+	       struct strv *warnings);
+
 #endif
