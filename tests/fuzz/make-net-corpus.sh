@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Write the committed seeds of the network fuzzers: three command lines
-# for fuzz_ipconf and a DHCP ACK (bare and in its IPv4/UDP frame) for
-# fuzz_dhcp.   tests/fuzz/make-net-corpus.sh [OUTDIR] (default tests/fuzz/corpus)
+# for fuzz_ipconf, a DHCP ACK (bare and in its IPv4/UDP frame) for
+# fuzz_dhcp, nfsroot= over DHCP root-paths for fuzz_nfs, iBFT tables
+# for fuzz_ibft.   tests/fuzz/make-net-corpus.sh [OUTDIR] (default tests/fuzz/corpus)
 set -eu
 corpus=${1:-$(dirname "$0")/corpus}
 out=$(mktemp -d)
@@ -41,6 +42,49 @@ ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0, src, 
 ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
 open(os.path.join(d, "frame"), "wb").write(ip + udp)
 PY
-mkdir -p "$corpus/fuzz_ipconf" "$corpus/fuzz_dhcp"
+# fuzz_nfs: the administrator's nfsroot= on the first line, DHCP's
+# root-path (option 17) after it: the rogue's redirections, an IPv6
+# server, no nfsroot= at all (root=dhcp), a path-only nfsroot=.
+mkdir -p "$out/seeds-nfs"
+printf '10.0.0.1:/export\n/x,addr=6.6.6.6,port=2049' > "$out/seeds-nfs/rogue-addr"
+printf '10.0.0.1:/export,port=2049,vers=3\n6.6.6.6:/x,mountaddr=6.6.6.6,mountport=635,proto=udp,nolock' \
+	> "$out/seeds-nfs/rogue-mount"
+printf '[2001:db8::1]:/srv/%%s,ro,v4.1\n[2001:db8::6]:/evil,ADDR=2001:db8::6,Port=1' > "$out/seeds-nfs/ipv6"
+printf '\nnfs4:10.0.2.2:/srv/root:vers=4.2,sec=sys' > "$out/seeds-nfs/dhcp-only"
+printf '/export,tcp\n10.0.2.2:default,rsize=8192' > "$out/seeds-nfs/path-only"
+# fuzz_ibft: records, each an attribute's number then its value (see
+# fuzz_ibft.c for the order): a booted target with CHAP and its NIC.
+python3 - "$out/seeds-ibft" <<'PY'
+import os, sys
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+target = ["flags", "nic-assoc", "ip-addr", "port", "lun", "target-name",
+          "chap-name", "chap-secret", "rev-chap-name", "rev-chap-name-secret"]
+nic = ["mac", "ip-addr", "gateway", "primary-dns", "secondary-dns", "subnet-mask", "hostname", "origin"]
+def key(slot, kind, name):
+    base = 1 + slot * (len(target) + len(nic))
+    return base + (target.index(name) if kind == "t" else len(target) + nic.index(name))
+def rec(k, v):
+    return bytes([k]) + v.encode() + b"\n"
+boot = rec(0, "iqn.2009-06.dev.uniramfs:client")
+for n, v in [("flags", "3"), ("nic-assoc", "0"), ("ip-addr", "10.0.2.2"), ("port", "3260"),
+             ("lun", "00000000"), ("target-name", "iqn.2009-06.dev.uniramfs:root"),
+             ("chap-name", "user"), ("chap-secret", "s3cret\xa0pass")]:
+    boot += rec(key(0, "t", n), v)
+for n, v in [("mac", "52:54:00:12:34:56"), ("ip-addr", "10.0.2.15"), ("gateway", "10.0.2.2"),
+             ("subnet-mask", "255.255.255.0"), ("hostname", "client"), ("origin", "0")]:
+    boot += rec(key(0, "n", n), v)
+open(os.path.join(d, "booted"), "wb").write(boot)
+two = rec(key(0, "t", "flags"), "1") + rec(key(0, "t", "ip-addr"), "2001:db8::1") + \
+    rec(key(0, "t", "target-name"), "iqn.a:b") + rec(key(1, "t", "flags"), "3") + \
+    rec(key(1, "t", "ip-addr"), "10.0.0.9") + rec(key(1, "t", "port"), "99999") + \
+    rec(key(1, "t", "lun"), "0102000000000000") + rec(key(1, "t", "target-name"), "iqn.c:d") + \
+    rec(key(1, "t", "nic-assoc"), "1") + rec(key(1, "n", "mac"), "52:54:00:aa:bb:cc") + \
+    rec(key(1, "n", "origin"), "3")
+open(os.path.join(d, "two-targets"), "wb").write(two)
+PY
+mkdir -p "$corpus/fuzz_ipconf" "$corpus/fuzz_dhcp" "$corpus/fuzz_nfs" "$corpus/fuzz_ibft"
 cp "$out"/seeds-ipconf/* "$corpus/fuzz_ipconf/"
 cp "$out"/seeds-dhcp/* "$corpus/fuzz_dhcp/"
+cp "$out"/seeds-nfs/* "$corpus/fuzz_nfs/"
+cp "$out"/seeds-ibft/* "$corpus/fuzz_ibft/"

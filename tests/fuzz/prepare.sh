@@ -4,12 +4,12 @@
 # the host (images in every compression, fonts, ELF files) and joined
 # with the committed corpus tests/fuzz/corpus/TARGET, which is only read.
 
-fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf"
+fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft"
 
 # where meson builds a target, under the build directory
 fuzz_path() {
 	case $1 in
-	fuzz_dhcp | fuzz_ipconf) echo "tests/fuzz/net/$1" ;;
+	fuzz_dhcp | fuzz_ipconf | fuzz_nfs | fuzz_ibft) echo "tests/fuzz/net/$1" ;;
 	*) echo "tests/fuzz/$1" ;;
 	esac
 }
@@ -20,7 +20,7 @@ fuzz_path() {
 fuzz_max_len() {
 	case $1 in
 	fuzz_dhcp) echo 2048 ;;
-	fuzz_ipconf | fuzz_cmdline) echo 4096 ;;
+	fuzz_ipconf | fuzz_nfs | fuzz_cmdline | fuzz_ibft) echo 4096 ;;
 	*) echo 65536 ;;
 	esac
 }
