@@ -111,6 +111,16 @@ static bool number(const char *v, long min, long max, long *out)
 	return v && cmdline_parse_int(v, min, max, out) == 0;
 }
 
+/* A ".." anywhere in a path (a middle or a last component): such a
+ * path does not name the file it seems to. */
+static bool has_dotdot(const char *p)
+{
+	for (const char *c = p; (c = strstr(c, "..")); c += 2)
+		if ((c == p || c[-1] == '/') && (c[2] == '/' || !c[2]))
+			return true;
+	return false;
+}
+
 static void one_option(struct luks_opts *o, const char *w, size_t len, const char *where)
 {
 	char *word = xstrndup(w, len), *v = strchr(word, '=');
@@ -126,7 +136,7 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		o->no_write_wq = true;
 	} else if (!strcmp(word, "header")) {
 		/* in the image, so on its own path: none of a device's */
-		if (!v || v[0] != '/' || strstr(v, "/../") || strchr(v, ':') ||
+		if (!v || v[0] != '/' || has_dotdot(v) || strchr(v, ':') ||
 		    strlen(v) > LUKS_HEADER_MAX) {
 			log_warn("%s: ignoring header=%s: expected a file in the image (/PATH)", where,
 				 v ? v : "");
@@ -150,7 +160,7 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		if (!strcmp(v, "auto")) {
 			free(o->tpm2_device);
 			o->tpm2_device = NULL;
-		} else if (!strncmp(v, "/dev/", 5) && !strstr(v, "/../") && v[5]) {
+		} else if (!strncmp(v, "/dev/", 5) && !has_dotdot(v) && v[5]) {
 			free(o->tpm2_device);
 			o->tpm2_device = xstrdup(v);
 		} else {

@@ -216,6 +216,11 @@ static void test_options(void)
 	CHECK(!o.type && !o.tpm2_asked);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring tpm2-device=tpmrm0: expected auto or a "
 			  "/dev path\n");
+	/* fuzz_crypttab: a last ".." slipped past a check for "/../" */
+	parse(&o, &d, "tpm2-device=/dev/..,tpm2-device=/dev/../sda");
+	CHECK(!o.tpm2_device && !o.tpm2_asked);
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring tpm2-device=/dev/..: expected auto or a /dev path\n"
+			  "<4>rd.luks.options: ignoring tpm2-device=/dev/../sda: expected auto or a /dev path\n");
 	parse(&o, &d, "fido2-device=auto");
 	CHECK(o.type && !strcmp(o.type, LUKS_TOKEN_FIDO2));
 	CHECK_STR(msgs.p, "");
@@ -261,10 +266,11 @@ static void test_options(void)
 	      o.keyfile_size == 64 && o.tries == 0 && o.no_read_wq && o.no_write_wq && !d);
 	CHECK_STR(msgs.p, "");
 	luks_opts_free(&o);
-	parse(&o, &d, "header=root.hdr,header=/x:UUID=1,keyfile-size=0,keyfile-offset=-1,tries=101");
+	parse(&o, &d, "header=root.hdr,header=/x:UUID=1,header=/etc/..,keyfile-size=0,keyfile-offset=-1,tries=101");
 	CHECK(!o.header && o.keyfile_size == -1 && o.keyfile_offset == -1 && o.tries == -1);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring header=root.hdr: expected a file in the image (/PATH)\n"
 			  "<4>rd.luks.options: ignoring header=/x:UUID=1: expected a file in the image (/PATH)\n"
+			  "<4>rd.luks.options: ignoring header=/etc/..: expected a file in the image (/PATH)\n"
 			  "<4>rd.luks.options: ignoring keyfile-size=0: not a number of bytes from 1 to 8388608\n"
 			  "<4>rd.luks.options: ignoring keyfile-offset=-1: not a number of bytes\n"
 			  "<4>rd.luks.options: ignoring tries=101: not a number from 0 to 100\n");
