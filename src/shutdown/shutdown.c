@@ -5,7 +5,9 @@
  * here, outside the root, the root can really be unmounted: then the
  * device-mapper devices (LVM, LUKS) below it are removed and md arrays
  * stopped, so that every layer is clean before the power goes. Static,
- * no library, nothing read from the old root. */
+ * no library, nothing read from the old root. An array whose metadata
+ * mdmon keeps holds the old root (the root's mdmon runs from it): that
+ * root ends read-only, and mdmon confirms the array clean (md_clean.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +25,12 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "md_clean.h"
 #include "plan.h"
 
 #define OLDROOT "/oldroot"
+/* mdadm --wait-clean allows as long */
+#define MD_CLEAN_TIMEOUT_MS 20000
 
 static int kmsg = -1;
 
@@ -149,6 +154,7 @@ int main(int argc, char **argv)
 	sync();
 	unmount_old_root();
 	remove_dm();
+	md_wait_clean("/sys/block", "/run/mdadm", MD_CLEAN_TIMEOUT_MS, say);
 	stop_md();
 	sync();
 	reboot(shutdown_verb_cmd(verb));
