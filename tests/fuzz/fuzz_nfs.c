@@ -8,6 +8,7 @@
  * port=, mountaddr=, mountport= or proto= the administrator did not
  * write. Without nfsroot=, root=dhcp's path reads the same text alone.
  * A broken rule traps, as a crash would. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +42,30 @@ static int named_server(const char *nfsroot, struct net_addr *a)
 	return net_parse_addr(text, a);
 }
 
-/* Is "KEY=…" an option of the administrator's text (after its path)? */
-static int admin_said(const char *nfsroot, const char *opt, size_t len)
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Is "KEY=…" an option of the administrator's text (after its path)?
+ * Options are compared without their edge blanks, as they are split. */
+static bool admin_said(const char *nfsroot, const char *opt, size_t len)
 {
 	const char *p = strchr(nfsroot, ',');
 
 	while (p) {
+		size_t n;
 		p++;
-		if (strncmp(p, opt, len) == 0 && (p[len] == ',' || !p[len]))
-			return 1;
+		n = strcspn(p, ",");
+		while (n && blank(*p))
+			p++, n--;
+		while (n && blank(p[n - 1]))
+			n--;
+		if (n == len && strncmp(p, opt, len) == 0)
+			return true;
 		p = strchr(p, ',');
 	}
-	return 0;
+	return false;
 }
 
 static void check(const char *nfsroot, const struct net_addr *admin, const struct nfs_mount *m)
@@ -74,8 +87,8 @@ static void check(const char *nfsroot, const struct net_addr *admin, const struc
 	/* the kernel reads each option, the last of a key winning */
 	while (*o) {
 		size_t len = strcspn(o, ","), key = strcspn(o, "=,");
-		if (key == 4 && strncmp(o, "addr", 4) == 0)
-			addrs++;
+		if (key == 4 && strncmp(o, "addr=", 5) == 0)
+			addrs++; /* a bare "addr" is no address (the kernel refuses it) */
 		for (size_t i = 0; i < sizeof(steer) / sizeof(steer[0]); i++)
 			if (key == strlen(steer[i]) && strncmp(o, steer[i], key) == 0 && !admin_said(nfsroot, o, len))
 				__builtin_trap();
