@@ -1,9 +1,11 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by run.sh (CI) and long.sh (long campaigns): the list of
 # targets, their build, and their seeds. Seeds are made under OUT from
 # the host (images in every compression, fonts, ELF files) and joined
 # with the committed corpus tests/fuzz/corpus/TARGET, which is only read.
 
+# shellcheck disable=SC2034 # used by the scripts that source this
 fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_crypttab fuzz_import fuzz_sysroot"
 
 # where meson builds a target, under the build directory

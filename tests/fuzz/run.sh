@@ -9,6 +9,7 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/fuzz/prepare.sh
 . "$src/tests/fuzz/prepare.sh"
 seconds=${FUZZ_SECONDS:-15}
 out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
