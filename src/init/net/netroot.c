@@ -6,6 +6,7 @@
 #include "init/net/netroot.h"
 #include "init/net/netroot_priv.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,13 +148,19 @@ char *netroot_shown(const char *text)
 	const char *p = text;
 
 	while (*p) {
-		size_t word = strcspn(p, " \t\n");
+		/* a word as cmdline_parse reads it: a blank inside quotes
+		 * does not end it, and a quote may open it, so that
+		 * rd.iscsi.password="a b" is masked whole */
+		size_t word = 0, quote = *p == '"';
 		const char *iscsi = NULL;
-		bool done = false;
+		bool done = false, in_quote = false;
 
+		for (; p[word] && (in_quote || !isspace((unsigned char)p[word])); word++)
+			if (p[word] == '"')
+				in_quote = !in_quote;
 		for (size_t i = 0; i < ARRAY_SIZE(keys) && !done; i++)
-			if (str_has_prefix(p, keys[i])) {
-				buf_printf(&b, "%s(secret)", keys[i]);
+			if (str_has_prefix(p + quote, keys[i])) {
+				buf_printf(&b, "%.*s%s(secret)", (int)quote, p, keys[i]);
 				done = true;
 			}
 		/* root=iscsi:…, netroot=iscsi:…, or the spec alone */
