@@ -10,7 +10,7 @@ set -euo pipefail
 
 demo=(
 	# build
-	meson ninja-build pkg-config gcc libc6-dev python3
+	meson ninja-build pkg-config gcc libc6-dev libcrypt-dev python3
 	libkmod-dev libblkid-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev
 	# the kernel the demo boots, and what boots it on its root disk
 	linux-image-amd64 qemu-system-x86 kmod e2fsprogs

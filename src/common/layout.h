@@ -59,6 +59,9 @@
  * start dropbear; one line, "hostkeys=image" (packed, hostonly) or
  * "hostkeys=boot" (dropbear -R makes them at boot). */
 #define LAYOUT_SSH_FILE "/etc/uniramfs/ssh"
+/* The rescue shell's password: one crypt(3) hash, 0600 (gen/features/rescue.c,
+ * init/stages/rescue.c). No file: the shell asks for none. */
+#define LAYOUT_RESCUE_PASSWORD_FILE "/etc/uniramfs/rescue-password"
 #define LAYOUT_SSH_HOSTKEY_DIR "/etc/dropbear"
 #define LAYOUT_SSH_HOSTKEYS "dropbear_ed25519_host_key", "dropbear_ecdsa_host_key"
 #define LAYOUT_SSH_AUTHORIZED_KEYS "/root/.ssh/authorized_keys"

@@ -54,6 +54,8 @@ static const struct key keys[] = {
 	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
 	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
 	{ "rescue-shell", T_AUTO, F(rescue_shell), "auto, yes or no: busybox for the emergency shell and rd.break (default: auto, when the host has busybox)", 0 },
+	{ "rescue-password-hash", T_STR, F(rescue_password_hash), "a crypt(3) hash (mkpasswd) the rescue shell asks the password of", 0 },
+	{ "rescue-password-account", T_STR, F(rescue_password_account), "the rescue shell asks this account's password: its hash from SYSROOT/etc/shadow", 0 },
 	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
 	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },

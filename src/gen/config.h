@@ -46,6 +46,8 @@ struct build_opts {
 	enum ssh_unlock ssh_unlock;
 	enum squashfs_mode squashfs;
 	enum rescue_shell rescue_shell;
+	char *rescue_password_hash;    /* a crypt(3) hash for the rescue shell */
+	char *rescue_password_account; /* or this account's hash from SYSROOT/etc/shadow */
 	char *init;
 	struct strv configs; /* --config FILE (may repeat); replaces the default files */
 	int verbose;

@@ -5,12 +5,19 @@
  * is the init's decision (stages/failure.c). */
 #include "gen/features/rescue.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "err.h"
 #include "gen/elf/elf.h"
 #include "gen/host/sysroot.h"
+#include "layout.h"
 #include "log.h"
+
+#define RESCUE_HASH_MAX 512
 
 static int add_busybox(struct image *img, const char *sysroot, enum rescue_shell mode)
 {
@@ -42,7 +49,94 @@ static int add_busybox(struct image *img, const char *sysroot, enum rescue_shell
 	return r;
 }
 
+/* crypt(3)'s alphabet, and '=' and ',' of "rounds=N" and yescrypt's
+ * parameters: a line break or a ':' would be a second record. */
+static bool hash_ok(const char *h)
+{
+	size_t n = strlen(h);
+
+	if (!n || n > RESCUE_HASH_MAX || h[0] == '!' || h[0] == '*')
+		return false;
+	for (const char *c = h; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("./$=,", *c))
+			return false;
+	return true;
+}
+
+/* ACCOUNT's hash from SYSROOT/etc/shadow, resolved inside the sysroot. */
+static int shadow_hash(const char *sysroot, const char *account, char **hash)
+{
+	char *real = NULL, *path, *data = NULL, *line, *save = NULL;
+	size_t len, alen = strlen(account);
+	struct stat st;
+	int r;
+
+	*hash = NULL;
+	r = sysroot_resolve(sysroot, "/etc/shadow", NULL, NULL, &real, &st);
+	if (r < 0)
+		return r;
+	path = path_join(sysroot, real);
+	free(real);
+	r = S_ISREG(st.st_mode) ? read_file(path, &data, &len) : -EINVAL;
+	if (r < 0) {
+		r = err_errno(-r, "rescue_password_account: %s", path);
+		free(path);
+		return r;
+	}
+	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, account, alen) || line[alen] != ':')
+			continue;
+		*hash = xstrndup(line + alen + 1, strcspn(line + alen + 1, ":"));
+		break;
+	}
+	explicit_bzero(data, len);
+	free(data);
+	if (!*hash)
+		r = err_set("rescue_password_account = %s: no such account in %s", account, path);
+	free(path);
+	return r;
+}
+
+static int add_password(struct image *img, const char *sysroot, const struct build_opts *o)
+{
+	char *hash = NULL;
+	int r;
+
+	if (o->rescue_password_hash && o->rescue_password_account)
+		return err_set("rescue_password_hash and rescue_password_account: give one");
+	if (o->rescue_password_hash) {
+		hash = xstrdup(o->rescue_password_hash);
+		if (!hash_ok(hash)) {
+			free(hash);
+			return err_set("rescue_password_hash: not a crypt(3) hash (make one with "
+				       "mkpasswd, from the whois package)");
+		}
+	} else if (o->rescue_password_account) {
+		r = shadow_hash(sysroot, o->rescue_password_account, &hash);
+		if (r < 0)
+			return r;
+		if (!hash_ok(hash)) {
+			free(hash);
+			return err_set("rescue_password_account = %s: the account has no usable "
+				       "password (locked or empty)", o->rescue_password_account);
+		}
+	} else {
+		return 0;
+	}
+	r = image_add_data(img, LAYOUT_RESCUE_PASSWORD_FILE, hash, strlen(hash), 0600);
+	explicit_bzero(hash, strlen(hash));
+	free(hash);
+	if (r == 0)
+		log_notice("the rescue shell asks for a password; its hash is in the image, which "
+			   "anyone who can read it (a /boot that is not encrypted) can try to crack");
+	return r;
+}
+
 int rescue_plan_add(struct image *img, const char *sysroot, const struct build_opts *o)
 {
-	return add_busybox(img, sysroot, o->rescue_shell);
+	int r = add_busybox(img, sysroot, o->rescue_shell);
+
+	if (r == 0 && o->rescue_shell != RESCUE_SHELL_NO)
+		r = add_password(img, sysroot, o);
+	return r;
 }

@@ -43,6 +43,22 @@ static void set_bool(const struct cmdline_param *p, bool *dst)
 	*dst = v;
 }
 
+static void set_emergency(struct options *o, const struct cmdline_param *p)
+{
+	static const char *const names[] = { [EMERGENCY_REBOOT] = "reboot",
+					     [EMERGENCY_POWEROFF] = "poweroff",
+					     [EMERGENCY_HALT] = "halt",
+					     [EMERGENCY_SHELL] = "shell" };
+
+	for (size_t i = EMERGENCY_REBOOT; i < ARRAY_SIZE(names); i++) {
+		if (p->val && !strcmp(p->val, names[i])) {
+			o->emergency = (enum emergency)i;
+			return;
+		}
+	}
+	warn_value(p, "not reboot, poweroff, halt or shell");
+}
+
 static const struct {
 	const char *name;
 	unsigned brk;
@@ -179,8 +195,11 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_break(o, p, BRK_PRE_PIVOT);
 	else if (!strcmp(k, "break"))
 		set_break(o, p, BRK_PRE_MOUNT);
-	else if (!strcmp(k, "rd.shell"))
+	else if (!strcmp(k, "rd.shell")) {
 		set_bool(p, &o->shell);
+		o->shell_given = o->shell;
+	} else if (!strcmp(k, "rd.emergency"))
+		set_emergency(o, p);
 	else if (!strcmp(k, "panic"))
 		set_long(p, -86400, 86400, &o->panic, "not a number of seconds");
 	else if (!strcmp(k, "rd.driver.pre") || !strcmp(k, "earlymodules"))

@@ -17,6 +17,17 @@ enum brk {
 	BRK_MOUNT = 1 << 4,     /* root mounted, /usr not yet */
 };
 
+/* rd.emergency: what a failure does (dracut's spelling, and "shell").
+ * Unset: the shell if the rules allow one (stages/rescue.c), else a
+ * reboot after panic= seconds. */
+enum emergency {
+	EMERGENCY_UNSET,
+	EMERGENCY_REBOOT,
+	EMERGENCY_POWEROFF,
+	EMERGENCY_HALT,
+	EMERGENCY_SHELL,
+};
+
 #define DEFAULT_ROOT_TIMEOUT 30 /* seconds, see docs/cmdline.md */
 #define DEFAULT_PANIC_WAIT 30
 /* Seconds the resume device is waited for once the root is there and
@@ -38,6 +49,8 @@ struct options {
 	long loglevel; /* -1: not given */
 	unsigned breaks;
 	bool shell;    /* rd.shell: the emergency shell is allowed */
+	bool shell_given; /* rd.shell or rd.shell=1 written (the image's line or the kernel's) */
+	enum emergency emergency; /* rd.emergency */
 	long panic;    /* seconds before the reboot after a failure; 0 forever */
 
 	struct strv driver_pre, blacklist;

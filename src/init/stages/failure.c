@@ -173,21 +173,26 @@ static const char *find_shell(struct init *in, const char **argv0)
 	return NULL;
 }
 
-int run_shell(struct init *in, const char *why)
+/* Run a shell if the rules allow it and the image has one: 0 when it
+ * ran and exited, < 0 (-EPERM not allowed, -EACCES wrong passwords,
+ * -ENOENT none, or spawn's code) if it did not. */
+static int run_shell(struct init *in, const char *why, bool at_break)
 {
 	const char *sh, *argv0 = NULL;
 	char *argv[2];
 	pid_t pid;
+	int r = rescue_wanted(in, at_break);
 
-	if (!in->opt.shell) {
-		log_err("not starting a shell: rd.shell=0");
-		return -EPERM;
-	}
+	if (r < 0)
+		return r;
 	sh = find_shell(in, &argv0);
 	if (!sh) {
 		log_err("no shell in this image (it was built with rescue_shell = no, or on a host without busybox)");
 		return -ENOENT;
 	}
+	r = rescue_authorized(in);
+	if (r < 0)
+		return r;
 	log_err("starting %s (%s); exit it to continue", sh, why);
 	argv[0] = (char *)argv0;
 	argv[1] = NULL;
@@ -204,7 +209,7 @@ void run_break(struct init *in, unsigned brk, const char *name)
 {
 	if (!(in->opt.breaks & brk))
 		return;
-	if (run_shell(in, name) < 0)
+	if (run_shell(in, name, true) < 0)
 		log_warn("break point %s: no shell, going on", name);
 }
 
@@ -213,13 +218,15 @@ int failure(struct init *in, bool can_retry)
 	long wait = in->opt.panic;
 	int r;
 
-	if (run_shell(in, "emergency shell") == 0) {
+	if (run_shell(in, "emergency shell", false) == 0) {
 		if (can_retry) {
 			log_notice("shell exited, trying again");
 			return 0;
 		}
 		wait = -1;
 	}
+	if (in->opt.emergency == EMERGENCY_POWEROFF || in->opt.emergency == EMERGENCY_HALT)
+		wait = -1; /* asked for: at once */
 	if (wait > 0) {
 		log_err("rebooting in %ld seconds", wait);
 		loop_run(&in->loop, now_ms(in) + wait * 1000, NULL, NULL, 0);
@@ -228,9 +235,17 @@ int failure(struct init *in, bool can_retry)
 		for (;;)
 			loop_run(&in->loop, -1, NULL, NULL, 0);
 	}
-	log_err("rebooting now");
 	sshd_stop(in);
 	in->ops->sync();
-	r = in->xops->reboot(RB_AUTOBOOT);
+	if (in->opt.emergency == EMERGENCY_POWEROFF) {
+		log_err("powering off now");
+		r = in->xops->reboot(RB_POWER_OFF);
+	} else if (in->opt.emergency == EMERGENCY_HALT) {
+		log_err("halting now");
+		r = in->xops->reboot(RB_HALT_SYSTEM);
+	} else {
+		log_err("rebooting now");
+		r = in->xops->reboot(RB_AUTOBOOT);
+	}
 	return r < 0 ? r : -EIO;
 }

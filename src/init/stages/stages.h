@@ -58,14 +58,23 @@ int write_state(struct init *in);
 
 /* failure.c */
 void report_devices(struct init *in);
-/* Run a shell if allowed and present: 0 when it ran and exited, < 0
- * (-EPERM rd.shell=0, -ENOENT none, or spawn's code) if it did not. */
-int run_shell(struct init *in, const char *why);
 /* Shell, then retry (returns 0), or wait and reboot (returns a negative
  * code, the reboot's, only when the reboot returned). Only sequence.c
  * calls it. */
 int failure(struct init *in, bool can_retry);
 void run_break(struct init *in, unsigned brk, const char *name);
+
+/* rescue.c: who gets the shell (docs/cmdline.md, "After a failure").
+ * Does the command line let a shell start (at a break point
+ * rd.emergency does not apply)? 0, or -EPERM after saying why not. */
+int rescue_wanted(struct init *in, bool at_break);
+/* The image's rescue password asked and checked (3 tries), or without
+ * one, no shell after an automatic unlock (docs/unlock.md) unless the
+ * owner opted in. 0: the shell may start; a negative code after saying
+ * why not. */
+int rescue_authorized(struct init *in);
+/* Does typed match the crypt(3) hash? */
+bool rescue_password_ok(const char *typed, const char *hash);
 
 /* resume.c */
 enum swap_sig {

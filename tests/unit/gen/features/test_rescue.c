@@ -92,6 +92,61 @@ static void test_host_without_busybox(void)
 	free(out), free(fx), free(auto_), free(yes);
 }
 
+#define HASH "$6$uniramfs$EPRaygVlYkdjCIaKzlnqUHaVJGlVHoP9LYPUdG1GuZ/U/hd.TM8rf9RfjwJ.SHmWO.UFss4DOEEr1M0jqZuI90"
+
+/* The hash into the image, 0600; a plain text or a locked account is
+ * refused; the account's hash is read inside the sysroot. */
+static void test_password(void)
+{
+	char *fx = hostonly_fixture("virtio"), *root = path_join(tmpdir, "pwroot"), *out = NULL;
+	char *cp = xasprintf("cp -a %s %s", fx, root);
+	char *o = xasprintf("--rescue-password-hash '%s'", HASH);
+	char *acct = xasprintf("--sysroot %s --kmoddir /lib/modules/%s --rescue-password-account "
+			       "admin", root, kver);
+	char *locked = xasprintf("--sysroot %s --kmoddir /lib/modules/%s --rescue-password-account "
+				 "locked", root, kver);
+	char *nobody = xasprintf("--sysroot %s --kmoddir /lib/modules/%s --rescue-password-account "
+				 "nobody", root, kver);
+	char *none = xasprintf("%s --rescue-shell no", o);
+	struct found f;
+
+	CHECK(build("pw.img", o, &f, &out) == 0);
+	CHECK(f.password && f.password_mode == 0600);
+	CHECK_STR(f.password_text, HASH);
+	CHECK(strstr(out, "uniramfs: the rescue shell asks for a password; its hash is in the image, "
+			  "which anyone who can read it (a /boot that is not encrypted) can try to "
+			  "crack\n") != NULL);
+	free(out);
+	CHECK(build("pw-none.img", none, &f, NULL) == 0);
+	CHECK(!f.password);
+	CHECK(build("pw-plain.img", "--rescue-password-hash 'hunter 2'", &f, &out) != 0);
+	CHECK(strstr(out, "uniramfs: error: rescue_password_hash: not a crypt(3) hash (make one "
+			  "with mkpasswd, from the whois package)\n") != NULL);
+	free(out);
+
+	CHECK(system(cp) == 0);
+	write_under(root, "etc/shadow", "root:!:19000:0:99999:7:::\nlocked:!" HASH ":1::::::\n"
+					"admin:" HASH ":19000:0:99999:7:::\n");
+	CHECK(build("pw-acct.img", acct, &f, NULL) == 0);
+	CHECK(f.password && f.password_mode == 0600);
+	CHECK_STR(f.password_text, HASH);
+	CHECK(build("pw-locked.img", locked, &f, &out) != 0);
+	CHECK(strstr(out, "uniramfs: error: rescue_password_account = locked: the account has no "
+			  "usable password (locked or empty)\n") != NULL);
+	free(out);
+	CHECK(build("pw-nobody.img", nobody, &f, &out) != 0);
+	CHECK(strstr(out, "uniramfs: error: rescue_password_account = nobody: no such account in ") != NULL);
+	free(out);
+	/* /etc/shadow a link out of the sysroot: read inside it, not the host's */
+	char *ln = xasprintf("rm %s/etc/shadow && ln -s /etc/shadow %s/etc/shadow", root, root);
+	CHECK(system(ln) == 0);
+	CHECK(build("pw-link.img", acct, &f, &out) != 0);
+	CHECK(strstr(out, "uniramfs: error: ") != NULL);
+	free(out);
+	free(ln), free(fx), free(root), free(cp), free(o), free(acct), free(locked), free(nobody),
+		free(none);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/uniramfs-test-rescue-XXXXXX";
@@ -103,6 +158,7 @@ int main(void)
 	tmpdir = xstrdup(mkdtemp(tmpl));
 	RUN(test_busybox_by_default);
 	RUN(test_host_without_busybox);
+	RUN(test_password);
 	char *rm = xasprintf("rm -rf %s", tmpdir);
 	if (system(rm) != 0)
 		printf("# could not remove %s\n", tmpdir);
