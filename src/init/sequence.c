@@ -240,8 +240,56 @@ static int wait_resume(struct init *in, long long deadline)
 	return r < 0 ? r : 0;
 }
 
+/* When a block device, a driver load or a layer's tool last showed
+ * that devices are still coming. */
+static long long last_activity(const struct init *in)
+{
+	long long last = in->devs.last_change_ms;
+
+	if (in->drivers.last_load_ms > last)
+		last = in->drivers.last_load_ms;
+	if (in->stack.last_run_ms > last)
+		last = in->stack.last_run_ms;
+	return last;
+}
+
+/* rd.timeout passed without the root, but a slow RAID or SAN controller
+ * still announces disks one by one: failing now would reboot into the
+ * same race every time. The wait goes on while something happened in
+ * the last ROOT_QUIET_MS (half rd.timeout when that is shorter: a short
+ * rd.timeout asks for a quick failure), never past ROOT_EXTEND_TIMES
+ * rd.timeouts more. The ms waited past deadline, or a negative code (the
+ * failure path gave up: a test). */
+static long long wait_while_appearing(struct init *in, long long deadline)
+{
+	long long quiet = in->opt.timeout * 1000 / 2, hard, stall0 = in->stall_ms;
+	bool said = false;
+	int r;
+
+	if (quiet > ROOT_QUIET_MS)
+		quiet = ROOT_QUIET_MS;
+	hard = deadline + in->opt.timeout * 1000 * ROOT_EXTEND_TIMES;
+	for (;;) {
+		long long now = now_ms(in), last = last_activity(in);
+		long long h = hard + (in->stall_ms - stall0);
+
+		if (in->root || now >= h || now - last >= quiet)
+			break;
+		if (!said) {
+			log_notice("root=%s is not there after %ld seconds, but devices are still "
+				   "appearing: waiting on (at most %ld seconds more)",
+				   in->opt.root, in->opt.timeout, in->opt.timeout * ROOT_EXTEND_TIMES);
+			said = true;
+		}
+		if ((r = boot_wait(in, last + quiet < h ? last + quiet : h, root_ready, NULL)) < 0)
+			return r;
+	}
+	return said && now_ms(in) > deadline ? now_ms(in) - deadline : 0;
+}
+
 int init_wait_root(struct init *in)
 {
+	long long extra = 0;
 	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 	long long stall0 = in->stall_ms;
 	int r;
@@ -271,13 +319,21 @@ int init_wait_root(struct init *in)
 	if ((r = boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready,
 			   NULL)) < 0)
 		return r;
+	if (!in->root && deadline >= 0 &&
+	    (extra = wait_while_appearing(in, deadline + (in->stall_ms - stall0))) < 0)
+		return (int)extra;
 	if (in->root &&
 	    (r = wait_resume(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0))) < 0)
 		return r;
 	if (in->root)
 		return 1;
-	log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
-		in->opt.timeout);
+	if (extra)
+		log_err("root device root=%s did not appear within %ld seconds, nor in %lld more "
+			"while devices were still appearing", in->opt.root, in->opt.timeout,
+			(extra + 999) / 1000);
+	else
+		log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
+			in->opt.timeout);
 	stack_report_missing(in);
 	return 0;
 }

@@ -30,6 +30,11 @@ enum emergency {
 
 #define DEFAULT_ROOT_TIMEOUT 30 /* seconds, see docs/cmdline.md */
 #define DEFAULT_PANIC_WAIT 30
+/* Past rd.timeout the root is waited for while devices still appear
+ * (sequence.c): until they were quiet this long, at most this many
+ * rd.timeouts more (docs/cmdline.md). */
+#define ROOT_QUIET_MS 5000
+#define ROOT_EXTEND_TIMES 3
 /* Seconds the resume device is waited for once the root is there and
  * the devices have gone quiet (rd.resume.timeout=, docs/cmdline.md). */
 #define DEFAULT_RESUME_TIMEOUT 3

@@ -603,6 +603,98 @@ static void test_shell_then_retry(void)
 	fake_ops_free(f);
 }
 
+/* A slow controller: a new disk every second until the fake clock
+ * reaches appear_until (-1: forever), none of them the root. */
+static long long appear_until;
+static int appeared;
+
+static void disk_every_second(struct fake_ops *f)
+{
+	char *msg;
+
+	if (appear_until >= 0 && f->now >= appear_until)
+		return;
+	f->now += 1000;
+	msg = xasprintf("add@/devices/virtual/block/sd%c|ACTION=add|SUBSYSTEM=block|DEVNAME=sd%c|"
+			"DEVTYPE=disk|MAJOR=8|MINOR=%d", 'a' + appeared % 26, 'a' + appeared % 26,
+			16 * (appeared % 26));
+	appeared++;
+	fake_recv_msg(f, msg);
+	free(msg);
+}
+
+/* ... and at 7 s, the root's disk */
+static void slow_then_root(struct fake_ops *f)
+{
+	if (f->now < appear_until) {
+		disk_every_second(f);
+		return;
+	}
+	f->now += 1000;
+	disk_arrives(f);
+}
+
+/* Issue 24: while devices still appear, the wait for the root goes on
+ * past rd.timeout (said so), until they were quiet for half rd.timeout
+ * (at most 5 s); never past 3 rd.timeouts more. The fake clock: no real
+ * second passes. */
+static void test_root_wait_while_devices_appear(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	/* disks until 9 s in: quiet 2 s after the last, at 11 s: 7 s past the 4 */
+	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=4 panic=-1 rd.shell=0");
+	appear_until = FAKE_T0 + 9000;
+	appeared = 0;
+	f->on_idle = disk_every_second;
+	CHECK(run(f, &in) < 0);
+	CHECK(fake_boot_logged("<5>root=UUID=0000-1111 is not there after 4 seconds, but devices are "
+			       "still appearing: waiting on (at most 12 seconds more)\n"));
+	CHECK(fake_boot_logged("<3>root device root=UUID=0000-1111 did not appear within 4 seconds, "
+			       "nor in 7 more while devices were still appearing\n"
+			       "<3>block devices seen:\n"));
+	CHECK(appeared == 9);
+	CHECK(f->now == FAKE_T0 + 11000);
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* they never stop: the hard bound, 3 rd.timeouts more */
+	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=4 panic=-1 rd.shell=0");
+	appear_until = -1;
+	appeared = 0;
+	f->on_idle = disk_every_second;
+	CHECK(run(f, &in) < 0);
+	CHECK(fake_boot_logged("<3>root device root=UUID=0000-1111 did not appear within 4 seconds, "
+			       "nor in 12 more while devices were still appearing\n"));
+	CHECK(f->now == FAKE_T0 + 16000);
+	CHECK(fake_log_count(f, "reboot 0x1234567") == 1);
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* the root among them: found past rd.timeout, the boot goes on */
+	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=4 panic=-1");
+	char *p = fake_path(f, "/sys/class/block/vda");
+	CHECK(unlink(p) == 0);
+	free(p);
+	p = fake_path(f, "/sys/class/block/vda1");
+	CHECK(unlink(p) == 0);
+	free(p);
+	appear_until = FAKE_T0 + 6000;
+	appeared = 0;
+	f->on_idle = slow_then_root;
+	lost_events = false;
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_boot_logged("root=UUID=" UUID " is /dev/vda1"));
+	CHECK(fake_boot_logged("<5>root=UUID=" UUID " is not there after 4 seconds, but devices are "
+			       "still appearing: waiting on (at most 12 seconds more)\n"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 static void test_break_points(void)
 {
 	struct fake_ops *f;
@@ -678,6 +770,7 @@ int main(void)
 	RUN(test_mount_code_travels_up);
 	RUN(test_shell_then_retry);
 	RUN(test_break_points);
+	RUN(test_root_wait_while_devices_appear);
 	RUN(test_quiet);
 	fake_boot_remove_ext4();
 	return test_done();
