@@ -10,7 +10,12 @@
  * /bin/busybox), which the init's emergency shell and rd.break run as
  * "sh" and hook scripts find as /bin/sh. auto: packed when the host has
  * one, else a notice; yes: missing is an error; no: left out. An image
- * the user already gave busybox (--add-binaries) is left as it is. */
+ * the user already gave busybox (--add-binaries) is left as it is.
+ * With a shell, the password the init asks before it starts one
+ * (LAYOUT_RESCUE_PASSWORD_FILE, 0600): rescue_password_hash, a crypt(3)
+ * hash checked for crypt's alphabet, or rescue_password_account's hash
+ * from SYSROOT/etc/shadow, read inside the sysroot; a locked or empty
+ * one is an error, never a plain text. */
 int rescue_plan_add(struct image *img, const char *sysroot, const struct build_opts *o);
 
 #endif
