@@ -6,9 +6,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "err.h"
 #include "gen/build/build.h"
+#include "gen/host/sysroot.h"
 #include "gen/image/output.h"
 #include "gen/image/uki.h"
 #include "log.h"
@@ -39,7 +41,10 @@ int uki_write(const struct build_opts *o, const char *sysroot, const char *kver,
 		kpath = path_join(o->kernel_tree, "arch/x86/boot/bzImage");
 	else {
 		char *rel = xasprintf("/boot/vmlinuz-%s", kver);
-		kpath = path_join(sysroot, rel);
+		struct stat st;
+		/* a link the sysroot has (vmlinuz -> /boot/...) is followed inside it */
+		if (sysroot_path(sysroot, rel, &kpath, &st) < 0)
+			kpath = path_join(sysroot, rel);
 		free(rel);
 	}
 	r = read_input("stub", o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, &stub, &stub_len);
@@ -51,7 +56,7 @@ int uki_write(const struct build_opts *o, const char *sysroot, const char *kver,
 		static const char *const osrels[] = { "/etc/os-release", "/usr/lib/os-release" };
 		for (size_t i = 0; !osrel && i < ARRAY_SIZE(osrels); i++) {
 			opath = path_join(sysroot, osrels[i]);
-			if (read_file(opath, &osrel, &osrel_len) < 0) {
+			if (sysroot_read(sysroot, osrels[i], &osrel, &osrel_len) < 0) {
 				osrel = NULL;
 				free(opath);
 				opath = NULL;

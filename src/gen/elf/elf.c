@@ -271,8 +271,9 @@ static int add_path(struct elf_resolver *r, struct image *img, const char *path,
 static int add_script_interpreter(struct elf_resolver *r, struct image *img, const char *script,
 				  int depth)
 {
-	char *host = path_join(r->sysroot, script), head[256];
-	FILE *f = fopen(host, "re");
+	char *host = NULL, head[256];
+	struct stat st;
+	FILE *f = sysroot_path(r->sysroot, script, &host, &st) == 0 ? fopen(host, "re") : NULL;
 	char *real;
 	size_t n = 0;
 	int rc = 0;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
 
 struct ldconf {
@@ -44,19 +46,17 @@ static void conf_include(struct ldconf *c, const char *conf, const char *pattern
 /* path is inside the sysroot. */
 static void conf_read(struct ldconf *c, const char *path, int depth)
 {
-	char *host, *data, *line, *save = NULL;
+	char *data, *line, *save = NULL;
 	size_t len;
 
 	if (depth > 8) {
 		log_warn("%s: includes nested too deep, ignored", path);
 		return;
 	}
-	host = path_join(c->sysroot, path);
-	if (read_file(host, &data, &len) < 0) {
-		free(host);
+	if (sysroot_read(c->sysroot, path, &data, &len) < 0) {
+		err_clear();
 		return;
 	}
-	free(host);
 	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *hash_ = strchr(line, '#');
 		if (hash_)

@@ -85,14 +85,16 @@ static void from_cmdline(struct console_plan *cp, const char *text)
 static char *sysroot_file(const char *sysroot, const char *path)
 {
 	struct stat st;
-	char *real = NULL, *host;
+	char *host = NULL;
 
-	if (sysroot_resolve(sysroot, path, NULL, NULL, &real, &st) < 0) {
+	if (sysroot_path(sysroot, path, &host, &st) < 0) {
 		err_clear();
 		return NULL;
 	}
-	host = S_ISREG(st.st_mode) ? path_join(sysroot, real) : NULL;
-	free(real);
+	if (!S_ISREG(st.st_mode)) {
+		free(host);
+		host = NULL;
+	}
 	return host;
 }
 
@@ -259,9 +261,10 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 static char *search(const char *sysroot, const char *dir, const char *name,
 		    const char *const *suffixes, size_t nsuffixes, int depth)
 {
-	char *real = path_join(sysroot, dir), *found = NULL;
+	char *real = NULL, *found = NULL;
 	struct dirent **ents = NULL;
-	int n = scandir(real, &ents, NULL, by_name);
+	struct stat dst;
+	int n = sysroot_path(sysroot, dir, &real, &dst) == 0 ? scandir(real, &ents, NULL, by_name) : (err_clear(), 0);
 
 	for (size_t s = 0; s < nsuffixes && !found; s++) {
 		char *want = xasprintf("%s%s", name, suffixes[s]);
@@ -421,14 +424,15 @@ static int is_cached_keymap(const struct dirent *d)
  * file); NULL when setupcon never saved one. */
 static char *cached_keymap(const char *sysroot)
 {
-	char *found = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP), *dir;
+	char *found = sysroot_file(sysroot, DEBIAN_CACHED_KEYMAP), *dir = NULL;
 	struct dirent **ents = NULL;
+	struct stat st;
 	int n;
 
 	if (found)
 		return found;
-	dir = path_join(sysroot, DEBIAN_CACHED_DIR);
-	n = scandir(dir, &ents, is_cached_keymap, by_name);
+	n = sysroot_path(sysroot, DEBIAN_CACHED_DIR, &dir, &st) == 0 ? scandir(dir, &ents, is_cached_keymap, by_name)
+								       : (err_clear(), 0);
 	for (int i = 0; i < n; i++) {
 		if (!found) {
 			char *rel = path_join(DEBIAN_CACHED_DIR, ents[i]->d_name);

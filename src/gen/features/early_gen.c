@@ -43,24 +43,13 @@ void early_plan_free(struct early_plan *ep)
  * (/sbin may be a link to usr/sbin). */
 static char *real_dir(const char *sysroot, const char *path)
 {
-	char *host = path_join(sysroot, path), *real = realpath(host, NULL), *root, *dir;
-	size_t n;
+	char *real = NULL;
+	struct stat st;
 
-	free(host);
-	if (!real)
+	if (sysroot_resolve(sysroot, path, NULL, NULL, &real, &st) < 0)
 		return NULL;
-	root = realpath(sysroot, NULL);
-	n = root && strcmp(root, "/") ? strlen(root) : 0;
-	if (root && n && strncmp(real, root, n)) {
-		free(real);
-		free(root);
-		return NULL;
-	}
-	dir = xstrdup(real + n);
-	*strrchr(dir, '/') = '\0';
-	free(real);
-	free(root);
-	return dir;
+	*strrchr(real, '/') = '\0';
+	return real;
 }
 
 /* e2fsck, or its static twin where the distribution ships one of the
@@ -76,9 +65,12 @@ static int add_e2fsck(struct elf_resolver *er, struct image *img, const char *sy
 
 	free(found);
 	if (sta) {
-		char *src = path_join(sysroot, sta), *dst = xasprintf("%s/e2fsck", dir);
+		char *src = NULL, *dst = xasprintf("%s/e2fsck", dir);
+		struct stat st;
 
-		r = image_add_file(img, dst, src, 0755, 0);
+		r = sysroot_path(sysroot, sta, &src, &st);
+		if (r == 0)
+			r = image_add_file(img, dst, src, 0755, 0);
 		free(src);
 		free(dst);
 		free(sta);
@@ -276,7 +268,7 @@ static char *itools_resume(const char *sysroot, bool *found, char **from)
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		char *p = path_join(sysroot, files[i]), *data;
-		if (read_file(p, &data, NULL) == 0) {
+		if (sysroot_read(sysroot, files[i], &data, NULL) == 0) {
 			for (char *line = data; line && *line;) {
 				char *next = strchr(line, '\n'), *v;
 				bool app;
@@ -307,22 +299,24 @@ static int conf_filter(const struct dirent *d)
 /* dracut: a resume= word in kernel_cmdline of dracut.conf(.d). */
 static char *dracut_resume(const char *sysroot, char **from)
 {
-	char *dir = path_join(sysroot, "/etc/dracut.conf.d");
+	char *dir = NULL;
+	struct stat st;
 	struct dirent **ents = NULL;
-	int n = scandir(dir, &ents, conf_filter, alphasort);
+	int n = sysroot_path(sysroot, "/etc/dracut.conf.d", &dir, &st) == 0 ?
+			scandir(dir, &ents, conf_filter, alphasort) : 0;
 	struct strv files = { 0 };
 	char *spec = NULL;
 
-	strv_push_owned(&files, path_join(sysroot, "/etc/dracut.conf"));
+	strv_push(&files, "/etc/dracut.conf");
 	for (int i = 0; i < n; i++) {
-		strv_push_owned(&files, xasprintf("%s/%s", dir, ents[i]->d_name));
+		strv_push_owned(&files, xasprintf("/etc/dracut.conf.d/%s", ents[i]->d_name));
 		free(ents[i]);
 	}
 	free(ents);
 	free(dir);
 	for (size_t i = 0; i < files.n; i++) {
 		char *data;
-		if (read_file(files.v[i], &data, NULL) < 0)
+		if (sysroot_read(sysroot, files.v[i], &data, NULL) < 0)
 			continue;
 		for (char *line = data; line && *line;) {
 			char *next = strchr(line, '\n'), *v;
@@ -335,7 +329,7 @@ static char *dracut_resume(const char *sysroot, char **from)
 					free(spec);
 					spec = xstrdup(w + strlen("resume="));
 					free(*from);
-					*from = xstrdup(files.v[i]);
+					*from = path_join(sysroot, files.v[i]);
 				}
 			}
 			free(v);

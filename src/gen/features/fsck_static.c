@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "err.h"
 #include "gen/elf/elf_parse.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
 #include "util.h"
 
@@ -68,14 +70,14 @@ static bool is_static_exec(const char *path)
 
 char *fsck_static_for(const char *sysroot, const char *dynamic, const char *static_path)
 {
-	char *dpath = path_join(sysroot, dynamic), *spath = path_join(sysroot, static_path);
-	char *dyn = NULL, *sta = NULL, date[16];
+	char *spath = NULL, *dyn = NULL, *sta = NULL, date[16];
+	struct stat st;
 	size_t dlen, slen;
 	char *use = NULL;
 
-	if (!is_static_exec(spath))
+	if (sysroot_path(sysroot, static_path, &spath, &st) < 0 || !is_static_exec(spath))
 		log_info("%s is not a static executable: packing %s", static_path, dynamic);
-	else if (read_file(dpath, &dyn, &dlen) < 0 || read_file(spath, &sta, &slen) < 0)
+	else if (sysroot_read(sysroot, dynamic, &dyn, &dlen) < 0 || sysroot_read(sysroot, static_path, &sta, &slen) < 0)
 		log_info("cannot compare %s with %s: %s; packing %s", static_path, dynamic, err_msg(),
 			 dynamic);
 	else if (!same_release(dyn, dlen, sta, slen, date, sizeof(date)))
@@ -87,7 +89,6 @@ char *fsck_static_for(const char *sysroot, const char *dynamic, const char *stat
 			 dynamic, date);
 	free(dyn);
 	free(sta);
-	free(dpath);
 	free(spath);
 	return use;
 }

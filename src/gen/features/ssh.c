@@ -26,38 +26,36 @@
  * 0 when absent, -errno (err_* set) when it is bad. */
 static int read_authorized(struct ssh_plan *sp, const char *sysroot, const char *file)
 {
-	char *path = path_join(sysroot, file), *data = NULL;
+	char *path = path_join(sysroot, file), *host = NULL, *data = NULL;
 	struct stat st;
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), r;
+	int fd = -1, r = sysroot_path(sysroot, file, &host, &st);
 
-	if (fd < 0 && errno == ENOENT) {
+	if (r == -ENOENT) {
+		err_clear();
 		free(path);
 		return 0;
 	}
-	if (fd < 0 && errno == ELOOP)
-		r = err_set("%s is a symbolic link: refused (under --sysroot it would be read "
-			    "from elsewhere)", path);
-	else if (fd < 0)
+	if (r == 0 && (fd = open(host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0)
 		r = err_errno(errno, "%s", path);
-	else if (fstat(fd, &st) < 0)
+	if (r == 0 && fstat(fd, &st) < 0)
 		r = err_errno(errno, "%s", path);
-	else if (!S_ISREG(st.st_mode))
+	if (r == 0 && !S_ISREG(st.st_mode))
 		r = err_set("%s is not a regular file", path);
-	else if ((r = ssh_read_fd(fd, MAX_AUTHORIZED, &data, &len)) < 0)
+	if (r == 0 && (r = ssh_read_fd(fd, MAX_AUTHORIZED, &data, &len)) < 0)
 		r = err_errno(r, "%s", path);
-	else if (ssh_authorized_keys(path, data, len, &sp->authorized, &sp->nkeys) < 0)
+	if (r == 0 && ssh_authorized_keys(path, data, len, &sp->authorized, &sp->nkeys) < 0)
 		r = err_code();
-	else
-		r = 1;
 	if (fd >= 0)
 		close(fd);
+	free(host);
 	free(data);
-	if (r == 1)
-		sp->keys_from = path;
-	else
+	if (r < 0) {
 		free(path);
-	return r;
+		return r;
+	}
+	sp->keys_from = path;
+	return 1;
 }
 
 int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mode,

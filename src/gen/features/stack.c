@@ -235,13 +235,12 @@ static int add_keys(struct stack_plan *sp, struct image *img, const struct strv 
 int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
 			struct strv *keyfiles)
 {
-	char *path = path_join(sysroot, "/etc/crypttab"), *data = NULL, *save = NULL;
+	char *data = NULL, *save = NULL;
 	size_t len;
-	int r = read_file(path, &data, &len);
+	int r = sysroot_read(sysroot, "/etc/crypttab", &data, &len);
 
-	free(path);
 	if (r < 0)
-		return r == -ENOENT ? 0 : err_errno(-r, "%s/etc/crypttab", sysroot);
+		return r == -ENOENT ? 0 : r;
 	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *copy = xstrdup(line), *fs = NULL, *f[4] = { 0 };
 		size_t n = 0;
@@ -281,9 +280,18 @@ static int add_crypttab(struct stack_plan *sp, struct image *img, const char *sy
 	int r = stack_plan_crypttab(sp, sysroot, &out, &keyfiles);
 
 	for (size_t i = 0; r == 0 && i < keyfiles.n; i++) {
-		char *src = path_join(sysroot, keyfiles.v[i]);
-		r = add_key(sp, img, src, keyfiles.v[i]);
+		/* as the init will open it: "/../k" is "/k" */
+		char *src = NULL, *dst = path_normalize(keyfiles.v[i]);
+		struct stat st;
+		r = sysroot_path(sysroot, keyfiles.v[i], &src, &st);
+		if (r == 0 && !S_ISREG(st.st_mode))
+			r = err_set("%s: not a regular file", src);
+		if (r == 0)
+			r = add_key(sp, img, src, dst);
+		if (r < 0)
+			err_wrap("%s/etc/crypttab: key file %s", sysroot, keyfiles.v[i]);
 		free(src);
+		free(dst);
 	}
 	if (r == 0 && out.len)
 		r = image_add_data(img, "/etc/crypttab", out.p, out.len, 0600);
@@ -297,8 +305,9 @@ static int add_mdadm_conf(struct stack_plan *sp, struct image *img, const char *
 	static const char *const confs[] = { "/etc/mdadm/mdadm.conf", "/etc/mdadm.conf" };
 
 	for (size_t i = 0; sp->hostonly && i < ARRAY_SIZE(confs); i++) {
-		char *p = path_join(sysroot, confs[i]);
-		bool ok = access(p, R_OK) == 0;
+		char *p = NULL;
+		struct stat st;
+		bool ok = sysroot_path(sysroot, confs[i], &p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
 		int r = ok ? image_add_file(img, "/etc/mdadm/mdadm.conf", p, 0644, 0) : 0;
 		free(p);
 		if (ok)

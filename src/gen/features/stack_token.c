@@ -40,9 +40,20 @@ static const struct dl {
 static const char *const tpm_drivers[] = { "tpm_tis", "tpm_crb", "tpm_tis_spi", "tpm_tis_i2c",
 					   "tpm_tis_i2c_cr50", "tpm_ftpm_tee", "tpm_infineon" };
 
-static bool has_plugin(const char *dir)
+/* dir inside the sysroot, opened there (sysroot_path); NULL if none. */
+static DIR *open_dir(const char *sysroot, const char *dir)
 {
-	DIR *d = opendir(dir);
+	char *host = NULL;
+	struct stat st;
+	DIR *d = sysroot_path(sysroot, dir, &host, &st) == 0 ? opendir(host) : NULL;
+
+	free(host);
+	return d;
+}
+
+static bool has_plugin(const char *sysroot, const char *dir)
+{
+	DIR *d = open_dir(sysroot, dir);
 	struct dirent *e;
 	bool found = false;
 
@@ -56,32 +67,26 @@ static bool has_plugin(const char *dir)
 char *stack_token_dir(const char *sysroot)
 {
 	static const char *const fixed[] = { "/usr/lib64/cryptsetup", "/usr/lib/cryptsetup" };
-	char *usrlib = path_join(sysroot, "/usr/lib"), *found = NULL;
-	DIR *d = opendir(usrlib);
+	char *found = NULL;
+	DIR *d = open_dir(sysroot, "/usr/lib");
 	struct dirent *e;
 
 	/* Debian's multiarch dirs: /usr/lib/x86_64-linux-gnu/cryptsetup */
 	while (d && !found && (e = readdir(d))) {
-		char *p, *host;
+		char *p;
 		if (!strstr(e->d_name, "-linux-"))
 			continue;
 		p = xasprintf("/usr/lib/%s/cryptsetup", e->d_name);
-		host = path_join(sysroot, p);
-		if (has_plugin(host))
+		if (has_plugin(sysroot, p))
 			found = p;
 		else
 			free(p);
-		free(host);
 	}
 	if (d)
 		closedir(d);
-	free(usrlib);
-	for (size_t i = 0; !found && i < ARRAY_SIZE(fixed); i++) {
-		char *host = path_join(sysroot, fixed[i]);
-		if (has_plugin(host))
+	for (size_t i = 0; !found && i < ARRAY_SIZE(fixed); i++)
+		if (has_plugin(sysroot, fixed[i]))
 			found = xstrdup(fixed[i]);
-		free(host);
-	}
 	return found;
 }
 
@@ -145,8 +150,8 @@ static char *find_lib(const char *sysroot, const char *libdir, const char *name)
 static int add_plugins(struct image *img, const char *sysroot, const char *dir, size_t *n)
 {
 	struct elf_resolver *er = elf_resolver_new(sysroot);
-	char *host = path_join(sysroot, dir), *libdir = xstrdup(dir);
-	DIR *d = opendir(host);
+	char *libdir = xstrdup(dir);
+	DIR *d = open_dir(sysroot, dir);
 	struct dirent *e;
 	int r = 0;
 
@@ -184,7 +189,6 @@ static int add_plugins(struct image *img, const char *sysroot, const char *dir, 
 	if (d)
 		closedir(d);
 	free(libdir);
-	free(host);
 	elf_resolver_free(er);
 	return r;
 }

@@ -78,6 +78,20 @@ int sysroot_path(const char *sysroot, const char *path, char **host, struct stat
 	return 0;
 }
 
+int sysroot_read(const char *sysroot, const char *path, char **data, size_t *len)
+{
+	char *host = NULL;
+	struct stat st;
+	int r = sysroot_path(sysroot, path, &host, &st);
+
+	if (r == 0 && !S_ISREG(st.st_mode))
+		r = err_set("%s: not a regular file", host);
+	if (r == 0 && (r = read_file(host, data, len)) < 0)
+		err_errno(-r, "%s", host);
+	free(host);
+	return r;
+}
+
 bool sysroot_name_plain(const char *name)
 {
 	if (!*name || *name == '/')

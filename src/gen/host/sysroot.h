@@ -26,6 +26,11 @@ int sysroot_resolve(const char *sysroot, const char *path, sysroot_link_fn on_li
  * *st its lstat. -errno + err_* as sysroot_resolve (-ENOENT: missing). */
 int sysroot_path(const char *sysroot, const char *path, char **host, struct stat *st);
 
+/* The content of the regular file path names inside sysroot
+ * (sysroot_path, then read_file): 0, -ENOENT when it is missing, or
+ * -errno + err_* (a FIFO or device is refused, never opened). */
+int sysroot_read(const char *sysroot, const char *path, char **data, size_t *len);
+
 /* A name that must stay below its directory (a firmware name from
  * modinfo, a module's path in modules.dep): relative, no "..". */
 bool sysroot_name_plain(const char *name);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "gen/host/sysroot.h"
 #include "log.h"
 #include "util.h"
 
@@ -45,36 +46,36 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 
 static int list_blobs(const char *sysroot, const struct vendor *v, struct blobs *b)
 {
-	char *dir = xasprintf("%s/lib/firmware/%s", sysroot, v->dir);
+	char *in = xasprintf("/lib/firmware/%s", v->dir), *dir = NULL;
 	struct dirent **ents = NULL;
-	int n = scandir(dir, &ents, NULL, by_name), r = 0;
+	struct stat st;
+	int r = sysroot_path(sysroot, in, &dir, &st), n = 0;
 
-	if (n < 0) {
-		if (errno != ENOENT)
-			r = err_errno(errno, "cannot read %s", dir);
-		free(dir);
-		return r;
-	}
+	if (r == 0 && (n = scandir(dir, &ents, NULL, by_name)) < 0)
+		r = err_errno(errno, "cannot read %s", dir);
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
-		struct stat st;
 
 		if (r == 0 && name[0] != '.' && str_has_suffix(name, v->suffix)) {
-			char *path = xasprintf("%s/%s", dir, name);
-			if (stat(path, &st) < 0) {
-				r = err_errno(errno, "cannot stat %s", path);
-				free(path);
-			} else if (S_ISREG(st.st_mode) && st.st_size > 0) {
+			char *rel = xasprintf("%s/%s", in, name), *path = NULL;
+			r = sysroot_path(sysroot, rel, &path, &st);
+			if (r == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 				strv_push_owned(&b->paths, path);
 				b->size += (uint64_t)st.st_size;
 			} else {
 				free(path);
 			}
+			if (r < 0)
+				err_wrap("microcode");
+			free(rel);
 		}
 		free(ents[i]);
 	}
 	free(ents);
 	free(dir);
+	free(in);
+	if (r == -ENOENT && n == 0)
+		r = 0; /* no such vendor directory: no blobs */
 	return r;
 }
 

@@ -558,6 +558,72 @@ static void test_net_cmdline_merge(void)
 	free(root);
 }
 
+struct src_of {
+	const char *dst;
+	char *content;
+};
+
+static int find_src(void *ctx, const char *dst, const char *src, mode_t mode, uint64_t size)
+{
+	struct src_of *so = ctx;
+	size_t len;
+	(void)mode, (void)size;
+	if (strcmp(dst, so->dst) == 0 && read_file(src, &so->content, &len) < 0)
+		so->content = xstrdup("(unreadable)");
+	return 0;
+}
+
+/* What the image will hold at dst, read from its host source. */
+static char *packed(struct image *img, const char *dst)
+{
+	struct src_of so = { dst, NULL };
+	image_each_host_file(img, find_src, &so);
+	return so.content;
+}
+
+/* crypttab's key file "/../NAME" and a detached header that is an
+ * absolute link to a host file are resolved inside the sysroot, as the
+ * booted system would see them: the sysroot's files are packed, never
+ * the host's (issue 24, item 3). */
+static void test_sysroot_paths_stay_inside(void)
+{
+	char *root, *secret, *name, *line, *link, *got;
+	struct stack_plan sp;
+	struct image *img = image_new();
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("luks", "cryptsetup,lvm");
+	/* beside the sysroot, on the host only */
+	secret = xasprintf("%s.secret", root);
+	put("/", secret, "host secret", 0600);
+	name = strrchr(secret, '/') + 1;
+	line = xasprintf("luks-3f1a7c2e UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 /../%s luks,header=/etc/hdr/root.hdr\n",
+			 name);
+	put(root, "/etc/crypttab", line, 0644);
+	free(line);
+	line = xasprintf("/%s", name);
+	put(root, line, "sysroot key", 0600);
+	put(root, secret, "sysroot header", 0600);
+	put(root, "/etc/hdr/.keep", "", 0644);
+	link = path_join(root, "/etc/hdr/root.hdr");
+	CHECK(symlink(secret, link) == 0);
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	got = packed(img, line);
+	CHECK_STR(got, "sysroot key");
+	free(got);
+	got = packed(img, "/etc/hdr/root.hdr");
+	CHECK_STR(got, "sysroot header");
+	free(got);
+	stack_plan_free(&sp);
+	image_free(img);
+	unlink(secret);
+	free(link);
+	free(line);
+	free(secret);
+	rm_tree(root);
+}
+
 /* crypttab's detached headers are packed like its key files; a key on
  * another device (KEYFILE:KEYDEV) is read there at boot, not packed. */
 static void test_crypttab_headers_and_keydevs(void)
@@ -709,6 +775,7 @@ int main(void)
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
 	RUN(test_crypttab_headers_and_keydevs);
+	RUN(test_sysroot_paths_stay_inside);
 	RUN(test_net_generic_tools_and_summary);
 	RUN(test_net_hostonly_tools);
 	RUN(test_net_cmdline_merge);
