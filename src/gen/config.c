@@ -40,6 +40,7 @@ static const struct key keys[] = {
 	{ "add-binaries", T_LIST, F(add_binaries), "programs to add with their libraries, comma-separated", 0 },
 	{ "add-hook", T_LIST, F(add_hooks), "hooks to add, STAGE:FILE (STAGE: cmdline, pre-udev, pre-mount, mount, pre-pivot), comma-separated", 0 },
 	{ "add-keys", T_LIST, F(add_keys), "LUKS key files to add (mode 0600), SRC[:DST], comma-separated", 0 },
+	{ "keyfile-pattern", T_LIST, F(keyfile_pattern), "globs of the root's crypttab key files a hostonly image may pack, comma-separated (without one, such a key file fails the build: anyone who can read the image has it)", 0 },
 	{ "kmoddir", T_STR, F(kmoddir), "module directory (default: SYSROOT/lib/modules/KVER)", 0 },
 	{ "kernel-tree", T_STR, F(kernel_tree), "a kernel build directory: its version, modules.builtin and built modules (instead of -k and --kmoddir)", 0 },
 	{ "format", T_FORMAT, F(format), "cpio, or gen_init_cpio: the list the kernel's usr/gen_init_cpio reads, files in OUTPUT.d (default: cpio)", 0 },
@@ -52,6 +53,7 @@ static const struct key keys[] = {
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
 	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
 	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
+	{ "ssh-hostkeys", T_AUTO, F(ssh_hostkeys), "auto, yes or no: a hostonly image with SSH unlock packs this machine's host keys (yes: anyone who can read the image has them) or lets dropbear make new ones at each boot (no); auto fails that build until one is chosen", 0 },
 	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
 	{ "rescue-shell", T_AUTO, F(rescue_shell), "auto, yes or no: busybox for the emergency shell and rd.break (default: auto, when the host has busybox)", 0 },
 	{ "rescue-password-hash", T_STR, F(rescue_password_hash), "a crypt(3) hash (mkpasswd) the rescue shell asks the password of", 0 },
@@ -174,7 +176,9 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		_Static_assert(SSH_AUTO == 0 && SSH_YES == 1 && SSH_NO == 2 && SQUASHFS_AUTO == 0 &&
 				       SQUASHFS_YES == 1 && SQUASHFS_NO == 2 && RESCUE_SHELL_AUTO == 0 &&
 				       RESCUE_SHELL_YES == 1 && RESCUE_SHELL_NO == 2 &&
-				       sizeof(enum rescue_shell) == sizeof(int) &&
+				       sizeof(enum rescue_shell) == sizeof(int) && SSH_HOSTKEYS_AUTO == 0 &&
+				       SSH_HOSTKEYS_YES == 1 && SSH_HOSTKEYS_NO == 2 &&
+				       sizeof(enum ssh_hostkeys) == sizeof(int) &&
 				       sizeof(enum ssh_unlock) == sizeof(int) &&
 				       sizeof(enum squashfs_mode) == sizeof(int),
 			       "T_AUTO fields are auto/yes/no ints");

@@ -11,6 +11,8 @@ enum build_mode { MODE_GENERIC, MODE_HOSTONLY };
 enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
 /* auto, yes, no: one parser (config.c's T_AUTO) for all of these */
 enum ssh_unlock { SSH_AUTO, SSH_YES, SSH_NO }; /* ssh.h */
+/* auto: a hostonly image with SSH unlock fails until the owner chooses */
+enum ssh_hostkeys { SSH_HOSTKEYS_AUTO, SSH_HOSTKEYS_YES, SSH_HOSTKEYS_NO }; /* ssh.h */
 enum squashfs_mode { SQUASHFS_AUTO, SQUASHFS_YES, SQUASHFS_NO }; /* squash.h */
 enum rescue_shell { RESCUE_SHELL_AUTO, RESCUE_SHELL_YES, RESCUE_SHELL_NO }; /* rescue.h */
 #define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
@@ -31,6 +33,7 @@ struct build_opts {
 	struct strv add_binaries;
 	struct strv add_hooks; /* STAGE:FILE, hooks run by the init at STAGE */
 	struct strv add_keys; /* SRC[:DST], LUKS key files, mode 0600 */
+	struct strv keyfile_pattern; /* globs: crypttab key files a hostonly image may pack */
 	char *kmoddir;
 	char *kernel_tree; /* a kernel build directory (kernel_tree.h) */
 	#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
@@ -44,6 +47,7 @@ struct build_opts {
 	char *cmdline;
 	enum microcode_mode microcode;
 	enum ssh_unlock ssh_unlock;
+	enum ssh_hostkeys ssh_hostkeys;
 	enum squashfs_mode squashfs;
 	enum rescue_shell rescue_shell;
 	char *rescue_password_hash;    /* a crypt(3) hash for the rescue shell */

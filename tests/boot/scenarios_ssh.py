@@ -5,7 +5,8 @@ The LUKS2 root of scenarios_stack, a hostonly image made from a sysroot
 in the work dir: the virtio fixture (the guest's hardware) plus this
 host's dropbear and cryptsetup with their libraries, and an
 authorized_keys holding a key made in the work dir.  `uniramfs build`
-makes the host keys there once; the test's ssh pins the ed25519 one
+makes the host keys there once and, with --ssh-hostkeys yes (the owner's
+choice, issue 24), packs them; the test's ssh pins the ed25519 one
 (UserKnownHostsFile, StrictHostKeyChecking=yes, BatchMode); a generic
 image's are made at boot, so that scenario takes the one it is shown.  The guest
 has a virtio-net NIC on QEMU user networking with restrict=on, ip=dhcp
@@ -86,7 +87,7 @@ class SshDisk:
         return paths, ("--hostonly", "--sysroot", root, "--kmoddir", "/lib/modules/{kver}",
                        "--microcode", "none", "--add-modules", MODULES,
                        "--add-binaries", "cryptsetup", "--cmdline", "ip=dhcp",
-                       "--ssh-unlock", "yes")
+                       "--ssh-unlock", "yes", "--ssh-hostkeys", "yes")
 
     def _make_sysroot(self, root):
         if not os.path.exists(os.path.join(root, "etc/uniramfs/authorized_keys")):

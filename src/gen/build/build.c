@@ -319,6 +319,20 @@ static int add_binaries(struct plan *p)
 /* mkinitcpio's fallback preset: the same name with "-fallback" before a
  * final ".img" (initramfs-KVER-fallback.img), else at its end
  * (initrd.img-KVER-fallback). */
+/* Secrets in the image go wherever the image goes: say where. */
+static void say_readable(const char *image, bool keys, bool hostkeys)
+{
+	char *dir = xstrdup(image), *slash = strrchr(dir, '/');
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	log_notice("%s holds %s%s%s: the image in %s is readable by anyone with the disk unless %s is "
+		   "encrypted, and so is every copy of it (an ESP, a backup); docs/unlock.md says what it exposes",
+		   image, keys ? "LUKS key material" : "", keys && hostkeys ? " and " : "",
+		   hostkeys ? "this machine's SSH host keys" : "", slash ? dir : ".", slash ? dir : ".");
+	free(dir);
+}
+
 static char *fallback_path(const char *output)
 {
 	size_t n = strlen(output);
@@ -392,15 +406,17 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = build_decide_squash(&p);
 	if (r == 0)
-		r = ssh_plan_decide(&p.ssh, p.sysroot, o->ssh_unlock, o->mode == MODE_HOSTONLY);
+		r = ssh_plan_decide(&p.ssh, p.sysroot, o->ssh_unlock, o->ssh_hostkeys, o->mode == MODE_HOSTONLY);
 	if (r == 0)
 		r = add_modules(&p);
 	if (r == 0)
 		r = add_binaries(&p);
 	if (r == 0)
 		r = rescue_plan_add(p.img, p.sysroot, o);
-	if (r == 0)
+	if (r == 0) {
+		p.stack.keyfile_pattern = &o->keyfile_pattern;
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
+	}
 	if (r == 0)
 		r = net_plan_add(&p.net, p.img, p.sysroot);
 	if (r == 0)
@@ -434,6 +450,8 @@ int build_image(const struct build_opts *o)
 			   (unsigned long long)size,
 			   o->format == FORMAT_GEN_INIT_CPIO ? "gen_init_cpio list" : compression_name(o->compress),
 			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		if (p.stack.keys.n || p.ssh.hostkeys)
+			say_readable(o->uki ? o->uki : p.output, p.stack.keys.n > 0, p.ssh.hostkeys);
 		char *net = net_plan_summary(&p.net);
 		if (net)
 			log_notice("network root%s: %s", o->mode == MODE_HOSTONLY ? "" : "s", net);

@@ -59,7 +59,7 @@ static int read_authorized(struct ssh_plan *sp, const char *sysroot, const char 
 }
 
 int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mode,
-		    bool hostonly)
+		    enum ssh_hostkeys hostkeys, bool hostonly)
 {
 	static const char *const files[] = { SSH_AUTHORIZED_KEYS_FILES };
 	int r = 0;
@@ -96,11 +96,19 @@ int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mo
 		free(where);
 		return r;
 	}
+	/* Packed keys go wherever the image is copied (/boot, an ESP);
+	 * keys made at boot change at each one, and a client that pinned
+	 * the old key refuses to log in: neither without the owner's word. */
+	if (hostonly && hostkeys == SSH_HOSTKEYS_AUTO)
+		return err_set("SSH unlock (%s): choose ssh-hostkeys = yes to pack this machine's host keys "
+			       "(%s%s; anyone who can read the image has them) or ssh-hostkeys = no to let "
+			       "dropbear make new ones at each boot; nothing is written",
+			       sp->keys_from, strcmp(sysroot, "/") ? sysroot : "", SSH_HOSTKEY_DIR);
 	sp->on = true;
-	sp->hostkeys = hostonly;
+	sp->hostkeys = hostonly && hostkeys == SSH_HOSTKEYS_YES;
 	log_info("SSH: %zu authorized key%s from %s, dropbear %s, host keys %s", sp->nkeys,
 		 sp->nkeys == 1 ? "" : "s", sp->keys_from, sp->dropbear,
-		 hostonly ? "from " SSH_HOSTKEY_DIR : "made at boot (a generic image carries none)");
+		 sp->hostkeys ? "from " SSH_HOSTKEY_DIR : "made at boot");
 	return 0;
 }
 

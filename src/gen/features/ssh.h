@@ -31,10 +31,12 @@ struct ssh_plan {
 
 /* Whether SSH goes in and with what: ssh_unlock, the mode, dropbear on
  * the host, the first authorized_keys found (read and checked now).
- * Generic images carry it only when asked (yes). 0, or -errno (err_* set):
- * yes without dropbear or keys, or a bad authorized_keys. */
+ * Generic images carry it only when asked (yes), and never host keys.
+ * A hostonly one packs the host keys with hostkeys yes, lets dropbear
+ * make them at boot with no, and fails with auto. 0, or -errno (err_*
+ * set): yes without dropbear or keys, a bad authorized_keys, auto. */
 int ssh_plan_decide(struct ssh_plan *sp, const char *sysroot, enum ssh_unlock mode,
-		    bool hostonly);
+		    enum ssh_hostkeys hostkeys, bool hostonly);
 /* Add dropbear, its files, root's login and (hostonly) the host keys,
  * made first if the machine has none. */
 int ssh_plan_add(struct ssh_plan *sp, struct image *img, const char *sysroot);

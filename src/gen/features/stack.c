@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,24 @@ static int add_keys(struct stack_plan *sp, struct image *img, const struct strv 
 	return 0;
 }
 
+/* A key file goes into the image only when the owner said so: the
+ * image is copied to /boot or an ESP, readable by anyone with the disk. */
+static int key_chosen(const struct stack_plan *sp, const char *sysroot, const char *line, const char *key)
+{
+	char *path = path_normalize(key);
+	bool ok = false;
+
+	for (size_t i = 0; sp->keyfile_pattern && i < sp->keyfile_pattern->n && !ok; i++)
+		ok = fnmatch(sp->keyfile_pattern->v[i], path, FNM_PATHNAME) == 0;
+	if (!ok)
+		err_set("%s/etc/crypttab line '%s' needs the key file %s in the image, which a hostonly image packs "
+			"only when the owner sets keyfile-pattern = %s (or a glob matching it; anyone who can read the "
+			"image then has the key): nothing is written",
+			strcmp(sysroot, "/") ? sysroot : "", line, path, path);
+	free(path);
+	return ok ? 0 : err_code();
+}
+
 int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
 			struct strv *keyfiles)
 {
@@ -241,7 +260,7 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 
 	if (r < 0)
 		return r == -ENOENT ? 0 : r;
-	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (char *line = strtok_r(data, "\n", &save); r == 0 && line; line = strtok_r(NULL, "\n", &save)) {
 		char *copy = xstrdup(line), *fs = NULL, *f[4] = { 0 };
 		size_t n = 0;
 		for (char *w = strtok_r(copy, " \t", &fs); w && n < 4; w = strtok_r(NULL, " \t", &fs))
@@ -253,8 +272,10 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 					 f[0]);
 			/* a path in the root; not a key device, not "none" or "-",
 			 * not KEYFILE:KEYDEV (read from that device at boot) */
-			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/") && !strchr(f[2], ':'))
+			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/") && !strchr(f[2], ':')) {
+				r = key_chosen(sp, sysroot, line, f[2]);
 				strv_push(keyfiles, f[2]);
+			}
 			/* a detached header goes in beside the keys */
 			for (char *o = f[3], *end; o && *o; o = end ? end + 1 : NULL) {
 				end = strchr(o, ',');
@@ -267,7 +288,7 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 		free(copy);
 	}
 	free(data);
-	return 0;
+	return r;
 }
 
 /* The host's crypttab lines for the dm-crypt layers of the root (and

@@ -22,6 +22,9 @@ struct stack_plan {
 	struct strv tpm;         /* hostonly: the host's TPM drivers, for a TPM2 token */
 	bool clevis;             /* clevis = yes: pack clevis (stack_clevis.c) */
 	struct strv nics;        /* hostonly, a clevis token: the host's NIC drivers */
+	/* keyfile-pattern: globs of the crypttab key files the image may
+	 * pack (the owner's choice; not owned) */
+	const struct strv *keyfile_pattern;
 };
 
 /* Remember what hostonly found (call before hostonly_free). */
@@ -37,8 +40,10 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out);
 int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot,
 		   const struct strv *add_keys);
 /* The lines of SYSROOT/etc/crypttab that name the stack's dm-crypt
- * layers, appended to out, and the key files they name. 0 (also when
- * there is no crypttab) or -errno (err_* set). */
+ * layers, appended to out, and the key files and headers they name. 0
+ * (also when there is no crypttab) or -errno (err_* set), also when a
+ * key file matches no glob of sp->keyfile_pattern: the message names
+ * the line and the setting that packs it. */
 int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
 			struct strv *keyfiles);
 void stack_plan_free(struct stack_plan *sp);

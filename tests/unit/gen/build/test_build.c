@@ -530,6 +530,60 @@ static void test_hostonly_resume_not_on_host(void)
 	free(root), free(out), free(cp), free(c), free(want);
 }
 
+/* A hostonly build whose root's crypttab needs a key file packs it only
+ * with keyfile-pattern (issue 24, item 8): without it the build fails
+ * naming the line and the setting, and the old image stays; with it
+ * the build says where the image is readable. */
+static void test_keyfile_needs_the_setting(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR");
+	char *root = path_join(tmpdir, "keyfile-root"), *dir = path_join(tmpdir, "keyfile"), *img, *c, *o;
+	char *out = NULL, *want, *cp;
+
+	if (access("/bin/busybox", X_OK) < 0)
+		SKIP("no /bin/busybox (busybox-static)");
+	cp = xasprintf("cp -a %s/tests/unit/fixtures/hostonly/luks %s && mkdir -p %s/usr/sbin %s/etc/keys && "
+		       "cp /bin/busybox %s/usr/sbin/cryptsetup && cp /bin/busybox %s/usr/sbin/lvm && "
+		       "echo 'luks-3f1a7c2e UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 /etc/keys/root.key luks' "
+		       "> %s/etc/crypttab && echo secret > %s/etc/keys/root.key",
+		       src, root, root, root, root, root, root, root);
+	CHECK(system(cp) == 0);
+	mkdir_p(dir, 0755);
+	img = path_join(dir, "initrd.img");
+	write_old(img);
+	o = xasprintf("-o %s --hostonly --sysroot %s --kmoddir /lib/modules/%s", img, root, kver);
+	c = build_cmd(o);
+	CHECK(run_capture(c, &out) == 1);
+	want = xasprintf("uniramfs: error: %s/etc/crypttab line 'luks-3f1a7c2e UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 "
+			 "/etc/keys/root.key luks' needs the key file /etc/keys/root.key in the image, which a hostonly "
+			 "image packs only when the owner sets keyfile-pattern = /etc/keys/root.key (or a glob matching "
+			 "it; anyone who can read the image then has the key): nothing is written\n", root);
+	CHECK_STR(error_line(out), want);
+	CHECK(is_old(img));
+	CHECK(count_dir(dir) == 1);
+	free(want), free(c), free(out), out = NULL;
+	/* a glob that does not match is no choice either */
+	c = xasprintf("%s --keyfile-pattern '/etc/other/*'", o);
+	want = build_cmd(c);
+	CHECK(run_capture(want, &out) == 1 && is_old(img));
+	free(want), free(c), free(out), out = NULL;
+	c = xasprintf("%s --keyfile-pattern '/etc/keys/*.key'", o);
+	free(o);
+	o = build_cmd(c);
+	free(c);
+	c = o;
+	o = NULL;
+	CHECK(run_capture(c, &out) == 0);
+	want = xasprintf("uniramfs: %s holds LUKS key material: the image in %s is readable by anyone with the disk "
+			 "unless %s is encrypted, and so is every copy of it (an ESP, a backup); docs/unlock.md says "
+			 "what it exposes\n", img, dir, dir);
+	CHECK(out && strstr(out, want));
+	if (!out || !strstr(out, want))
+		printf("# got: %s", out ? out : "");
+	CHECK(!is_old(img));
+	free(want), free(c), free(out), free(o), free(img), free(cp), free(dir), free(root);
+}
+
 struct names {
 	struct strv v;
 };
@@ -684,6 +738,7 @@ int main(void)
 	RUN(test_output_checked_first);
 	RUN(test_missing_firmware_summary);
 	RUN(test_hostonly_resume_not_on_host);
+	RUN(test_keyfile_needs_the_setting);
 	RUN(test_output_sink_writes_everything);
 	RUN(test_output_sink_counts_past_full_disk);
 	char *rm = xasprintf("rm -rf %s", tmpdir);

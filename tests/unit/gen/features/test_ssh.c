@@ -228,6 +228,35 @@ static char *with_dropbear(void)
 	return root;
 }
 
+/* The host keys go into a hostonly image only by the owner's choice
+ * (issue 24, item 8): unset, the build stops naming both settings;
+ * no lets dropbear make them at boot; a generic image never has them. */
+static void test_hostkeys_need_the_setting(void)
+{
+	char *root = with_dropbear(), *want;
+	struct ssh_plan sp;
+
+	write_under(root, "etc/uniramfs/authorized_keys", "ssh-ed25519 " KEY " u\n");
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_AUTO, true) < 0);
+	want = xasprintf("SSH unlock (%s/etc/uniramfs/authorized_keys): choose ssh-hostkeys = yes to pack this "
+			 "machine's host keys (%s/etc/uniramfs/dropbear; anyone who can read the image has them) or "
+			 "ssh-hostkeys = no to let dropbear make new ones at each boot; nothing is written", root, root);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	ssh_plan_free(&sp);
+	CHECK(ssh_plan_decide(&sp, root, SSH_YES, SSH_HOSTKEYS_NO, true) == 0);
+	CHECK(sp.on && !sp.hostkeys);
+	ssh_plan_free(&sp);
+	CHECK(ssh_plan_decide(&sp, root, SSH_YES, SSH_HOSTKEYS_YES, true) == 0);
+	CHECK(sp.on && sp.hostkeys);
+	ssh_plan_free(&sp);
+	CHECK(ssh_plan_decide(&sp, root, SSH_YES, SSH_HOSTKEYS_AUTO, false) == 0);
+	CHECK(sp.on && !sp.hostkeys);
+	ssh_plan_free(&sp);
+	rm_rf(root);
+	free(root);
+}
+
 static void test_plan_takes_the_first_file(void)
 {
 	char *root = with_dropbear(), *want;
@@ -235,7 +264,7 @@ static void test_plan_takes_the_first_file(void)
 
 	/* only dracut-sshd's: it is used and named */
 	write_under(root, "root/.ssh/dracut_authorized_keys", "ssh-ed25519 " KEY " d\n");
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, true) == 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, true) == 0);
 	CHECK(sp.on && sp.hostkeys && sp.nkeys == 1);
 	want = xasprintf("%s/root/.ssh/dracut_authorized_keys", root);
 	CHECK_STR(sp.keys_from, want);
@@ -244,20 +273,20 @@ static void test_plan_takes_the_first_file(void)
 	/* dropbear-initramfs' comes before it, ours before both */
 	write_under(root, "etc/dropbear/initramfs/authorized_keys", "ssh-ed25519 " KEY " i\n");
 	write_under(root, "etc/uniramfs/authorized_keys", "ssh-ed25519 " KEY " u\n");
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, true) == 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, true) == 0);
 	want = xasprintf("%s/etc/uniramfs/authorized_keys", root);
 	CHECK_STR(sp.keys_from, want);
 	free(want);
 	CHECK(sp.authorized.len && strstr(sp.authorized.p, " u\n"));
 	ssh_plan_free(&sp);
 	/* a generic image: only when asked, and never with host keys */
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, false) == 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, false) == 0);
 	CHECK(!sp.on);
 	ssh_plan_free(&sp);
-	CHECK(ssh_plan_decide(&sp, root, SSH_YES, false) == 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_YES, SSH_HOSTKEYS_YES, false) == 0);
 	CHECK(sp.on && !sp.hostkeys);
 	ssh_plan_free(&sp);
-	CHECK(ssh_plan_decide(&sp, root, SSH_NO, true) == 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_NO, SSH_HOSTKEYS_YES, true) == 0);
 	CHECK(!sp.on);
 	ssh_plan_free(&sp);
 	rm_rf(root);
@@ -270,14 +299,14 @@ static void test_plan_refuses_what_it_must(void)
 	struct ssh_plan sp;
 
 	/* yes with nothing to let in */
-	CHECK(ssh_plan_decide(&sp, root, SSH_YES, true) < 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_YES, SSH_HOSTKEYS_YES, true) < 0);
 	want = xasprintf("ssh_unlock = yes, but %s/etc/uniramfs/authorized_keys holds no key (nor "
 			 "does dropbear-initramfs' or dracut-sshd's file)", root);
 	CHECK_STR(err_msg(), want);
 	free(want);
 	ssh_plan_free(&sp);
 	/* auto: quietly off */
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, true) == 0 && !sp.on);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, true) == 0 && !sp.on);
 	ssh_plan_free(&sp);
 	/* an authorized_keys that is a link is followed inside the sysroot:
 	 * "/etc/passwd" is the sysroot's (absent here), never the host's */
@@ -285,16 +314,16 @@ static void test_plan_refuses_what_it_must(void)
 	write_under(root, "etc/uniramfs/.keep", "");
 	link = xasprintf("%s/etc/uniramfs/authorized_keys", root);
 	CHECK(symlink("/etc/passwd", link) == 0);
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, true) == 0 && !sp.on);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, true) == 0 && !sp.on);
 	ssh_plan_free(&sp);
 	CHECK(unlink(link) == 0);
 	CHECK(symlink("/keys", link) == 0);
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, true) == 0 && sp.nkeys == 1);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, true) == 0 && sp.nkeys == 1);
 	ssh_plan_free(&sp);
 	CHECK(unlink(link) == 0);
 	/* a bad line names the file and the line */
 	write_under(root, "etc/uniramfs/authorized_keys", "ssh-ed25519 " KEY "\ntunnel=\"0\" ssh-ed25519 " KEY "\n");
-	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, true) < 0);
+	CHECK(ssh_plan_decide(&sp, root, SSH_AUTO, SSH_HOSTKEYS_YES, true) < 0);
 	want = xasprintf("%s:2: option \"tunnel=\"0\"\" refused: a login may only be restricted "
 			 "(no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-pty, "
 			 "no-user-rc, restrict) or given a command= (uniramfs puts its own)", link);
@@ -303,10 +332,10 @@ static void test_plan_refuses_what_it_must(void)
 	ssh_plan_free(&sp);
 	/* no dropbear: yes says what to install */
 	write_under(bare, "etc/uniramfs/authorized_keys", "ssh-ed25519 " KEY "\n");
-	CHECK(ssh_plan_decide(&sp, bare, SSH_YES, true) < 0);
+	CHECK(ssh_plan_decide(&sp, bare, SSH_YES, SSH_HOSTKEYS_YES, true) < 0);
 	CHECK_STR(err_msg(), "ssh_unlock = yes, but dropbear is not installed (apt install dropbear-bin)");
 	ssh_plan_free(&sp);
-	CHECK(ssh_plan_decide(&sp, bare, SSH_AUTO, true) == 0 && !sp.on);
+	CHECK(ssh_plan_decide(&sp, bare, SSH_AUTO, SSH_HOSTKEYS_YES, true) == 0 && !sp.on);
 	ssh_plan_free(&sp);
 	free(link);
 	rm_rf(root);
@@ -340,6 +369,7 @@ int main(void)
 	RUN(test_hostkey_dir_link_refused);
 	RUN(test_hostkey_link_and_mode_refused);
 	RUN(test_plan_takes_the_first_file);
+	RUN(test_hostkeys_need_the_setting);
 	RUN(test_plan_refuses_what_it_must);
 	RUN(test_nics_drivers);
 	return test_done();

@@ -71,6 +71,8 @@ static void rm_tree(char *dir)
 	free(dir);
 }
 
+static struct strv key_globs;
+
 static int plan(const char *root, struct stack_plan *sp, struct image *img,
 		const struct strv *keys)
 {
@@ -79,6 +81,12 @@ static int plan(const char *root, struct stack_plan *sp, struct image *img,
 
 	CHECK(r == 0);
 	memset(sp, 0, sizeof(*sp));
+	/* the owner's choice of key files (keyfile-pattern) */
+	if (!key_globs.n) {
+		strv_push(&key_globs, "/etc/keys/*.key");
+		strv_push(&key_globs, "/*");
+	}
+	sp->keyfile_pattern = &key_globs;
 	if (r == 0) {
 		stack_plan_hostonly(sp, root, &h);
 		r = stack_plan_add(sp, img, root, keys);
@@ -781,5 +789,6 @@ int main(void)
 	RUN(test_net_cmdline_merge);
 	RUN(test_net_iscsi_bad_port);
 	buf_free(&notices);
+	strv_free(&key_globs);
 	return test_done();
 }
