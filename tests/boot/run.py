@@ -392,21 +392,26 @@ class Console:
             self.monitor.close()
 
 
-def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=(), extra=()):
+def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=(), extra=(),
+         snapshot=True):
     """Boot once; return (serial text, seconds, timed_out, missed interact
     regex or None).  disk_paths: the first on `bus`, any others on
     virtio-blk.  stop_on: texts after which the boot is over (a failure
     test's messages).  A kernel that panicked in its timer check on a busy
-    host is booted again (serialtext.host_too_slow)."""
+    host is booted again (serialtext.host_too_slow).  snapshot=False: the
+    guest's writes reach the disk files (a test reads them afterwards)."""
     for _ in range(serialtext.BOOT_TRIES - 1):
-        res = _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra)
+        res = _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
+                         snapshot)
         if not serialtext.host_too_slow(res[0]):
             return res
         say("  the kernel's timer check failed on a busy host (%s): booting again" % log)
-    return _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra)
+    return _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
+                      snapshot)
 
 
-def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra):
+def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
+               snapshot):
     serial = ["-serial", "file:" + log]
     sock_path = None
     if interact:
@@ -421,7 +426,9 @@ def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact
         monitor = ["-monitor", "unix:%s.mon,server=on,wait=off" % sock_path, "-vga", "std"]
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none"] + monitor + [
-           "-snapshot", "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline] + serial
+           "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline] + serial
+    if snapshot:
+        cmd += ["-snapshot"]
     if disk_paths:
         cmd += ["-drive", "if=none,id=d0,format=raw,file=" + disk_paths[0]] + BUSES[bus]
     cmd += list(extra)

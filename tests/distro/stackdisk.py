@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The distribution test's encrypted install: the layout Debian's installer
-makes with "Guided - use entire disk and set up encrypted LVM", plus a
-second LUKS volume in crypttab with the same passphrase, as many machines
-have for a data disk.
+"""The distribution test's stacked roots, made in the boot tests' builder VM.
+
+The encrypted install: the layout Debian's installer makes with "Guided -
+use entire disk and set up encrypted LVM", plus a second LUKS volume in
+crypttab with the same passphrase, as many machines have for a data disk.
 
   disk 1: LUKS2 (cr_root) -> PV of VG debvg -> LVs root, swap, home
   disk 2: LUKS2 (cr_data) -> ext4 mounted on /srv
+
+Intel firmware RAID (IMSM), as a machine whose BIOS set up RAID1 has it:
+an IMSM container over both disks, a RAID1 volume in it holding the root.
+Its metadata is kept by mdmon, which the init starts and the root's
+mdmon@.service takes over.
+
+  disk 1, disk 2: IMSM container -> RAID1 volume vol0 -> the root's ext4
 
 Made in the boot tests' builder VM (tests/boot/builder.py: the host has no
 device-mapper).  The root LV gets the Debian root's ext4 image block for
@@ -15,14 +23,18 @@ swap, /home and /srv are small images made on the host with their UUIDs.
 
   stackdisk.py build UNIRAMFS KVER VMLINUZ WORK ROOT_EXT4 HOME_EXT4 SWAP DATA_EXT4 \\
                      PASS LUKS_UUID DATA_LUKS_UUID OUT1 OUT2
-  stackdisk.py boot VMLINUZ INITRD DISK1 DISK2 PASS LOG CMDLINE
+  stackdisk.py build-imsm UNIRAMFS KVER VMLINUZ WORK ROOT_EXT4 OUT1 OUT2
+  stackdisk.py boot [--persist] VMLINUZ INITRD DISK1 DISK2 PASS LOG CMDLINE [QEMU-ARG...]
 
 boot types PASS once at the init's prompt (the serial console, through
-tests/boot/run.py's Console) and leaves the guest's console text in LOG;
-tests/distro/run.sh checks it.  It exits 1 when the prompt never came.
+tests/boot/run.py's Console; PASS "-": no prompt expected) and leaves the
+guest's console text in LOG; tests/distro/run.sh checks it.  It exits 1
+when the prompt never came.  --persist: the guest's writes reach DISK1 and
+DISK2 (otherwise QEMU's -snapshot keeps them), for a look at them after.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,7 +77,24 @@ blkid /dev/mapper/cr_data
 cryptsetup close cr_data
 '''
 
+# IMSM on disks with no Intel option ROM and no serial IMSM can read, as
+# mdadm's own tests make it (tests/boot/builder/imsm-raid1.sh).
+IMSM_LAYOUT = r'''
+# $1 $2: the blank disks; $3: the root's ext4 image
+export IMSM_NO_PLATFORM=1 IMSM_DEVNAME_AS_SERIAL=1
+mkdir -p /run/mdadm
+mdadm --create /dev/md/imsm0 --run --metadata=imsm --raid-devices=2 "$1" "$2"
+mdadm --create /dev/md/vol0 --run --level=1 --raid-devices=2 --assume-clean /dev/md/imsm0
+dd if="$3" of=/dev/md/vol0 bs=4M conv=fsync 2>&1 | tail -1
+cat /proc/mdstat
+blkid /dev/md/vol0
+mdadm --wait-clean /dev/md/vol0 || true
+mdadm --stop /dev/md/vol0
+mdadm --stop /dev/md/imsm0
+'''
+
 LUKS_HEADER_MB = 16     # cryptsetup's LUKS2 default
+IMSM_SLACK_MB = 32      # IMSM's metadata at the end of each disk, and rounding
 SLACK_MB = 16           # LVM metadata and rounding to 4 MiB extents
 
 
@@ -73,62 +102,90 @@ def mib(path):
     return (os.path.getsize(path) + (1 << 20) - 1) >> 20
 
 
-def build(uniramfs, kver, vmlinuz, work, root, home, swap, data, passphrase, luks_uuid,
-          data_luks_uuid, out1, out2):
+def run_builder(uniramfs, kver, vmlinuz, work, name, script, params, blanks, images):
+    """Lay out SCRIPT in the builder VM on blank disks of BLANKS (MiB each,
+    in order), with IMAGES attached after them; return the blank disks'
+    paths (kept), or None after saying why."""
     env = {"uniramfs": uniramfs, "kver": kver, "vmlinuz": vmlinuz}
     os.makedirs(work, exist_ok=True)
     img = builder.builder_image(work, env)
-    log = os.path.join(work, "builder-encrypted.log")
-    with tempfile.TemporaryDirectory(dir=work) as tmp:
-        top = os.path.join(tmp, "src")
-        os.makedirs(top)
-        with open(os.path.join(builder.SCRIPTS, "common.sh")) as f, \
-                open(os.path.join(top, "layout.sh"), "w") as o:
-            o.write(f.read() + LAYOUT)
-        with open(os.path.join(top, "params"), "w") as f:
-            f.write("LAYOUT='debian-encrypted-lvm'\nPASS='%s'\nLUKS_UUID='%s'\n"
-                    "DATA_LUKS_UUID='%s'\nROOT_MB=%d\nSWAP_MB=%d\n"
-                    % (passphrase, luks_uuid, data_luks_uuid, mib(root), mib(swap)))
-        src = os.path.join(tmp, "src.img")
-        with open(src, "wb") as f:
-            f.truncate(32 * 1024 * 1024)
-        disks._run(["mkfs.ext4", "-q", "-F", "-d", top, "-L", "ubsrc", "-E", "root_owner=0:0", src])
-        blank1, blank2 = os.path.join(tmp, "disk1.img"), os.path.join(tmp, "disk2.img")
-        with open(blank1, "wb") as f:
-            f.truncate((LUKS_HEADER_MB + SLACK_MB + mib(root) + mib(swap) + mib(home)) << 20)
-        with open(blank2, "wb") as f:
-            f.truncate((LUKS_HEADER_MB + mib(data)) << 20)
-        # -cpu max: AES-NI, which TCG runs far faster than aes-generic
-        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "1G", "-smp", "1",
-               "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-               "-serial", "file:" + log, "-kernel", vmlinuz, "-initrd", img,
-               "-append", "console=ttyS0 quiet panic=-1"]
-        for i, d in enumerate((blank1, blank2, root, home, swap, data, src)):
-            cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, d),
-                    "-device", "virtio-blk-pci,drive=b%d" % i]
-        t = time.monotonic()
-        try:
-            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=900)
-        except subprocess.TimeoutExpired:
-            pass
-        text = serialtext.read(log)
-        if "\nBUILDER-OK" not in text:
-            print("builder VM did not finish (%.0f s):\n%s" % (time.monotonic() - t,
-                  "\n".join(text.splitlines()[-30:])))
-            return 1
-        os.rename(blank1, out1)
-        os.rename(blank2, out2)
-        print("built the encrypted LVM disks in the builder VM in %.0f s" % (time.monotonic() - t))
+    log = os.path.join(work, "builder-%s.log" % name)
+    tmp = tempfile.mkdtemp(dir=work)
+    top = os.path.join(tmp, "src")
+    os.makedirs(top)
+    with open(os.path.join(builder.SCRIPTS, "common.sh")) as f, \
+            open(os.path.join(top, "layout.sh"), "w") as o:
+        o.write(f.read() + script)
+    with open(os.path.join(top, "params"), "w") as f:
+        f.write("LAYOUT='%s'\n" % name + "".join("%s='%s'\n" % kv for kv in params))
+    src = os.path.join(tmp, "src.img")
+    with open(src, "wb") as f:
+        f.truncate(32 * 1024 * 1024)
+    disks._run(["mkfs.ext4", "-q", "-F", "-d", top, "-L", "ubsrc", "-E", "root_owner=0:0", src])
+    paths = []
+    for i, size in enumerate(blanks):
+        paths.append(os.path.join(tmp, "disk%d.img" % (i + 1)))
+        with open(paths[-1], "wb") as f:
+            f.truncate(size << 20)
+    # -cpu max: AES-NI, which TCG runs far faster than aes-generic
+    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "1G", "-smp", "1",
+           "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+           "-serial", "file:" + log, "-kernel", vmlinuz, "-initrd", img,
+           "-append", "console=ttyS0 quiet panic=-1"]
+    for i, d in enumerate(paths + list(images) + [src]):
+        cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, d),
+                "-device", "virtio-blk-pci,drive=b%d" % i]
+    t = time.monotonic()
+    try:
+        subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=900)
+    except subprocess.TimeoutExpired:
+        pass
+    text = serialtext.read(log)
+    if "\nBUILDER-OK" not in text:
+        shutil.rmtree(tmp)
+        print("builder VM did not finish (%.0f s):\n%s" % (time.monotonic() - t,
+              "\n".join(text.splitlines()[-30:])))
+        return None
+    print("built the %s disks in the builder VM in %.0f s" % (name, time.monotonic() - t))
+    return paths
+
+
+def place(paths, outs):
+    """Move the made disks to OUTS; the builder's scratch goes."""
+    if paths is None:
+        return 1
+    for p, o in zip(paths, outs):
+        os.rename(p, o)
+    shutil.rmtree(os.path.dirname(paths[0]))
     return 0
 
 
-def boot(vmlinuz, initrd, disk1, disk2, passphrase, log, cmdline):
+def build(uniramfs, kver, vmlinuz, work, root, home, swap, data, passphrase, luks_uuid,
+          data_luks_uuid, out1, out2):
+    params = (("PASS", passphrase), ("LUKS_UUID", luks_uuid), ("DATA_LUKS_UUID", data_luks_uuid),
+              ("ROOT_MB", mib(root)), ("SWAP_MB", mib(swap)))
+    blanks = (LUKS_HEADER_MB + SLACK_MB + mib(root) + mib(swap) + mib(home),
+              LUKS_HEADER_MB + mib(data))
+    paths = run_builder(uniramfs, kver, vmlinuz, work, "debian-encrypted-lvm", LAYOUT, params,
+                        blanks, (root, home, swap, data))
+    return place(paths, (out1, out2))
+
+
+def build_imsm(uniramfs, kver, vmlinuz, work, root, out1, out2):
+    size = mib(root) + IMSM_SLACK_MB
+    paths = run_builder(uniramfs, kver, vmlinuz, work, "imsm-raid1", IMSM_LAYOUT, (),
+                        (size, size), (root,))
+    return place(paths, (out1, out2))
+
+
+def boot(vmlinuz, initrd, disk1, disk2, passphrase, log, cmdline, *qemu_args, persist=False):
     # systemd's whole startup under TCG: minutes, not the init's seconds
     bootrun.BOOT_TIMEOUT = 900
+    interact = [] if passphrase == "-" else [(r"Passphrase for /dev/vda \(", passphrase + "\n")]
     text, dt, timed_out, missed = bootrun.boot(
-        vmlinuz, initrd, [disk1, disk2], "virtio", cmdline, log,
-        interact=[(r"Passphrase for /dev/vda \(", passphrase + "\n")])
+        vmlinuz, initrd, [disk1, disk2], "virtio", cmdline, log, interact=interact,
+        extra=qemu_args, snapshot=not persist)
     with open(log, "w") as f:
         f.write(text)
     print("booted in %.0f s%s" % (dt, ", timed out" if timed_out else ""))
@@ -141,7 +198,11 @@ def boot(vmlinuz, initrd, disk1, disk2, passphrase, log, cmdline):
 def main():
     if len(sys.argv) == 15 and sys.argv[1] == "build":
         return build(*sys.argv[2:])
-    if len(sys.argv) == 9 and sys.argv[1] == "boot":
+    if len(sys.argv) == 9 and sys.argv[1] == "build-imsm":
+        return build_imsm(*sys.argv[2:])
+    if len(sys.argv) >= 10 and sys.argv[1:3] == ["boot", "--persist"]:
+        return boot(*sys.argv[3:], persist=True)
+    if len(sys.argv) >= 9 and sys.argv[1] == "boot":
         return boot(*sys.argv[2:])
     print(__doc__, file=sys.stderr)
     return 2
