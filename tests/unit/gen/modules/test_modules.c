@@ -792,6 +792,55 @@ static void test_firmware_stays_in_sysroot(void)
 	free(modinfo), free(abs_name), free(ko), free(secret), free(root), free(tmp);
 }
 
+/* A module file that is an absolute link in a sysroot's module tree
+ * is followed inside the sysroot: the host file it names is never
+ * packed, and the module is an error naming it (issue 24, item 3). */
+static void test_module_link_stays_in_sysroot(void)
+{
+	static const char modinfo[] = "license=GPL\0name=evil\0";
+	char *tmp, *root, *host_ko, *link, *cmd;
+	struct modules *m = NULL;
+	struct image *img;
+	int r;
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	tmp = mktmp();
+	root = xasprintf("%s/root", tmp);
+	host_ko = xasprintf("%s/outside/evil.ko", tmp);
+	CHECK(write_text(host_ko, "") == 0);
+	CHECK(write_modinfo_ko(host_ko, modinfo, sizeof(modinfo)) == 0);
+	link = xasprintf("%s/lib/modules/%s/kernel/x/evil.ko", root, kver);
+	CHECK(write_text(link, "") == 0 && unlink(link) == 0);
+	CHECK(symlink(host_ko, link) == 0);
+	cmd = xasprintf("%s/lib/modules/%s/modules.builtin", root, kver);
+	CHECK(write_text(cmd, "kernel/y/builtin.ko\n") == 0);
+	free(cmd);
+	cmd = xasprintf("depmod -b '%s' '%s' 2>/dev/null", root, kver);
+	CHECK(run(cmd) == 0);
+	free(cmd);
+	cmd = xasprintf("%s/lib/modules/%s", root, kver);
+	CHECK(modules_open(&m, root, cmd, kver, "/lib/firmware") == 0);
+	img = image_new();
+	r = m ? modules_add(m, "evil", true) : -1;
+	if (r == 0)
+		r = modules_emit(m, img, NULL);
+	CHECK(r < 0);
+	free(cmd);
+	/* the sysroot has no /tmp: the first component missing is named */
+	cmd = xasprintf("module evil: %s/tmp: No such file or directory", root);
+	CHECK_STR(err_msg(), cmd);
+	free(cmd);
+	cmd = xasprintf("/lib/modules/%s/kernel/x/evil.ko", kver);
+	CHECK(!image_has(img, cmd));
+	free(cmd);
+	image_free(img);
+	modules_free(m);
+	if (!test_cur_failed)
+		rmtree(tmp);
+	free(link), free(host_ko), free(root), free(tmp);
+}
+
 static void test_modprobe_d(void)
 {
 	struct modules *m;
@@ -939,6 +988,7 @@ int main(void)
 	RUN(test_firmware);
 	RUN(test_firmware_wildcard);
 	RUN(test_firmware_stays_in_sysroot);
+	RUN(test_module_link_stays_in_sysroot);
 	RUN(test_modprobe_d);
 	RUN(test_generic);
 	strv_free(&warnings);
