@@ -56,8 +56,9 @@ static bool same_text(const char *a, const char *b)
 bool rescue_password_ok(const char *typed, const char *hash)
 {
 	struct crypt_data *cd = xcalloc(1, sizeof(*cd));
-	const char *out = crypt_r(typed, hash, cd);
-	/* libxcrypt answers a hash it cannot use with "*0" or "*1" */
+	/* crypt_rn: libxcrypt's, NULL for a hash it cannot use (crypt_r
+	 * answers "*0"); and the one the sanitizers do not intercept */
+	const char *out = crypt_rn(typed, hash, cd, (int)sizeof(*cd));
 	bool ok = out && out[0] != '*' && same_text(out, hash);
 
 	explicit_bzero(cd, sizeof(*cd));
