@@ -60,6 +60,7 @@ import scenarios_netvm  # noqa: E402
 import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_tpm  # noqa: E402
+import scenarios_rescue  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
 BASE_CMDLINE = "console=ttyS0 panic=-1"
@@ -230,6 +231,7 @@ SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
+SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
