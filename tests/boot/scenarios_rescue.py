@@ -4,7 +4,8 @@ carries busybox, so a root that never appears ends in a shell on the
 console where a command runs; an image built with a rescue password asks
 for it first (a wrong one is refused with its message); and after a TPM2
 unlock a failure gives no shell at all: the report, the refusal, the
-reboot (docs/cmdline.md, "After a failure").  The interact regexes are
+reboot (docs/cmdline.md, "After a failure"), unless rd.shell=1 on the
+command line opts in.  The interact regexes are
 plain texts searched from where the last step matched: no lookahead, so a
 search is linear in the console's length."""
 
@@ -64,4 +65,14 @@ def scenarios(Scenario):
                        "uniramfs: root device root=%s did not appear within 20 seconds" % MISSING,
                        NO_SHELL_AUTO, "uniramfs: rebooting now"),
             log_absent=("starting /bin/sh", PASSWORD_PROMPT)))
+        out.append(S(
+            "rescue-tpm2-opt-in", "the same failure with rd.shell=1 written on the command "
+            "line: the owner opted in, the shell runs a command",
+            scenarios_tpm.WithTpm(lay), MISSING,
+            cmdline="rd.luks.uuid=%s rd.luks.options=tpm2-device=auto rd.timeout=20 rd.shell=1"
+            % scenarios_tpm.LUKS_UUID,
+            interact=_shell_steps(),
+            fail_msgs=("uniramfs: /dev/vda: opened with its LUKS2 token systemd-tpm2",
+                       SHELL_START, COMMAND[1]),
+            log_absent=(NO_SHELL_AUTO,)))
     return out
