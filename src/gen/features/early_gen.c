@@ -285,6 +285,8 @@ static char *itools_resume(const char *sysroot, bool *found, char **from)
 				line = next;
 			}
 			free(data);
+		} else {
+			err_clear(); /* absent, or not a file: nothing said there */
 		}
 		free(p);
 	}
@@ -303,7 +305,7 @@ static char *dracut_resume(const char *sysroot, char **from)
 	struct stat st;
 	struct dirent **ents = NULL;
 	int n = sysroot_path(sysroot, "/etc/dracut.conf.d", &dir, &st) == 0 ?
-			scandir(dir, &ents, conf_filter, alphasort) : 0;
+			scandir(dir, &ents, conf_filter, alphasort) : (err_clear(), 0);
 	struct strv files = { 0 };
 	char *spec = NULL;
 
@@ -316,8 +318,10 @@ static char *dracut_resume(const char *sysroot, char **from)
 	free(dir);
 	for (size_t i = 0; i < files.n; i++) {
 		char *data;
-		if (sysroot_read(sysroot, files.v[i], &data, NULL) < 0)
+		if (sysroot_read(sysroot, files.v[i], &data, NULL) < 0) {
+			err_clear(); /* absent, or not a file: nothing said there */
 			continue;
+		}
 		for (char *line = data; line && *line;) {
 			char *next = strchr(line, '\n'), *v;
 			bool app;

@@ -45,7 +45,7 @@ static DIR *open_dir(const char *sysroot, const char *dir)
 {
 	char *host = NULL;
 	struct stat st;
-	DIR *d = sysroot_path(sysroot, dir, &host, &st) == 0 ? opendir(host) : NULL;
+	DIR *d = sysroot_path(sysroot, dir, &host, &st) == 0 ? opendir(host) : (err_clear(), NULL);
 
 	free(host);
 	return d;

@@ -112,6 +112,8 @@ char *sysroot_find(const char *sysroot, const char *const *dirs, size_t ndirs, c
 		if (ok) {
 			ok = access(host, mode) == 0;
 			free(host);
+		} else {
+			err_clear(); /* a lookup: missing is no error */
 		}
 		if (ok)
 			return p;
@@ -131,6 +133,8 @@ char *sysroot_find_tool(const char *sysroot, const char *name)
 		if (ok) {
 			ok = S_ISREG(st.st_mode) && (st.st_mode & 0111);
 			free(host);
+		} else {
+			err_clear();
 		}
 		if (ok)
 			return p;

@@ -60,7 +60,9 @@ static int fw_add(struct modules *m, struct image *img, const char *dir, const c
 	struct stat st;
 	int r = 0;
 
-	if (sysroot_path(m->root, p, &host, &st) == 0 && S_ISREG(st.st_mode) && access(host, R_OK) == 0) {
+	if (sysroot_path(m->root, p, &host, &st) < 0) {
+		err_clear(); /* not in this directory: the next one may have it */
+	} else if (S_ISREG(st.st_mode) && access(host, R_OK) == 0) {
 		dst = xasprintf("/lib/firmware/%s", name);
 		/* The first directory that has it wins, as in the kernel's loader. */
 		r = image_has(img, dst) ? 1 : image_add_file(img, dst, host, 0644, 0);
@@ -82,7 +84,7 @@ static int fw_glob(struct modules *m, struct image *img, const char *pattern, bo
 	for (size_t i = 0; i < m->fwdirs.n && r >= 0; i++) {
 		char *dir = xasprintf("%s/%s", m->fwdirs.v[i], sub), *host = NULL;
 		struct stat st;
-		DIR *dp = sysroot_path(m->root, dir, &host, &st) == 0 ? opendir(host) : NULL;
+		DIR *dp = sysroot_path(m->root, dir, &host, &st) == 0 ? opendir(host) : (err_clear(), NULL);
 		struct dirent *de;
 
 		while (dp && r >= 0 && (de = readdir(dp))) {
@@ -530,7 +532,7 @@ static int add_modprobe_d(struct modules *m, struct image *img, const char *dirs
 	for (size_t i = 0; i < dv.n; i++) {
 		char *host = NULL;
 		struct stat st;
-		DIR *dp = sysroot_path(m->root, dv.v[i], &host, &st) == 0 ? opendir(host) : NULL;
+		DIR *dp = sysroot_path(m->root, dv.v[i], &host, &st) == 0 ? opendir(host) : (err_clear(), NULL);
 		struct dirent *de;
 
 		free(host);
