@@ -3,7 +3,6 @@
  * so a key and its flag can never drift apart. */
 #include "gen/config.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "gen/host/keyval.h"
 
 enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_YESNO, T_FORMAT, T_AUTO };
 
@@ -216,74 +216,19 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 	return err_set("%s: unhandled key '%s'", where, key);
 }
 
-/* Strip one pair of matching quotes, as shell-style configs have them. */
-static char *unquote(char *v)
+static int set_cb(void *ctx, const char *key, const char *value, const char *where)
 {
-	size_t n = strlen(v);
-	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-		v[n - 1] = '\0';
-		return v + 1;
-	}
-	return v;
-}
-
-/* A # at the start of the value or after a blank begins a comment, as
- * in most key = value formats ("compress = xz  # smaller"); a # inside
- * a word (a#b) or inside a quoted value is text. */
-static void strip_comment(char *v)
-{
-	char *c = v;
-
-	while (*c == ' ' || *c == '\t')
-		c++;
-	if (*c == '"' || *c == '\'') {
-		char *close = strchr(c + 1, *c);
-		if (close)
-			c = close + 1;
-	}
-	for (; *c; c++)
-		if (*c == '#' && (c == v || c[-1] == ' ' || c[-1] == '\t')) {
-			*c = '\0';
-			return;
-		}
+	return config_set(ctx, key, value, where);
 }
 
 int config_parse(struct build_opts *o, const char *name, char *data)
 {
-	unsigned lineno = 0;
-	int r = 0;
-
-	/* strtok_r would skip empty lines and break line numbers */
-	for (char *line = data, *next; line && r == 0; line = next) {
-		char *eq, *key, *value, where[PATH_MAX + 32];
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		char *t = str_trim(line);
-		if (!*t || *t == '#')
-			continue;
-		snprintf(where, sizeof(where), "%s:%u", name, lineno);
-		eq = strchr(t, '=');
-		if (!eq)
-			return err_set("%s: expected 'key = value', got '%s'", where, t);
-		*eq = '\0';
-		key = str_trim(t);
-		strip_comment(eq + 1);
-		value = unquote(str_trim(eq + 1));
-		if (!*key)
-			return err_set("%s: missing key before '=' in '%s'", where, value);
-		for (const char *c = key; *c; c++)
-			if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
-				return err_set("%s: bad key '%s'", where, key);
-		r = config_set(o, key, value, where);
-	}
-	return r;
+	return keyval_parse(data, name, 0, set_cb, o);
 }
 
 int config_load_file(struct build_opts *o, const char *path, bool must_exist)
 {
-	char *data, *nul;
+	char *data;
 	size_t len;
 	int r = read_file(path, &data, &len);
 
@@ -292,15 +237,9 @@ int config_load_file(struct build_opts *o, const char *path, bool must_exist)
 	if (r < 0)
 		return err_errno(r, "config %s", path);
 	/* the parser sees a C string: what follows a NUL would be lost */
-	nul = memchr(data, '\0', len);
-	if (nul) {
-		unsigned lineno = 1;
-		for (const char *c = data; c < nul; c++)
-			lineno += *c == '\n';
-		free(data);
-		return err_set("%s:%u: NUL byte (is this a text file?)", path, lineno);
-	}
-	r = config_parse(o, path, data);
+	r = keyval_check_text(data, len, path);
+	if (r == 0)
+		r = config_parse(o, path, data);
 	free(data);
 	return r;
 }
