@@ -38,7 +38,7 @@ PROGRAMS = {
     },
     "gen": {
         "src": "src/gen",
-        "order": ["main", "import", "config", "build", "features", "hostonly", "modules", "elf", "image",
+        "order": ["main", "import", "config", "build", "features", "plugins", "hostonly", "modules", "elf", "image",
                   "read", "compress", "host"],
     },
 }

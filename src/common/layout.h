@@ -45,6 +45,12 @@
  * lines: root, fstype, drivers, fallback): the init names it when the
  * root is not found, since that is then the likely reason. */
 #define LAYOUT_HOSTONLY_FILE "/etc/uniramfs/hostonly"
+/* The plugins' boot-time rows (docs/plugins.md, "Boot-time rows"): one
+ * line each, tab-separated, lists comma-separated, "-" for none:
+ *   layer PLUGIN BLKID-TYPE PROGRAM MODULES OPTIONS
+ *   root  PLUGIN PREFIX     PROGRAM MODULES -
+ * The generator writes it; the init does not read it yet. */
+#define LAYOUT_PLUGIN_ROWS_FILE "/etc/uniramfs/plugin-rows"
 /* The console for the passphrase prompt: KEYMAP= and FONT= lines naming
  * what the two files hold (docs/cmdline.md, "Console"). */
 #define LAYOUT_VCONSOLE_FILE "/etc/uniramfs/vconsole"

@@ -41,6 +41,7 @@ static const struct key keys[] = {
 	{ "add-hook", T_LIST, F(add_hooks), "hooks to add, STAGE:FILE (STAGE: cmdline, pre-udev, pre-mount, mount, pre-pivot), comma-separated", 0 },
 	{ "add-keys", T_LIST, F(add_keys), "LUKS key files to add (mode 0600), SRC[:DST], comma-separated", 0 },
 	{ "keyfile-pattern", T_LIST, F(keyfile_pattern), "globs of the root's crypttab key files a hostonly image may pack, comma-separated (without one, such a key file fails the build: anyone who can read the image has it)", 0 },
+	{ "plugin", T_LIST, F(plugins), "plugin files to read after SYSROOT's plugin directories, comma-separated (docs/plugins.md)", 0 },
 	{ "kmoddir", T_STR, F(kmoddir), "module directory (default: SYSROOT/lib/modules/KVER)", 0 },
 	{ "kernel-tree", T_STR, F(kernel_tree), "a kernel build directory: its version, modules.builtin and built modules (instead of -k and --kmoddir)", 0 },
 	{ "format", T_FORMAT, F(format), "cpio, or gen_init_cpio: the list the kernel's usr/gen_init_cpio reads, files in OUTPUT.d (default: cpio)", 0 },

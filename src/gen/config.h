@@ -34,6 +34,7 @@ struct build_opts {
 	struct strv add_hooks; /* STAGE:FILE, hooks run by the init at STAGE */
 	struct strv add_keys; /* SRC[:DST], LUKS key files, mode 0600 */
 	struct strv keyfile_pattern; /* globs: crypttab key files a hostonly image may pack */
+	struct strv plugins;  /* plugin = FILE: host files read after the plugin directories */
 	char *kmoddir;
 	char *kernel_tree; /* a kernel build directory (kernel_tree.h) */
 	#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"

@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		"  --add-modules M,..  --omit-modules M,..  --add-files SRC[:DST],..\n"
 		"  --add-binaries B,..  --add-keys SRC[:DST],..  --add-hook STAGE:FILE,..\n"
 		"  --keyfile-pattern GLOB,..  --ssh-hostkeys auto|yes|no\n"
+		"  --plugin FILE.conf,..\n"
 		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
 		"  --microcode auto|none  --ssh-unlock auto|yes|no  --squashfs auto|yes|no\n"
 		"  --clevis  --init FILE\n"

@@ -39,6 +39,7 @@
 #include "gen/modules/kernel_tree.h"
 #include "gen/modules/modules.h"
 #include "gen/modules/modules_priv.h"
+#include "gen/plugins/plugin.h"
 #include "layout.h"
 #include "log.h"
 #include "nameset.h"
@@ -213,6 +214,7 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		stack_plan_hostonly(&p->stack, p->sysroot, &h);
 		early_plan_hostonly(&p->early, &h);
 		net_plan_hostonly(&p->net, &h);
+		plugin_facts_hostonly(&p->facts, &h);
 		stack_plan_modules(&p->stack, &extra);
 		for (size_t i = 0; r == 0 && i < extra.n; i++)
 			r = want_module(m, extra.v[i]);
@@ -223,6 +225,20 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		 h.resume_dev ? ", resume " : "", h.resume_dev ? h.resume_dev : "");
 	hostonly_free(&h);
 	return r;
+}
+
+static int want_builtin(void *ctx, const char *module)
+{
+	char *name = modname_normalize(module);
+	bool has = nameset_has(ctx, name);
+
+	free(name);
+	return has ? 0 : err_set("module '%s': the kernel has no module support and it is not built in", module);
+}
+
+static int want_plugin_module(void *ctx, const char *module)
+{
+	return modules_add(ctx, module, true);
 }
 
 /* Without module support the image has no modules, only the list of
@@ -255,6 +271,10 @@ static int add_builtin_only(struct plan *p)
 	}
 	if (r == 0 && p->o->mode == MODE_HOSTONLY)
 		r = add_hostonly(p, NULL);
+	if (r == 0) {
+		plugins_select(&p->plugins, p->sysroot, &p->facts);
+		r = plugins_each_module(&p->plugins, want_builtin, &builtin);
+	}
 	nameset_free(&builtin);
 	free(data);
 	return r;
@@ -284,6 +304,11 @@ static int add_modules(struct plan *p)
 	}
 	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
 		r = modules_add(m, p->o->add_modules.v[i], true);
+	/* after hostonly: its facts are the plugins' conditions */
+	if (r == 0) {
+		plugins_select(&p->plugins, p->sysroot, &p->facts);
+		r = plugins_each_module(&p->plugins, want_plugin_module, m);
+	}
 	/* what the init loads to mount the squashfs stays outside it */
 	static const char *const squash_mods[] = { LAYOUT_SQUASH_MODULE_NAMES };
 	for (size_t i = 0; r == 0 && p->squash.on && i < ARRAY_SIZE(squash_mods); i++) {
@@ -399,6 +424,9 @@ int build_image(const struct build_opts *o)
 		else
 			p.fallback = fallback_path(p.output);
 	}
+	/* a plugin is a stranger's file: read and checked before any work */
+	if (r == 0)
+		r = plugins_read(&p.plugins, p.sysroot, &o->plugins);
 	if (r == 0 && p.fallback)
 		r = build_fallback(&p);
 	if (r == 0)
@@ -411,6 +439,13 @@ int build_image(const struct build_opts *o)
 		r = add_modules(&p);
 	if (r == 0)
 		r = add_binaries(&p);
+	if (r == 0)
+		r = plugins_add(&p.plugins, p.img, p.sysroot, p.kver);
+	if (r == 0 && o->mode == MODE_HOSTONLY) {
+		char *uncovered;
+		r = plugins_uncovered(&p.plugins, p.sysroot, &p.facts, &uncovered);
+		free(uncovered);
+	}
 	if (r == 0)
 		r = rescue_plan_add(p.img, p.sysroot, o);
 	if (r == 0) {
@@ -464,6 +499,8 @@ int build_image(const struct build_opts *o)
 	ssh_plan_free(&p.ssh);
 	console_plan_free(&p.console);
 	squash_plan_free(&p.squash);
+	plugins_free(&p.plugins);
+	plugin_facts_free(&p.facts);
 	free(p.kver);
 	free(p.kmoddir);
 	kernel_tree_close(&p.kt);

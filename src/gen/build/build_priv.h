@@ -16,6 +16,7 @@
 #include "gen/image/image.h"
 #include "gen/image/squash.h"
 #include "gen/modules/kernel_tree.h"
+#include "gen/plugins/plugin.h"
 #include "util.h"
 
 struct plan {
@@ -34,6 +35,8 @@ struct plan {
 	struct net_plan net;     /* network roots' tools and netroot=: nettools.c */
 	struct ssh_plan ssh;     /* remote unlock: ssh.c */
 	struct squash_plan squash; /* the squashfs segment: squash.c */
+	struct plugins plugins;    /* the packages' plugins: plugins/ */
+	struct plugin_facts facts; /* what their conditions ask of the root */
 };
 
 static inline char *build_host_path(const struct plan *p, const char *path)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What no plugin may say: a path leaving the sysroot by "..", a name
+ * with blanks or controls (the rows file is tab-separated, messages are
+ * one line), and a claim on a layer or root= form that something else
+ * already answers. */
+#include "gen/plugins/plugin.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "err.h"
+
+static bool chars_ok(const char *s, const char *extra)
+{
+	if (!*s)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      strchr(extra, *c)))
+			return false;
+	return true;
+}
+
+bool plugin_token_ok(const char *s)
+{
+	return chars_ok(s, "._-+:=@");
+}
+
+bool plugin_prefix_ok(const char *s)
+{
+	return chars_ok(s, "._-+:=@/");
+}
+
+bool plugin_path_ok(const char *path)
+{
+	if (path[0] != '/' || !chars_ok(path, "._-+:=@/"))
+		return false;
+	/* sysroot_path would stop a ".." at the sysroot, but a plugin that
+	 * writes one means something else than it gets: refuse it */
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if (p[-1] == '/' && (p[2] == '/' || !p[2]))
+			return false;
+	return true;
+}
+
+/* The init's own: its layer table (src/init/stack/layer.c) and root
+ * matcher (docs/cmdline.md, root=). A plugin cannot take them over
+ * until the init reads rows (issue 25). */
+static const char *const builtin_types[] = { "crypto_LUKS", "LVM2_member", "linux_raid_member", "isw_raid_member",
+					     "ddf_raid_member" };
+static const char *const builtin_prefixes[] = { "/", "UUID=", "LABEL=", "PARTUUID=", "PARTLABEL=",
+						"nfs:", "nfs4:", "dhcp", "iscsi:", "nbd:" };
+
+static bool overlaps(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	return !strncmp(a, b, na < nb ? na : nb);
+}
+
+static int check_types(const struct plugins *ps, size_t i)
+{
+	const struct plugin_list *l = &ps->v[i].layer_types;
+
+	for (size_t t = 0; t < l->v.n; t++) {
+		for (size_t b = 0; b < ARRAY_SIZE(builtin_types); b++)
+			if (!strcmp(l->v.v[t], builtin_types[b]))
+				return err_set("%s: layer-blkid-type %s is the init's own layer", l->where.v[t],
+					       l->v.v[t]);
+		for (size_t j = 0; j < i; j++) {
+			const struct plugin_list *o = &ps->v[j].layer_types;
+			for (size_t u = 0; u < o->v.n; u++)
+				if (!strcmp(l->v.v[t], o->v.v[u]))
+					return err_set("%s: layer-blkid-type %s is claimed by %s too",
+						       l->where.v[t], l->v.v[t], o->where.v[u]);
+		}
+	}
+	return 0;
+}
+
+static int check_prefixes(const struct plugins *ps, size_t i)
+{
+	const struct plugin_list *l = &ps->v[i].root_prefixes;
+
+	for (size_t t = 0; t < l->v.n; t++) {
+		for (size_t b = 0; b < ARRAY_SIZE(builtin_prefixes); b++)
+			if (overlaps(l->v.v[t], builtin_prefixes[b]))
+				return err_set("%s: root-prefix %s overlaps the init's own root=%s",
+					       l->where.v[t], l->v.v[t], builtin_prefixes[b]);
+		for (size_t j = 0; j < i; j++) {
+			const struct plugin_list *o = &ps->v[j].root_prefixes;
+			for (size_t u = 0; u < o->v.n; u++)
+				if (overlaps(l->v.v[t], o->v.v[u]))
+					return err_set("%s: root-prefix %s overlaps %s of %s", l->where.v[t],
+						       l->v.v[t], o->v.v[u], o->where.v[u]);
+		}
+	}
+	return 0;
+}
+
+int plugins_check_conflicts(const struct plugins *ps)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < ps->n; i++) {
+		r = check_types(ps, i);
+		if (r == 0)
+			r = check_prefixes(ps, i);
+	}
+	return r;
+}
