@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 DOC_HOOKS = os.path.join(SRCDIR, "docs", "hooks")
 TEST_HOOKS = os.path.join(HERE, "hooks")
+TEST_PLUGINS = os.path.join(HERE, "plugins")
 
 ROOT = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
 SWAP_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000006a1"
@@ -293,6 +294,21 @@ def _usr_disks():
     return Disks("usr", "ext4", build)
 
 
+def _demo_plugin():
+    """A third-party plugin as docs/plugins.md has a package write one (no
+    C): a program and a hook that runs it. Its paths are the host's, so
+    the file is written here, outside the tree, on each run."""
+    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "demo.conf")
+    with open(path, "w") as f:
+        f.write("# the boot test's plugin (tests/boot/scenarios_early.py)\n"
+                "description = a program and a hook, packed by a plugin\n"
+                "programs = /usr/bin/factor\n"
+                "hooks = pre-pivot:%s\n" % os.path.join(TEST_PLUGINS, "plugin-note"))
+    return path
+
+
 def scenarios(Scenario):
     u = "UUID=" + ROOT.uuid
     h = Hibernation("hibernated",
@@ -387,4 +403,8 @@ def scenarios(Scenario):
                              "check-sysroot: ID=uniramfs-test",
                              "fail hook: exiting with status 3",
                              "uniramfs: hook mount/fail failed with status 3")),
+        Scenario("plugin", "a plugin file (no C) packs a program and a hook; the hook runs it before switch_root",
+                 ROOT, u, build=("--plugin", _demo_plugin()), ours_only=True,
+                 expect=(r"run: hook-ran$", r"hook-ran: plugin=demo stage=pre-pivot$",
+                         r"hook-ran: factor=4242: 2 3 7 101$")),
     ]
