@@ -84,7 +84,7 @@ int run_jobs(struct init *in)
 	int r;
 
 	while (jobq_pop(&in->jobs, &j)) {
-		if (j.run(in, j.data) == JOB_FAILED) {
+		if (j.run(j.ctx, j.data) == JOB_FAILED) {
 			/* the failure path from here only: never inside the loop */
 			if ((r = failure(in, true)) < 0) {
 				job_free(&j);

@@ -19,6 +19,10 @@ struct job {
 	enum job_result (*run)(void *ctx, void *data);
 	void (*free)(void *data); /* NULL: free(3) */
 	void *data;               /* owned by the job */
+	/* run's first argument: whatever the part that queued it works on
+	 * (the init, the stack's environment), so a part below the init can
+	 * queue jobs without knowing it */
+	void *ctx;
 };
 
 struct jobq {

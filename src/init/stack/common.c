@@ -68,7 +68,7 @@ bool stack_load_modules(struct init *in, const char *set, const char *const *mod
 void stack_queue(struct init *in, const char *what, enum job_result (*run)(void *in, void *data),
 		 void *data, void (*free_fn)(void *))
 {
-	struct job j = { .what = what, .run = run, .free = free_fn, .data = data };
+	struct job j = { .what = what, .run = run, .free = free_fn, .data = data, .ctx = in };
 
 	jobq_push(&in->jobs, &j);
 }

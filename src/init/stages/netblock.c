@@ -180,7 +180,7 @@ static enum job_result nbd_connect(void *ctx, void *data)
 void netblock_up(void *arg)
 {
 	struct init *in = arg;
-	struct job j = { .what = "iSCSI login", .run = iscsi_login, .free = NULL, .data = NULL };
+	struct job j = { .what = "iSCSI login", .run = iscsi_login, .ctx = in };
 
 	if (in->net.root.kind == NETROOT_NBD && in->net.root.nbd.server) {
 		j.what = "NBD connect";
