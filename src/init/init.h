@@ -35,6 +35,7 @@ struct init {
 	struct modload *ml;
 	struct jobq jobs;
 	struct stack stack; /* LUKS, LVM, md */
+	struct stack_env stack_env; /* what the stack sees of all this (init_setup fills it) */
 	struct netup net;   /* only started when the boot needs the network */
 	struct sshd ssh;    /* remote unlock, once the network is up */
 

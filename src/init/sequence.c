@@ -22,7 +22,7 @@
 static void net_up(void *arg)
 {
 	netblock_up(arg);
-	luks_net_up(arg);
+	luks_net_up(&((struct init *)arg)->stack_env);
 	sshd_start(arg);
 }
 
@@ -38,6 +38,7 @@ static void modules_open(struct init *in)
 		log_err("cannot read the modules in %s: %s", moddir, err_msg());
 	free(moddir);
 	in->drivers.ml = in->ml;
+	in->stack_env.ml = in->ml;
 	if (!in->ml)
 		return;
 	for (size_t i = 0; i < o->blacklist.n; i++)
@@ -304,7 +305,7 @@ int init_wait_root(struct init *in)
 	/* Half the root timeout (15 s when it is forever) gives every
 	 * member of an array its chance; then the layers may act (md:
 	 * start what is short of members degraded). */
-	if (!in->root && stack_has_half_time(in)) {
+	if (!in->root && stack_has_half_time(&in->stack_env)) {
 		long timeout = in->opt.timeout < 0 ? DEFAULT_ROOT_TIMEOUT : in->opt.timeout;
 		long long half = now_ms(in) + timeout * 1000 / 2;
 
@@ -313,7 +314,7 @@ int init_wait_root(struct init *in)
 		if ((r = boot_wait(in, half, root_ready, NULL)) < 0)
 			return r;
 		if (!in->root)
-			stack_half_time(in);
+			stack_half_time(&in->stack_env);
 	}
 	/* the root may have come first: its siblings' disk drivers still load */
 	if ((r = boot_wait(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0), root_ready,
@@ -334,7 +335,7 @@ int init_wait_root(struct init *in)
 	else
 		log_err("root device root=%s did not appear within %ld seconds", in->opt.root,
 			in->opt.timeout);
-	stack_report_missing(in);
+	stack_report_missing(&in->stack_env);
 	return 0;
 }
 
@@ -364,6 +365,47 @@ static int stage_usr(struct init *in, bool *gave_up)
 	return r;
 }
 
+/* The stack_env's questions to the boot (ctx: the init). */
+static bool stack_root_there(void *ctx)
+{
+	return ((const struct init *)ctx)->root != NULL;
+}
+
+static enum stack_net stack_net_state(void *ctx)
+{
+	const struct netup *nu = &((const struct init *)ctx)->net;
+
+	if (!nu->wanted)
+		return STACK_NET_UNWANTED;
+	if (nu->chosen >= 0)
+		return STACK_NET_UP;
+	return nu->failed ? STACK_NET_FAILED : STACK_NET_COMING;
+}
+
+/* What the stack may use of the init, and no more. Its pointers are
+ * known now; the module index, the tools' environment and the keymap
+ * are filled in by init_run as it learns them, before stack_setup. */
+static void stack_env_init(struct init *in)
+{
+	in->stack_env = (struct stack_env){
+		.ops = in->ops,
+		.xops = in->xops,
+		.stack = &in->stack,
+		.loop = &in->loop,
+		.ml = in->ml,
+		.drivers = &in->drivers,
+		.jobs = &in->jobs,
+		.devs = &in->devs,
+		.remote = &in->ssh.ask,
+		.tool_envp = in->tool_envp,
+		.keymap = in->keymap,
+		.stall_ms = &in->stall_ms,
+		.root_found = stack_root_there,
+		.net = stack_net_state,
+		.ctx = in,
+	};
+}
+
 void init_setup(struct init *in)
 {
 	struct loop_source drivers = { .fd = -1, .has_work = driverq_has_work,
@@ -374,11 +416,12 @@ void init_setup(struct init *in)
 	driverq_init(&in->drivers, in->ops);
 	devevents_init(&in->events, in->ops, &in->devs, &in->drivers);
 	stack_init(&in->stack);
+	stack_env_init(in);
 	/* in this order: the root is known before a layer asks whether it
 	 * is still to come */
 	registry_subscribe(&in->devs, root_seen, in);
 	registry_subscribe(&in->devs, resume_seen, in);
-	registry_subscribe(&in->devs, stack_seen, in);
+	registry_subscribe(&in->devs, stack_seen, &in->stack_env);
 	loop_add(&in->loop, &drivers);
 }
 
@@ -413,6 +456,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	timing_start(&in->timing);
 	kmsg_setup();
 	boot_make_env(in, envp);
+	in->stack_env.tool_envp = in->tool_envp;
 
 	if (stage_mounts(in) < 0) {
 		log_err("%s", err_msg());
@@ -431,11 +475,12 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	if (mount_squash(in) < 0)
 		log_err("the squashfs segment: %s; its programs and modules are missing", err_msg());
 	stage_vconsole(in);
+	in->stack_env.keymap = in->keymap;
 	timing_mark(&in->timing, "setup");
 	run_break(in, BRK_CMDLINE, "cmdline");
 	run_hooks(in, "cmdline");
 	if (net_root(in)) {
-		stack_setup(in);
+		stack_setup(&in->stack_env);
 		stage_modules(in);
 		if ((r = net_root_mount(in)) < 0)
 			return r;
@@ -454,7 +499,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		return failure(in, false);
 	}
 
-	stack_setup(in);
+	stack_setup(&in->stack_env);
 	stage_modules(in);
 	for (;;) {
 		r = init_wait_root(in);

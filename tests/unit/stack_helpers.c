@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "init/init.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -78,7 +79,7 @@ void stack_event(struct init *in, const char *name, const char *type, const char
 	bd.devnode = xasprintf("/dev/%s", name);
 	bd.type = (char *)type;
 	bd.uuid = (char *)uuid;
-	stack_seen(in, DEV_ADDED, &bd);
+	stack_seen(&in->stack_env, DEV_ADDED, &bd);
 	free(bd.devnode);
 	run_jobs(in);
 }

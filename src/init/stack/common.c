@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "err.h"
-#include "init/init.h"
+#include "init/dev/modload.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -43,10 +43,10 @@ bool stack_uuid_eq(const char *a, const char *b)
 	return *x && strcmp(x, y) == 0;
 }
 
-bool stack_seen_uuid(const struct init *in, const char *type, const char *uuid)
+bool stack_seen_uuid(const struct stack_env *env, const char *type, const char *uuid)
 {
-	for (size_t i = 0; i < in->devs.n; i++) {
-		const struct blockdev *bd = &in->devs.v[i];
+	for (size_t i = 0; i < env->devs->n; i++) {
+		const struct blockdev *bd = &env->devs->v[i];
 		if (bd->type && !strcmp(bd->type, type) && stack_uuid_eq(bd->uuid, uuid))
 			return true;
 	}
@@ -55,20 +55,21 @@ bool stack_seen_uuid(const struct init *in, const char *type, const char *uuid)
 
 /* The ones not in the image are simply not wanted there (hostonly
  * picked its set). */
-bool stack_load_modules(struct init *in, const char *set, const char *const *mods)
+bool stack_load_modules(struct stack_env *env, const char *set, const char *const *mods)
 {
-	if (!in->ml || stack_once(&in->stack, "modules", set))
+	if (!env->ml || stack_once(env->stack, "modules", set))
 		return false;
 	for (size_t k = 0; mods && mods[k]; k++)
-		if (modload_name(in->ml, mods[k]) < 0)
+		if (modload_name(env->ml, mods[k]) < 0)
 			log_debug("%s: %s", mods[k], err_msg());
 	return true;
 }
 
-void stack_queue(struct init *in, const char *what, enum job_result (*run)(void *in, void *data),
-		 void *data, void (*free_fn)(void *))
+void stack_queue(struct stack_env *env, const char *what,
+		 enum job_result (*run)(void *env, void *data), void *data,
+		 void (*free_fn)(void *))
 {
-	struct job j = { .what = what, .run = run, .free = free_fn, .data = data, .ctx = in };
+	struct job j = { .what = what, .run = run, .free = free_fn, .data = data, .ctx = env };
 
-	jobq_push(&in->jobs, &j);
+	jobq_push(env->jobs, &j);
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "err.h"
-#include "init/init.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -68,21 +67,21 @@ void stack_free(struct stack *s)
 
 void stack_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 {
-	struct init *in = arg;
+	struct stack_env *env = arg;
 
 	if (what == DEV_REMOVED)
 		return;
-	luks_any_seen(in, bd);
+	luks_any_seen(env, bd);
 	if (!bd->type)
 		return;
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (layer_opens(layers[k], bd->type))
-			layers[k]->seen(in, bd);
+			layers[k]->seen(env, bd);
 }
 
-bool stack_has_half_time(const struct init *in)
+bool stack_has_half_time(const struct stack_env *env)
 {
-	if (in->stack.half_time_done)
+	if (env->stack->half_time_done)
 		return false;
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (layers[k]->half_time)
@@ -90,30 +89,30 @@ bool stack_has_half_time(const struct init *in)
 	return false;
 }
 
-bool stack_half_time(struct init *in)
+bool stack_half_time(struct stack_env *env)
 {
 	bool did = false;
 
-	if (in->stack.half_time_done)
+	if (env->stack->half_time_done)
 		return false;
-	in->stack.half_time_done = true;
+	env->stack->half_time_done = true;
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (layers[k]->half_time)
-			did |= layers[k]->half_time(in);
+			did |= layers[k]->half_time(env);
 	return did;
 }
 
-void stack_setup(struct init *in)
+void stack_setup(struct stack_env *env)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (layers[k]->setup)
-			layers[k]->setup(in);
+			layers[k]->setup(env);
 }
 
-void stack_report_missing(struct init *in)
+void stack_report_missing(struct stack_env *env)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (layers[k]->report_missing)
-			layers[k]->report_missing(in);
+			layers[k]->report_missing(env);
 }
 

@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "init/init.h"
+#include "init/dev/driverq.h"
+#include "init/remote/askpass.h"
 #include "init/stack/luks_clevis.h"
 #include "init/stack/passcache.h"
 #include "init/stack/stack.h"
@@ -90,9 +91,9 @@ static void luks_parse(struct stack *s, const char *kv)
 	free(key);
 }
 
-static void luks_setup(struct init *in)
+static void luks_setup(struct stack_env *env)
 {
-	int r = crypttab_read(in->ops, LAYOUT_CRYPTTAB, &in->stack.crypttab);
+	int r = crypttab_read(env->ops, LAYOUT_CRYPTTAB, &env->stack->crypttab);
 
 	if (r < 0 && r != -ENOENT)
 		log_warn("%s", err_msg());
@@ -170,7 +171,7 @@ static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", 
 
 /* cryptsetup open --type luks [OPTIONS] DEV NAME --key-file=X. keyfile:
  * X is a key file (its offset and size apply), not a typed passphrase. */
-static int open_with(struct init *in, const struct unlock *u, const char *keyarg, bool keyfile,
+static int open_with(struct stack_env *env, const struct unlock *u, const char *keyarg, bool keyfile,
 		     const void *input, size_t len)
 {
 	char *kf = xasprintf("--key-file=%s", keyarg), scratch[3][LUKS_ARG_MAX];
@@ -187,14 +188,14 @@ static int open_with(struct init *in, const struct unlock *u, const char *keyarg
 	argv[n++] = u->name;
 	argv[n++] = kf;
 	argv[n] = NULL;
-	st = tool_run(in, "cryptsetup", (char *const *)argv, input, len);
+	st = tool_run(env, "cryptsetup", (char *const *)argv, input, len);
 	free(kf);
 	return st;
 }
 
 /* The key on its own device, through cryptsetup's stdin like a typed
  * passphrase: the device is unmounted before cryptsetup runs. */
-static bool try_keydev(struct init *in, const struct unlock *u)
+static bool try_keydev(struct stack_env *env, const struct unlock *u)
 {
 	struct buf key = { 0 };
 	int st = -1;
@@ -202,8 +203,8 @@ static bool try_keydev(struct init *in, const struct unlock *u)
 	if (!u->keynode)
 		log_warn("the key's device %s for %s did not appear; asking for the passphrase",
 			 u->keydev, u->devnode);
-	else if (luks_key_read(in, u->keynode, u->keytype, u->keydev, u->key, &key) == 0)
-		st = open_with(in, u, "-", true, key.p ? key.p : "", key.len);
+	else if (luks_key_read(env, u->keynode, u->keytype, u->keydev, u->key, &key) == 0)
+		st = open_with(env, u, "-", true, key.p ? key.p : "", key.len);
 	if (key.p)
 		explicit_bzero(key.p, key.len);
 	buf_free(&key);
@@ -213,18 +214,18 @@ static bool try_keydev(struct init *in, const struct unlock *u)
 	return st == 0;
 }
 
-static bool try_keyfile(struct init *in, const struct unlock *u)
+static bool try_keyfile(struct stack_env *env, const struct unlock *u)
 {
 	int st;
 
 	if (u->keydev)
-		return try_keydev(in, u);
-	if (in->ops->access(u->key, R_OK) < 0) {
+		return try_keydev(env, u);
+	if (env->ops->access(u->key, R_OK) < 0) {
 		log_warn("key file %s for %s is not in this image; asking for the passphrase",
 			 u->key, u->devnode);
 		return false;
 	}
-	st = open_with(in, u, u->key, true, NULL, 0);
+	st = open_with(env, u, u->key, true, NULL, 0);
 	if (st == 0)
 		return true;
 	if (st > 0)
@@ -235,13 +236,13 @@ static bool try_keyfile(struct init *in, const struct unlock *u)
 
 /* 1: unlocked; 0: all tries wrong; a negative code: cannot go on (no
  * console, cryptsetup failed otherwise). */
-static int ask(struct init *in, const struct unlock *u)
+static int ask(struct stack_env *env, const struct unlock *u)
 {
 	/* a layout other than the kernel's US one is named: typing for
 	 * another explains a wrong passphrase */
-	char *prompt = in->keymap ? xasprintf("Passphrase for %s (%s, keymap %s): ", u->devnode,
-					      u->uuid, in->keymap)
-				  : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
+	char *prompt = env->keymap ? xasprintf("Passphrase for %s (%s, keymap %s): ", u->devnode,
+					       u->uuid, env->keymap)
+				   : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
 	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
 	/* the UUID is the disk's own text, and the prompt goes to the
 	 * console and SSH clients without the log: escaped as the log is */
@@ -252,15 +253,15 @@ static int ask(struct init *in, const struct unlock *u)
 	log_escape(prompt, plen, raw);
 	free(raw);
 	/* crypttab's tries= wins; 0 asks until it is right, as systemd does */
-	long tries = u->opts.tries >= 0 ? u->opts.tries : in->stack.tries;
+	long tries = u->opts.tries >= 0 ? u->opts.tries : env->stack->tries;
 	int r = 0;
 
 	/* whoever types needs a keyboard: every queued driver loads now */
-	driverq_load_all(&in->drivers);
+	driverq_load_all(env->drivers);
 	for (long t = 0; tries == 0 || t < tries; t++) {
-		ssize_t n = in->xops->read_secret
-				    ? in->xops->read_secret(prompt, pass, sizeof(pass), &in->loop,
-							    &in->ssh.ask)
+		ssize_t n = env->xops->read_secret
+				    ? env->xops->read_secret(prompt, pass, sizeof(pass), env->loop,
+							     env->remote)
 				    : err_set("no console");
 		int st;
 		if (n < 0) {
@@ -272,15 +273,15 @@ static int ask(struct init *in, const struct unlock *u)
 			explicit_bzero(pass, sizeof(pass));
 			log_err("the passphrase for %s is longer than %d characters, the most "
 				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
-			askpass_tell(&in->ssh.ask, "passphrase too long");
+			askpass_tell(env->remote, "passphrase too long");
 			continue;
 		}
-		st = open_with(in, u, "-", false, pass, (size_t)n);
-		if (st == 0 && passcache_add(in->xops, pass, (size_t)n) < 0)
+		st = open_with(env, u, "-", false, pass, (size_t)n);
+		if (st == 0 && passcache_add(env->xops, pass, (size_t)n) < 0)
 			log_warn("%s; the root's own crypttab volumes will ask again", err_msg());
 		explicit_bzero(pass, sizeof(pass));
 		if (st == 0) {
-			askpass_tell(&in->ssh.ask, "unlocked");
+			askpass_tell(env->remote, "unlocked");
 			r = 1;
 			break;
 		}
@@ -291,14 +292,14 @@ static int ask(struct init *in, const struct unlock *u)
 			break;
 		}
 		log_err("wrong passphrase for %s", u->devnode);
-		askpass_tell(&in->ssh.ask, "wrong passphrase"); /* SSH logins too */
+		askpass_tell(env->remote, "wrong passphrase"); /* SSH logins too */
 	}
 	free(prompt);
 	return r;
 }
 
 struct cached_try {
-	struct init *in;
+	struct stack_env *env;
 	const struct unlock *u;
 };
 
@@ -306,17 +307,17 @@ static bool open_cached(void *ctx, const char *pass, size_t len)
 {
 	struct cached_try *c = ctx;
 
-	return open_with(c->in, c->u, "-", false, pass, len) == 0;
+	return open_with(c->env, c->u, "-", false, pass, len) == 0;
 }
 
 /* A passphrase typed for another volume in this boot, tried before
  * asking (systemd-cryptsetup's accept_cached): one typing opens every
  * volume that shares it. A wrong one costs a key derivation, no try. */
-static bool try_cached(struct init *in, const struct unlock *u)
+static bool try_cached(struct stack_env *env, const struct unlock *u)
 {
-	struct cached_try c = { in, u };
+	struct cached_try c = { env, u };
 
-	if (!passcache_each(in->xops, open_cached, &c))
+	if (!passcache_each(env->xops, open_cached, &c))
 		return false;
 	log_info("%s: opened with a passphrase typed earlier in this boot", u->devnode);
 	return true;
@@ -324,49 +325,49 @@ static bool try_cached(struct init *in, const struct unlock *u)
 
 static enum job_result unlock_job(void *arg, void *data)
 {
-	struct init *in = arg;
+	struct stack_env *env = arg;
 	struct unlock *u = data;
 	enum luks_clevis c;
 	long long t0;
 	int r;
 
-	if (u->generic && in->root) {
+	if (u->generic && stack_root_found(env)) {
 		log_info("%s: LUKS UUID=%s left locked: the root is already there", u->devnode,
 			 u->uuid);
 		return JOB_DONE;
 	}
-	stack_load_modules(in, "luks", luks_modules);
+	stack_load_modules(env, "luks", luks_modules);
 	/* cryptsetup's lock directory; it warns on every open without it */
-	in->ops->mkdir("/run/cryptsetup", 0700);
-	if (!u->net_waited && ((u->key && try_keyfile(in, u)) ||
-			       luks_token_try(in, u->devnode, u->name, &u->opts))) {
+	env->ops->mkdir("/run/cryptsetup", 0700);
+	if (!u->net_waited && ((u->key && try_keyfile(env, u)) ||
+			       luks_token_try(env, u->devnode, u->name, &u->opts))) {
 		r = 1;
-		in->stack.auto_unlocked = true;
-	} else if ((c = luks_clevis_try(in, u->devnode, u->name, &u->opts,
-					u->net_waited || in->stack.half_time_done)) ==
+		env->stack->auto_unlocked = true;
+	} else if ((c = luks_clevis_try(env, u->devnode, u->name, &u->opts,
+					u->net_waited || env->stack->half_time_done)) ==
 		   LUKS_CLEVIS_WAIT) {
-		park_for_net(&in->stack, u);
+		park_for_net(env->stack, u);
 		return JOB_DONE;
 	} else if (c == LUKS_CLEVIS_OPENED) {
 		r = 1;
-		in->stack.auto_unlocked = true;
-	} else if (try_cached(in, u)) {
+		env->stack->auto_unlocked = true;
+	} else if (try_cached(env, u)) {
 		r = 1;
 	} else if (u->opts.headless) {
 		log_err("%s: not asking for its passphrase: headless", u->devnode);
 		r = -1;
 	} else {
-		t0 = now_ms(in);
-		r = ask(in, u);
+		t0 = env->ops->now_ms();
+		r = ask(env, u);
 		/* A person typing does not count against rd.timeout. */
-		in->stall_ms += now_ms(in) - t0;
+		*env->stall_ms += env->ops->now_ms() - t0;
 	}
 	if (r == 1)
 		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
 	if (r != 0)
 		return JOB_DONE;
 	log_err("giving up on %s after %ld wrong passphrases", u->devnode,
-		u->opts.tries >= 0 ? u->opts.tries : in->stack.tries);
+		u->opts.tries >= 0 ? u->opts.tries : env->stack->tries);
 	free(u->key);
 	u->key = NULL; /* the retry asks */
 	return JOB_FAILED;
@@ -380,10 +381,10 @@ static void key_found(struct unlock *u, const struct blockdev *kd)
 	u->keytype = kd->type ? xstrdup(kd->type) : NULL;
 }
 
-static void queue_or_wait(struct init *in, struct unlock *u)
+static void queue_or_wait(struct stack_env *env, struct unlock *u)
 {
-	struct stack *s = &in->stack;
-	const struct blockdev *kd = u->keydev ? registry_match(&in->devs, u->keydev) : NULL;
+	struct stack *s = env->stack;
+	const struct blockdev *kd = u->keydev ? registry_match(env->devs, u->keydev) : NULL;
 
 	if (kd)
 		key_found(u, kd);
@@ -393,16 +394,16 @@ static void queue_or_wait(struct init *in, struct unlock *u)
 		s->waiting[s->nwaiting++] = u;
 		return;
 	}
-	stack_queue(in, "unlock", unlock_job, u, unlock_free);
+	stack_queue(env, "unlock", unlock_job, u, unlock_free);
 }
 
-static void header_device_seen(struct init *in, const struct blockdev *bd);
+static void header_device_seen(struct stack_env *env, const struct blockdev *bd);
 
-void luks_any_seen(struct init *in, const struct blockdev *bd)
+void luks_any_seen(struct stack_env *env, const struct blockdev *bd)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 
-	header_device_seen(in, bd);
+	header_device_seen(env, bd);
 	for (size_t i = 0; i < s->nwaiting;) {
 		struct unlock *u = s->waiting[i];
 		if (!blockdev_matches(bd, u->keydev)) {
@@ -412,41 +413,41 @@ void luks_any_seen(struct init *in, const struct blockdev *bd)
 		memmove(s->waiting + i, s->waiting + i + 1, (s->nwaiting - i - 1) * sizeof(*s->waiting));
 		s->nwaiting--;
 		key_found(u, bd);
-		stack_queue(in, "unlock", unlock_job, u, unlock_free);
+		stack_queue(env, "unlock", unlock_job, u, unlock_free);
 	}
 }
 
-static bool queue_net_waiting(struct init *in)
+static bool queue_net_waiting(struct stack_env *env)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 	bool did = s->nnet_waiting > 0;
 
 	for (size_t i = 0; i < s->nnet_waiting; i++)
-		stack_queue(in, "unlock", unlock_job, s->net_waiting[i], unlock_free);
+		stack_queue(env, "unlock", unlock_job, s->net_waiting[i], unlock_free);
 	s->nnet_waiting = 0;
 	return did;
 }
 
-void luks_net_up(struct init *in)
+void luks_net_up(struct stack_env *env)
 {
-	queue_net_waiting(in);
+	queue_net_waiting(env);
 }
 
-static bool luks_half_time(struct init *in)
+static bool luks_half_time(struct stack_env *env)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 	bool did = s->nwaiting > 0;
 
 	for (size_t i = 0; i < s->nwaiting; i++)
-		stack_queue(in, "unlock", unlock_job, s->waiting[i], unlock_free);
+		stack_queue(env, "unlock", unlock_job, s->waiting[i], unlock_free);
 	s->nwaiting = 0;
-	return queue_net_waiting(in) || did; /* the network's bound too */
+	return queue_net_waiting(env) || did; /* the network's bound too */
 }
 
 /* The LUKS header's UUID (at the same place in LUKS1 and LUKS2). */
-static int header_uuid(struct init *in, const char *path, char uuid[40])
+static int header_uuid(struct stack_env *env, const char *path, char uuid[40])
 {
-	int fd = in->ops->open(path, O_RDONLY | O_CLOEXEC, 0);
+	int fd = env->ops->open(path, O_RDONLY | O_CLOEXEC, 0);
 	ssize_t n = -1;
 
 	if (fd >= 0) {
@@ -462,10 +463,10 @@ static int header_uuid(struct init *in, const char *path, char uuid[40])
 	return 0;
 }
 
-static struct unlock *new_unlock(struct init *in, const struct blockdev *bd,
+static struct unlock *new_unlock(struct stack_env *env, const struct blockdev *bd,
 				 const struct crypttab_entry *e, const char *uuid, const char *name)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 	const struct luks_key *k = luks_key_for(s, bd);
 	struct unlock *u = xcalloc(1, sizeof(*u));
 
@@ -490,9 +491,9 @@ static struct unlock *new_unlock(struct init *in, const struct blockdev *bd,
 	return u;
 }
 
-static void luks_seen(struct init *in, const struct blockdev *bd)
+static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 	const struct crypttab_entry *e = NULL;
 	struct unlock *u;
 	size_t at;
@@ -509,10 +510,10 @@ static void luks_seen(struct init *in, const struct blockdev *bd)
 	} else if (s->crypttab.n && !s->crypttab_off) {
 		wanted = e != NULL;
 	} else {
-		wanted = !in->root; /* generic: only while the root is still to come */
+		wanted = !stack_root_found(env); /* generic: only while the root is still to come */
 		generic = true;
 	}
-	if (!wanted && in->root && !s->luks_uuids.n && !s->name_uuids.n && !e) {
+	if (!wanted && stack_root_found(env) && !s->luks_uuids.n && !s->name_uuids.n && !e) {
 		log_info("%s: LUKS UUID=%s left locked: the root is already there", bd->devnode,
 			 bd->uuid);
 		return;
@@ -524,19 +525,19 @@ static void luks_seen(struct init *in, const struct blockdev *bd)
 	if (stack_once(s, "luks", bd->uuid))
 		return;
 	if (in_list(&s->name_uuids, bd->uuid, &at))
-		u = new_unlock(in, bd, e, bd->uuid, s->name_names.v[at]);
+		u = new_unlock(env, bd, e, bd->uuid, s->name_names.v[at]);
 	else
-		u = new_unlock(in, bd, e, bd->uuid, NULL);
+		u = new_unlock(env, bd, e, bd->uuid, NULL);
 	u->generic = generic;
-	queue_or_wait(in, u);
+	queue_or_wait(env, u);
 }
 
 /* A crypttab line with header=: its device holds no LUKS signature (the
  * header is a file in the image), so the line names it. The UUID shown
  * is the header's. */
-static void header_device_seen(struct init *in, const struct blockdev *bd)
+static void header_device_seen(struct stack_env *env, const struct blockdev *bd)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 
 	if (s->luks_off || s->crypttab_off || (bd->type && !strcmp(bd->type, "crypto_LUKS")))
 		return;
@@ -546,25 +547,25 @@ static void header_device_seen(struct init *in, const struct blockdev *bd)
 		char uuid[40];
 		luks_opts_for(s, e, NULL, &o);
 		if (o.header && blockdev_matches(bd, e->device) && !stack_once(s, "luks-header", e->name)) {
-			if (header_uuid(in, o.header, uuid) < 0)
+			if (header_uuid(env, o.header, uuid) < 0)
 				snprintf(uuid, sizeof(uuid), "header %s", o.header);
-			queue_or_wait(in, new_unlock(in, bd, e, uuid, NULL));
+			queue_or_wait(env, new_unlock(env, bd, e, uuid, NULL));
 		}
 		luks_opts_free(&o);
 	}
 }
 
-static void luks_report_missing(struct init *in)
+static void luks_report_missing(struct stack_env *env)
 {
-	const struct stack *s = &in->stack;
+	const struct stack *s = env->stack;
 
 	for (size_t i = 0; i < s->luks_uuids.n; i++)
-		if (!stack_seen_uuid(in, "crypto_LUKS", s->luks_uuids.v[i]))
+		if (!stack_seen_uuid(env, "crypto_LUKS", s->luks_uuids.v[i]))
 			log_err("waited for LUKS device UUID=%s (rd.luks.uuid) which never appeared",
 				s->luks_uuids.v[i]);
 	for (size_t i = 0; i < s->name_uuids.n; i++)
 		if (!strv_contains(&s->luks_uuids, s->name_uuids.v[i]) &&
-		    !stack_seen_uuid(in, "crypto_LUKS", s->name_uuids.v[i]))
+		    !stack_seen_uuid(env, "crypto_LUKS", s->name_uuids.v[i]))
 			log_err("waited for LUKS device UUID=%s (rd.luks.name) which never appeared",
 				s->name_uuids.v[i]);
 }

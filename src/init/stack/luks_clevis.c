@@ -10,18 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "init/init.h"
 #include "init/stack/stack.h"
 #include "log.h"
 #include "luks2.h"
 #include "util.h"
 
-enum clevis_net luks_clevis_net(bool wanted, bool settled, bool up, bool waited)
+enum clevis_net luks_clevis_net(enum stack_net net, bool waited)
 {
-	if (!wanted)
+	switch (net) {
+	case STACK_NET_UNWANTED:
 		return CLEVIS_NET_UNWANTED;
-	if (settled)
-		return up ? CLEVIS_NET_UP : CLEVIS_NET_DOWN;
+	case STACK_NET_UP:
+		return CLEVIS_NET_UP;
+	case STACK_NET_FAILED:
+		return CLEVIS_NET_DOWN;
+	case STACK_NET_COMING:
+		break;
+	}
 	return waited ? CLEVIS_NET_DOWN : CLEVIS_NET_WAIT;
 }
 
@@ -57,27 +62,26 @@ static void warn_options(const char *dev, const struct luks_opts *o)
 	buf_free(&b);
 }
 
-enum luks_clevis luks_clevis_try(struct init *in, const char *dev, const char *name,
+enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const char *name,
 				 const struct luks_opts *o, bool waited)
 {
 	const char *argv[LUKS_CLEVIS_ARGV];
 	char *path;
 	int have, st;
 
-	if (o->off || in->stack.clevis_off || o->header)
+	if (o->off || env->stack->clevis_off || o->header)
 		return LUKS_CLEVIS_NO; /* clevis reads the device's own header */
-	have = luks_header_tokens(in, dev);
+	have = luks_header_tokens(env, dev);
 	if (have <= 0 || !(have & LUKS2_TOKEN_CLEVIS))
 		return LUKS_CLEVIS_NO;
-	path = tool_find(in, "clevis");
+	path = tool_find(env, "clevis");
 	if (!path) {
 		log_warn("%s: its LUKS2 header has a clevis token, but clevis is not in this image "
 			 "(uniramfs build --clevis); asking for the passphrase", dev);
 		return LUKS_CLEVIS_NO;
 	}
 	free(path);
-	switch (luks_clevis_net(in->net.wanted, netup_settled(&in->net), in->net.chosen >= 0,
-				waited)) {
+	switch (luks_clevis_net(stack_net(env), waited)) {
 	case CLEVIS_NET_UNWANTED:
 		log_warn("%s: its clevis token needs the network: add rd.neednet=1 ip=dhcp to the "
 			 "command line; asking for the passphrase", dev);
@@ -94,7 +98,7 @@ enum luks_clevis luks_clevis_try(struct init *in, const char *dev, const char *n
 	}
 	warn_options(dev, o);
 	luks_clevis_argv(argv, dev, name);
-	st = tool_run(in, "clevis", (char *const *)argv, NULL, 0);
+	st = tool_run(env, "clevis", (char *const *)argv, NULL, 0);
 	if (st == 0) {
 		log_info("%s: opened with clevis", dev);
 		return LUKS_CLEVIS_OPENED;

@@ -6,8 +6,7 @@
 #include <stddef.h>
 
 #include "init/stack/luks_opts.h"
-
-struct init;
+#include "init/stack/stack_env.h"
 
 /* Where the network is for a clevis unlock. */
 enum clevis_net {
@@ -16,10 +15,9 @@ enum clevis_net {
 	CLEVIS_NET_UNWANTED, /* no ip= or rd.neednet=1: it will not come */
 	CLEVIS_NET_DOWN,     /* it failed, or the wait's bound passed */
 };
-/* wanted: the command line asks for the network; settled, up: netup's
- * state; waited: the unlock waited already, or the bound (half the root
- * timeout) has passed. */
-enum clevis_net luks_clevis_net(bool wanted, bool settled, bool up, bool waited);
+/* net: the boot's answer (stack_env's net); waited: the unlock waited
+ * already, or the bound (half the root timeout) has passed. */
+enum clevis_net luks_clevis_net(enum stack_net net, bool waited);
 
 /* clevis luks unlock -d DEV -n NAME into argv (room for LUKS_CLEVIS_ARGV):
  * its count. */
@@ -33,7 +31,7 @@ enum luks_clevis {
 };
 /* After the tokens, before the prompt: when dev's LUKS2 header has a
  * clevis token and the image has clevis. waited: as luks_clevis_net's. */
-enum luks_clevis luks_clevis_try(struct init *in, const char *dev, const char *name,
+enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const char *name,
 				 const struct luks_opts *o, bool waited);
 
 #endif

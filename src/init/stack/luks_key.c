@@ -17,7 +17,7 @@
 #include <linux/openat2.h>
 #endif
 
-#include "init/init.h"
+#include "init/dev/modload.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -193,12 +193,12 @@ static const char *file_kind(mode_t m)
 
 /* The key file into out. 0 or -errno after a warning naming the file,
  * the device and why. */
-static int read_key(struct init *in, const char *path, const char *keydev, const char *node,
-		    struct buf *out)
+static int read_key(struct stack_env *env, const char *path, const char *keydev,
+		    const char *node, struct buf *out)
 {
 	char chunk[4096];
 	struct stat st;
-	int dfd = in->ops->open(KEYDEV_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0), fd, r = 0;
+	int dfd = env->ops->open(KEYDEV_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0), fd, r = 0;
 
 	if (dfd < 0) {
 		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-dfd));
@@ -246,7 +246,7 @@ static int read_key(struct init *in, const char *path, const char *keydev, const
 	return r;
 }
 
-int luks_key_read(struct init *in, const char *node, const char *fstype, const char *keydev,
+int luks_key_read(struct stack_env *env, const char *node, const char *fstype, const char *keydev,
 		  const char *path, struct buf *out)
 {
 	int r, u;
@@ -255,21 +255,21 @@ int luks_key_read(struct init *in, const char *node, const char *fstype, const c
 		log_warn("key file %s on %s: not a plain absolute path", path, keydev);
 		return -EINVAL;
 	}
-	in->ops->mkdir(KEYDEV_MOUNT, 0700);
+	env->ops->mkdir(KEYDEV_MOUNT, 0700);
 	if (!fstype) {
 		log_warn("the key's device %s (%s) holds no filesystem blkid knows", keydev, node);
 		return -EINVAL;
 	}
-	modload_fs(in->ml, fstype);
-	r = in->ops->mount(node, KEYDEV_MOUNT, fstype, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	modload_fs(env->ml, fstype);
+	r = env->ops->mount(node, KEYDEV_MOUNT, fstype, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			   NULL);
 	if (r < 0) {
 		log_warn("cannot mount the key's device %s (%s, %s): %s", keydev, node, fstype,
 			 strerror(-r));
 		return r;
 	}
-	r = read_key(in, path, keydev, node, out);
-	u = in->ops->umount(KEYDEV_MOUNT, 0);
+	r = read_key(env, path, keydev, node, out);
+	u = env->ops->umount(KEYDEV_MOUNT, 0);
 	if (u < 0)
 		log_warn("cannot unmount the key's device %s: %s", node, strerror(-u));
 	return r;

@@ -14,7 +14,8 @@
 
 #include "cmdline.h"
 #include "err.h"
-#include "init/init.h"
+#include "init/core/loop.h"
+#include "init/dev/driverq.h"
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
@@ -43,9 +44,9 @@ size_t luks_token_argv(const char **argv, char scratch[3][LUKS_ARG_MAX], const s
 	return n;
 }
 
-int luks_header_tokens(struct init *in, const char *dev)
+int luks_header_tokens(struct stack_env *env, const char *dev)
 {
-	int fd = in->ops->open(dev, O_RDONLY | O_CLOEXEC, 0), r;
+	int fd = env->ops->open(dev, O_RDONLY | O_CLOEXEC, 0), r;
 
 	if (fd < 0)
 		return fd;
@@ -55,7 +56,7 @@ int luks_header_tokens(struct init *in, const char *dev)
 }
 
 struct tpm_wait {
-	struct init *in;
+	struct stack_env *env;
 	const char *path;
 };
 
@@ -63,31 +64,31 @@ static bool tpm_there(void *arg)
 {
 	const struct tpm_wait *w = arg;
 
-	return w->in->ops->access(w->path, F_OK) == 0;
+	return w->env->ops->access(w->path, F_OK) == 0;
 }
 
 /* The TPM's driver is queued like any other (its modalias came with
  * coldplug); its node comes through devtmpfs, its uevent wakes the loop. */
-static bool wait_tpm(struct init *in, const char *dev, const char *path, long secs)
+static bool wait_tpm(struct stack_env *env, const char *dev, const char *path, long secs)
 {
-	struct tpm_wait w = { in, path };
+	struct tpm_wait w = { env, path };
 
-	driverq_load_all(&in->drivers);
+	driverq_load_all(env->drivers);
 	if (tpm_there(&w))
 		return true;
 	if (secs)
 		log_info("%s: waiting up to %ld s for the TPM2 device %s", dev, secs, path);
 	else
 		log_info("%s: waiting for the TPM2 device %s (token-timeout=0)", dev, path);
-	loop_run(&in->loop, secs ? now_ms(in) + secs * 1000 : -1, tpm_there, &w, 0);
+	loop_run(env->loop, secs ? env->ops->now_ms() + secs * 1000 : -1, tpm_there, &w, 0);
 	return tpm_there(&w);
 }
 
-static int run_cryptsetup(struct init *in, const char **argv, const char *dev,
+static int run_cryptsetup(struct stack_env *env, const char **argv, const char *dev,
 			  const char *tpm2_device)
 {
-	char *path = tool_find(in, "cryptsetup");
-	struct strv env = { 0 };
+	char *path = tool_find(env, "cryptsetup");
+	struct strv vars = { 0 };
 	int st;
 
 	if (!path) {
@@ -95,22 +96,22 @@ static int run_cryptsetup(struct init *in, const char **argv, const char *dev,
 			dev);
 		return -ENOENT;
 	}
-	for (char **e = in->tool_envp; e && *e; e++)
-		strv_push(&env, *e);
+	for (char *const *e = env->tool_envp; e && *e; e++)
+		strv_push(&vars, *e);
 	/* systemd's plugin opens SYSTEMD_TPM2_DEVICE, by default /dev/tpmrm0 */
 	if (tpm2_device)
-		strv_push_owned(&env, xasprintf("SYSTEMD_TPM2_DEVICE=device:%s", tpm2_device));
-	st = in->xops->run ? in->xops->run(path, (char *const *)argv, env.v, NULL, 0)
-			   : err_set("no way to run programs");
-	in->stack.last_run_ms = now_ms(in);
+		strv_push_owned(&vars, xasprintf("SYSTEMD_TPM2_DEVICE=device:%s", tpm2_device));
+	st = env->xops->run ? env->xops->run(path, (char *const *)argv, vars.v, NULL, 0)
+			    : err_set("no way to run programs");
+	env->stack->last_run_ms = env->ops->now_ms();
 	if (st < 0)
 		log_err("cannot run %s: %s", path, err_msg());
-	strv_free(&env);
+	strv_free(&vars);
 	free(path);
 	return st;
 }
 
-bool luks_token_try(struct init *in, const char *dev, const char *name,
+bool luks_token_try(struct stack_env *env, const char *dev, const char *name,
 		    const struct luks_opts *o)
 {
 	const char *argv[LUKS_TOKEN_ARGV], *tpm = o->tpm2_device ? o->tpm2_device : TPM2_DEFAULT;
@@ -120,14 +121,14 @@ bool luks_token_try(struct init *in, const char *dev, const char *name,
 
 	if (o->off)
 		return false;
-	if (in->ops->access(LAYOUT_TOKENS_FILE, F_OK) < 0) {
+	if (env->ops->access(LAYOUT_TOKENS_FILE, F_OK) < 0) {
 		if (o->type)
 			log_warn("%s: %s asked for, but this image has no LUKS2 token plugins; "
 				 "asking for the passphrase", dev, o->type);
 		return false;
 	}
 	/* a detached header holds the tokens */
-	have = luks_header_tokens(in, o->header ? o->header : dev);
+	have = luks_header_tokens(env, o->header ? o->header : dev);
 	if (have > 0) /* clevis's own token: no plugin opens it (luks_clevis.c) */
 		have &= ~(int)LUKS2_TOKEN_CLEVIS;
 	if (have <= 0) {
@@ -140,7 +141,7 @@ bool luks_token_try(struct init *in, const char *dev, const char *name,
 	}
 	want_tpm = o->type ? !strcmp(o->type, LUKS_TOKEN_TPM2) : (have & LUKS2_TOKEN_TPM2);
 	if (want_tpm &&
-	    !wait_tpm(in, dev, tpm,
+	    !wait_tpm(env, dev, tpm,
 		      o->timeout_given ? o->timeout_s
 					: o->tpm2_asked ? TPM2_WAIT_ASKED_S : TPM2_WAIT_HEADER_S) &&
 	    (o->type || !(have & ~LUKS2_TOKEN_TPM2))) {
@@ -148,7 +149,7 @@ bool luks_token_try(struct init *in, const char *dev, const char *name,
 		return false;
 	}
 	luks_token_argv(argv, scratch, o, dev, name);
-	st = run_cryptsetup(in, argv, dev, o->tpm2_device);
+	st = run_cryptsetup(env, argv, dev, o->tpm2_device);
 	if (st == 0) {
 		log_info("%s: opened with its LUKS2 token%s%s", dev, o->type ? " " : "",
 			 o->type ? o->type : "");

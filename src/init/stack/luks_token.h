@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct init;
+struct stack_env;
 
 #include "init/stack/luks_opts.h"
 
@@ -15,10 +15,10 @@ struct init;
 size_t luks_token_argv(const char **argv, char scratch[3][LUKS_ARG_MAX], const struct luks_opts *o,
 		       const char *dev, const char *name);
 /* The LUKS2_TOKEN_* of dev's header, or -errno (-EINVAL: not LUKS2). */
-int luks_header_tokens(struct init *in, const char *dev);
+int luks_header_tokens(struct stack_env *env, const char *dev);
 /* Before the prompt: the device's LUKS2 tokens, when the image has the
  * plugins and the header has tokens. True: unlocked as name. */
-bool luks_token_try(struct init *in, const char *dev, const char *name,
+bool luks_token_try(struct stack_env *env, const char *dev, const char *name,
 		    const struct luks_opts *o);
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "init/init.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -36,7 +35,7 @@ static void lvm_parse(struct stack *s, const char *kv)
 	}
 }
 
-static int activate(struct init *in, const char *verb, const struct strv *names)
+static int activate(struct stack_env *env, const char *verb, const struct strv *names)
 {
 	struct strv argv = { 0 };
 	int st;
@@ -50,7 +49,7 @@ static int activate(struct init *in, const char *verb, const struct strv *names)
 		strv_push(&argv, "--");
 	for (size_t i = 0; names && i < names->n; i++)
 		strv_push(&argv, names->v[i]);
-	st = tool_run(in, "lvm", argv.v, NULL, 0);
+	st = tool_run(env, "lvm", argv.v, NULL, 0);
 	/* A VG whose other PVs are still to come fails in part: normal. */
 	if (st > 0)
 		log_info("lvm %s exited with status %d", verb, st);
@@ -60,39 +59,39 @@ static int activate(struct init *in, const char *verb, const struct strv *names)
 
 /* Activate; a failure may be a RAID LV whose target is not loaded yet
  * (or a VG still missing PVs): load dm_raid and try once more. */
-static void activate_all(struct init *in, const struct stack *s)
+static void activate_all(struct stack_env *env, const struct stack *s)
 {
 	int st = 0;
 
 	if (!s->vgs.n && !s->lvs.n) {
-		st = activate(in, "vgchange", NULL);
+		st = activate(env, "vgchange", NULL);
 	} else {
 		if (s->vgs.n)
-			st |= activate(in, "vgchange", &s->vgs) > 0;
+			st |= activate(env, "vgchange", &s->vgs) > 0;
 		if (s->lvs.n)
-			st |= activate(in, "lvchange", &s->lvs) > 0;
+			st |= activate(env, "lvchange", &s->lvs) > 0;
 	}
-	if (st > 0 && stack_load_modules(in, "lvm-raid", lvm_raid_modules))
-		activate_all(in, s);
+	if (st > 0 && stack_load_modules(env, "lvm-raid", lvm_raid_modules))
+		activate_all(env, s);
 }
 
 static enum job_result activate_job(void *arg, void *data)
 {
-	struct init *in = arg;
+	struct stack_env *env = arg;
 
 	log_info("%s is an LVM physical volume: activating", (const char *)data);
-	stack_load_modules(in, "lvm", lvm_modules);
-	activate_all(in, &in->stack);
+	stack_load_modules(env, "lvm", lvm_modules);
+	activate_all(env, env->stack);
 	return JOB_DONE;
 }
 
-static void lvm_seen(struct init *in, const struct blockdev *bd)
+static void lvm_seen(struct stack_env *env, const struct blockdev *bd)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 
 	if (s->lvm_off || stack_once(s, "lvm", bd->devnode))
 		return;
-	stack_queue(in, "lvm", activate_job, xstrdup(bd->devnode), NULL);
+	stack_queue(env, "lvm", activate_job, xstrdup(bd->devnode), NULL);
 }
 
 const struct layer lvm_layer = {

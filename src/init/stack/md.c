@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "init/init.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -41,20 +40,20 @@ static bool md_wanted(const struct stack *s, const char *uuid)
 
 static enum job_result incremental_job(void *arg, void *data)
 {
-	struct init *in = arg;
+	struct stack_env *env = arg;
 	char *argv[] = { "mdadm", "-I", data, NULL };
 	int st;
 
-	stack_load_modules(in, "md", md_modules);
-	st = tool_run(in, "mdadm", argv, NULL, 0);
+	stack_load_modules(env, "md", md_modules);
+	st = tool_run(env, "mdadm", argv, NULL, 0);
 	if (st > 0)
 		log_warn("mdadm -I %s exited with status %d", (const char *)data, st);
 	return JOB_DONE;
 }
 
-static void md_seen(struct init *in, const struct blockdev *bd)
+static void md_seen(struct stack_env *env, const struct blockdev *bd)
 {
-	struct stack *s = &in->stack;
+	struct stack *s = env->stack;
 
 	if (s->md_off)
 		return;
@@ -66,13 +65,13 @@ static void md_seen(struct init *in, const struct blockdev *bd)
 	s->md_member_seen = true;
 	if (stack_once(s, "md", bd->devnode))
 		return;
-	stack_queue(in, "mdadm -I", incremental_job, xstrdup(bd->devnode), NULL);
+	stack_queue(env, "mdadm -I", incremental_job, xstrdup(bd->devnode), NULL);
 }
 
 /* Any array in /proc/mdstat still inactive (members missing)? */
-static bool any_inactive(struct init *in)
+static bool any_inactive(struct stack_env *env)
 {
-	char *p = in->ops->path("/proc/mdstat"), *data = NULL;
+	char *p = env->ops->path("/proc/mdstat"), *data = NULL;
 	size_t len;
 	bool r;
 
@@ -86,26 +85,26 @@ static bool any_inactive(struct init *in)
 	return r;
 }
 
-static bool md_half_time(struct init *in)
+static bool md_half_time(struct stack_env *env)
 {
 	char *argv[] = { "mdadm", "-IRs", NULL };
 	int st;
 
-	if (in->stack.md_off || !in->stack.md_member_seen || !any_inactive(in))
+	if (env->stack->md_off || !env->stack->md_member_seen || !any_inactive(env))
 		return false;
 	log_warn("starting RAID array(s) degraded: some members did not appear");
-	st = tool_run(in, "mdadm", argv, NULL, 0);
+	st = tool_run(env, "mdadm", argv, NULL, 0);
 	if (st > 0)
 		log_warn("mdadm -IRs exited with status %d", st);
 	return true;
 }
 
-static void md_report_missing(struct init *in)
+static void md_report_missing(struct stack_env *env)
 {
-	const struct stack *s = &in->stack;
+	const struct stack *s = env->stack;
 
 	for (size_t i = 0; i < s->md_uuids.n; i++)
-		if (!stack_seen_uuid(in, "linux_raid_member", s->md_uuids.v[i]))
+		if (!stack_seen_uuid(env, "linux_raid_member", s->md_uuids.v[i]))
 			log_err("waited for RAID array UUID=%s (rd.md.uuid) which never appeared",
 				s->md_uuids.v[i]);
 }

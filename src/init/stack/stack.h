@@ -12,9 +12,9 @@
 #include "init/dev/registry.h"
 #include "init/stack/crypttab.h"
 #include "init/stack/luks_token.h"
+#include "init/stack/stack_env.h"
 #include "util.h"
 
-struct init;
 struct loop;
 struct askpass;
 
@@ -67,15 +67,15 @@ struct layer {
 	/* One of its options, "KEY=VALUE" or "KEY". */
 	void (*parse)(struct stack *s, const char *kv);
 	/* Once the options are read (luks: the image's crypttab), or NULL. */
-	void (*setup)(struct init *in);
+	void (*setup)(struct stack_env *env);
 	/* A device of its type appeared or changed: queue a job to open it
 	 * if it is wanted. Never blocks. */
-	void (*seen)(struct init *in, const struct blockdev *bd);
+	void (*seen)(struct stack_env *env, const struct blockdev *bd);
 	/* The root is not there half way to its timeout (md: start arrays
 	 * degraded). NULL: nothing to do. Runs between loop runs. */
-	bool (*half_time)(struct init *in);
+	bool (*half_time)(struct stack_env *env);
 	/* After the root timed out: name what it waited for in vain. */
-	void (*report_missing)(struct init *in);
+	void (*report_missing)(struct stack_env *env);
 };
 
 /* layer.c */
@@ -83,15 +83,15 @@ void stack_init(struct stack *s);
 /* The layers' options from the command line: the one place they are read. */
 void stack_parse(struct stack *s, const struct cmdline *c);
 /* Each layer's setup (the image's crypttab). */
-void stack_setup(struct init *in);
-/* The registry's subscriber (arg: struct init). */
-void stack_seen(void *in, enum dev_change what, const struct blockdev *bd);
+void stack_setup(struct stack_env *env);
+/* The registry's subscriber (arg: the struct stack_env). */
+void stack_seen(void *env, enum dev_change what, const struct blockdev *bd);
 /* Half the root timeout passed without it: each layer's half_time, once.
  * True when one did something. */
-bool stack_half_time(struct init *in);
-bool stack_has_half_time(const struct init *in);
+bool stack_half_time(struct stack_env *env);
+bool stack_has_half_time(const struct stack_env *env);
 /* After a timeout: name each rd.luks.uuid / rd.md.uuid never seen. */
-void stack_report_missing(struct init *in);
+void stack_report_missing(struct stack_env *env);
 void stack_free(struct stack *s);
 
 /* common.c: for the layers */
@@ -100,15 +100,26 @@ bool stack_once(struct stack *s, const char *kind, const char *key);
 /* UUIDs compared as their hex digits, any case, any '-' or ':'. */
 bool stack_uuid_eq(const char *a, const char *b);
 /* Was a device of blkid type with this UUID ever seen? */
-bool stack_seen_uuid(const struct init *in, const char *type, const char *uuid);
+bool stack_seen_uuid(const struct stack_env *env, const char *type, const char *uuid);
 /* Load a set of modules (NULL-terminated) once per set name: true when
  * it did now. No modprobe in the image: the kernel's request_module()
  * for a dm target or an md personality finds nothing. */
-bool stack_load_modules(struct init *in, const char *set, const char *const *mods);
+bool stack_load_modules(struct stack_env *env, const char *set, const char *const *mods);
 /* Queue a layer's job. data is owned by the job (freed with free(3)
  * unless free_fn). */
-void stack_queue(struct init *in, const char *what, enum job_result (*run)(void *in, void *data),
-		 void *data, void (*free_fn)(void *));
+void stack_queue(struct stack_env *env, const char *what,
+		 enum job_result (*run)(void *env, void *data), void *data,
+		 void (*free_fn)(void *));
+/* The boot's answers, through env's callbacks (none: a test's env,
+ * where the root is still to come and nobody asked for a network). */
+static inline bool stack_root_found(const struct stack_env *env)
+{
+	return env->root_found && env->root_found(env->ctx);
+}
+static inline enum stack_net stack_net(const struct stack_env *env)
+{
+	return env->net ? env->net(env->ctx) : STACK_NET_UNWANTED;
+}
 
 /* luks_key.c */
 /* One rd.luks.key= value (warns by name and ignores a bad one). */
@@ -119,7 +130,7 @@ const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev
 /* Mount node (a filesystem fstype; keydev is its spec, for messages)
  * read-only, append the key file path on it to out, unmount. 0 or
  * -errno, after a warning naming the device, the file and why. */
-int luks_key_read(struct init *in, const char *node, const char *fstype, const char *keydev,
+int luks_key_read(struct stack_env *env, const char *node, const char *fstype, const char *keydev,
 		  const char *path, struct buf *out);
 /* Tests: open the key file by the component walk that stands in for
  * openat2 on kernels before 5.6, as if openat2 were ENOSYS. */
@@ -129,18 +140,18 @@ void luks_key_force_walk(bool on);
 extern const struct layer luks_layer, lvm_layer, md_layer;
 /* luks.c: any device that appeared (not only LUKS ones): the key device
  * an unlock waits for. */
-void luks_any_seen(struct init *in, const struct blockdev *bd);
+void luks_any_seen(struct stack_env *env, const struct blockdev *bd);
 void luks_free_waiting(struct stack *s);
 /* The network is up: the clevis unlocks waiting for it are queued. */
-void luks_net_up(struct init *in);
+void luks_net_up(struct stack_env *env);
 
 /* tool.c */
 /* The tool's path in the image ("/usr/sbin/lvm") or NULL. */
-char *tool_find(struct init *in, const char *name);
+char *tool_find(struct stack_env *env, const char *name);
 /* Run a tool found by name with the clean environment; its exit status,
  * or a negative code after logging why it could not run (-ENOENT: not
  * in the image). input may be NULL. */
-int tool_run(struct init *in, const char *name, char *const argv[], const void *input,
+int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
 	     size_t len);
 /* The real initops' run. */
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,

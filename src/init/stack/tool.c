@@ -10,31 +10,30 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "init/init.h"
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
 
-char *tool_find(struct init *in, const char *name)
+char *tool_find(struct stack_env *env, const char *name)
 {
 	/* where the generator finds them on the host, so the same path */
 	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name);
-		if (in->ops->access(p, X_OK) == 0)
+		if (env->ops->access(p, X_OK) == 0)
 			return p;
 		free(p);
 	}
 	return NULL;
 }
 
-int tool_run(struct init *in, const char *name, char *const argv[], const void *input,
+int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
 	     size_t len)
 {
-	char *path = tool_find(in, name);
+	char *path = tool_find(env, name);
 	struct buf cmd = { 0 };
-	struct strv env = { 0 };
+	struct strv vars = { 0 };
 	int st;
 
 	/* iscsistart takes the CHAP secrets only as -w/-W arguments: they
@@ -50,14 +49,14 @@ int tool_run(struct init *in, const char *name, char *const argv[], const void *
 		return -ENOENT;
 	}
 	log_debug("running %s", cmd.p);
-	for (char **e = in->tool_envp; e && *e; e++)
-		strv_push(&env, *e);
+	for (char *const *e = env->tool_envp; e && *e; e++)
+		strv_push(&vars, *e);
 	/* lvm names every inherited fd it did not expect: noise on the console */
-	strv_push(&env, "LVM_SUPPRESS_FD_WARNINGS=1");
-	st = in->xops->run ? in->xops->run(path, argv, env.v, input, len)
-			   : err_set("no way to run programs");
-	in->stack.last_run_ms = now_ms(in);
-	strv_free(&env);
+	strv_push(&vars, "LVM_SUPPRESS_FD_WARNINGS=1");
+	st = env->xops->run ? env->xops->run(path, argv, vars.v, input, len)
+			    : err_set("no way to run programs");
+	env->stack->last_run_ms = env->ops->now_ms();
+	strv_free(&vars);
 	if (st < 0)
 		log_err("cannot run %s: %s", cmd.p, err_msg());
 	free(path);

@@ -67,12 +67,12 @@ static void warn_values(const struct options *o)
 /* e2fsck may be packed as e2fsck or only as fsck.ext4 (and back). */
 static char *find_checker(struct init *in, const char *tool, const char *fstype)
 {
-	char *path = tool_find(in, tool), *alt;
+	char *path = tool_find(&in->stack_env, tool), *alt;
 
 	if (path || strcmp(tool, "e2fsck"))
 		return path;
 	alt = xasprintf("fsck.%s", fstype);
-	path = tool_find(in, alt);
+	path = tool_find(&in->stack_env, alt);
 	free(alt);
 	return path;
 }

@@ -120,7 +120,7 @@ static enum job_result iscsi_login(void *ctx, void *data)
 	}
 	log_info("iSCSI: logging in to %s at %s:%s", t->name ? t->name : "the iBFT target",
 		 t->server ? t->server : "?", port);
-	st = tool_run(in, "iscsistart", argv.v, NULL, 0);
+	st = tool_run(&in->stack_env, "iscsistart", argv.v, NULL, 0);
 	/* a tool that did not run is "status -1" (docs/messages.md) */
 	if (st != 0) {
 		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "iBFT",
@@ -169,7 +169,7 @@ static enum job_result nbd_connect(void *ctx, void *data)
 	strv_push(&argv, "-systemd-mark");
 	log_info("NBD: connecting " NBD_DEVICE " to %s:%s%s%s", r->server, port,
 		 r->export ? " export " : "", r->export ? r->export : "");
-	st = tool_run(in, "nbd-client", argv.v, NULL, 0);
+	st = tool_run(&in->stack_env, "nbd-client", argv.v, NULL, 0);
 	if (st != 0)
 		log_err("nbd-client for %s:%s exited with status %d", r->server, port,
 			st < 0 ? -1 : st);

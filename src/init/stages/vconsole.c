@@ -203,7 +203,7 @@ static void load_maps(struct init *in, const char *map, const char *unimap)
 		argv[n++] = (char *)LAYOUT_FONT_UNIMAP_FILE;
 	}
 	argv[n] = NULL;
-	st = tool_run(in, "setfont", argv, NULL, 0);
+	st = tool_run(&in->stack_env, "setfont", argv, NULL, 0);
 	if (st == 0)
 		log_info("console: font map %s, unimap %s", map ? map : "-", unimap ? unimap : "-");
 	else if (st > 0)

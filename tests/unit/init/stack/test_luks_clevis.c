@@ -82,7 +82,7 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, bool with_cl
 	stack_init_start(in, f, cmdline, &fake_initops);
 	in->net.wanted = true;
 	in->net.chosen = -1;
-	stack_setup(in);
+	stack_setup(&in->stack_env);
 	return f;
 }
 
@@ -99,14 +99,14 @@ static void event(struct init *in, const char *name)
 
 static void test_net_states(void)
 {
-	/* wanted, settled, up, waited */
-	CHECK(luks_clevis_net(false, true, true, false) == CLEVIS_NET_UNWANTED);
-	CHECK(luks_clevis_net(false, false, false, true) == CLEVIS_NET_UNWANTED);
-	CHECK(luks_clevis_net(true, true, true, false) == CLEVIS_NET_UP);
-	CHECK(luks_clevis_net(true, true, true, true) == CLEVIS_NET_UP);
-	CHECK(luks_clevis_net(true, true, false, false) == CLEVIS_NET_DOWN); /* every NIC failed */
-	CHECK(luks_clevis_net(true, false, false, false) == CLEVIS_NET_WAIT);
-	CHECK(luks_clevis_net(true, false, false, true) == CLEVIS_NET_DOWN); /* the bound passed */
+	/* the boot's answer, waited */
+	CHECK(luks_clevis_net(STACK_NET_UNWANTED, false) == CLEVIS_NET_UNWANTED);
+	CHECK(luks_clevis_net(STACK_NET_UNWANTED, true) == CLEVIS_NET_UNWANTED);
+	CHECK(luks_clevis_net(STACK_NET_UP, false) == CLEVIS_NET_UP);
+	CHECK(luks_clevis_net(STACK_NET_UP, true) == CLEVIS_NET_UP);
+	CHECK(luks_clevis_net(STACK_NET_FAILED, false) == CLEVIS_NET_DOWN); /* every NIC failed */
+	CHECK(luks_clevis_net(STACK_NET_COMING, false) == CLEVIS_NET_WAIT);
+	CHECK(luks_clevis_net(STACK_NET_COMING, true) == CLEVIS_NET_DOWN); /* the bound passed */
 }
 
 static void test_argv(void)
@@ -137,7 +137,7 @@ static void test_waits_for_the_network(void)
 	CHECK(in.stack.nnet_waiting == 1 && in.jobs.n == 0);
 	/* the interface is configured (netup's on_up) */
 	in.net.chosen = 0;
-	luks_net_up(&in);
+	luks_net_up(&in.stack_env);
 	CHECK(in.stack.nnet_waiting == 0 && in.jobs.n == 1);
 	run_jobs(&in);
 	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
@@ -178,7 +178,7 @@ static void test_network_bound_then_passphrase(void)
 	event(&in, "vda2");
 	CHECK(in.stack.nnet_waiting == 1);
 	/* half the root timeout, no address yet */
-	CHECK(stack_half_time(&in));
+	CHECK(stack_half_time(&in.stack_env));
 	run_jobs(&in);
 	CHECK(said("<4>/dev/vda2: the network is not up; not trying clevis, asking for the "
 		   "passphrase\n"));
@@ -188,7 +188,7 @@ static void test_network_bound_then_passphrase(void)
 
 	/* a device seen after the bound: no wait at all */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
-	CHECK(!stack_half_time(&in));
+	CHECK(!stack_half_time(&in.stack_env));
 	answer_text = "pw";
 	event(&in, "vda2");
 	CHECK(!said("waiting for the network"));

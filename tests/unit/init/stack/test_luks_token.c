@@ -91,7 +91,7 @@ static struct fake_ops *setup_tpm2(struct init *in, const char *cmdline, const c
 	stack_luks2_header(f, "/dev/vda2", TPM2_JSON);
 	if (tpm)
 		fake_write(f, tpm, "");
-	stack_setup(in);
+	stack_setup(&in->stack_env);
 	return f;
 }
 
@@ -357,7 +357,7 @@ static void test_when_tokens_are_not_tried(void)
 
 	/* a header with no tokens: straight to the prompt, nothing said */
 	stack_luks2_header(f, "/dev/vda2", NO_TOKENS_JSON);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("pw");
 	event(&in, "vda2");
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
@@ -376,7 +376,7 @@ static void test_when_tokens_are_not_tried(void)
 	/* an image without the plugins, asked for a TPM2 token: said, then the prompt */
 	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=auto", false);
 	stack_luks2_header(f, "/dev/vda2", TPM2_JSON);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: systemd-tpm2 asked for, but this image has no LUKS2 token "
@@ -394,7 +394,7 @@ static void test_crypttab_options_and_headless(void)
 	fake_write(f, "/etc/crypttab",
 		   "cryptroot UUID=" U1 " none luks,discard,fido2-device=auto,headless=true,tpm2-pcrs=7\n");
 	stack_luks2_header(f, "/dev/vda2", "{\"tokens\":{\"0\":{\"type\":\"systemd-fido2\"}}}");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	statuses[0] = 2;
 	event(&in, "vda2");
 	CHECK(said("<4>/etc/crypttab cryptroot: tpm2-pcrs is not supported here; ignoring it\n"));

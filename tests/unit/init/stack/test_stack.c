@@ -162,7 +162,7 @@ static void key_stick_arrives(struct init *in)
 
 	dev(&stick, "vdb", "ext4", U2);
 	stick.label = (char *)"keys";
-	stack_seen(in, DEV_ADDED, &stick);
+	stack_seen(&in->stack_env, DEV_ADDED, &stick);
 	free(stick.devnode);
 	run_jobs(in);
 }
@@ -178,7 +178,7 @@ static void test_run_that_cannot_start(void)
 	char *none[] = { NULL };
 	char *path;
 
-	CHECK(tool_run(&in, "nbd-client", argv, NULL, 0) == -ENOENT);
+	CHECK(tool_run(&in.stack_env, "nbd-client", argv, NULL, 0) == -ENOENT);
 	CHECK(said("<3>cannot run nbd-client: nbd-client is not in this image\n"));
 	path = fake_path(f, "/nonexistent/nbd-client");
 	err_clear();
@@ -195,7 +195,7 @@ static void test_generic_luks_asks_and_pipes_passphrase(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1);
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("correct horse");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
@@ -217,7 +217,7 @@ static void test_prompt_escapes_the_disks_text(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", "\x1b[2J\rUUID\xc2\x9b" "0m");
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (\\x1b[2J\\x0dUUID\\xc2\\x9b0m): ") >= 0);
@@ -229,7 +229,7 @@ static void test_wrong_passphrase_three_times_then_failure(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.shell=0 panic=-1");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answers[0] = "a";
 	answers[1] = "b";
 	answers[2] = "c";
@@ -255,7 +255,7 @@ static void test_wrong_then_right_and_tries_option(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.tries=2");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answers[0] = "wrong";
 	answers[1] = "right";
 	nanswer = 2;
@@ -269,7 +269,7 @@ static void test_wrong_then_right_and_tries_option(void)
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/mapper/x rd.luks.tries=2 rd.shell=0 panic=-1");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answers[0] = "a";
 	answers[1] = "b";
 	nanswer = 2;
@@ -289,7 +289,7 @@ static void test_passphrase_typed_once_for_several_volumes(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.uuid=" U2
 				   " rd.luks.uuid=" U3);
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("shared");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_find(f, "key_set cryptsetup 7 bytes 150s") >= 0);
@@ -319,7 +319,7 @@ static void test_keyring_refused_still_unlocks(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1);
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	keyring_refuses = true;
 	event(&in, "vda2", "crypto_LUKS", U1);
@@ -337,7 +337,7 @@ static void arrive_at_prompt(void *arg)
 	struct blockdev bd;
 
 	dev(&bd, "vdb1", "LVM2_member", "pv");
-	stack_seen(in, DEV_ADDED, &bd);
+	stack_seen(&in->stack_env, DEV_ADDED, &bd);
 	free(bd.devnode);
 	CHECK(fake_log_count(cur, "run /usr/sbin/lvm") == 0);
 }
@@ -367,7 +367,7 @@ static void test_passphrase_too_long(void)
 
 	memset(lng, 'x', sizeof(lng) - 1);
 	lng[sizeof(lng) - 1] = '\0';
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answers[0] = lng;
 	answers[1] = "right";
 	nanswer = 2;
@@ -386,14 +386,14 @@ static void test_no_console_and_other_cryptsetup_error(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<3>cannot read a passphrase for /dev/vda2: end of input on /dev/console\n"));
 	CHECK(fake_log_count(f, "run") == 0);
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/mapper/x");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	statuses[0] = 5;
 	event(&in, "vda2", "crypto_LUKS", U1);
@@ -407,7 +407,7 @@ static void test_generic_leaves_luks_locked_once_root_is_there(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/vda1");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	in.root = xstrdup("vda1");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_count(f, "prompt") == 0);
@@ -416,7 +416,7 @@ static void test_generic_leaves_luks_locked_once_root_is_there(void)
 
 	/* named on the command line: unlocked anyway (a /usr, a swap) */
 	f = setup(&in, "root=/dev/vda1 rd.luks.uuid=" U2);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	in.root = xstrdup("vda1");
 	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
@@ -429,7 +429,7 @@ static void test_rd_luks_0_skips(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/vda1 rd.luks=0");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_count(f, "run") == 0);
 	CHECK(fake_log_count(f, "prompt") == 0);
@@ -441,7 +441,7 @@ static void test_rd_luks_uuid_restricts(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=luks-" U1);
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_count(f, "prompt") == 0);
@@ -453,7 +453,7 @@ static void test_rd_luks_uuid_restricts(void)
 
 	/* upper case, no prefix */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=0F5C1E3A-7B2D-4C8E-9A6F-1D2E3F4A5B6C");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
@@ -466,7 +466,7 @@ static void test_rd_luks_name_names_mapping(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/cryptroot rd.luks.name=" U1 "=cryptroot "
 					"rd.luks.options=discard");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2); /* named ones only */
 	event(&in, "vda2", "crypto_LUKS", U1);
@@ -485,7 +485,7 @@ static void test_rd_luks_options_per_uuid(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.uuid=" U2
 					" rd.luks.options=" U1 "=no-read-workqueue rd.luks.options=discard");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	answer("q");
@@ -499,7 +499,7 @@ static void test_rd_luks_options_per_uuid(void)
 
 	f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.allow-discards "
 		       "rd.luks.options=0F5C1E3A7B2D4C8E9A6F1D2E3F4A5B6C=no-write-workqueue");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --allow-discards "
@@ -514,7 +514,7 @@ static void test_keyfile_from_cmdline(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/etc/keys/root.key::UUID=" U1);
 
 	fake_write(f, "/etc/keys/root.key", "sekrit");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
 			       " --key-file=/etc/keys/root.key") >= 0);
@@ -525,7 +525,7 @@ static void test_keyfile_from_cmdline(void)
 	/* systemd's UUID=KEYPATH; a key that does not open it: the passphrase is asked */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=" U1 "=/etc/keys/root.key");
 	fake_write(f, "/etc/keys/root.key", "sekrit");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	statuses[0] = 2;
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
@@ -536,7 +536,7 @@ static void test_keyfile_from_cmdline(void)
 
 	/* a key for another device is not used; a missing one says so */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/k::luks-" U2 " rd.luks.key=/missing.key");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<4>key file /missing.key for /dev/vda2 is not in this image; asking for the passphrase\n"));
@@ -554,7 +554,7 @@ static void test_keyfile_old_form_refused(void)
 				   " rd.luks.key=keys/root.key");
 
 	fake_write(f, "/etc/keys/root.key", "sekrit");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<4>ignoring rd.luks.key=/etc/keys/root.key:" U1 ": \"" U1 "\" is not a device "
@@ -573,7 +573,7 @@ static void test_keyfile_on_another_device(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
 
 	fake_write(f, "/run/uniramfs/keydev/keys/root.key", "sekrit\n");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<6>/dev/vda2: waiting for the key's device LABEL=keys\n"));
 	CHECK(fake_log_count(f, "run") == 0);
@@ -588,10 +588,10 @@ static void test_keyfile_on_another_device(void)
 
 	/* the stick never comes: half way through rd.timeout, the passphrase */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/root.key:LABEL=keys");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
-	CHECK(stack_half_time(&in));
+	CHECK(stack_half_time(&in.stack_env));
 	run_jobs(&in);
 	CHECK(said("<4>the key's device LABEL=keys for /dev/vda2 did not appear; asking for the "
 		   "passphrase\n"));
@@ -600,7 +600,7 @@ static void test_keyfile_on_another_device(void)
 
 	/* a key path that climbs out of the stick is not read */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/keys/../../etc/shadow:LABEL=keys");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	key_stick_arrives(&in);
@@ -611,7 +611,7 @@ static void test_keyfile_on_another_device(void)
 
 	/* the stick holds no such file: said, then the passphrase */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.key=/nokey:LABEL=keys:UUID=" U1);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	key_stick_arrives(&in);
@@ -659,7 +659,7 @@ static void test_keydev_hostile(void)
 			} else {
 				fake_write(f, "/run/uniramfs/keydev/keys/root.key", "sekrit\n");
 			}
-			stack_setup(&in);
+			stack_setup(&in.stack_env);
 			answer("p");
 			event(&in, "vda2", "crypto_LUKS", U1);
 			key_stick_arrives(&in);
@@ -716,7 +716,7 @@ static void test_crypttab_open_options(void)
 		free(p);
 	}
 	fake_write(f, "/etc/keys/k", "key");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	statuses[0] = 2; /* a wrong passphrase, and tries=1 */
 	event(&in, "vda", NULL, NULL); /* random data: blkid sees nothing */
@@ -742,7 +742,7 @@ static void test_crypttab_in_image(void)
 				       "cryptroot UUID=" U1 " /etc/keys/k luks,discard\n"
 				       "cryptswap /dev/vdc1 none luks\n");
 	fake_write(f, "/etc/keys/k", "key");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vdb1", "crypto_LUKS", U2); /* not in crypttab */
 	CHECK(fake_log_count(f, "run") == 0);
 	event(&in, "vda2", "crypto_LUKS", U1);
@@ -757,7 +757,7 @@ static void test_crypttab_in_image(void)
 	/* rd.luks.crypttab=0: crypttab ignored, every LUKS device wanted */
 	f = setup(&in, "root=/dev/mapper/x rd.luks.crypttab=0");
 	fake_write(f, "/etc/crypttab", "cryptroot UUID=" U1 " none\n");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vdb1 luks-" U2, 0) >= 0);
@@ -772,7 +772,7 @@ static void test_missing_tool(void)
 
 	unlink(p);
 	free(p);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("p");
 	event(&in, "vda2", "crypto_LUKS", U1);
 	CHECK(said("<3>cannot run cryptsetup open --type luks /dev/vda2 luks-" U1
@@ -785,7 +785,7 @@ static void test_lvm_activation(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "dm-0", "LVM2_member", "pv-uuid-1");
 	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit") >= 0);
 	event(&in, "dm-0", "LVM2_member", "pv-uuid-1"); /* change event: once per PV */
@@ -795,7 +795,7 @@ static void test_lvm_activation(void)
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=vg0 rd.lvm.lv=vg1/usr,vg1/var");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda3", "LVM2_member", "x");
 	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- vg0") >= 0);
 	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- vg1/usr vg1/var") >= 0);
@@ -804,14 +804,14 @@ static void test_lvm_activation(void)
 
 	/* a name that looks like an option stays a name */
 	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=--yes,-ffoo rd.lvm.lv=-x/y");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda3", "LVM2_member", "x");
 	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- --yes -ffoo") >= 0);
 	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- -x/y") >= 0);
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/vda1 rd.lvm=0");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "vda3", "LVM2_member", "x");
 	CHECK(fake_log_count(f, "run") == 0);
 	finish(f, &in);
@@ -837,9 +837,9 @@ static void test_lvm_loads_modules_and_raid_on_failure(void)
 	fake_write(f, "/lib/modules/T/modules.alias", "");
 	fake_write(f, "/lib/modules/T/modules.softdep", "");
 	fake_write(f, "/lib/modules/T/modules.builtin", "");
-	in.ml = modload_new(&f->ops, "/lib/modules/T");
+	in.ml = in.stack_env.ml = modload_new(&f->ops, "/lib/modules/T");
 	CHECK(in.ml != NULL);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	statuses[0] = 5;
 	event(&in, "vda3", "LVM2_member", "x");
 	first = fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit");
@@ -855,7 +855,7 @@ static void test_lvm_loads_modules_and_raid_on_failure(void)
 	CHECK(fake_log_count(f, "run") == 3);
 	CHECK(fake_log_count(f, "finit_module") == 3);
 	modload_free(in.ml);
-	in.ml = NULL;
+	in.ml = in.stack_env.ml = NULL;
 	finish(f, &in);
 }
 
@@ -864,7 +864,7 @@ static void test_md_incremental(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/md0");
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "sda1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
 	event(&in, "sdb1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
 	event(&in, "sdb1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
@@ -875,7 +875,7 @@ static void test_md_incremental(void)
 
 	/* mdadm's spelling of the UUID restricts blkid's */
 	f = setup(&in, "root=/dev/md0 rd.md.uuid=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "sdc1", "linux_raid_member", "11111111-2222-3333-4444-555555555555");
 	event(&in, "sda1", "linux_raid_member", "3F1A7C2E-9B8D-4E5F-A1B2-C3D4E5F60718");
 	CHECK(fake_log_count(f, "run") == 1);
@@ -884,14 +884,14 @@ static void test_md_incremental(void)
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/md0 rd.md=0");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "sda1", "linux_raid_member", "x");
 	CHECK(fake_log_count(f, "run") == 0);
 	finish(f, &in);
 
 	/* firmware RAID members (Intel IMSM, SNIA DDF) go the same way */
 	f = setup(&in, "root=/dev/md126");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "sda", "isw_raid_member", NULL);
 	event(&in, "sdb", "ddf_raid_member", NULL);
 	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sda") >= 0);
@@ -908,7 +908,7 @@ static void test_md_degraded_after_half_timeout(void)
 	fake_write(f, "/proc/mdstat", "Personalities : [raid1]\n"
 				      "md127 : inactive sda1[0](S)\n      1047552 blocks super 1.2\n\n"
 				      "unused devices: <none>\n");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "sda1", "linux_raid_member", "x");
 	t0 = now_ms(&in);
 	CHECK(init_wait_root(&in) == 0);
@@ -922,7 +922,7 @@ static void test_md_degraded_after_half_timeout(void)
 	f = setup(&in, "root=/dev/md0 rd.timeout=1");
 	fake_write(f, "/proc/mdstat", "Personalities : [raid1]\n"
 				      "md127 : active raid1 sdb1[1] sda1[0]\n\nunused devices: <none>\n");
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	event(&in, "sda1", "linux_raid_member", "x");
 	CHECK(init_wait_root(&in) == 0);
 	CHECK(!said("degraded"));
@@ -937,11 +937,11 @@ static void test_timeout_names_awaited_uuid(void)
 					" rd.md.uuid=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718 rd.luks.uuid=" U2);
 	struct blockdev bd;
 
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	dev(&bd, "vdb1", "crypto_LUKS", U2);
 	in.devs.v = &bd;
 	in.devs.n = 1;
-	stack_report_missing(&in);
+	stack_report_missing(&in.stack_env);
 	CHECK(said("<3>waited for LUKS device UUID=" U1 " (rd.luks.uuid) which never appeared\n"));
 	CHECK(!said("UUID=" U2 " (rd.luks.uuid)"));
 	CHECK(said("<3>waited for RAID array UUID=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718 (rd.md.uuid) "
@@ -1040,7 +1040,7 @@ static void test_uevent_to_unlock(void)
 	CHECK(fd >= 0 && write(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr));
 	close(fd);
 	free(p);
-	stack_setup(&in);
+	stack_setup(&in.stack_env);
 	answer("pw");
 	devevents_handle(&in.events, &ev);
 	run_jobs(&in);

@@ -66,6 +66,8 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, const char *
 	msgs_capture(LOG_DEBUG);
 	memset(in, 0, sizeof(*in));
 	in->ops = &f->ops;
+	/* setfont runs through the stack's tool runner: what it reads of the init */
+	in->stack_env = (struct stack_env){ .ops = in->ops, .stack = &in->stack };
 	cmdline_parse(&c, cmdline);
 	options_parse(&in->opt, &c);
 	cmdline_free(&c);
@@ -97,7 +99,7 @@ static void test_font_maps_through_setfont(void)
 
 	cur = f;
 	run_status = 0;
-	in.xops = &run_initops;
+	in.xops = in.stack_env.xops = &run_initops;
 	put_font(f);
 	fake_tool(f, "/usr/bin/setfont");
 	stage_vconsole(&in);
@@ -109,7 +111,7 @@ static void test_font_maps_through_setfont(void)
 	f = setup(&in, "quiet", "FONT_MAP=iso02\n");
 	cur = f;
 	run_status = 1;
-	in.xops = &run_initops;
+	in.xops = in.stack_env.xops = &run_initops;
 	fake_tool(f, "/usr/bin/setfont");
 	stage_vconsole(&in);
 	CHECK(fake_log_find(f, "run /usr/bin/setfont setfont -C /dev/tty0 -m " LAYOUT_FONT_MAP_FILE)
