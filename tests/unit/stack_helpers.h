@@ -5,9 +5,16 @@
 #ifndef UNIRAMFS_TEST_STACK_HELPERS_H
 #define UNIRAMFS_TEST_STACK_HELPERS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "fake_ops.h"
-#include "init/init.h"
 #include "log_capture.h"
+
+/* Its users that drive a whole init include init/init.h; one that
+ * drives the stack through a stack_env alone does not. */
+struct init;
+struct initops;
 
 /* An executable (that would fail) at path in f's tree. */
 void fake_tool(struct fake_ops *f, const char *path);

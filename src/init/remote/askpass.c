@@ -236,7 +236,7 @@ ssize_t askpass_ready(struct askpass *a, const struct pollfd *pfd, size_t n, cha
 
 void askpass_tell(struct askpass *a, const char *msg)
 {
-	for (size_t i = 0; i < ASKPASS_MAX_CLIENTS; i++)
+	for (size_t i = 0; a && i < ASKPASS_MAX_CLIENTS; i++)
 		if (a->c[i].on)
 			send_line(a, i, "say", msg);
 }

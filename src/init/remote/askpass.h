@@ -58,7 +58,8 @@ size_t askpass_pollfds(const struct askpass *a, struct pollfd *pfd, size_t max);
  * copied NUL-terminated into buf (cut at size - 1). -EAGAIN: none yet. */
 ssize_t askpass_ready(struct askpass *a, const struct pollfd *pfd, size_t n, char *buf,
 		      size_t size);
-/* "say msg" to every client (the result of the last answer). */
+/* "say msg" to every client (the result of the last answer); a NULL a
+ * (no SSH in this boot) has none. */
 void askpass_tell(struct askpass *a, const char *msg);
 /* How many clients are connected. */
 size_t askpass_clients(const struct askpass *a);
