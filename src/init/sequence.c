@@ -21,9 +21,11 @@
  * and SSH for the prompt. */
 static void net_up(void *arg)
 {
-	netblock_up(arg);
-	luks_net_up(&((struct init *)arg)->stack_env);
-	sshd_start(arg);
+	struct init *in = arg;
+
+	netblock_up(in);
+	luks_net_up(&in->stack_env);
+	sshd_start(&in->ssh, in->ops, in->xops, &in->opt, in->tool_envp);
 }
 
 /* The module index with the command line's blacklist and parameters:
@@ -544,7 +546,7 @@ mounted:
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
-	sshd_stop(in); /* before the network goes: its logins end cleanly */
+	sshd_stop(&in->ssh, in->ops, in->xops); /* before the network goes: its logins end cleanly */
 	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE);
 	if (switch_root(in) == 0)
 		return 0;

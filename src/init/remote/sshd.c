@@ -13,16 +13,17 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "init/init.h"
+#include "init/core/ops.h"
+#include "init/core/options.h"
 #include "layout.h"
 #include "log.h"
 
 #define PID_FILE "/run/uniramfs/dropbear.pid"
 
 /* "hostkeys=image" or "hostkeys=boot": the image's LAYOUT_SSH_FILE. */
-static int hostkeys_mode(struct init *in, bool *packed)
+static int hostkeys_mode(const struct sysops *ops, bool *packed)
 {
-	char *p = in->ops->path(LAYOUT_SSH_FILE), *line = NULL;
+	char *p = ops->path(LAYOUT_SSH_FILE), *line = NULL;
 	int r = read_line(p, &line);
 
 	free(p);
@@ -33,19 +34,19 @@ static int hostkeys_mode(struct init *in, bool *packed)
 	return 0;
 }
 
-static void add_hostkeys(struct init *in, struct strv *argv, bool packed)
+static void add_hostkeys(const struct sysops *ops, struct strv *argv, bool packed)
 {
 	static const char *const names[] = { LAYOUT_SSH_HOSTKEYS };
 
 	if (!packed) {
 		/* generic: made at the first login into the default place */
-		in->ops->mkdir(LAYOUT_SSH_HOSTKEY_DIR, 0700);
+		ops->mkdir(LAYOUT_SSH_HOSTKEY_DIR, 0700);
 		strv_push(argv, "-R");
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		char *k = xasprintf("%s/%s", LAYOUT_SSH_HOSTKEY_DIR, names[i]);
-		if (in->ops->access(k, R_OK) == 0) {
+		if (ops->access(k, R_OK) == 0) {
 			strv_push(argv, "-r");
 			strv_push(argv, k);
 		}
@@ -55,37 +56,37 @@ static void add_hostkeys(struct init *in, struct strv *argv, bool packed)
 
 /* As stack/tool.c finds tools: the generator packs dropbear where the
  * host has it. */
-static char *find_dropbear(struct init *in)
+static char *find_dropbear(const struct sysops *ops)
 {
 	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/dropbear", dirs[i]);
-		if (in->ops->access(p, X_OK) == 0)
+		if (ops->access(p, X_OK) == 0)
 			return p;
 		free(p);
 	}
 	return NULL;
 }
 
-void sshd_start(struct init *in)
+void sshd_start(struct sshd *s, const struct sysops *ops, const struct initops *xops,
+		const struct options *opt, char *const *envp)
 {
-	struct sshd *s = &in->ssh;
 	struct strv argv = { 0 };
 	char port[16], *dropbear, *sock;
 	bool packed = false;
 	int r;
 
-	if (s->tried || !in->opt.ssh || hostkeys_mode(in, &packed) < 0)
+	if (s->tried || !opt->ssh || hostkeys_mode(ops, &packed) < 0)
 		return;
 	s->tried = true;
-	dropbear = find_dropbear(in);
+	dropbear = find_dropbear(ops);
 	if (!dropbear) {
 		log_warn("SSH: the image has no dropbear; the passphrase is asked on the console only");
 		return;
 	}
-	in->ops->mkdir("/run/uniramfs", 0755); /* stage_mounts made it; the socket is 0600 */
-	sock = in->ops->path(LAYOUT_ASKPASS_SOCKET);
+	ops->mkdir("/run/uniramfs", 0755); /* stage_mounts made it; the socket is 0600 */
+	sock = ops->path(LAYOUT_ASKPASS_SOCKET);
 	r = askpass_listen(&s->ask, sock);
 	free(sock);
 	if (r < 0) {
@@ -94,12 +95,12 @@ void sshd_start(struct init *in)
 		return;
 	}
 	/* a login asks for a terminal: echo off needs one */
-	in->ops->mkdir("/dev/pts", 0755);
-	r = in->ops->mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "mode=620,ptmxmode=666");
+	ops->mkdir("/dev/pts", 0755);
+	r = ops->mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "mode=620,ptmxmode=666");
 	s->devpts = r == 0;
 	if (r < 0 && r != -EBUSY)
 		log_warn("SSH: cannot mount /dev/pts: %s (logins get no terminal)", strerror(-r));
-	snprintf(port, sizeof(port), "%ld", in->opt.ssh_port);
+	snprintf(port, sizeof(port), "%ld", opt->ssh_port);
 	strv_push(&argv, "dropbear");
 	/* foreground, log to stderr (the console), no passwords, no
 	 * forwarding either way, no motd, the one command */
@@ -108,9 +109,9 @@ void sshd_start(struct init *in)
 							   LAYOUT_ASKPASS, NULL };
 	     *a; a++)
 		strv_push(&argv, *a);
-	add_hostkeys(in, &argv, packed);
-	s->pid = in->xops->start_daemon ? in->xops->start_daemon(dropbear, argv.v, in->tool_envp)
-					: err_set_code(-ENOSYS, "cannot start daemons");
+	add_hostkeys(ops, &argv, packed);
+	s->pid = xops->start_daemon ? xops->start_daemon(dropbear, argv.v, envp)
+				    : err_set_code(-ENOSYS, "cannot start daemons");
 	if (s->pid < 0) {
 		log_err("SSH: cannot start dropbear: %s", err_msg());
 		s->pid = 0;
@@ -123,19 +124,18 @@ void sshd_start(struct init *in)
 	free(dropbear);
 }
 
-void sshd_stop(struct init *in)
+void sshd_stop(struct sshd *s, const struct sysops *ops, const struct initops *xops)
 {
-	struct sshd *s = &in->ssh;
 
 	/* the logins see the end first and say so, then what is left goes */
 	askpass_close(&s->ask);
 	if (s->pid > 0) {
-		if (in->xops->stop_daemon)
-			in->xops->stop_daemon(s->pid);
+		if (xops->stop_daemon)
+			xops->stop_daemon(s->pid);
 		log_debug("SSH: dropbear (pid %d) stopped", (int)s->pid);
 		s->pid = 0;
-		in->ops->unlink(PID_FILE); /* killed, it cannot */
+		ops->unlink(PID_FILE); /* killed, it cannot */
 	}
-	if (s->devpts && in->ops->umount("/dev/pts", MNT_DETACH) == 0)
+	if (s->devpts && ops->umount("/dev/pts", MNT_DETACH) == 0)
 		s->devpts = false;
 }

@@ -5,9 +5,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "init/core/ops.h"
 #include "init/remote/askpass.h"
 
-struct init;
+struct options;
 
 #define SSH_DEFAULT_PORT 22
 
@@ -24,10 +25,11 @@ struct sshd {
 /* The network is up: start dropbear if the image and the command line
  * (rd.ssh, rd.ssh.port) ask for it. Problems are logged: the prompt on
  * the console still answers. */
-void sshd_start(struct init *in);
+void sshd_start(struct sshd *s, const struct sysops *ops, const struct initops *xops,
+		const struct options *opt, char *const *envp);
 /* Before switch_root or a reboot: dropbear and every login it started
  * killed, the socket closed and removed, /dev/pts unmounted. */
-void sshd_stop(struct init *in);
+void sshd_stop(struct sshd *s, const struct sysops *ops, const struct initops *xops);
 
 /* daemon.c: the real initops' start_daemon and stop_daemon. */
 pid_t real_start_daemon(const char *path, char *const argv[], char *const envp[]);

@@ -235,7 +235,7 @@ int failure(struct init *in, bool can_retry)
 		for (;;)
 			loop_run(&in->loop, -1, NULL, NULL, 0);
 	}
-	sshd_stop(in);
+	sshd_stop(&in->ssh, in->ops, in->xops);
 	in->ops->sync();
 	if (in->opt.emergency == EMERGENCY_POWEROFF) {
 		log_err("powering off now");

@@ -77,7 +77,7 @@ static void test_packed_keys(void)
 	struct stat st;
 
 	in.opt.ssh_port = 2222;
-	sshd_start(&in);
+	sshd_start(&in.ssh, in.ops, in.xops, &in.opt, in.tool_envp);
 	CHECK(calls.n == 1);
 	CHECK_STR(calls.n ? calls.v[0] : NULL,
 		  "start /usr/sbin/dropbear dropbear -F -E -s -j -k -m -p 2222 -P "
@@ -88,9 +88,9 @@ static void test_packed_keys(void)
 	CHECK(stat(sock, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0600);
 	CHECK(said("<6>SSH: dropbear on port 2222: log in to answer the passphrase prompt\n"));
 	/* the network may come up again: once is all */
-	sshd_start(&in);
+	sshd_start(&in.ssh, in.ops, in.xops, &in.opt, in.tool_envp);
 	CHECK(calls.n == 1);
-	sshd_stop(&in);
+	sshd_stop(&in.ssh, in.ops, in.xops);
 	CHECK(calls.n == 2);
 	CHECK_STR(calls.n > 1 ? calls.v[1] : NULL, "stop 4242");
 	CHECK(fake_log_find(f, "umount /dev/pts 0x2") >= 0);
@@ -106,12 +106,12 @@ static void test_generic_makes_keys_at_boot(void)
 	struct init in;
 	struct fake_ops *f = image(&in, "hostkeys=boot\n");
 
-	sshd_start(&in);
+	sshd_start(&in.ssh, in.ops, in.xops, &in.opt, in.tool_envp);
 	CHECK_STR(calls.n ? calls.v[0] : NULL,
 		  "start /usr/sbin/dropbear dropbear -F -E -s -j -k -m -p 22 -P "
 		  "/run/uniramfs/dropbear.pid -c /bin/uniramfs-askpass -R");
 	CHECK(fake_log_find(f, "mkdir /etc/dropbear 0700") >= 0);
-	sshd_stop(&in);
+	sshd_stop(&in.ssh, in.ops, in.xops);
 	done(f, &in);
 }
 
@@ -121,14 +121,14 @@ static void test_not_started(void)
 	struct fake_ops *f = image(&in, "hostkeys=image\n");
 
 	in.opt.ssh = false; /* rd.ssh=0 */
-	sshd_start(&in);
+	sshd_start(&in.ssh, in.ops, in.xops, &in.opt, in.tool_envp);
 	CHECK(calls.n == 0);
 	done(f, &in);
 
 	f = image(&in, NULL); /* an image made without SSH */
-	sshd_start(&in);
+	sshd_start(&in.ssh, in.ops, in.xops, &in.opt, in.tool_envp);
 	CHECK(calls.n == 0 && !in.ssh.ask.listening);
-	sshd_stop(&in); /* nothing to undo: no call */
+	sshd_stop(&in.ssh, in.ops, in.xops); /* nothing to undo: no call */
 	CHECK(calls.n == 0 && fake_log_count(f, "umount") == 0);
 	done(f, &in);
 
@@ -138,7 +138,7 @@ static void test_not_started(void)
 		CHECK(unlink(p) == 0);
 		free(p);
 	}
-	sshd_start(&in);
+	sshd_start(&in.ssh, in.ops, in.xops, &in.opt, in.tool_envp);
 	CHECK(calls.n == 0 && !in.ssh.ask.listening);
 	CHECK(said("<4>SSH: the image has no dropbear; the passphrase is asked on the console "
 		   "only\n"));
