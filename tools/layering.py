@@ -11,9 +11,10 @@ generator and under the init).
   tools/layering.py --tap PROGRAM BUILDDIR    as a test: every .c file of
                                               the program's folder was
                                               found, no cycle among its
-                                              files, and each folder uses
+                                              files, each folder uses
                                               only those after it in its
-                                              order below
+                                              order below, and includes
+                                              only their headers
 
 Objects are found through meson's compile_commands.json and keyed by
 their source's path below the program's folder ("stack/luks",
@@ -21,10 +22,21 @@ their source's path below the program's folder ("stack/luks",
 (main.c, the init's ops_real.c) alike; objects compiled for tests are
 not the program. A file at the folder's top ("main", "sequence",
 "config") is a folder of its own.
+
+Symbols do not show a dependency on a type, a macro or an inline
+function (the init's struct init, netup_settled()), so the sources'
+own #include lines are checked against the same order: a file may
+include the program's headers of its folder and of those after it. A
+header at the top that belongs to no file of its name is placed by
+"headers" below (init.h, the boot's state, is the stages' to use and no
+folder's below them). The generator's includes are not checked yet:
+its gen/config.h (struct build_opts and its enums, with the key table)
+is included by build/, features/ and image/, below config.
 """
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -35,6 +47,8 @@ PROGRAMS = {
         "src": "src/init",
         "order": ["main", "ops_real", "sequence", "boot_inputs", "stages", "netboot", "stack", "remote", "dev", "net",
                   "core"],
+        "headers": {"init": "stages"},
+        "includes": True,
     },
     "gen": {
         "src": "src/gen",
@@ -71,6 +85,40 @@ def objects(build, src):
             if f.endswith(".c"):
                 tree.add(os.path.relpath(os.path.join(root, f), srcroot)[: -len(".c")])
     return found, tree
+
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def includes(src, order, headers):
+    """"FILE includes HEADER" for each include of one of the program's
+    own headers from a folder before the file's in the order."""
+    srcroot = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", src))
+    prefix = os.path.basename(src) + "/"
+
+    def place(key):
+        f = folder(key)
+        return headers.get(f, f) if "/" not in key else f
+
+    wrong = []
+    for root, _, files in os.walk(srcroot):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, srcroot)
+            mine = place(rel.rsplit(".", 1)[0])
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for inc in INCLUDE.findall(text):
+                if not inc.startswith(prefix):
+                    continue
+                theirs = place(inc[len(prefix):].rsplit(".", 1)[0])
+                if mine not in order or theirs not in order:
+                    wrong.append("%s includes %s (not in the order)" % (rel, inc))
+                elif order.index(theirs) < order.index(mine):
+                    wrong.append("%s includes %s (%s is before %s)" % (rel, inc, theirs, mine))
+    return sorted(wrong)
 
 
 def cycles(edges):
@@ -129,8 +177,8 @@ def graph(objs):
     return edges, fedges
 
 
-def tap(prog, order, objs, tree, edges, fedges, found):
-    print("1..3")
+def tap(prog, order, objs, tree, edges, fedges, found, incs):
+    print("1..4")
     missing = sorted(tree - set(objs))
     print("%s 1 - every .c file of src/%s is in the picture (%d objects, %d files)"
           % ("not ok" if missing or len(objs) < len(tree) else "ok", prog, len(objs), len(tree)))
@@ -146,7 +194,11 @@ def tap(prog, order, objs, tree, edges, fedges, found):
     print("%s 3 - folders depend one way (%s)" % ("not ok" if wrong else "ok", " > ".join(order)))
     for w in wrong:
         print("# against the order: " + w)
-    return 1 if missing or found or wrong else 0
+    print("%s 4 - files include only their folder's headers and those after it%s"
+          % ("not ok" if incs else "ok", "" if PROGRAMS[prog].get("includes") else " # SKIP not yet"))
+    for w in incs:
+        print("# against the order: " + w)
+    return 1 if missing or found or wrong or incs else 0
 
 
 def main():
@@ -158,6 +210,8 @@ def main():
     prog = args[0]
     build = args[1] if len(args) > 1 else "build"
     src, order = PROGRAMS[prog]["src"], PROGRAMS[prog]["order"]
+    incs = (includes(src, order, PROGRAMS[prog].get("headers", {}))
+            if PROGRAMS[prog].get("includes") else [])
     objs, tree = objects(build, src)
     if not objs:
         sys.exit("layering: no objects of %s in %s/compile_commands.json (build first)" % (src, build))
@@ -167,7 +221,7 @@ def main():
     edges, fedges = graph(objs)
     found = cycles(edges)
     if as_tap:
-        return tap(prog, order, objs, tree, edges, fedges, found)
+        return tap(prog, order, objs, tree, edges, fedges, found, incs)
     for v in sorted(edges):
         print("%-26s -> %s" % (v, " ".join(sorted(edges[v]))))
     print("\nfolders:")
@@ -180,6 +234,8 @@ def main():
         print("cycle (%d files): %s" % (len(comp), " ".join(comp)))
     if not found:
         print("no cycles")
+    for w in incs:
+        print("include against the order: " + w)
 
 
 if __name__ == "__main__":
