@@ -37,7 +37,15 @@ int it_assign(void *u, const struct shell_assign *a)
 		else
 			conv_skip(c, a, "not a level 0-22");
 	} else if (strcmp(a->name, "BUSYBOX") == 0) {
-		conv_skip(c, a, "the uniramfs init needs no shell (add-binaries = busybox packs one)");
+		/* initramfs-tools' busybox is its rescue shell too */
+		if (strcmp(v, "n") == 0)
+			conv_add(c, a, "rescue-shell", "no", NULL);
+		else if (strcmp(v, "y") == 0)
+			conv_add(c, a, "rescue-shell", "yes", NULL);
+		else if (strcmp(v, "auto") == 0 || !*v)
+			conv_same(c, a, "busybox, when the host has it, is the rescue shell");
+		else
+			conv_skip(c, a, "not y, n or auto");
 	} else if (strcmp(a->name, "KEYMAP") == 0) {
 		if (strcmp(v, "y") == 0)
 			conv_skip(c, a, "uniramfs packs no keymap: passphrases are read with the kernel's");
