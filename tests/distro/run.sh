@@ -215,6 +215,22 @@ check_boot() {
 	fi
 	check "$name: poweroff: the kernel powered down" grep -q "reboot: Power down" "$serial"
 }
+# image_with NAME WHAT PATTERN...: the postinst.d hook remakes the image
+# as a kernel upgrade runs it, now that the root has the tools; the
+# generic image has a file matching each PATTERN; a copy goes to
+# WORK/initrd-NAME.img
+image_with() {
+	local name=$1 what=$2 list=$log/ls-$1.txt p
+	shift 2
+	check "$name: the postinst.d hook rebuilds the image" \
+		logged "$log/hook-$name.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
+	chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$list" 2>&1
+	for p; do # stop at the first pattern missing: the check names its result
+		grep -q "$p" "$list" || break
+	done
+	check "$name: the generic image has $what" grep -q "$p" "$list"
+	cp "$root/boot/initrd.img-$kver" "$work/initrd-$name.img"
+}
 # blame_ms SERIAL: the slowest unit of systemd-analyze blame (its first
 # line), in ms; "1min 30.001s", "5.400s", "812ms" as systemd prints them
 blame_ms() {
@@ -266,13 +282,7 @@ UUID=$home_uuid /home ext4 defaults 0 2
 UUID=$data_uuid /srv ext4 defaults 0 2
 UUID=$swap_uuid none swap sw 0 0
 FSTAB
-# the hook, as a kernel upgrade runs it: the image now has the tools
-check "encrypted: the postinst.d hook rebuilds the image" \
-	logged "$log/hook-stack.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
-chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-stack.txt" 2>&1
-check "encrypted: the generic image has cryptsetup and lvm" \
-	sh -c "grep -q 'sbin/cryptsetup' '$log/ls-stack.txt' && grep -q 'sbin/lvm' '$log/ls-stack.txt'"
-cp "$root/boot/initrd.img-$kver" "$work/initrd-stack.img"
+image_with encrypted "cryptsetup and lvm" sbin/cryptsetup sbin/lvm
 make_disk "$work/stack-root.img" 64
 mkdir -p "$work/fs-home/user" "$work/fs-srv"
 echo home >"$work/fs-home/user/marker"
@@ -288,7 +298,7 @@ if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" build "$
 	"$work/stack-data.img" "$pass" "$luks_uuid" "$data_luks_uuid" "$work/stack1.img" "$work/stack2.img"; then
 	ok "encrypted: the disks made in the builder VM ($(tail -1 "$log/stackdisk.txt"))"
 	rm -f "$work"/stack-*.img
-	if logged "$log/boot-stack.txt" python3 "$top/tests/distro/stackdisk.py" boot "$work/vmlinuz" "$work/initrd-stack.img" \
+	if logged "$log/boot-stack.txt" python3 "$top/tests/distro/stackdisk.py" boot "$work/vmlinuz" "$work/initrd-encrypted.img" \
 		"$work/stack1.img" "$work/stack2.img" "$pass" "$work/serial-encrypted.txt" \
 		"root=UUID=$uuid ro rd.luks.uuid=$luks_uuid console=ttyS0 panic=-1" -icount shift=0; then
 		ok "encrypted: the init asked for the passphrase ($(tail -1 "$log/boot-stack.txt"))"
@@ -345,12 +355,7 @@ imsm_clean() {
 }
 step "Intel firmware RAID (IMSM): the root on a RAID1 volume kept by mdmon"
 check "imsm: mdadm installs in the root" logged "$log/install-mdadm.txt" apt_root install mdadm
-check "imsm: the postinst.d hook rebuilds the image" \
-	logged "$log/hook-imsm.txt" in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver"
-chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-imsm.txt" 2>&1
-check "imsm: the generic image has mdadm and mdmon" \
-	sh -c "grep -q 'sbin/mdadm$' '$log/ls-imsm.txt' && grep -q 'sbin/mdmon$' '$log/ls-imsm.txt'"
-cp "$root/boot/initrd.img-$kver" "$work/initrd-imsm.img"
+image_with imsm "mdadm and mdmon" 'sbin/mdadm$' 'sbin/mdmon$'
 make_disk "$work/imsm-root.img" 64
 if logged "$log/imsmdisk.txt" python3 "$top/tests/distro/stackdisk.py" build-imsm "$work/src/uniramfs/obj-x86_64-linux-gnu/uniramfs" \
 	"$hkver" "/boot/vmlinuz-$hkver" "$work/builder" "$work/imsm-root.img" "$work/imsm1.img" "$work/imsm2.img"; then
