@@ -5,7 +5,8 @@ console where a command runs; an image built with a rescue password asks
 for it first (a wrong one is refused with its message); and after a TPM2
 unlock a failure gives no shell at all: the report, the refusal, the
 reboot (docs/cmdline.md, "After a failure"), unless rd.shell=1 on the
-command line opts in.  The interact regexes are
+command line opts in; an rd.break point after it gives no shell and the
+boot goes on.  The interact regexes are
 plain texts searched from where the last step matched: no lookahead, so a
 search is linear in the console's length."""
 
@@ -75,4 +76,12 @@ def scenarios(Scenario):
             fail_msgs=("uniramfs: /dev/vda: opened with its LUKS2 token systemd-tpm2",
                        SHELL_START, COMMAND[1]),
             log_absent=(NO_SHELL_AUTO,)))
+        out.append(S(
+            "rescue-tpm2-break", "rd.break=pre-mount after a TPM2 unlock: no shell at the break "
+            "point, the boot goes on to the real root",
+            scenarios_tpm.WithTpm(lay), "UUID=" + lay.uuid,
+            cmdline="rd.luks.options=tpm2-device=auto rd.break=pre-mount",
+            log_expect=("uniramfs: /dev/vda: opened with its LUKS2 token systemd-tpm2",
+                        NO_SHELL_AUTO, "uniramfs: break point pre-mount: no shell, going on"),
+            log_absent=("starting /bin/sh", PASSWORD_PROMPT)))
     return out
