@@ -3,7 +3,8 @@
  * device may hold one: its row's seen() queues a job (unlock, activate,
  * assemble); what the job makes appears as a new block device and comes
  * through the registry like any other, so stacks in any order just
- * work. */
+ * work. The plugins' layer rows (plugin_layer.c) follow the built-in
+ * ones once the image's rows are read (stack_setup). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +14,30 @@
 
 static const struct layer *const layers[] = { &luks_layer, &lvm_layer, &md_layer };
 
+/* The k-th row: the built-in ones, then the plugins'; NULL past the end. */
+static const struct layer *layer_at(const struct stack *s, size_t k)
+{
+	if (k < ARRAY_SIZE(layers))
+		return layers[k];
+	k -= ARRAY_SIZE(layers);
+	return k < s->nplugin_layers ? &s->plugin_layers[k] : NULL;
+}
+
 static bool layer_opens(const struct layer *l, const char *type)
 {
 	if (!strcmp(type, l->blkid_type))
 		return true;
 	for (const char *const *t = l->more_types; t && *t; t++)
 		if (!strcmp(type, *t))
+			return true;
+	return false;
+}
+
+/* A plugin may not take a type a built-in layer opens. */
+static bool builtin_type(const char *type)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
+		if (layer_opens(layers[k], type))
 			return true;
 	return false;
 }
@@ -34,6 +53,8 @@ void stack_parse(struct stack *s, const struct cmdline *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cmdline_param *p = &c->p[i];
+		strv_push_owned(&s->params,
+				p->val ? xasprintf("%s=%s", p->key, p->val) : xstrdup(p->key));
 		for (size_t k = 0; k < ARRAY_SIZE(layers); k++) {
 			const char *o = layers[k]->option;
 			size_t n = strlen(o);
@@ -62,57 +83,67 @@ void stack_free(struct stack *s)
 	strv_free(&s->done);
 	luks_opts_free(&s->opts);
 	luks_uuid_opts_free(s);
+	plugin_layers_free(s);
 	memset(s, 0, sizeof(*s));
 }
 
 void stack_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 {
 	struct stack_env *env = arg;
+	const struct layer *l;
 
 	if (what == DEV_REMOVED)
 		return;
 	luks_any_seen(env, bd);
 	if (!bd->type)
 		return;
-	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
-		if (layer_opens(layers[k], bd->type))
-			layers[k]->seen(env, bd);
+	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)
+		if (layer_opens(l, bd->type))
+			l->seen(env, bd);
 }
 
 bool stack_has_half_time(const struct stack_env *env)
 {
+	const struct layer *l;
+
 	if (env->stack->half_time_done)
 		return false;
-	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
-		if (layers[k]->half_time)
+	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)
+		if (l->half_time)
 			return true;
 	return false;
 }
 
 bool stack_half_time(struct stack_env *env)
 {
+	const struct layer *l;
 	bool did = false;
 
 	if (env->stack->half_time_done)
 		return false;
 	env->stack->half_time_done = true;
-	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
-		if (layers[k]->half_time)
-			did |= layers[k]->half_time(env);
+	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)
+		if (l->half_time)
+			did |= l->half_time(env);
 	return did;
 }
 
 void stack_setup(struct stack_env *env)
 {
-	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
-		if (layers[k]->setup)
-			layers[k]->setup(env);
+	const struct layer *l;
+
+	plugin_layers_setup(env, builtin_type);
+	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)
+		if (l->setup)
+			l->setup(env);
 }
 
 void stack_report_missing(struct stack_env *env)
 {
-	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
-		if (layers[k]->report_missing)
-			layers[k]->report_missing(env);
-}
+	const struct layer *l;
 
+	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)
+		if (l->report_missing)
+			l->report_missing(env);
+	plugin_layers_report(env);
+}

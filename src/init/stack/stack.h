@@ -12,6 +12,7 @@
 #include "init/dev/registry.h"
 #include "init/stack/crypttab.h"
 #include "init/stack/luks_token.h"
+#include "init/stack/plugin_rows.h"
 #include "init/stack/stack_env.h"
 #include "util.h"
 
@@ -53,6 +54,16 @@ struct stack {
 	bool md_member_seen, half_time_done;
 	long long last_run_ms; /* ops clock: when a layer's tool last ran */
 	bool auto_unlocked;    /* a volume opened with no typed secret (docs/unlock.md) */
+	/* The plugins' rows (plugin_layer.c): read at stack_setup, their
+	 * layers after the built-in ones in the table. The command line is
+	 * kept whole for them, since which options they read is known only
+	 * once the image's rows are. */
+	struct strv params;               /* "KEY=VALUE" or "KEY", in order */
+	struct plugin_rows plugins;
+	struct layer *plugin_layers;
+	size_t nplugin_layers, capplugin_layers;
+	struct strv plugin_failed;        /* what each failed program was given, for the timeout's report */
+	bool plugins_read;
 };
 
 /* A layer a block device may hold, libblkid style: a new one (iSCSI,
@@ -136,6 +147,14 @@ int luks_key_read(struct stack_env *env, const char *node, const char *fstype, c
  * openat2 on kernels before 5.6, as if openat2 were ENOSYS. */
 void luks_key_force_walk(bool on);
 
+/* plugin_layer.c: the plugins' layer rows (docs/plugins.md). */
+/* Read the image's rows once and add a layer for each layer row;
+ * is_builtin: a blkid type the built-in layers open. */
+void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *type));
+/* After the root timed out: each plugin program that failed. */
+void plugin_layers_report(struct stack_env *env);
+void plugin_layers_free(struct stack *s);
+
 /* luks.c, lvm.c, md.c */
 extern const struct layer luks_layer, lvm_layer, md_layer;
 /* luks.c: any device that appeared (not only LUKS ones): the key device
@@ -146,7 +165,8 @@ void luks_free_waiting(struct stack *s);
 void luks_net_up(struct stack_env *env);
 
 /* tool.c */
-/* The tool's path in the image ("/usr/sbin/lvm") or NULL. */
+/* The tool's path in the image ("/usr/sbin/lvm") or NULL. A name
+ * starting with '/' is that path (a plugin's program). */
 char *tool_find(struct stack_env *env, const char *name);
 /* Run a tool found by name with the clean environment; its exit status,
  * or a negative code after logging why it could not run (-ENOENT: not

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Run a tool (cryptsetup, lvm, mdadm) to its end, feeding its stdin
+/* Run a tool (cryptsetup, lvm, mdadm, a plugin's program) to its end, feeding its stdin
  * from memory: a passphrase goes through a pipe, never argv or a file. */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +19,9 @@ char *tool_find(struct stack_env *env, const char *name)
 	/* where the generator finds them on the host, so the same path */
 	static const char *const dirs[] = { LAYOUT_TOOL_DIRS };
 
+	/* a plugin's program is named by its path in the image (plugin_rows.c checked it) */
+	if (name[0] == '/')
+		return env->ops->access(name, X_OK) == 0 ? xstrdup(name) : NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/%s", dirs[i], name);
 		if (env->ops->access(p, X_OK) == 0)

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef UNIRAMFS_INIT_STACK_PLUGIN_ROWS_H
+#define UNIRAMFS_INIT_STACK_PLUGIN_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "init/core/ops.h"
+#include "util.h"
+
+/* One boot-time row of a package's plugin (docs/plugins.md), as the
+ * generator wrote it to LAYOUT_PLUGIN_ROWS_FILE and this init checked it. */
+struct plugin_row {
+	bool root;            /* a root handler; else a layer */
+	char *plugin;         /* the plugin's name, for messages */
+	char *key;            /* the blkid type (layer) or the root= prefix (root) */
+	char *program;        /* an absolute path to an executable of the image */
+	struct strv modules;  /* loaded before the program first runs */
+	struct strv options;  /* command-line keys handed to the program (layer) */
+	unsigned line;        /* in the file, for messages */
+};
+
+struct plugin_rows {
+	struct plugin_row *v;
+	size_t n, cap;
+};
+
+/* Check text (len bytes, the file's whole content) row by row: a bad
+ * row is reported with its line and skipped. is_builtin names the
+ * blkid types the init's own layers open (a plugin may not take one);
+ * ops finds the programs in the image. Returns the rows kept. */
+size_t plugin_rows_parse(const char *text, size_t len, const struct sysops *ops,
+			 bool (*is_builtin)(const char *type), struct plugin_rows *out);
+/* Read LAYOUT_PLUGIN_ROWS_FILE (none: no rows, no message). */
+void plugin_rows_read(const struct sysops *ops, bool (*is_builtin)(const char *type),
+		      struct plugin_rows *out);
+/* The layer row for a blkid type, or NULL. */
+const struct plugin_row *plugin_rows_layer(const struct plugin_rows *rows, const char *type);
+void plugin_rows_free(struct plugin_rows *rows);
+
+#endif

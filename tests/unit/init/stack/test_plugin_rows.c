@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The plugins' rows file as the init reads it (src/init/stack/plugin_rows.c):
+ * the image is anyone's, so every field is checked, and each bad row is
+ * named by its line, with why, and skipped while the good ones stay. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_ops.h"
+#include "init/stack/plugin_rows.h"
+#include "layout.h"
+#include "log.h"
+#include "log_capture.h"
+#include "stack_helpers.h"
+#include "test.h"
+
+#define PROG "/usr/lib/bc/open"
+#define W "<4>" LAYOUT_PLUGIN_ROWS_FILE ":"
+
+static bool builtin(const char *type)
+{
+	return !strcmp(type, "crypto_LUKS") || !strcmp(type, "LVM2_member");
+}
+
+static struct fake_ops *setup(void)
+{
+	struct fake_ops *f = fake_ops_new();
+
+	msgs_capture(LOG_INFO);
+	fake_tool(f, PROG);
+	fake_tool(f, "/usr/lib/zfs/mount-root");
+	return f;
+}
+
+static size_t parse(struct fake_ops *f, const char *text, struct plugin_rows *rows)
+{
+	return plugin_rows_parse(text, strlen(text), &f->ops, builtin, rows);
+}
+
+static void finish(struct fake_ops *f, struct plugin_rows *rows)
+{
+	if (test_cur_failed)
+		printf("# messages:\n%s", msgs.p ? msgs.p : "");
+	plugin_rows_free(rows);
+	fake_ops_free(f);
+}
+
+static void test_good_rows(void)
+{
+	struct fake_ops *f = setup();
+	struct plugin_rows rows = { 0 };
+
+	CHECK(parse(f, "layer\tbc\tbcache\t" PROG "\tbcache,crc64\trd.bc,rd.bcache.x\n"
+		       "\n"
+		       "root\tzfs\tZFS=\t/usr/lib/zfs/mount-root\t-\t-\n"
+		       "layer\tbc\tbcache2\t" PROG "\t-\t-", &rows) == 3);
+	CHECK(rows.n == 3);
+	CHECK(!rows.v[0].root && !strcmp(rows.v[0].plugin, "bc") && !strcmp(rows.v[0].key, "bcache"));
+	CHECK(!strcmp(rows.v[0].program, PROG) && rows.v[0].line == 1);
+	CHECK(rows.v[0].modules.n == 2 && !strcmp(rows.v[0].modules.v[1], "crc64"));
+	CHECK(rows.v[0].options.n == 2 && !strcmp(rows.v[0].options.v[1], "rd.bcache.x"));
+	CHECK(rows.v[1].root && !strcmp(rows.v[1].key, "ZFS=") && rows.v[1].line == 3);
+	CHECK(rows.v[1].modules.n == 0 && rows.v[1].options.n == 0);
+	CHECK(rows.v[2].line == 4 && !strcmp(rows.v[2].key, "bcache2"));
+	CHECK(plugin_rows_layer(&rows, "bcache2") == &rows.v[2]);
+	CHECK(plugin_rows_layer(&rows, "ZFS=") == NULL);
+	CHECK(plugin_rows_layer(&rows, NULL) == NULL);
+	CHECK(msgs.len == 0);
+	finish(f, &rows);
+}
+
+/* Each bad line, its exact message; the good row after them stays. */
+static void test_bad_rows(void)
+{
+	static const struct {
+		const char *line, *msg;
+	} cases[] = {
+		{ "layer\tbc\tbcache\t" PROG, "not 6 tab-separated fields" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\t-", "not 6 tab-separated fields" },
+		{ "disk\tbc\tbcache\t" PROG "\t-\t-", "unknown kind (layer or root)" },
+		{ "layer\tb c\tbcache\t" PROG "\t-\t-",
+		  "bad plugin name (letters, digits, ._-+@; at most 64)" },
+		{ "layer\t\tbcache\t" PROG "\t-\t-",
+		  "bad plugin name (letters, digits, ._-+@; at most 64)" },
+		{ "layer\tbc\tbc\x1b[2Jache\t" PROG "\t-\t-",
+		  "bad blkid type (letters, digits, ._-; at most 64)" },
+		{ "layer\tbc\tbc/cache\t" PROG "\t-\t-",
+		  "bad blkid type (letters, digits, ._-; at most 64)" },
+		{ "root\tzfs\tZFS =\t" PROG "\t-\t-",
+		  "bad root= prefix (letters, digits, ._-+:=@/; at most 64)" },
+		{ "layer\tbc\tbcache\tbin/sh\t-\t-",
+		  "bad program (an absolute path of letters, digits, ._-+/, without '.' or '..')" },
+		{ "layer\tbc\tbcache\t/usr/lib/../../bin/sh\t-\t-",
+		  "bad program (an absolute path of letters, digits, ._-+/, without '.' or '..')" },
+		{ "layer\tbc\tbcache\t/usr/lib/bc/\t-\t-",
+		  "bad program (an absolute path of letters, digits, ._-+/, without '.' or '..')" },
+		{ "layer\tbc\tbcache\t/usr/lib/bc/open;reboot\t-\t-",
+		  "bad program (an absolute path of letters, digits, ._-+/, without '.' or '..')" },
+		{ "layer\tbc\tbcache\t/usr/lib/bc/missing\t-\t-",
+		  "its program is not an executable of this image" },
+		{ "layer\tbc\tbcache\t" PROG "\tbcache,,crc\t-",
+		  "bad modules (a comma list of module names, or -)" },
+		{ "layer\tbc\tbcache\t" PROG "\t../bcache\t-",
+		  "bad modules (a comma list of module names, or -)" },
+		{ "layer\tbc\tbcache\t" PROG "\t\t-", "bad modules (a comma list of module names, or -)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\trd.bc=1",
+		  "bad options (a comma list of command-line keys such as rd.foo, or -)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\trd.bc,",
+		  "bad options (a comma list of command-line keys such as rd.foo, or -)" },
+		{ "root\tzfs\tZFS=\t" PROG "\t-\trd.zfs", "a root row takes no options" },
+		{ "layer\tbc\tcrypto_LUKS\t" PROG "\t-\t-", "blkid type crypto_LUKS is the init's own layer" },
+		{ "root\tzfs\tUUID=\t" PROG "\t-\t-", "root= prefix UUID= is the init's own (UUID=)" },
+		{ "root\tzfs\t/dev/zfs\t" PROG "\t-\t-", "root= prefix /dev/zfs is the init's own (/)" },
+		{ "root\tzfs\tnfs\t" PROG "\t-\t-", "root= prefix nfs is the init's own (nfs:)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\r",
+		  "bad options (a comma list of command-line keys such as rd.foo, or -)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\trd.bc, rd.x",
+		  "bad options (a comma list of command-line keys such as rd.foo, or -)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-x",
+		  "bad options (a comma list of command-line keys such as rd.foo, or -)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct fake_ops *f = setup();
+		struct plugin_rows rows = { 0 };
+		char *text = xasprintf("%s\nlayer\tok\tok_type\t" PROG "\t-\t-\n", cases[i].line);
+		char *want = xasprintf(W "1: %s; row skipped\n", cases[i].msg);
+		CHECK(parse(f, text, &rows) == 1);
+		CHECK(rows.n == 1 && !strcmp(rows.v[0].key, "ok_type") && rows.v[0].line == 2);
+		CHECK(said(want));
+		CHECK(count_said(LAYOUT_PLUGIN_ROWS_FILE) == 1);
+		if (test_cur_failed)
+			printf("# case %zu: %s\n", i, cases[i].line);
+		free(text);
+		free(want);
+		finish(f, &rows);
+	}
+}
+
+/* A second plugin cannot take what a first one has. */
+static void test_conflicts(void)
+{
+	struct fake_ops *f = setup();
+	struct plugin_rows rows = { 0 };
+
+	CHECK(parse(f, "layer\ta\tbcache\t" PROG "\t-\t-\n"
+		       "layer\tb\tbcache\t" PROG "\t-\t-\n"
+		       "root\tzfs\tZFS=\t" PROG "\t-\t-\n"
+		       "root\tother\tZFS=pool\t" PROG "\t-\t-\n"
+		       "root\tthird\tZF\t" PROG "\t-\t-\n", &rows) == 2);
+	CHECK(said(W "2: blkid type bcache is taken by plugin a (line 1); row skipped\n"));
+	CHECK(said(W "4: root= prefix ZFS=pool overlaps ZFS= of plugin zfs (line 3); row skipped\n"));
+	CHECK(said(W "5: root= prefix ZF overlaps ZFS= of plugin zfs (line 3); row skipped\n"));
+	finish(f, &rows);
+}
+
+static void test_hostile_sizes(void)
+{
+	struct fake_ops *f = setup();
+	struct plugin_rows rows = { 0 };
+	struct buf b = { 0 };
+	char nul[] = "layer\tbc\tbc\0ache\t" PROG "\t-\t-\nlayer\tok\tok\t" PROG "\t-\t-\n";
+
+	/* a NUL in a row: that row only */
+	CHECK(plugin_rows_parse(nul, sizeof(nul) - 1, &f->ops, builtin, &rows) == 1);
+	CHECK(said(W "1: a NUL byte; row skipped\n"));
+	plugin_rows_free(&rows);
+
+	/* a line over 4096 bytes */
+	msgs_clear();
+	buf_printf(&b, "layer\tbc\tbcache\t/");
+	for (int i = 0; i < 5000; i++)
+		buf_printf(&b, "a");
+	buf_printf(&b, "\t-\t-\nlayer\tok\tok\t" PROG "\t-\t-\n");
+	CHECK(parse(f, b.p, &rows) == 1);
+	CHECK(said(W "1: longer than 4096 bytes; row skipped\n"));
+	plugin_rows_free(&rows);
+	buf_free(&b);
+
+	/* more than 256 rows: the first 256 kept */
+	msgs_clear();
+	for (int i = 0; i < 300; i++)
+		buf_printf(&b, "layer\tbc\tt%d\t" PROG "\t-\t-\n", i);
+	CHECK(parse(f, b.p, &rows) == 256);
+	CHECK(said(W "257: more than 256 rows; the rest skipped\n"));
+	plugin_rows_free(&rows);
+
+	/* the whole file over 64 KiB: nothing */
+	msgs_clear();
+	while (b.len <= 64 * 1024)
+		buf_printf(&b, "# padding\n");
+	CHECK(parse(f, b.p, &rows) == 0);
+	CHECK(said(LAYOUT_PLUGIN_ROWS_FILE ": "));
+	CHECK(said(" bytes, more than 65536: no plugin row read\n"));
+	buf_free(&b);
+	finish(f, &rows);
+}
+
+/* No file: no rows and nothing said; one in the image is read from it. */
+static void test_read_file(void)
+{
+	struct fake_ops *f = setup();
+	struct plugin_rows rows = { 0 };
+
+	plugin_rows_read(&f->ops, builtin, &rows);
+	CHECK(rows.n == 0 && msgs.len == 0);
+	fake_write(f, LAYOUT_PLUGIN_ROWS_FILE, "layer\tbc\tbcache\t" PROG "\tbcache\t-\n");
+	plugin_rows_read(&f->ops, builtin, &rows);
+	CHECK(rows.n == 1 && !strcmp(rows.v[0].modules.v[0], "bcache"));
+	finish(f, &rows);
+}
+
+int main(void)
+{
+	log_init("uniramfs", LOG_DEBUG);
+	RUN(test_good_rows);
+	RUN(test_bad_rows);
+	RUN(test_conflicts);
+	RUN(test_hostile_sizes);
+	RUN(test_read_file);
+	buf_free(&msgs);
+	return test_done();
+}
