@@ -30,6 +30,8 @@ tests=(
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
 	cryptsetup-bin lvm2 mdadm
+	# make-bcache for the plugin-layer boot test's disk (tests/boot/scenarios_plugins.py)
+	bcache-tools
 	# LUKS2 tokens: the TPM2 plugin's dlopen()ed tss2 libraries, and the
 	# software TPM the builder enrols with and the boot unlocks with
 	libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0 swtpm swtpm-tools
