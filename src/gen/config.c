@@ -56,36 +56,13 @@ static const struct key keys[] = {
 	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
 	{ "ssh-hostkeys", T_AUTO, F(ssh_hostkeys), "auto, yes or no: a hostonly image with SSH unlock packs this machine's host keys (yes: anyone who can read the image has them) or lets dropbear make new ones at each boot (no); auto fails that build until one is chosen", 0 },
 	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
-	{ "rescue-shell", T_AUTO, F(rescue_shell), "auto, yes or no: busybox for the emergency shell and rd.break (default: auto, when the host has busybox)", 0 },
-	{ "rescue-password-hash", T_STR, F(rescue_password_hash), "a crypt(3) hash (mkpasswd) the rescue shell asks the password of", 0 },
-	{ "rescue-password-account", T_STR, F(rescue_password_account), "the rescue shell asks this account's password: its hash from SYSROOT/etc/shadow", 0 },
+	{ "rescue-shell", T_AUTO, F(rescue.shell), "auto, yes or no: busybox for the emergency shell and rd.break (default: auto, when the host has busybox)", 0 },
+	{ "rescue-password-hash", T_STR, F(rescue.password_hash), "a crypt(3) hash (mkpasswd) the rescue shell asks the password of", 0 },
+	{ "rescue-password-account", T_STR, F(rescue.password_account), "the rescue shell asks this account's password: its hash from SYSROOT/etc/shadow", 0 },
 	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
 	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
 };
-
-void build_opts_init(struct build_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->mode = MODE_GENERIC;
-	o->compress = COMP_ZSTD;
-	o->compress_level = -1;
-	o->microcode = MICROCODE_AUTO;
-}
-
-void build_opts_free(struct build_opts *o)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		void *p = (char *)o + keys[i].off;
-		if (keys[i].type == T_STR) {
-			free(*(char **)p);
-			*(char **)p = NULL;
-		} else if (keys[i].type == T_LIST) {
-			strv_free(p);
-		}
-	}
-	strv_free(&o->configs);
-}
 
 static const struct key *find_key(const char *name)
 {

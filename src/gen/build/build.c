@@ -19,8 +19,8 @@
 #include "cpio.h"
 #include "err.h"
 #include "gen/build/build_priv.h"
+#include "gen/build/opts.h"
 #include "gen/compress/compress.h"
-#include "gen/config.h"
 #include "gen/elf/elf.h"
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
@@ -392,7 +392,7 @@ int build_image(const struct build_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	p.sysroot = o->sysroot ? o->sysroot : "/";
 	p.img = image_new();
-	r = early_check(o);
+	r = early_check(&o->add_hooks);
 	if (r == 0)
 		r = compression_check_built_in(o->compress);
 	if (r == 0)
@@ -447,7 +447,7 @@ int build_image(const struct build_opts *o)
 		free(uncovered);
 	}
 	if (r == 0)
-		r = rescue_plan_add(p.img, p.sysroot, o);
+		r = rescue_plan_add(p.img, p.sysroot, &o->rescue);
 	if (r == 0) {
 		p.stack.keyfile_pattern = &o->keyfile_pattern;
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
@@ -464,10 +464,8 @@ int build_image(const struct build_opts *o)
 		r = add_host_files(p.img, &o->add_files);
 	if (r == 0) {
 		/* the baked line: hostonly's netroot=/ip= before the user's */
-		struct build_opts eo = *o;
 		char *cmdline = net_plan_cmdline(&p.net, o->cmdline);
-		eo.cmdline = cmdline;
-		r = early_plan_add(&p.early, p.img, p.sysroot, &eo);
+		r = early_plan_add(&p.early, p.img, p.sysroot, &o->add_hooks, cmdline);
 		free(cmdline);
 	}
 	if (r == 0)

@@ -2,7 +2,7 @@
 #ifndef UNIRAMFS_BUILD_H
 #define UNIRAMFS_BUILD_H
 
-#include "gen/config.h"
+#include "gen/build/opts.h"
 #include "gen/image/image.h"
 
 /* Make the image the options describe and write it atomically. */

@@ -2,7 +2,7 @@
 #ifndef UNIRAMFS_BUILD_ALL_H
 #define UNIRAMFS_BUILD_ALL_H
 
-#include "gen/config.h"
+#include "gen/build/opts.h"
 
 /* `uniramfs build --all`: the default image of every installed kernel.
  * One kernel's failure is reported and the others are still built; the

@@ -15,8 +15,8 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "gen/build/opts.h"
 #include "gen/compress/compress.h"
-#include "gen/config.h"
 #include "gen/host/space.h"
 #include "gen/image/format_gen_init_cpio.h"
 #include "gen/image/image.h"

@@ -140,14 +140,14 @@ int early_add_fsck(struct image *img, const char *sysroot, const struct strv *fs
 	return r;
 }
 
-int early_check(const struct build_opts *o)
+int early_check(const struct strv *hooks)
 {
 	struct image *img = image_new();
 	int r = 0;
 
 	/* The same checks as the real additions, before any work is done. */
-	for (size_t i = 0; r == 0 && i < o->add_hooks.n; i++)
-		r = early_add_hook(img, o->add_hooks.v[i]);
+	for (size_t i = 0; r == 0 && i < hooks->n; i++)
+		r = early_add_hook(img, hooks->v[i]);
 	image_free(img);
 	return r;
 }
@@ -448,14 +448,14 @@ static bool has_resume(const char *cmdline)
 }
 
 int early_plan_add(struct early_plan *ep, struct image *img, const char *sysroot,
-		   const struct build_opts *o)
+		   const struct strv *hooks, const char *user_cmdline)
 {
-	const char *user = o->cmdline ? o->cmdline : "";
+	const char *user = user_cmdline ? user_cmdline : "";
 	char *cmdline = xstrdup(user), *spec;
 	int r = early_add_fsck(img, sysroot, ep->hostonly ? &ep->fstypes : NULL);
 
-	for (size_t i = 0; r == 0 && i < o->add_hooks.n; i++)
-		r = early_add_hook(img, o->add_hooks.v[i]);
+	for (size_t i = 0; r == 0 && i < hooks->n; i++)
+		r = early_add_hook(img, hooks->v[i]);
 	if (r == 0)
 		r = add_sh(img);
 	if (r == 0 && ep->hostonly && !has_resume(user) &&

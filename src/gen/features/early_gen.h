@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 
-#include "gen/config.h"
 #include "gen/hostonly/hostonly.h"
 #include "gen/image/image.h"
 #include "layout.h"
@@ -23,13 +22,14 @@ struct early_plan {
 
 /* Remember what hostonly found (call before hostonly_free). */
 void early_plan_hostonly(struct early_plan *ep, const struct hostonly *h);
-/* fsck tools, hooks (o->add_hooks) and /etc/uniramfs/cmdline. */
+/* fsck tools, hooks (add_hook's STAGE:FILE specs) and
+ * /etc/uniramfs/cmdline (cmdline, the line to bake; NULL: none). */
 int early_plan_add(struct early_plan *ep, struct image *img, const char *sysroot,
-		   const struct build_opts *o);
+		   const struct strv *hooks, const char *cmdline);
 void early_plan_free(struct early_plan *ep);
 
 /* Fail early on a bad --add-hook (unknown stage, missing file). */
-int early_check(const struct build_opts *o);
+int early_check(const struct strv *hooks);
 
 /* Each piece on its own, for tests. */
 /* Add the checkers for fstypes (NULL: every one the host has) found in

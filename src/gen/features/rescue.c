@@ -16,6 +16,7 @@
 #include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
+#include "util.h"
 
 #define RESCUE_HASH_MAX 512
 
@@ -97,28 +98,28 @@ static int shadow_hash(const char *sysroot, const char *account, char **hash)
 	return r;
 }
 
-static int add_password(struct image *img, const char *sysroot, const struct build_opts *o)
+static int add_password(struct image *img, const char *sysroot, const struct rescue_opts *o)
 {
 	char *hash = NULL;
 	int r;
 
-	if (o->rescue_password_hash && o->rescue_password_account)
+	if (o->password_hash && o->password_account)
 		return err_set("rescue_password_hash and rescue_password_account: give one");
-	if (o->rescue_password_hash) {
-		hash = xstrdup(o->rescue_password_hash);
+	if (o->password_hash) {
+		hash = xstrdup(o->password_hash);
 		if (!hash_ok(hash)) {
 			free(hash);
 			return err_set("rescue_password_hash: not a crypt(3) hash (make one with "
 				       "mkpasswd, from the whois package)");
 		}
-	} else if (o->rescue_password_account) {
-		r = shadow_hash(sysroot, o->rescue_password_account, &hash);
+	} else if (o->password_account) {
+		r = shadow_hash(sysroot, o->password_account, &hash);
 		if (r < 0)
 			return r;
 		if (!hash_ok(hash)) {
 			free(hash);
 			return err_set("rescue_password_account = %s: the account has no usable "
-				       "password (locked or empty)", o->rescue_password_account);
+				       "password (locked or empty)", o->password_account);
 		}
 	} else {
 		return 0;
@@ -132,11 +133,11 @@ static int add_password(struct image *img, const char *sysroot, const struct bui
 	return r;
 }
 
-int rescue_plan_add(struct image *img, const char *sysroot, const struct build_opts *o)
+int rescue_plan_add(struct image *img, const char *sysroot, const struct rescue_opts *o)
 {
-	int r = add_busybox(img, sysroot, o->rescue_shell);
+	int r = add_busybox(img, sysroot, o->shell);
 
-	if (r == 0 && o->rescue_shell != RESCUE_SHELL_NO)
+	if (r == 0 && o->shell != RESCUE_SHELL_NO)
 		r = add_password(img, sysroot, o);
 	return r;
 }

@@ -2,8 +2,17 @@
 #ifndef UNIRAMFS_GEN_RESCUE_H
 #define UNIRAMFS_GEN_RESCUE_H
 
-#include "gen/config.h"
 #include "gen/image/image.h"
+
+/* rescue_shell: auto, yes, no in that order (config.c's T_AUTO). */
+enum rescue_shell { RESCUE_SHELL_AUTO, RESCUE_SHELL_YES, RESCUE_SHELL_NO };
+
+/* The rescue keys of struct build_opts, all the rescue shell reads. */
+struct rescue_opts {
+	enum rescue_shell shell;
+	char *password_hash;    /* a crypt(3) hash for the rescue shell */
+	char *password_account; /* or this account's hash from SYSROOT/etc/shadow */
+};
 
 /* The rescue shell every image carries unless rescue_shell = no: the
  * host's busybox (Debian's busybox-static or busybox install the same
@@ -16,6 +25,6 @@
  * hash checked for crypt's alphabet, or rescue_password_account's hash
  * from SYSROOT/etc/shadow, read inside the sysroot; a locked or empty
  * one is an error, never a plain text. */
-int rescue_plan_add(struct image *img, const char *sysroot, const struct build_opts *o);
+int rescue_plan_add(struct image *img, const char *sysroot, const struct rescue_opts *o);
 
 #endif

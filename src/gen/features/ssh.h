@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gen/config.h"
 #include "gen/image/image.h"
 #include "util.h"
 
@@ -19,6 +18,12 @@
 		"/root/.ssh/dracut_authorized_keys"
 /* Made once per machine by dropbearkey, kept, packed into hostonly images. */
 #define SSH_HOSTKEY_DIR "/etc/uniramfs/dropbear"
+
+/* ssh_unlock and ssh_hostkeys (config keys; auto, yes, no in that order,
+ * as config.c's T_AUTO parser sets them). */
+enum ssh_unlock { SSH_AUTO, SSH_YES, SSH_NO };
+/* auto: a hostonly image with SSH unlock fails until the owner chooses */
+enum ssh_hostkeys { SSH_HOSTKEYS_AUTO, SSH_HOSTKEYS_YES, SSH_HOSTKEYS_NO };
 
 struct ssh_plan {
 	bool on;

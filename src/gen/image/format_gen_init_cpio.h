@@ -13,6 +13,9 @@
  * is complete), and named there by absolute path. Modes, owners and
  * device nodes are in the list, not in LIST.d. */
 
+/* The format config key: the image, or this list. */
+enum output_format { FORMAT_CPIO, FORMAT_GEN_INIT_CPIO };
+
 /* One entry as a list line appended to out; contents: LIST.d's absolute
  * path. -errno + err_* for a name gen_init_cpio cannot read (white space,
  * control characters, "${" which it expands). */

@@ -6,6 +6,9 @@
 
 #include "cpio.h"
 
+/* The microcode config key: auto packs the early segment, none leaves it out. */
+enum microcode_mode { MICROCODE_AUTO, MICROCODE_NONE };
+
 /* Write the uncompressed early cpio holding
  * kernel/x86/microcode/{GenuineIntel,AuthenticAMD}.bin from the host's
  * firmware (sysroot/lib/firmware/intel-ucode/, amd-ucode/). hostonly:

@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "gen/compress/compress.h"
-#include "gen/config.h"
 #include "gen/image/image.h"
 #include "util.h"
 
@@ -16,6 +15,9 @@
  * init through a loop device before it runs or loads any of them. Their
  * places in the main segment become symlinks into the mount, so a boot
  * decompresses only what it reads. */
+/* The squashfs config key: auto, yes, no in that order (config.c's T_AUTO). */
+enum squashfs_mode { SQUASHFS_AUTO, SQUASHFS_YES, SQUASHFS_NO };
+
 struct squash_plan {
 	bool on;
 	const char *comp;  /* gensquashfs's name for the compressor */

@@ -16,6 +16,8 @@
  * inputs alone (the stub's own time stamp is kept). The stub's COFF
  * symbol table (not loaded, deprecated for images) is dropped, and so is
  * a signature: adding sections would break it anyway. */
+#define UKI_DEFAULT_STUB "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
+
 struct uki_section {
 	const char *name; /* ".linux": at most 8 bytes */
 	const void *data;

@@ -54,7 +54,7 @@ static void test_initramfs_tools_shipped(void)
 	/* initramfs-tools' busybox is the rescue shell uniramfs packs by default */
 	CHECK(strstr(out.p, "# /etc/initramfs-tools/initramfs.conf:30: BUSYBOX=auto\n#   the same in "
 			    "uniramfs: busybox, when the host has it, is the rescue shell\n"));
-	CHECK(o.rescue_shell == RESCUE_SHELL_AUTO);
+	CHECK(o.rescue.shell == RESCUE_SHELL_AUTO);
 	build_opts_free(&o);
 	buf_free(&out);
 	free(root);
@@ -72,7 +72,7 @@ static void test_initramfs_tools_site(void)
 	CHECK(o.compress == COMP_XZ);
 	CHECK(o.compress_level == 19);
 	CHECK(o.cmdline == NULL); /* RESUME=none */
-	CHECK(o.rescue_shell == RESCUE_SHELL_NO); /* BUSYBOX=n */
+	CHECK(o.rescue.shell == RESCUE_SHELL_NO); /* BUSYBOX=n */
 	CHECK(o.add_modules.n == 5 && strv_contains(&o.add_modules, "btrfs") &&
 	      strv_contains(&o.add_modules, "e1000e") && strv_contains(&o.add_modules, "dm_crypt"));
 	/* conf.d's hidden and dpkg leftover files are not read */
