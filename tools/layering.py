@@ -29,9 +29,10 @@ own #include lines are checked against the same order: a file may
 include the program's headers of its folder and of those after it. A
 header at the top that belongs to no file of its name is placed by
 "headers" below (init.h, the boot's state, is the stages' to use and no
-folder's below them). The generator's includes are not checked yet:
-its gen/config.h (struct build_opts and its enums, with the key table)
-is included by build/, features/ and image/, below config.
+folder's below them). In the generator, config.h (the key table) is
+the config folder's and includes build/opts.h (struct build_opts, the
+build's input); each enum a key sets belongs to the feature that reads
+it, and the folders below the build get the fields they use.
 """
 import collections
 import json
@@ -54,6 +55,7 @@ PROGRAMS = {
         "src": "src/gen",
         "order": ["main", "import", "config", "build", "features", "plugins", "hostonly", "modules", "elf", "image",
                   "read", "compress", "host"],
+        "includes": True,
     },
 }
 
