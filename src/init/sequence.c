@@ -427,28 +427,6 @@ void init_setup(struct init *in)
 	loop_add(&in->loop, &drivers);
 }
 
-/* root=nbd:… or root=iscsi:… names the network disk itself: the root
- * is the device that session brings, mounted like any other. */
-static void use_netroot_device(struct init *in)
-{
-	const char *fstype, *flags;
-	char *spec = netroot_root_spec(&in->net.root, in->opt.root, &fstype, &flags);
-
-	if (!spec)
-		return;
-	{
-		char *shown = netroot_shown(in->opt.root); /* iscsi:USER:PASS@… */
-		log_debug("root=%s: the root is %s", shown, spec);
-		free(shown);
-	}
-	free(in->opt.root);
-	in->opt.root = spec;
-	if (fstype && !in->opt.rootfstype)
-		in->opt.rootfstype = xstrdup(fstype);
-	if (flags && !in->opt.rootflags)
-		in->opt.rootflags = xstrdup(flags);
-}
-
 int init_run(struct init *in, int argc, char **argv, char **envp)
 {
 	bool gave_up = false;

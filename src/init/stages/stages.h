@@ -40,6 +40,9 @@ int mount_net_root(struct init *in);
 /* netblock.c: netup's on_up (arg: struct init) for an iSCSI or NBD
  * root: queues the iscsistart or nbd-client job. */
 void netblock_up(void *in);
+/* root=nbd:… or root=iscsi:… names the network disk itself: root=
+ * becomes the device that session brings. */
+void use_netroot_device(struct init *in);
 
 /* udevdb.c: udev's database entries for every dm device, so the root's
  * udev treats them as set up (the number written, or a negative code,
