@@ -49,7 +49,7 @@
  * line each, tab-separated, lists comma-separated, "-" for none:
  *   layer PLUGIN BLKID-TYPE PROGRAM MODULES OPTIONS
  *   root  PLUGIN PREFIX     PROGRAM MODULES -
- * The generator writes it; the init does not read it yet. */
+ * The generator writes it; the init reads it (src/init/stack/plugin_rows.c). */
 #define LAYOUT_PLUGIN_ROWS_FILE "/etc/uniramfs/plugin-rows"
 /* The console for the passphrase prompt: KEYMAP= and FONT= lines naming
  * what the two files hold (docs/cmdline.md, "Console"). */

@@ -256,6 +256,38 @@ static long long last_activity(const struct init *in)
 	return last;
 }
 
+static bool never(const struct init *in, const void *arg)
+{
+	return (void)in, (void)arg, false;
+}
+
+/* root= is a plugin's: its program mounts it once the devices are quiet
+ * for ROOT_QUIET_MS (or rd.timeout passed), as the root's wait would
+ * decide they are all there; each failure through the failure path and
+ * tried again. 0 mounted, < 0 gave up. */
+static int plugin_root(struct init *in, const struct plugin_row *pr)
+{
+	for (;;) {
+		long long end = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
+		int r;
+
+		while ((end < 0 || now_ms(in) < end) &&
+		       (in->drivers.n || now_ms(in) - last_activity(in) < ROOT_QUIET_MS)) {
+			long long until = last_activity(in) + ROOT_QUIET_MS;
+			if ((r = boot_wait(in, end >= 0 && end < until ? end : until, never, NULL)) < 0)
+				return r;
+		}
+		timing_mark(&in->timing, "devices");
+		run_break(in, BRK_PRE_MOUNT, "pre-mount");
+		run_hooks(in, "pre-mount");
+		if (mount_plugin_root(in, pr) == 0)
+			return 0;
+		log_err("%s", err_msg());
+		if ((r = failure(in, true)) < 0)
+			return r;
+	}
+}
+
 /* rd.timeout passed without the root, but a slow RAID or SAN controller
  * still announces disks one by one: failing now would reboot into the
  * same race every time. The wait goes on while something happened in
@@ -429,6 +461,7 @@ void init_setup(struct init *in)
 
 int init_run(struct init *in, int argc, char **argv, char **envp)
 {
+	const struct plugin_row *pr;
 	bool gave_up = false;
 	int r;
 
@@ -459,8 +492,10 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	timing_mark(&in->timing, "setup");
 	run_break(in, BRK_CMDLINE, "cmdline");
 	run_hooks(in, "cmdline");
+	/* the image's crypttab and plugin rows: before root= is judged,
+	 * since a plugin's root handler may claim it */
+	stack_setup(&in->stack_env);
 	if (net_root(in)) {
-		stack_setup(&in->stack_env);
 		stage_modules(in);
 		if ((r = net_root_mount(in)) < 0)
 			return r;
@@ -471,6 +506,12 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		log_err("no root= on the kernel command line: nothing to mount");
 		return failure(in, false);
 	}
+	if ((pr = plugin_rows_root(&in->stack.plugins, in->opt.root))) {
+		stage_modules(in);
+		if ((r = plugin_root(in, pr)) < 0)
+			return r;
+		goto mounted;
+	}
 	if (!blockdev_spec_valid(in->opt.root)) {
 		log_err("root=%s is not a device uniramfs understands "
 			"(use /dev/NAME, UUID=, LABEL=, PARTUUID=, PARTLABEL=, /dev/disk/by-id/..., "
@@ -479,7 +520,6 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		return failure(in, false);
 	}
 
-	stack_setup(&in->stack_env);
 	stage_modules(in);
 	for (;;) {
 		r = init_wait_root(in);

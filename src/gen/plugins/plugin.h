@@ -41,7 +41,7 @@ struct plugin {
 	struct plugin_list if_module;     /* hostonly-if-module */
 	/* build time */
 	struct plugin_list programs, modules, firmware, files, optional_files, hooks;
-	/* boot time: parsed, checked and packed, not yet run by the init */
+	/* boot time: packed as LAYOUT_PLUGIN_ROWS_FILE, run by the init */
 	struct plugin_list layer_types, layer_program, layer_modules, layer_options;
 	struct plugin_list root_prefixes, root_program, root_modules;
 	size_t nitems;

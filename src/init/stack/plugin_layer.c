@@ -11,7 +11,6 @@
 #include "init/stack/plugin_rows.h"
 #include "init/stack/stack.h"
 #include "init/stack/stack_env.h"
-#include "layout.h"
 #include "log.h"
 
 struct open_job {
@@ -89,12 +88,8 @@ void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *t
 	plugin_rows_read(env->ops, is_builtin, &s->plugins);
 	for (size_t i = 0; i < s->plugins.n; i++) {
 		const struct plugin_row *r = &s->plugins.v[i];
-		if (r->root) {
-			log_warn(LAYOUT_PLUGIN_ROWS_FILE ":%u: plugin %s's root handler for root=%s "
-				 "is not run by this init yet",
-				 r->line, r->plugin, r->key);
-			continue;
-		}
+		if (r->root)
+			continue; /* sequence.c's: plugin_rows_root() before root= is judged */
 		ARRAY_GROW(s->plugin_layers, s->capplugin_layers, s->nplugin_layers + 1);
 		s->plugin_layers[s->nplugin_layers++] = (struct layer){
 			.name = r->plugin,

@@ -249,6 +249,14 @@ const struct plugin_row *plugin_rows_layer(const struct plugin_rows *rows, const
 	return NULL;
 }
 
+const struct plugin_row *plugin_rows_root(const struct plugin_rows *rows, const char *root)
+{
+	for (size_t i = 0; root && i < rows->n; i++)
+		if (rows->v[i].root && str_has_prefix(root, rows->v[i].key))
+			return &rows->v[i];
+	return NULL;
+}
+
 void plugin_rows_free(struct plugin_rows *rows)
 {
 	for (size_t i = 0; i < rows->n; i++) {

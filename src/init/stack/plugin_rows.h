@@ -36,6 +36,8 @@ void plugin_rows_read(const struct sysops *ops, bool (*is_builtin)(const char *t
 		      struct plugin_rows *out);
 /* The layer row for a blkid type, or NULL. */
 const struct plugin_row *plugin_rows_layer(const struct plugin_rows *rows, const char *type);
+/* The root row whose prefix begins root (a root= value), or NULL. */
+const struct plugin_row *plugin_rows_root(const struct plugin_rows *rows, const char *root);
 void plugin_rows_free(struct plugin_rows *rows);
 
 #endif

@@ -37,6 +37,11 @@ int mount_root(struct init *in);
  * set: the server, the interface and its address, what mount said). */
 int mount_net_root(struct init *in);
 
+/* pluginroot.c: root= claimed by a plugin's root row: its program
+ * mounts the rest of root= on /sysroot. 0 or a negative code (err_msg
+ * says why). */
+int mount_plugin_root(struct init *in, const struct plugin_row *r);
+
 /* netblock.c: netup's on_up (arg: struct init) for an iSCSI or NBD
  * root: queues the iscsistart or nbd-client job. */
 void netblock_up(void *in);

@@ -360,6 +360,72 @@ static void test_no_root_option(void)
 	fake_ops_free(f);
 }
 
+static struct fake_ops *plugin_tree;
+static int plugin_status;
+
+/* A plugin's root program: logged, "mounting" as told. */
+static int plugin_run(const char *path, char *const argv[], char *const envp[], const void *input,
+		      size_t len)
+{
+	struct buf b = { 0 };
+
+	(void)envp;
+	(void)input;
+	(void)len;
+	buf_printf(&b, "run %s", path);
+	for (size_t i = 0; argv[i]; i++)
+		buf_printf(&b, " %s", argv[i]);
+	strv_push_owned(&plugin_tree->log, b.p);
+	return plugin_status;
+}
+
+static const struct initops plugin_initops = {
+	.uname_release = fake_boot_uname,
+	.free_initramfs = fake_free_initramfs,
+	.reboot = fake_reboot,
+	.spawn = fake_boot_spawn,
+	.run = plugin_run,
+};
+
+/* root= with a plugin's root prefix: once the devices are quiet, its
+ * program mounts the rest of root= on /sysroot; the boot goes on to the
+ * real init, with no device wait and no mount of its own. A failure is
+ * said with the program's status and goes through the failure path. */
+static void test_plugin_root(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	for (int fail = 0; fail < 2; fail++) {
+		f = plugin_tree = fake_boot_setup("root=ZFS=pool/root panic=-1 rd.shell=0");
+		plugin_status = fail ? 2 : 0;
+		fake_write(f, "/usr/lib/zfs/mount-root", "#!/bin/sh\n");
+		p = fake_path(f, "/usr/lib/zfs/mount-root");
+		chmod(p, 0755);
+		free(p);
+		fake_write(f, "/etc/uniramfs/plugin-rows",
+			   "root\tzfs\tZFS=\t/usr/lib/zfs/mount-root\tzfs\t-\n");
+		if (!fail) {
+			CHECK(fake_boot_run(f, &in, &plugin_initops, fake_boot_kernel_env) == 0);
+			CHECK(fake_boot_logged("<6>root=ZFS=pool/root: mounting it with plugin zfs\n"));
+			CHECK(fake_log_find(f, "run /usr/lib/zfs/mount-root /usr/lib/zfs/mount-root "
+					       "pool/root /sysroot") >= 0);
+			CHECK(fake_log_count(f, "mount /dev/") == 0);
+			CHECK(fake_log_find(f, "execve /sbin/init") >= 0);
+		} else {
+			CHECK(fake_boot_run(f, &in, &plugin_initops, fake_boot_kernel_env) < 0);
+			CHECK(fake_boot_logged("<3>plugin zfs: /usr/lib/zfs/mount-root pool/root /sysroot "
+					       "exited with status 2\n"));
+			CHECK(fake_log_find(f, "execve /sbin/init") < 0);
+		}
+		init_free(&in);
+		fake_ops_free(f);
+	}
+}
+
 static void test_baked_defaults(void)
 {
 	struct fake_ops *f;
@@ -761,6 +827,7 @@ int main(void)
 	RUN(test_root_comes_later);
 	RUN(test_shell_offered);
 	RUN(test_no_root_option);
+	RUN(test_plugin_root);
 	RUN(test_baked_defaults);
 	RUN(test_kver_mismatch);
 	RUN(test_squash_segment);

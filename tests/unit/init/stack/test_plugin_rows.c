@@ -65,6 +65,10 @@ static void test_good_rows(void)
 	CHECK(plugin_rows_layer(&rows, "bcache2") == &rows.v[2]);
 	CHECK(plugin_rows_layer(&rows, "ZFS=") == NULL);
 	CHECK(plugin_rows_layer(&rows, NULL) == NULL);
+	CHECK(plugin_rows_root(&rows, "ZFS=pool/root") == &rows.v[1]);
+	CHECK(plugin_rows_root(&rows, "ZFS") == NULL);
+	CHECK(plugin_rows_root(&rows, "bcache") == NULL);
+	CHECK(plugin_rows_root(&rows, NULL) == NULL);
 	CHECK(msgs.len == 0);
 	finish(f, &rows);
 }
