@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Boot scenarios for the plugins' boot-time rows (docs/plugins.md, issue
-25): a third-party layer written from the docs alone, no C.
+25): a third-party layer and root handler written from the docs alone, no C.
 
 bcache is a layer the init does not know: its backing device (blkid type
 `bcache`) holds the root's ext4 8 KiB in, and nothing reads it until the
@@ -9,7 +9,9 @@ program (tests/boot/plugins/bcache-open, a busybox sh script) does.  The
 disk is made on the host: make-bcache -B on a plain file, the ext4 image
 dd'd at the data offset.  The scenario passes only when the root the
 real init sees is /dev/bcache0 and the program was given the option its
-row names.
+row names.  plugin-root mounts the same disk through a root row instead:
+root=bcache:/dev/vda, its program (tests/boot/plugins/bcache-mount-root)
+registers and mounts it.
 """
 
 import os
@@ -63,6 +65,20 @@ def _bcache_plugin():
     return path
 
 
+def _bcache_root_plugin():
+    """A root handler: root=bcache:DEVICE, mounted by its program."""
+    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "bcacheroot.conf")
+    with open(path, "w") as f:
+        f.write("# the boot test's bcache root plugin (tests/boot/scenarios_plugins.py)\n"
+                "description = a root on a bcache backing device, root=bcache:DEVICE\n"
+                "root-prefix = bcache:\n"
+                "root-program = %s\n"
+                "root-modules = bcache, ext4\n" % os.path.join(TEST_PLUGINS, "bcache-mount-root"))
+    return path
+
+
 def scenarios(Scenario):
     return [
         Scenario("plugin-layer",
@@ -73,4 +89,11 @@ def scenarios(Scenario):
                  expect=(r"root-mount=/dev/bcache0 ext4 ",
                          r"hook-ran: layer=bcache dev=/dev/vda options=rd.bcachetest.note=hello$"),
                  log_expect=("uniramfs: /dev/vda is bcache: opening it with plugin bcache",)),
+        Scenario("plugin-root",
+                 "a plugin's root row (no C): root=bcache:/dev/vda is mounted by its program",
+                 scenarios_early.Disks("bcache", "ext4", _bcache_disk), "bcache:/dev/vda",
+                 build=("--plugin", _bcache_root_plugin()), ours_only=True,
+                 expect=(r"root-mount=/dev/bcache0 ext4 ro",
+                         r"hook-ran: root=bcache dev=/dev/vda at=/sysroot$"),
+                 log_expect=("uniramfs: root=bcache:/dev/vda: mounting it with plugin bcacheroot",)),
     ]
