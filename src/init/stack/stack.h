@@ -155,6 +155,9 @@ void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *t
 void plugin_layers_report(struct stack_env *env);
 void plugin_layers_free(struct stack *s);
 
+/* luks_parse.c: one rd.luks.* option (luks_layer's parse). */
+void luks_parse(struct stack *s, const char *kv);
+
 /* luks.c, lvm.c, md.c */
 extern const struct layer luks_layer, lvm_layer, md_layer;
 /* luks.c: any device that appeared (not only LUKS ones): the key device
