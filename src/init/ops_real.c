@@ -357,6 +357,7 @@ const struct initops real_initops = {
 	.reboot = r_reboot,
 	.spawn = r_spawn,
 	.run = real_run,
+	.run_output = real_run_output,
 	.read_secret = real_read_secret,
 	.start_daemon = real_start_daemon,
 	.stop_daemon = real_stop_daemon,

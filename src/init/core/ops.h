@@ -89,6 +89,11 @@ struct initops {
 	 * (err set) when it could not run or died of a signal. */
 	int (*run)(const char *path, char *const argv[], char *const envp[],
 		   const void *input, size_t len);
+	/* The same with stdin /dev/null and stdout read into out (a
+	 * crypttab keyscript's key): at most size bytes kept, *len the
+	 * whole count read, which may exceed size. */
+	int (*run_output)(const char *path, char *const argv[], char *const envp[], char *out,
+			  size_t size, size_t *len);
 	/* mount(2) in a child (the mount is the whole system's), so a
 	 * server that never answers cannot hang PID 1: its pid, which
 	 * exits with 0 or the errno; or -errno (err set) when it cannot

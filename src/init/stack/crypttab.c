@@ -26,6 +26,7 @@ void crypttab_parse(char *data, struct crypttab *t)
 		e->name = xstrdup(f[0]);
 		e->device = xstrdup(f[1]);
 		e->keyfile = f[2] && strcmp(f[2], "none") && strcmp(f[2], "-") ? xstrdup(f[2]) : NULL;
+		e->keyfield = xstrdup(f[2] ? f[2] : "none");
 		e->options = xstrdup(f[3] ? f[3] : "");
 	}
 }
@@ -50,6 +51,7 @@ void crypttab_free(struct crypttab *t)
 		free(t->v[i].name);
 		free(t->v[i].device);
 		free(t->v[i].keyfile);
+		free(t->v[i].keyfield);
 		free(t->v[i].options);
 	}
 	free(t->v);

@@ -8,6 +8,7 @@
 
 struct crypttab_entry {
 	char *name, *device, *keyfile, *options; /* keyfile NULL: ask */
+	char *keyfield; /* the third field as written ("none" when there is none): a keyscript's argument */
 };
 
 struct crypttab {

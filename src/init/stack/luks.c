@@ -14,6 +14,7 @@
 #include "init/dev/driverq.h"
 #include "init/remote/askpass.h"
 #include "init/stack/luks_clevis.h"
+#include "init/stack/luks_keyscript.h"
 #include "init/stack/passcache.h"
 #include "init/stack/stack.h"
 #include "layout.h"
@@ -51,6 +52,7 @@ struct unlock {
 	char *keynode, *keytype;           /* keydev's node and filesystem, once seen */
 	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
 	bool net_waited; /* parked for clevis's network once: key and tokens were tried */
+	const struct crypttab_entry *ct; /* its crypttab line (the stack's, for the boot), or NULL */
 	struct luks_opts opts;
 };
 
@@ -235,6 +237,14 @@ struct cached_try {
 	const struct unlock *u;
 };
 
+/* a keyscript's output, as a key file is given */
+static int open_keyfile(void *ctx, const void *key, size_t len)
+{
+	struct cached_try *c = ctx;
+
+	return open_with(c->env, c->u, "-", true, key, len);
+}
+
 static bool open_cached(void *ctx, const char *pass, size_t len)
 {
 	struct cached_try *c = ctx;
@@ -283,6 +293,15 @@ static enum job_result unlock_job(void *arg, void *data)
 	} else if (c == LUKS_CLEVIS_OPENED) {
 		r = 1;
 		env->stack->auto_unlocked = true;
+	} else if (u->opts.keyscript) {
+		struct cached_try c = { env, u };
+		struct luks_keyscript ks = { u->opts.keyscript, u->name, u->devnode,
+			u->ct && u->ct->keyfield ? u->ct->keyfield : "none", u->ct ? u->ct->options : "",
+			u->opts.tries >= 0 ? u->opts.tries : env->stack->tries };
+		r = luks_keyscript_unlock(env, &ks, open_keyfile, &c);
+		/* it may have asked a person; nobody can tell (docs/unlock.md) */
+		if (r == 1)
+			env->stack->auto_unlocked = true;
 	} else if (try_cached(env, u)) {
 		r = 1;
 	} else if (u->opts.headless) {
@@ -298,8 +317,9 @@ static enum job_result unlock_job(void *arg, void *data)
 		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
 	if (r != 0)
 		return JOB_DONE;
-	log_err("giving up on %s after %ld wrong passphrases", u->devnode,
-		u->opts.tries >= 0 ? u->opts.tries : env->stack->tries);
+	if (!u->opts.keyscript) /* luks_keyscript_unlock said it */
+		log_err("giving up on %s after %ld wrong passphrases", u->devnode,
+			u->opts.tries >= 0 ? u->opts.tries : env->stack->tries);
 	free(u->key);
 	u->key = NULL; /* the retry asks */
 	return JOB_FAILED;
@@ -410,16 +430,17 @@ static struct unlock *new_unlock(struct stack_env *env, const struct blockdev *b
 		u->name = xstrdup(e->name);
 	else
 		u->name = xasprintf("luks-%s", uuid);
+	u->ct = e;
+	luks_opts_for(s, e, uuid, &u->opts);
 	if (k) {
 		u->key = xstrdup(k->path);
 		u->keydev = k->keydev ? xstrdup(k->keydev) : NULL;
-	} else if (e && e->keyfile) {
+	} else if (e && e->keyfile && !u->opts.keyscript) { /* else the keyscript's argument */
 		/* crypttab's KEYFILE:KEYDEV (systemd's form) */
 		const char *c = strchr(e->keyfile, ':');
 		u->key = c ? xstrndup(e->keyfile, (size_t)(c - e->keyfile)) : xstrdup(e->keyfile);
 		u->keydev = c && c[1] ? xstrdup(c + 1) : NULL;
 	}
-	luks_opts_for(s, e, uuid, &u->opts);
 	return u;
 }
 

@@ -28,6 +28,7 @@ void luks_opts_free(struct luks_opts *o)
 {
 	free(o->tpm2_device);
 	free(o->header);
+	free(o->keyscript);
 	luks_opts_init(o);
 }
 
@@ -44,6 +45,7 @@ void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 	*dst = *src;
 	dst->tpm2_device = src->tpm2_device ? xstrdup(src->tpm2_device) : NULL;
 	dst->header = src->header ? xstrdup(src->header) : NULL;
+	dst->keyscript = src->keyscript ? xstrdup(src->keyscript) : NULL;
 	if (!over)
 		return;
 	dst->discard |= over->discard;
@@ -52,6 +54,10 @@ void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 	if (over->header) {
 		free(dst->header);
 		dst->header = xstrdup(over->header);
+	}
+	if (over->keyscript) {
+		free(dst->keyscript);
+		dst->keyscript = xstrdup(over->keyscript);
 	}
 	if (over->keyfile_offset >= 0)
 		dst->keyfile_offset = over->keyfile_offset;
@@ -143,6 +149,15 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		} else {
 			free(o->header);
 			o->header = xstrdup(v);
+		}
+	} else if (!strcmp(word, "keyscript")) {
+		/* Debian's: a path, or a name under /lib/cryptsetup/scripts */
+		if (!v || !*v || has_dotdot(v) || strlen(v) > LUKS_HEADER_MAX) {
+			log_warn("%s: ignoring keyscript=%s: expected a program in the image (/PATH or "
+				 "a name in /lib/cryptsetup/scripts)", where, v ? v : "");
+		} else {
+			free(o->keyscript);
+			o->keyscript = xstrdup(v);
 		}
 	} else if (!strcmp(word, "keyfile-offset")) {
 		if (!number(v, 0, __LONG_MAX__, &o->keyfile_offset))

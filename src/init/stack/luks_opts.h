@@ -26,6 +26,7 @@ struct luks_opts {
 	bool discard;        /* discard: --allow-discards */
 	bool no_read_wq, no_write_wq; /* --perf-no_read_workqueue, --perf-no_write_workqueue */
 	char *header;        /* header=PATH: a detached header in the image */
+	char *keyscript;     /* keyscript=: a path, or a name in /lib/cryptsetup/scripts */
 	long keyfile_offset; /* keyfile-offset=, -1: not given */
 	long keyfile_size;   /* keyfile-size=, -1: not given */
 	long tries;          /* tries=, 0: rd.luks.tries */

@@ -176,7 +176,14 @@ char *tool_find(struct stack_env *env, const char *name);
  * in the image). input may be NULL. */
 int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
 	     size_t len);
-/* The real initops' run. */
+/* The same, with vars ("NAME=VALUE", NULL-terminated, may be NULL)
+ * added to the environment and stdout read into out as the initops'
+ * run_output does (*len the whole count, which may exceed size). */
+int tool_run_output(struct stack_env *env, const char *name, char *const argv[],
+		    char *const vars[], char *out, size_t size, size_t *len);
+/* The real initops' run and run_output. */
+int real_run_output(const char *path, char *const argv[], char *const envp[], char *out,
+		    size_t size, size_t *len);
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
 	     size_t len);
 /* passphrase.c: the real initops' read_secret. */

@@ -31,12 +31,16 @@ char *tool_find(struct stack_env *env, const char *name)
 	return NULL;
 }
 
-int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
-	     size_t len)
+/* What tool_run and tool_run_output share: the same log line, the same
+ * clean environment (plus vars, may be NULL), the same error reports.
+ * out NULL: stdin is input, stdout the console. */
+static int tool_exec(struct stack_env *env, const char *name, char *const argv[],
+		     char *const vars[], const void *input, size_t len, char *out, size_t size,
+		     size_t *outlen)
 {
 	char *path = tool_find(env, name);
 	struct buf cmd = { 0 };
-	struct strv vars = { 0 };
+	struct strv envp = { 0 };
 	int st;
 
 	/* iscsistart takes the CHAP secrets only as -w/-W arguments: they
@@ -53,13 +57,20 @@ int tool_run(struct stack_env *env, const char *name, char *const argv[], const 
 	}
 	log_debug("running %s", cmd.p);
 	for (char *const *e = env->tool_envp; e && *e; e++)
-		strv_push(&vars, *e);
+		strv_push(&envp, *e);
 	/* lvm names every inherited fd it did not expect: noise on the console */
-	strv_push(&vars, "LVM_SUPPRESS_FD_WARNINGS=1");
-	st = env->xops->run ? env->xops->run(path, argv, vars.v, input, len)
-			    : err_set("no way to run programs");
+	strv_push(&envp, "LVM_SUPPRESS_FD_WARNINGS=1");
+	for (char *const *e = vars; e && *e; e++)
+		strv_push(&envp, *e);
+	if (out)
+		st = env->xops->run_output
+			     ? env->xops->run_output(path, argv, envp.v, out, size, outlen)
+			     : err_set("no way to run programs");
+	else
+		st = env->xops->run ? env->xops->run(path, argv, envp.v, input, len)
+				    : err_set("no way to run programs");
 	env->stack->last_run_ms = env->ops->now_ms();
-	strv_free(&vars);
+	strv_free(&envp);
 	if (st < 0)
 		log_err("cannot run %s: %s", cmd.p, err_msg());
 	free(path);
@@ -67,10 +78,95 @@ int tool_run(struct stack_env *env, const char *name, char *const argv[], const 
 	return st;
 }
 
+int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
+	     size_t len)
+{
+	return tool_exec(env, name, argv, NULL, input, len, NULL, 0, NULL);
+}
+
+int tool_run_output(struct stack_env *env, const char *name, char *const argv[],
+		    char *const vars[], char *out, size_t size, size_t *len)
+{
+	*len = 0;
+	return tool_exec(env, name, argv, vars, NULL, 0, out, size, len);
+}
+
+/* The child's end: its status as real_run returns it. */
+static int wait_child(pid_t pid, const char *path)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return err_errno(errno, "waitpid %s", path);
+	}
+	if (WIFSIGNALED(st))
+		return err_set("%s killed by signal %d", path, WTERMSIG(st));
+	if (WEXITSTATUS(st) == 127)
+		return err_set("cannot execute %s", path);
+	return WEXITSTATUS(st);
+}
+
+/* In the child: the signals as a shell leaves them, in on stdin, out
+ * (when >= 0) on stdout, then path. */
+static void exec_child(const char *path, char *const argv[], char *const envp[], int in, int out)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if (in >= 0)
+		dup2(in, STDIN_FILENO);
+	if (out >= 0)
+		dup2(out, STDOUT_FILENO);
+	execve(path, argv, envp);
+	_exit(127);
+}
+
+int real_run_output(const char *path, char *const argv[], char *const envp[], char *out,
+		    size_t size, size_t *len)
+{
+	int fds[2];
+	char chunk[512];
+	pid_t pid;
+	int r;
+
+	*len = 0;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return err_errno(errno, "pipe");
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err_errno(e, "fork");
+	}
+	if (pid == 0)
+		exec_child(path, argv, envp, open("/dev/null", O_RDONLY | O_CLOEXEC), fds[1]);
+	close(fds[1]);
+	/* read to the end even past size: the caller is told how much
+	 * there was, and the child never blocks on a full pipe */
+	for (;;) {
+		ssize_t n = read(fds[0], chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (*len < size)
+			memcpy(out + *len, chunk, (size_t)n < size - *len ? (size_t)n : size - *len);
+		*len += (size_t)n;
+	}
+	explicit_bzero(chunk, sizeof(chunk));
+	close(fds[0]);
+	r = wait_child(pid, path);
+	return r;
+}
+
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
 	     size_t len)
 {
-	int fds[2] = { -1, -1 }, st;
+	int fds[2] = { -1, -1 };
 	pid_t pid;
 
 	if (input && pipe2(fds, O_CLOEXEC) < 0)
@@ -84,17 +180,9 @@ int real_run(const char *path, char *const argv[], char *const envp[], const voi
 		}
 		return err_errno(e, "fork");
 	}
-	if (pid == 0) {
-		sigset_t none;
-		int in = input ? fds[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (in >= 0)
-			dup2(in, STDIN_FILENO);
-		execve(path, argv, envp);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(path, argv, envp, input ? fds[0] : open("/dev/null", O_RDONLY | O_CLOEXEC),
+			   -1);
 	if (input) {
 		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
 		close(fds[0]);
@@ -104,13 +192,5 @@ int real_run(const char *path, char *const argv[], char *const envp[], const voi
 		close(fds[1]);
 		signal(SIGPIPE, old);
 	}
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR)
-			return err_errno(errno, "waitpid %s", path);
-	}
-	if (WIFSIGNALED(st))
-		return err_set("%s killed by signal %d", path, WTERMSIG(st));
-	if (WEXITSTATUS(st) == 127)
-		return err_set("cannot execute %s", path);
-	return WEXITSTATUS(st);
+	return wait_child(pid, path);
 }
