@@ -267,9 +267,6 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 			f[n++] = w;
 		if (n >= 2 && f[0][0] != '#' && strv_contains(&sp->crypt_names, f[0])) {
 			buf_printf(out, "%s\n", line);
-			if (f[3] && strstr(f[3], "keyscript="))
-				log_warn("/etc/crypttab: %s: keyscript= is not supported; the init asks for the passphrase",
-					 f[0]);
 			/* a path in the root; not a key device, not "none" or "-",
 			 * not KEYFILE:KEYDEV (read from that device at boot) */
 			if (f[2] && f[2][0] == '/' && !str_has_prefix(f[2], "/dev/") && !strchr(f[2], ':')) {
@@ -314,6 +311,8 @@ static int add_crypttab(struct stack_plan *sp, struct image *img, const char *sy
 		free(src);
 		free(dst);
 	}
+	if (r == 0 && out.len)
+		r = stack_add_keyscripts(img, sysroot, out.p);
 	if (r == 0 && out.len)
 		r = image_add_data(img, "/etc/crypttab", out.p, out.len, 0600);
 	buf_free(&out);

@@ -48,6 +48,11 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 			struct strv *keyfiles);
 void stack_plan_free(struct stack_plan *sp);
 
+/* stack_keyscript.c: the keyscript= programs of these crypttab lines
+ * (stack_plan_crypttab's out), with their interpreters or libraries.
+ * A missing one fails naming its line. */
+int stack_add_keyscripts(struct image *img, const char *sysroot, const char *lines);
+
 /* stack_token.c: cryptsetup's LUKS2 token plugins. */
 /* The host's plugin directory (without sysroot), or NULL. */
 char *stack_token_dir(const char *sysroot);

@@ -661,6 +661,49 @@ static void test_crypttab_headers_and_keydevs(void)
 	}
 }
 
+/* keyscript=: packed as a program (a script's interpreter comes too),
+ * a bare name from Debian's directory; a missing one fails naming its
+ * line. */
+static void test_crypttab_keyscripts(void)
+{
+	char tmpl[] = "/tmp/uniramfs-ks-XXXXXX", *root = mkdtemp(tmpl);
+	struct image *img = image_new();
+	char *cmd, *want;
+
+	if (access(STATIC_ELF, X_OK) < 0) {
+		image_free(img);
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	}
+	put(root, "/usr/local/sbin/ks", "#!/bin/sh\nprintf '%s' pw\n", 0755);
+	cmd = xasprintf("mkdir -p %s/bin %s/lib/cryptsetup/scripts && cp " STATIC_ELF " %s/bin/sh && "
+			"cp " STATIC_ELF " %s/lib/cryptsetup/scripts/decrypt_x", root, root, root, root);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	CHECK(stack_add_keyscripts(img, root, "a UUID=1 none luks,keyscript=/usr/local/sbin/ks\n"
+					      "b /dev/vdb none keyscript=decrypt_x,tries=1\n"
+					      "c /dev/vdc none luks\n") == 0);
+	CHECK(image_has(img, "/usr/local/sbin/ks"));
+	CHECK(image_has(img, "/bin/sh"));
+	CHECK(image_has(img, "/lib/cryptsetup/scripts/decrypt_x"));
+	image_free(img);
+
+	img = image_new();
+	CHECK(stack_add_keyscripts(img, root, "c /dev/vdc none luks,keyscript=gone\n") < 0);
+	want = xasprintf("%s/etc/crypttab line 'c /dev/vdc none luks,keyscript=gone': keyscript "
+			 "/lib/cryptsetup/scripts/gone is not there: nothing is written", root);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	CHECK(stack_add_keyscripts(img, root, "c /dev/vdc none keyscript=/bin\n") < 0);
+	want = xasprintf("%s/etc/crypttab line 'c /dev/vdc none keyscript=/bin': keyscript /bin is "
+			 "not an executable file: nothing is written", root);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	image_free(img);
+	cmd = xasprintf("rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+}
+
 #define CLEVIS_TOKEN "{\"tokens\":{\"0\":{\"type\":\"clevis\",\"keyslots\":[\"1\"]}}}"
 
 /* Stand-ins for what clevis luks unlock runs, in /usr/bin. */
@@ -783,6 +826,7 @@ int main(void)
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
 	RUN(test_crypttab_headers_and_keydevs);
+	RUN(test_crypttab_keyscripts);
 	RUN(test_sysroot_paths_stay_inside);
 	RUN(test_net_generic_tools_and_summary);
 	RUN(test_net_hostonly_tools);
