@@ -144,6 +144,24 @@ class DetachedHeader:
                            "--add-files", "%s:/etc/crypttab" % self.crypttab)
 
 
+class KeyScript:
+    """A layout opened by a crypttab keyscript=: the line (--add-files
+    /etc/crypttab) and the script (a busybox sh one) in the image; a
+    generic build packs no host crypttab, so neither comes by itself."""
+    SCRIPT = "/usr/local/sbin/uniramfs-test-ks"
+
+    def __init__(self, layout, crypttab, script):
+        self.layout, self.crypttab, self.script = layout, crypttab, script
+        self.name, self.fs = layout.name, layout.fs
+
+    def build(self, testinit, work, env):
+        return self.layout.build(testinit, work, env)
+
+    def image_files(self, paths):
+        return paths, ("--add-files", "%s:/etc/crypttab" % self.crypttab,
+                       "--add-files", "%s:%s" % (self.script, self.SCRIPT))
+
+
 def prompt(dev, uuid):
     """The passphrase prompt (docs/cmdline.md), as a regex."""
     return r"Passphrase for %s \(%s\): " % (dev, uuid)
@@ -197,6 +215,14 @@ def scenarios(Scenario):
           DetachedHeader(LUKS2_HDR, os.path.join(HERE, "builder", "crypttab-header")),
           u(LUKS2_HDR), interact=typed("/dev/vda", LUKS2_HDR_UUID, PASS),
           log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/cryptroot",)),
+        S("luks2-keyscript", "LUKS2 root whose crypttab line has keyscript=: the script's "
+          "output is the key, nobody asked",
+          KeyScript(LUKS2, os.path.join(HERE, "builder", "crypttab-keyscript"),
+                    os.path.join(HERE, "builder", "uniramfs-test-ks")),
+          u(LUKS2),
+          log_expect=("uniramfs: /dev/vda: opened with the key from keyscript " + KeyScript.SCRIPT,
+                      "uniramfs: unlocked /dev/vda as /dev/mapper/cryptroot"),
+          log_absent=("Passphrase for",)),
         S("lvm-path", "LVM root by root=/dev/VG/LV", LVM, "/dev/testvg/root"),
         S("lvm-uuid", "LVM root by the filesystem's UUID=", LVM, u(LVM)),
         S("lvm-mapper", "LVM root by root=/dev/mapper/VG-LV", LVM, "/dev/mapper/testvg-root"),
