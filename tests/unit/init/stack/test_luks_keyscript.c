@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "fake_ops.h"
@@ -214,6 +215,29 @@ static void test_bad_keyscript_option(void)
 	finish(f, &in);
 }
 
+/* The real run_output: stdout read whole, the count past the buffer
+ * told (the child never blocks on a full pipe), the exit status, the
+ * environment given. */
+static void test_real_run_output(void)
+{
+	char *const env[] = { "CRYPTTAB_TRIED=2", NULL };
+	char *const a1[] = { "sh", "-c", "printf 'ab\\n%s' \"$CRYPTTAB_TRIED\"; exit 3", NULL };
+	char *const a2[] = { "sh", "-c", "i=0; while [ $i -lt 300 ]; do printf '%064d' 0; i=$((i+1)); done",
+			     NULL };
+	char out[16];
+	size_t len;
+
+	if (access("/bin/sh", X_OK) < 0)
+		SKIP("no /bin/sh");
+	CHECK(real_run_output("/bin/sh", a1, env, out, sizeof(out), &len) == 3);
+	CHECK(len == 4 && !memcmp(out, "ab\n2", 4));
+	CHECK(real_run_output("/bin/sh", a2, env, out, sizeof(out), &len) == 0);
+	CHECK(len == 300 * 64 && !memcmp(out, "0000000000000000", 16));
+	err_clear();
+	CHECK(real_run_output("/nonexistent/ks", a1, env, out, sizeof(out), &len) < 0);
+	CHECK(str_has_prefix(err_msg(), "cannot execute "));
+}
+
 int main(void)
 {
 	log_init("uniramfs", LOG_DEBUG);
@@ -223,6 +247,7 @@ int main(void)
 	RUN(test_oversize_output_refused);
 	RUN(test_script_not_in_image);
 	RUN(test_bad_keyscript_option);
+	RUN(test_real_run_output);
 	buf_free(&msgs);
 	return test_done();
 }
