@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmdline.h"
 #include "init/init.h"
 #include "init/stack/stack.h"
 #include "log.h"
@@ -91,5 +92,41 @@ void stack_init_finish(struct fake_ops *f, struct init *in, bool failed)
 		printf("# messages:\n%s", msgs.p);
 	}
 	init_free(in);
+	fake_ops_free(f);
+}
+
+void stack_world_init(struct stack_world *w, struct fake_ops *f, const struct initops *xops,
+		      const char *cmdline)
+{
+	struct cmdline c = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	stack_init(&w->stack);
+	registry_init(&w->devs, &f->ops);
+	driverq_init(&w->drivers, &f->ops);
+	w->env = (struct stack_env){
+		.ops = &f->ops,
+		.xops = xops,
+		.stack = &w->stack,
+		.drivers = &w->drivers,
+		.jobs = &w->jobs,
+		.devs = &w->devs,
+		.stall_ms = &w->stall_ms,
+	};
+	cmdline_parse_layers(&c, NULL, cmdline);
+	stack_parse(&w->stack, &c);
+	cmdline_free(&c);
+}
+
+void stack_world_finish(struct fake_ops *f, struct stack_world *w, bool failed)
+{
+	if (failed) {
+		fake_log_dump(f);
+		printf("# messages:\n%s", msgs.p);
+	}
+	stack_free(&w->stack);
+	jobq_free(&w->jobs);
+	registry_free(&w->devs);
+	driverq_free(&w->drivers);
 	fake_ops_free(f);
 }

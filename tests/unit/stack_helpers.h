@@ -9,6 +9,11 @@
 #include <stddef.h>
 
 #include "fake_ops.h"
+#include "init/core/jobs.h"
+#include "init/dev/driverq.h"
+#include "init/dev/registry.h"
+#include "init/stack/stack.h"
+#include "init/stack/stack_env.h"
 #include "log_capture.h"
 
 /* Its users that drive a whole init include init/init.h; one that
@@ -31,6 +36,24 @@ void stack_log_run(struct fake_ops *f, const char *path, char *const argv[], cha
 void stack_luks2_header(struct fake_ops *f, const char *dev, const char *json);
 /* The block device /dev/NAME (type, uuid) appears; the jobs it queued run. */
 void stack_event(struct init *in, const char *name, const char *type, const char *uuid);
+/* A stack_env and all it points to, for a test that drives the stack
+ * with no init around it: what the env holds is all the stack needs. */
+struct stack_world {
+	struct stack stack;
+	struct jobq jobs;
+	struct registry devs;
+	struct driverq drivers;
+	long long stall_ms;
+	struct stack_env env;
+};
+
+/* w over f, with xops for the tools and the prompt, the layers'
+ * options of cmdline parsed; the test sets the env's other fields
+ * (keymap, callbacks, tools' environment) and calls stack_setup. */
+void stack_world_init(struct stack_world *w, struct fake_ops *f, const struct initops *xops,
+		      const char *cmdline);
+/* Free w and f; after a failed check, print f's calls and the messages. */
+void stack_world_finish(struct fake_ops *f, struct stack_world *w, bool failed);
 /* Free in and f; after a failed check (test.h's test_cur_failed, which
  * is the test file's own), print f's calls and the messages first. */
 void stack_init_finish(struct fake_ops *f, struct init *in, bool failed);

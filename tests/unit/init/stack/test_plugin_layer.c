@@ -48,62 +48,29 @@ static int x_run(const char *path, char *const argv[], char *const envp[], const
 static const struct initops xops = { .run = x_run };
 static char *tool_env[] = { "PATH=" LAYOUT_TOOL_PATH, "HOME=/", "TERM=linux", NULL };
 
-struct world {
-	struct stack stack;
-	struct jobq jobs;
-	struct registry devs;
-	struct driverq drivers;
-	long long stall_ms;
-	struct stack_env env;
-};
-
-static struct fake_ops *setup(struct world *w, const char *rows, const char *cmdline)
+static struct fake_ops *setup(struct stack_world *w, const char *rows, const char *cmdline)
 {
 	struct fake_ops *f = fake_ops_new();
-	struct cmdline c = { 0 };
 
 	cur = f;
 	status = 0;
 	msgs_capture(LOG_INFO);
-	memset(w, 0, sizeof(*w));
 	fake_tool(f, PROG);
 	if (rows)
 		fake_write(f, LAYOUT_PLUGIN_ROWS_FILE, rows);
-	stack_init(&w->stack);
-	registry_init(&w->devs, &f->ops);
-	driverq_init(&w->drivers, &f->ops);
-	w->env = (struct stack_env){
-		.ops = &f->ops,
-		.xops = &xops,
-		.stack = &w->stack,
-		.drivers = &w->drivers,
-		.jobs = &w->jobs,
-		.devs = &w->devs,
-		.tool_envp = tool_env,
-		.stall_ms = &w->stall_ms,
-	};
-	cmdline_parse_layers(&c, NULL, cmdline);
-	stack_parse(&w->stack, &c);
-	cmdline_free(&c);
+	stack_world_init(w, f, &xops, cmdline);
+	w->env.tool_envp = tool_env;
 	stack_setup(&w->env);
 	return f;
 }
 
-static void finish(struct fake_ops *f, struct world *w)
+static void finish(struct fake_ops *f, struct stack_world *w)
 {
-	if (test_cur_failed) {
-		fake_log_dump(f);
-		printf("# messages:\n%s", msgs.p);
-	}
-	stack_free(&w->stack);
-	jobq_free(&w->jobs);
-	registry_free(&w->devs);
-	driverq_free(&w->drivers);
-	fake_ops_free(f);
+	stack_world_finish(f, w, test_cur_failed);
 	cur = NULL;
 }
 
-static void appear(struct world *w, const char *node, const char *type)
+static void appear(struct stack_world *w, const char *node, const char *type)
 {
 	struct blockdev bd;
 
@@ -114,7 +81,7 @@ static void appear(struct world *w, const char *node, const char *type)
 	stack_seen(&w->env, DEV_ADDED, &bd);
 }
 
-static void run_queued(struct world *w)
+static void run_queued(struct stack_world *w)
 {
 	struct job j;
 
@@ -129,7 +96,7 @@ static void run_queued(struct world *w)
 
 static void test_layer_row_runs_program(void)
 {
-	struct world w;
+	struct stack_world w;
 	struct fake_ops *f = setup(&w, ROW, "root=UUID=1 rd.bcx=no rd.bc.note=hi rd.bc rd.lvm.vg=x "
 					    "rd.other=a=b rd.bc.");
 
@@ -159,7 +126,7 @@ static void test_layer_row_runs_program(void)
 
 static void test_failure_is_reported(void)
 {
-	struct world w;
+	struct stack_world w;
 	struct fake_ops *f = setup(&w, ROW, "root=UUID=1");
 
 	status = 3;
@@ -192,7 +159,7 @@ static void test_failure_is_reported(void)
  * row makes no layer, and without the file nothing changes. */
 static void test_rows_around(void)
 {
-	struct world w;
+	struct stack_world w;
 	struct fake_ops *f = setup(&w, "layer\tevil\tLVM2_member\t" PROG "\t-\t-\n"
 				       "root\tzfs\tZFS=\t" PROG "\t-\t-\n" ROW,
 				   "root=UUID=1");

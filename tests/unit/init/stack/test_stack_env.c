@@ -74,61 +74,32 @@ static enum stack_net net_state(void *ctx)
 
 /* Everything the env points to, on the test's stack. */
 struct world {
-	struct stack stack;
-	struct jobq jobs;
-	struct registry devs;
-	struct driverq drivers;
-	long long stall_ms;
+	struct stack_world s;
 	struct boot boot;
-	struct stack_env env;
 };
 
 static struct fake_ops *setup(struct world *w, const char *cmdline)
 {
 	struct fake_ops *f = fake_ops_new();
-	struct cmdline c = { 0 };
 
 	cur = f;
 	msgs_capture(LOG_INFO);
-	memset(w, 0, sizeof(*w));
+	memset(&w->boot, 0, sizeof(w->boot));
 	fake_tool(f, "/usr/sbin/cryptsetup");
-	stack_init(&w->stack);
-	registry_init(&w->devs, &f->ops);
-	driverq_init(&w->drivers, &f->ops);
-	w->env = (struct stack_env){
-		.ops = &f->ops,
-		.xops = &xops,
-		.stack = &w->stack,
-		.drivers = &w->drivers,
-		.jobs = &w->jobs,
-		.devs = &w->devs,
-		.keymap = "de",
-		.stall_ms = &w->stall_ms,
-		.root_found = root_found,
-		.net = net_state,
-		.ctx = &w->boot,
-	};
-	cmdline_parse_layers(&c, NULL, cmdline);
-	stack_parse(&w->stack, &c);
-	cmdline_free(&c);
+	stack_world_init(&w->s, f, &xops, cmdline);
+	w->s.env.keymap = "de";
+	w->s.env.root_found = root_found;
+	w->s.env.net = net_state;
+	w->s.env.ctx = &w->boot;
 	return f;
 }
 
 static void finish(struct fake_ops *f, struct world *w)
 {
-	if (test_cur_failed) {
-		fake_log_dump(f);
-		printf("# messages:\n%s", msgs.p);
-	}
-	stack_free(&w->stack);
-	jobq_free(&w->jobs);
-	registry_free(&w->devs);
-	driverq_free(&w->drivers);
-	fake_ops_free(f);
+	stack_world_finish(f, &w->s, test_cur_failed);
 	cur = NULL;
 }
 
-/* /dev/NAME, a LUKS device of UUID U1, appears. */
 static void appear(struct world *w, const char *name)
 {
 	struct blockdev bd;
@@ -138,7 +109,7 @@ static void appear(struct world *w, const char *name)
 	bd.devnode = xasprintf("/dev/%s", name);
 	bd.type = "crypto_LUKS";
 	bd.uuid = U1;
-	stack_seen(&w->env, DEV_ADDED, &bd);
+	stack_seen(&w->s.env, DEV_ADDED, &bd);
 	free(bd.devnode);
 }
 
@@ -148,8 +119,8 @@ static int run_queued(struct world *w)
 	struct job j;
 	int failed = 0;
 
-	while (jobq_pop(&w->jobs, &j)) {
-		CHECK(j.ctx == &w->env);
+	while (jobq_pop(&w->s.jobs, &j)) {
+		CHECK(j.ctx == &w->s.env);
 		failed += j.run(j.ctx, j.data) == JOB_FAILED;
 		job_free(&j);
 	}
@@ -161,24 +132,24 @@ static void test_passphrase_unlock(void)
 	struct world w;
 	struct fake_ops *f = setup(&w, "root=/dev/mapper/luks-" U1);
 
-	stack_setup(&w.env);
+	stack_setup(&w.s.env);
 	f->now = FAKE_T0;
 	appear(&w, "vda2");
-	CHECK(w.jobs.n == 1);
+	CHECK(w.s.jobs.n == 1);
 	CHECK(run_queued(&w) == 0);
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 ", keymap de): ") >= 0);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1
 			       " --key-file=- <pw>") >= 0);
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
-	CHECK(w.stall_ms == 4000);
-	CHECK(w.stack.last_run_ms == FAKE_T0 + 4000);
+	CHECK(w.s.stall_ms == 4000);
+	CHECK(w.s.stack.last_run_ms == FAKE_T0 + 4000);
 	finish(f, &w);
 
 	/* no name for it anywhere: only for a root still to come */
 	f = setup(&w, "");
 	w.boot.root_there = true;
 	appear(&w, "vda2");
-	CHECK(w.jobs.n == 0);
+	CHECK(w.s.jobs.n == 0);
 	CHECK(said("<6>/dev/vda2: LUKS UUID=" U1 " left locked: the root is already there\n"));
 	CHECK(fake_log_count(f, "prompt") == 0);
 	finish(f, &w);
@@ -196,10 +167,10 @@ static void test_clevis_asks_the_env(void)
 	appear(&w, "vda2");
 	CHECK(run_queued(&w) == 0);
 	CHECK(said("<6>/dev/vda2: waiting for the network to reach its clevis server\n"));
-	CHECK(w.stack.nnet_waiting == 1 && w.jobs.n == 0);
+	CHECK(w.s.stack.nnet_waiting == 1 && w.s.jobs.n == 0);
 	/* the boot's network came up and it says so */
 	w.boot.net = STACK_NET_UP;
-	luks_net_up(&w.env);
+	luks_net_up(&w.s.env);
 	CHECK(run_queued(&w) == 0);
 	CHECK(fake_log_find(f, "run /usr/bin/clevis clevis luks unlock -d /dev/vda2 -n luks-" U1)
 	      >= 0);
@@ -212,7 +183,7 @@ static void test_clevis_asks_the_env(void)
 	fake_tool(f, "/usr/bin/clevis");
 	fake_mkdir(f, "/dev");
 	stack_luks2_header(f, "/dev/vda2", CLEVIS_JSON);
-	w.env.net = NULL;
+	w.s.env.net = NULL;
 	appear(&w, "vda2");
 	CHECK(run_queued(&w) == 0);
 	CHECK(said("<4>/dev/vda2: its clevis token needs the network: add rd.neednet=1 ip=dhcp to "
