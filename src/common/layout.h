@@ -77,4 +77,13 @@
 #define LAYOUT_ASKPASS_NAME "uniramfs-askpass"
 #define LAYOUT_ASKPASS_SOCKET "/run/uniramfs/askpass.sock"
 
+/* The kernel's request_module runs the program named in
+ * LAYOUT_MODPROBE_SYSCTL; in the image that is this link to /init,
+ * which answers from the image's module index when called by this name
+ * (init/modprobe.c). The init points the kernel at it while it runs and
+ * gives the old value back before switch_root. */
+#define LAYOUT_MODPROBE "/usr/lib/uniramfs/modprobe"
+#define LAYOUT_MODPROBE_NAME "modprobe"
+#define LAYOUT_MODPROBE_SYSCTL "/proc/sys/kernel/modprobe"
+
 #endif

@@ -52,6 +52,9 @@ struct init {
 	char **envp;         /* the kernel's, for the real init */
 	char **tool_envp;    /* PATH, HOME, TERM: for hooks, tools, the shell */
 	char *keymap;        /* the keymap loaded (the prompt names it); NULL: the kernel's */
+	/* /proc/sys/kernel/modprobe before the init set it (kmodhelper.c) */
+	char modprobe_was[256];
+	bool modprobe_set;
 };
 
 /* The whole boot. Returns only when it did not hand over: a negative

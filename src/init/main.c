@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "init/init.h"
+#include "init/modprobe.h"
 #include "init/remote/askpass.h"
 #include "layout.h"
 
@@ -17,6 +18,9 @@ int main(int argc, char **argv, char **envp)
 	name = name ? name + 1 : argc > 0 && argv[0] ? argv[0] : "";
 	if (!strcmp(name + (*name == '-'), LAYOUT_ASKPASS_NAME))
 		return askpass_main(argc, argv);
+	/* the kernel's request_module, through LAYOUT_MODPROBE_SYSCTL */
+	if (!strcmp(name, LAYOUT_MODPROBE_NAME))
+		return modprobe_main(argc, argv);
 	/* It mounts, deletes and reboots: never on a running system. */
 	if (getpid() != 1) {
 		fprintf(stderr, "uniramfs-init: runs only as PID 1 in the initramfs\n");

@@ -54,6 +54,7 @@ import scenarios_clevis  # noqa: E402
 import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_load  # noqa: E402
+import scenarios_modprobe  # noqa: E402
 import scenarios_persist  # noqa: E402
 import scenarios_plugins  # noqa: E402
 import scenarios_net  # noqa: E402
@@ -234,6 +235,7 @@ SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
+SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()

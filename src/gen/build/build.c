@@ -136,6 +136,9 @@ static int add_skeleton(struct plan *p)
 	if (r < 0)
 		err_wrap("init program (use --init FILE)");
 	free(init);
+	/* the kernel's request_module answered by the init (init/modprobe.c) */
+	if (r == 0)
+		r = image_add_symlink(p->img, LAYOUT_MODPROBE, "/init");
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(dirs); i++)
 		r = image_add_dir(p->img, dirs[i], strcmp(dirs[i], "/tmp") == 0 ? 01777 : 0755);
 	if (r == 0)

@@ -22,10 +22,10 @@
  *
  * One deliberate difference from kmod 30: it takes only the first
  * "softdep M" line of modules.softdep, we merge them all (depmod writes
- * btrfs's four pre: softdeps as four lines). The image has no modprobe
- * for the kernel's request_module, so a crypto module not loaded now
- * (xxhash64 for a btrfs root) cannot be loaded later. A modprobe.d
- * softdep still replaces modules.softdep's, as in kmod.
+ * btrfs's four pre: softdeps as four lines), so a crypto module a
+ * filesystem needs is in before its mount, not asked for by the kernel
+ * in the middle of it (init/modprobe.c answers those requests too). A
+ * modprobe.d softdep still replaces modules.softdep's, as in kmod.
  *
  * Loading is sequential for now: simple and deterministic, and the few
  * modules a root needs spend little time in finit_module (each load's
@@ -183,6 +183,9 @@ static int insmod(struct modload *m, struct mod *mod)
 	}
 	if (r < 0)
 		log_debug("%s was already loaded", mod->name);
+	else if (m->announce)
+		log_info("%s: loaded %s%s%s", m->announce, mod->name, mod->opts.len ? " " : "",
+			 mod->opts.len ? mod->opts.p : "");
 	else
 		log_debug("loaded %s%s%s in %.1f ms", mod->name, mod->opts.len ? " " : "",
 			  mod->opts.len ? mod->opts.p : "", dt);
@@ -292,6 +295,11 @@ int modload_name(struct modload *m, const char *name)
 	}
 	free(v);
 	return r;
+}
+
+void modload_announce(struct modload *m, const char *why)
+{
+	m->announce = why;
 }
 
 void modload_fs(struct modload *m, const char *type)

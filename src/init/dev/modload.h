@@ -21,6 +21,10 @@ void modload_blacklist(struct modload *m, const char *name);
 /* From "module.param=value" on the command line; appended after the
  * image's modprobe.d options for that module. */
 void modload_add_param(struct modload *m, const char *module, const char *param);
+/* Say each module this loader inserts from now on at info level, as
+ * "WHY: loaded NAME" (the kernel's requests, whose loads nobody else
+ * would see). why must outlive m's use. */
+void modload_announce(struct modload *m, const char *why);
 /* Resolve a modalias (glob match against modules.alias, as modprobe
  * does) and load every match with its softdeps and dependencies first.
  * Returns the number of modules the alias matched (0: no module in the

@@ -43,6 +43,7 @@ struct modload {
 	struct alias *cfg_aliases; /* modprobe.d, in file order */
 	size_t ncfg, capcfg;
 	struct strv bufs;   /* file contents the strings above point into */
+	const char *announce; /* set: each module inserted is said at info level */
 };
 
 void normalize_name(char *s);

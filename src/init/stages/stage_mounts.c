@@ -39,6 +39,7 @@ int stage_mounts(struct init *in)
 	}
 	if ((r = ops->mkdir("/run/uniramfs", 0755)) < 0 && r != -EEXIST)
 		log_warn("cannot create /run/uniramfs: %s", strerror(-r));
+	kmod_helper_set(in);
 	return 0;
 }
 

@@ -17,6 +17,14 @@
 int stage_mounts(struct init *in);
 void stage_console(struct init *in);
 
+/* kmodhelper.c: the kernel's request_module runs the image's modprobe
+ * link (LAYOUT_MODPROBE) from stage_mounts on, when the image has it;
+ * switch_root gives the sysctl its old value back (the kernel's
+ * default, /sbin/modprobe) for the root's own modprobe. Never fail the
+ * boot. */
+void kmod_helper_set(struct init *in);
+void kmod_helper_restore(struct init *in);
+
 /* vconsole.c: the image's keymap and font on the virtual console, before
  * any prompt (in->keymap names the keymap loaded). Never fails the boot. */
 void stage_vconsole(struct init *in);

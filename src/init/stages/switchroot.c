@@ -151,6 +151,7 @@ int switch_root(struct init *in)
 	write_state(in);
 	handback_shutdown(in->ops);
 	unmount_squash(in);
+	kmod_helper_restore(in); /* while /proc is still ours to write */
 
 	for (size_t i = 0; i < ARRAY_SIZE(moves); i++) {
 		char *target = xasprintf(NEWROOT "%s", moves[i]);
