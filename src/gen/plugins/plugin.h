@@ -44,6 +44,7 @@ struct plugin {
 	/* boot time: packed as LAYOUT_PLUGIN_ROWS_FILE, run by the init */
 	struct plugin_list layer_types, layer_program, layer_modules, layer_options;
 	struct plugin_list root_prefixes, root_program, root_modules;
+	struct plugin_list claim_globs, claim_program, claim_modules, claim_options;
 	size_t nitems;
 	bool on; /* chosen for this image (plugins_select) */
 };
@@ -76,6 +77,9 @@ bool plugin_path_ok(const char *path);
 bool plugin_token_ok(const char *s);
 /* A root= prefix: a name that may hold slashes. */
 bool plugin_prefix_ok(const char *s);
+/* A kernel device name pattern (claim-devices): letters, digits, "_-"
+ * and the wildcards "*?", at most 32 characters. */
+bool plugin_glob_ok(const char *s);
 
 /* plugin_plan.c */
 /* What a hostonly build knows of the root, as the conditions ask it. */

@@ -31,6 +31,11 @@ bool plugin_prefix_ok(const char *s)
 	return chars_ok(s, "._-+:=@/");
 }
 
+bool plugin_glob_ok(const char *s)
+{
+	return strlen(s) <= 32 && chars_ok(s, "_-*?");
+}
+
 bool plugin_path_ok(const char *path)
 {
 	if (path[0] != '/' || !chars_ok(path, "._-+:=@/"))

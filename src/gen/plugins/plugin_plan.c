@@ -128,7 +128,8 @@ int plugins_each_module(const struct plugins *ps, plugin_module_fn fn, void *ctx
 {
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct plugin *p = &ps->v[i];
-		const struct plugin_list *ls[] = { &p->modules, &p->layer_modules, &p->root_modules };
+		const struct plugin_list *ls[] = { &p->modules, &p->layer_modules, &p->root_modules,
+						   &p->claim_modules };
 		if (!p->on)
 			continue;
 		for (size_t l = 0; l < ARRAY_SIZE(ls); l++)
@@ -264,12 +265,20 @@ static void rows(struct buf *b, const struct plugin *p)
 		join(b, &p->root_modules.v);
 		buf_printf(b, "\t-\n");
 	}
+	for (size_t i = 0; i < p->claim_globs.v.n; i++) {
+		buf_printf(b, "claim\t%s\t%s\t%s\t", p->name, p->claim_globs.v.v[i], p->claim_program.v.v[0]);
+		join(b, &p->claim_modules.v);
+		buf_printf(b, "\t");
+		join(b, &p->claim_options.v);
+		buf_printf(b, "\n");
+	}
 }
 
 static int add_one(struct elf_resolver *er, struct image *img, const char *sysroot, const char *kver,
 		   const struct plugin *p)
 {
-	const struct plugin_list *progs[] = { &p->programs, &p->layer_program, &p->root_program };
+	const struct plugin_list *progs[] = { &p->programs, &p->layer_program, &p->root_program,
+					      &p->claim_program };
 	int r = 0;
 
 	for (size_t l = 0; l < ARRAY_SIZE(progs); l++)

@@ -30,6 +30,7 @@ enum kind {
 	K_HOOK,    /* a list of STAGE:PATH */
 	K_REPLACES,
 	K_PREFIX,  /* a list of root= prefixes */
+	K_GLOB,    /* a list of kernel device name patterns (sd*) */
 };
 
 struct pkey {
@@ -60,6 +61,10 @@ static const struct pkey pkeys[] = {
 	{ "root-prefix", K_PREFIX, L(root_prefixes) },
 	{ "root-program", K_PROGRAM, L(root_program) },
 	{ "root-modules", K_TOKEN, L(root_modules) },
+	{ "claim-devices", K_GLOB, L(claim_globs) },
+	{ "claim-program", K_PROGRAM, L(claim_program) },
+	{ "claim-modules", K_TOKEN, L(claim_modules) },
+	{ "claim-options", K_TOKEN, L(claim_options) },
 };
 
 static const char *const hook_stages[] = { LAYOUT_HOOK_STAGES };
@@ -125,6 +130,11 @@ static int check_item(const struct pkey *k, const char *v, const char *where)
 			return err_set("%s: bad value '%s' for %s (letters, digits and ._-+:=@/ only)", where, v,
 				       k->name);
 		return 0;
+	case K_GLOB:
+		if (!plugin_glob_ok(v))
+			return err_set("%s: bad value '%s' for %s (a kernel device name, letters, digits, "
+				       "_- and the wildcards *?)", where, v, k->name);
+		return 0;
 	case K_REPLACES:
 		colon = strchr(v, ':');
 		if (!colon || !colon[1] || !plugin_token_ok(colon + 1) || strchr(colon + 1, '/') ||
@@ -179,6 +189,7 @@ static int check_rows(const struct plugin *p)
 {
 	const struct plugin_list *layer[] = { &p->layer_program, &p->layer_modules, &p->layer_options };
 	const struct plugin_list *root[] = { &p->root_program, &p->root_modules };
+	const struct plugin_list *claim[] = { &p->claim_program, &p->claim_modules, &p->claim_options };
 
 	for (size_t i = 0; i < ARRAY_SIZE(layer); i++)
 		if (layer[i]->v.n && !p->layer_types.v.n)
@@ -192,6 +203,12 @@ static int check_rows(const struct plugin *p)
 	if (p->root_prefixes.v.n && !p->root_program.v.n)
 		return err_set("%s: root-prefix needs root-program (the program that mounts it)",
 			       p->root_prefixes.where.v[0]);
+	for (size_t i = 0; i < ARRAY_SIZE(claim); i++)
+		if (claim[i]->v.n && !p->claim_globs.v.n)
+			return err_set("%s: a claim row needs claim-devices", claim[i]->where.v[0]);
+	if (p->claim_globs.v.n && !p->claim_program.v.n)
+		return err_set("%s: claim-devices needs claim-program (the program that claims them)",
+			       p->claim_globs.where.v[0]);
 	return 0;
 }
 

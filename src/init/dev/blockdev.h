@@ -16,6 +16,7 @@ struct blockdev {
 	char *dmname; /* device-mapper name ("vg0-root"), NULL if not dm */
 	struct persistnames names; /* udev's by-id and by-path names */
 	unsigned seen; /* the sysfs scan that last saw it (init.h scan_gen) */
+	enum dev_claim { DEV_FREE, DEV_HELD, DEV_CLAIMED } claim; /* registry_hold's answer */
 };
 
 /* Probe devnode (opened via ops->path) with libblkid: superblock TYPE,

@@ -46,13 +46,29 @@ static void forget(struct registry *r, size_t i)
 	memmove(&r->v[i], &r->v[i + 1], (r->n - i - 1) * sizeof(*r->v));
 	r->n--;
 	r->last_change_ms = r->ops->now_ms();
-	publish(r, DEV_REMOVED, &gone);
+	if (gone.claim == DEV_FREE)
+		publish(r, DEV_REMOVED, &gone);
 	blockdev_clear(&gone);
+}
+
+/* "sda" for a partition's "/devices/.../block/sda/sda1". */
+static char *parent_of(const struct uevent *ev)
+{
+	const char *last, *prev;
+
+	if (!ev->devtype || strcmp(ev->devtype, "partition") || !ev->devpath)
+		return NULL;
+	if (!(last = strrchr(ev->devpath, '/')) || last == ev->devpath)
+		return NULL;
+	for (prev = last - 1; prev > ev->devpath && *prev != '/'; prev--)
+		;
+	return *prev == '/' ? xstrndup(prev + 1, (size_t)(last - prev - 1)) : NULL;
 }
 
 static void add_or_change(struct registry *r, const struct uevent *ev)
 {
 	struct blockdev bd = { 0 };
+	char *parent;
 	long i;
 
 	bd.name = xstrdup(ev->devname);
@@ -72,14 +88,46 @@ static void add_or_change(struct registry *r, const struct uevent *ev)
 	 * after a new filesystem): the newest probe wins. */
 	i = find(r, bd.name);
 	if (i >= 0) {
+		bd.claim = r->v[i].claim; /* held or claimed stays so */
 		blockdev_clear(&r->v[i]);
 		r->v[i] = bd;
-		publish(r, DEV_CHANGED, &r->v[i]);
+		if (bd.claim == DEV_FREE)
+			publish(r, DEV_CHANGED, &r->v[i]);
 		return;
+	}
+	if (r->hold) {
+		parent = parent_of(ev);
+		bd.claim = r->hold(r->hold_arg, &bd, parent);
+		free(parent);
 	}
 	ARRAY_GROW(r->v, r->cap, r->n + 1);
 	r->v[r->n++] = bd;
-	publish(r, DEV_ADDED, &r->v[r->n - 1]);
+	if (bd.claim == DEV_FREE)
+		publish(r, DEV_ADDED, &r->v[r->n - 1]);
+}
+
+void registry_release(struct registry *r, const char *name, bool claimed)
+{
+	long i = find(r, name);
+
+	if (i < 0 || r->v[i].claim != DEV_HELD)
+		return;
+	r->v[i].claim = claimed ? DEV_CLAIMED : DEV_FREE;
+	r->last_change_ms = r->ops->now_ms();
+	if (!claimed)
+		publish(r, DEV_ADDED, &r->v[i]);
+}
+
+void registry_claim(struct registry *r, const char *name)
+{
+	long i = find(r, name);
+
+	if (i < 0 || r->v[i].claim == DEV_CLAIMED)
+		return;
+	if (r->v[i].claim == DEV_FREE)
+		publish(r, DEV_REMOVED, &r->v[i]);
+	r->v[i].claim = DEV_CLAIMED;
+	r->last_change_ms = r->ops->now_ms();
 }
 
 void registry_ignore(struct registry *r, const char *name)
@@ -131,7 +179,8 @@ const struct blockdev *registry_get(const struct registry *r, const char *name)
 const struct blockdev *registry_match(const struct registry *r, const char *spec)
 {
 	for (size_t i = 0; spec && i < r->n; i++)
-		if (blockdev_matches(&r->v[i], spec) || blockdev_link_matches(r->ops, &r->v[i], spec))
+		if (r->v[i].claim == DEV_FREE && (blockdev_matches(&r->v[i], spec) ||
+						  blockdev_link_matches(r->ops, &r->v[i], spec)))
 			return &r->v[i];
 	return NULL;
 }

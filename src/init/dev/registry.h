@@ -19,6 +19,12 @@ enum dev_change { DEV_ADDED, DEV_CHANGED, DEV_REMOVED };
 
 typedef void (*dev_subscriber_fn)(void *arg, enum dev_change what, const struct blockdev *bd);
 
+/* Asked of each new device before any subscriber hears of it (a
+ * plugin's claim row: a multipath path is no root candidate). parent:
+ * the disk of a partition, else NULL. DEV_HELD keeps it from the
+ * subscribers until registry_release, DEV_CLAIMED for good. */
+typedef enum dev_claim (*dev_hold_fn)(void *arg, const struct blockdev *bd, const char *parent);
+
 #define REGISTRY_MAX_SUBSCRIBERS 8
 
 struct registry {
@@ -33,6 +39,8 @@ struct registry {
 	unsigned scan_gen;         /* bumped by each rescan of sysfs */
 	long long last_change_ms;  /* ops clock: when a device last came, changed or went */
 	struct strv ignored;       /* registry_ignore's names */
+	dev_hold_fn hold;          /* NULL: every device is published at once */
+	void *hold_arg;
 };
 
 void registry_init(struct registry *r, const struct sysops *ops);
@@ -48,9 +56,15 @@ void registry_event(struct registry *r, const struct uevent *ev);
  * did not see. */
 void registry_scan_begin(struct registry *r);
 void registry_scan_end(struct registry *r);
+/* The answer to a held device (and its held partitions): claimed, it
+ * stays hidden; else the subscribers are told of it now. */
+void registry_release(struct registry *r, const char *name, bool claimed);
+/* A device published earlier is claimed after all (a second path came
+ * after the first): the subscribers are told it went. */
+void registry_claim(struct registry *r, const char *name);
 /* By kernel name ("vda1"), or NULL. */
 const struct blockdev *registry_get(const struct registry *r, const char *name);
-/* The first device spec (root=, resume=, fstab) names: blockdev_matches,
+/* The first device not held nor claimed that a spec (root=, resume=, fstab) names: blockdev_matches,
  * or a link in /dev a tool made (mdadm's /dev/md/NAME). NULL if none. */
 const struct blockdev *registry_match(const struct registry *r, const char *spec);
 void registry_free(struct registry *r);

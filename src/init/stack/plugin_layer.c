@@ -18,21 +18,6 @@ struct open_job {
 	char devnode[];
 };
 
-/* "KEY=VALUE" or "KEY" of the command line is one the row reads: its
- * key is one of the row's options, or below one ("rd.foo" takes
- * "rd.foo.bar" too, as the built-in layers' options do). */
-static bool row_reads(const struct plugin_row *r, const char *kv)
-{
-	size_t k = strcspn(kv, "=");
-
-	for (size_t i = 0; i < r->options.n; i++) {
-		size_t n = strlen(r->options.v[i]);
-		if (k >= n && !strncmp(kv, r->options.v[i], n) && (k == n || kv[n] == '.'))
-			return true;
-	}
-	return false;
-}
-
 static enum job_result open_job(void *arg, void *data)
 {
 	struct stack_env *env = arg;
@@ -48,7 +33,7 @@ static enum job_result open_job(void *arg, void *data)
 	strv_push(&argv, r->program);
 	strv_push(&argv, j->devnode);
 	for (size_t i = 0; i < env->stack->params.n; i++)
-		if (row_reads(r, env->stack->params.v[i]))
+		if (plugin_row_reads(r, env->stack->params.v[i]))
 			strv_push(&argv, env->stack->params.v[i]);
 	st = tool_run(env, r->program, argv.v, NULL, 0);
 	if (st != 0) {
@@ -88,8 +73,9 @@ void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *t
 	plugin_rows_read(env->ops, is_builtin, &s->plugins);
 	for (size_t i = 0; i < s->plugins.n; i++) {
 		const struct plugin_row *r = &s->plugins.v[i];
-		if (r->root)
-			continue; /* sequence.c's: plugin_rows_root() before root= is judged */
+		if (r->root || r->claim)
+			continue; /* sequence.c's: plugin_rows_root() before root= is judged;
+				   * plugin_claim.c's */
 		ARRAY_GROW(s->plugin_layers, s->capplugin_layers, s->nplugin_layers + 1);
 		s->plugin_layers[s->nplugin_layers++] = (struct layer){
 			.name = r->plugin,
@@ -100,6 +86,7 @@ void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *t
 		};
 		log_debug("plugin %s: %s devices are opened by %s", r->plugin, r->key, r->program);
 	}
+	plugin_claims_setup(env);
 }
 
 void plugin_layers_report(struct stack_env *env)
@@ -111,6 +98,7 @@ void plugin_layers_report(struct stack_env *env)
 void plugin_layers_free(struct stack *s)
 {
 	plugin_rows_free(&s->plugins);
+	plugin_claims_free(s);
 	free(s->plugin_layers);
 	strv_free(&s->plugin_failed);
 	strv_free(&s->params);

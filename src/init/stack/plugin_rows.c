@@ -109,13 +109,15 @@ static const char *check_row(char **f, const struct sysops *ops, bool (*is_built
 			     const struct plugin_rows *have, struct plugin_row *r, char *why,
 			     size_t size)
 {
-	bool root = !strcmp(f[F_KIND], "root");
+	bool root = !strcmp(f[F_KIND], "root"), claim = !strcmp(f[F_KIND], "claim");
 
-	if (!root && strcmp(f[F_KIND], "layer"))
-		return "unknown kind (layer or root)";
+	if (!root && !claim && strcmp(f[F_KIND], "layer"))
+		return "unknown kind (layer, root or claim)";
 	if (!is_name(f[F_PLUGIN], "._-+@", NAME_MAX_LEN))
 		return "bad plugin name (letters, digits, ._-+@; at most 64)";
-	if (!root && !is_name(f[F_KEY], "._-", NAME_MAX_LEN))
+	if (claim && !is_name(f[F_KEY], "_-*?", 32))
+		return "bad device pattern (letters, digits, _-*?; at most 32)";
+	if (!root && !claim && !is_name(f[F_KEY], "._-", NAME_MAX_LEN))
 		return "bad blkid type (letters, digits, ._-; at most 64)";
 	if (root && !is_name(f[F_KEY], "._-+:=@/", NAME_MAX_LEN))
 		return "bad root= prefix (letters, digits, ._-+:=@/; at most 64)";
@@ -127,7 +129,7 @@ static const char *check_row(char **f, const struct sysops *ops, bool (*is_built
 		return "bad options (a comma list of command-line keys such as rd.foo, or -)";
 	if (root && r->options.n)
 		return "a root row takes no options";
-	if (!root && is_builtin && is_builtin(f[F_KEY]))
+	if (!root && !claim && is_builtin && is_builtin(f[F_KEY]))
 		return why_fmt(why, size, "blkid type %s is the init's own layer", f[F_KEY]);
 	for (size_t i = 0; root && i < ARRAY_SIZE(own_roots); i++)
 		if (prefixes_overlap(f[F_KEY], own_roots[i]))
@@ -135,7 +137,7 @@ static const char *check_row(char **f, const struct sysops *ops, bool (*is_built
 					own_roots[i]);
 	for (size_t i = 0; i < have->n; i++) {
 		const struct plugin_row *o = &have->v[i];
-		if (o->root != root)
+		if (o->root != root || o->claim != claim || claim)
 			continue;
 		if (!root && !strcmp(o->key, f[F_KEY]))
 			return why_fmt(why, size, "blkid type %s is taken by plugin %s (line %u)",
@@ -177,6 +179,7 @@ static bool parse_line(char *line, unsigned no, const struct sysops *ops,
 		return false;
 	}
 	r.root = !strcmp(f[F_KIND], "root");
+	r.claim = !strcmp(f[F_KIND], "claim");
 	r.plugin = xstrdup(f[F_PLUGIN]);
 	r.key = xstrdup(f[F_KEY]);
 	r.program = xstrdup(f[F_PROGRAM]);
@@ -244,7 +247,7 @@ void plugin_rows_read(const struct sysops *ops, bool (*is_builtin)(const char *t
 const struct plugin_row *plugin_rows_layer(const struct plugin_rows *rows, const char *type)
 {
 	for (size_t i = 0; type && i < rows->n; i++)
-		if (!rows->v[i].root && !strcmp(rows->v[i].key, type))
+		if (!rows->v[i].root && !rows->v[i].claim && !strcmp(rows->v[i].key, type))
 			return &rows->v[i];
 	return NULL;
 }
@@ -255,6 +258,18 @@ const struct plugin_row *plugin_rows_root(const struct plugin_rows *rows, const 
 		if (rows->v[i].root && str_has_prefix(root, rows->v[i].key))
 			return &rows->v[i];
 	return NULL;
+}
+
+bool plugin_row_reads(const struct plugin_row *r, const char *kv)
+{
+	size_t k = strcspn(kv, "=");
+
+	for (size_t i = 0; i < r->options.n; i++) {
+		size_t n = strlen(r->options.v[i]);
+		if (k >= n && !strncmp(kv, r->options.v[i], n) && (k == n || kv[n] == '.'))
+			return true;
+	}
+	return false;
 }
 
 void plugin_rows_free(struct plugin_rows *rows)

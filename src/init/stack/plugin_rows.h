@@ -11,12 +11,14 @@
 /* One boot-time row of a package's plugin (docs/plugins.md), as the
  * generator wrote it to LAYOUT_PLUGIN_ROWS_FILE and this init checked it. */
 struct plugin_row {
-	bool root;            /* a root handler; else a layer */
+	bool root;            /* a root handler */
+	bool claim;           /* a claim row; neither: a layer */
 	char *plugin;         /* the plugin's name, for messages */
-	char *key;            /* the blkid type (layer) or the root= prefix (root) */
+	char *key;            /* the blkid type (layer), the root= prefix (root), the
+			       * kernel name pattern (claim: sd*) */
 	char *program;        /* an absolute path to an executable of the image */
 	struct strv modules;  /* loaded before the program first runs */
-	struct strv options;  /* command-line keys handed to the program (layer) */
+	struct strv options;  /* command-line keys handed to the program (layer, claim) */
 	unsigned line;        /* in the file, for messages */
 };
 
@@ -38,6 +40,10 @@ void plugin_rows_read(const struct sysops *ops, bool (*is_builtin)(const char *t
 const struct plugin_row *plugin_rows_layer(const struct plugin_rows *rows, const char *type);
 /* The root row whose prefix begins root (a root= value), or NULL. */
 const struct plugin_row *plugin_rows_root(const struct plugin_rows *rows, const char *root);
+/* "KEY=VALUE" or "KEY" of the command line is one the row reads: its
+ * key is one of the row's options, or below one ("rd.foo" takes
+ * "rd.foo.bar" too, as the built-in layers' options do). */
+bool plugin_row_reads(const struct plugin_row *r, const char *kv);
 void plugin_rows_free(struct plugin_rows *rows);
 
 #endif

@@ -64,6 +64,11 @@ struct stack {
 	size_t nplugin_layers, capplugin_layers;
 	struct strv plugin_failed;        /* what each failed program was given, for the timeout's report */
 	bool plugins_read;
+	/* The claim rows (plugin_claim.c): disks a row answered "not
+	 * mine", asked again once another disk was claimed (a second
+	 * path); each partition seen with its disk, parallel. */
+	struct strv claim_free;
+	struct strv part_names, part_disks;
 };
 
 /* A layer a block device may hold, libblkid style: a new one (iSCSI,
@@ -154,6 +159,10 @@ void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *t
 /* After the root timed out: each plugin program that failed. */
 void plugin_layers_report(struct stack_env *env);
 void plugin_layers_free(struct stack *s);
+/* plugin_claim.c: the plugins' claim rows: each new disk they name is
+ * held from the root matcher until the row's program answered. */
+void plugin_claims_setup(struct stack_env *env);
+void plugin_claims_free(struct stack *s);
 
 /* luks_parse.c: one rd.luks.* option (luks_layer's parse). */
 void luks_parse(struct stack *s, const char *kv);

@@ -147,6 +147,9 @@ void report_devices(struct init *in)
 				buf_printf(&b, " PARTLABEL=%s", bd->partlabel);
 			if (!bd->type && !bd->uuid && !bd->partuuid)
 				buf_printf(&b, " (no signature)");
+			if (bd->claim != DEV_FREE)
+				buf_printf(&b, " (%s by a plugin's claim row: not a root candidate)",
+					   bd->claim == DEV_HELD ? "held" : "claimed");
 			log_err("%s", b.p);
 			buf_free(&b);
 		}

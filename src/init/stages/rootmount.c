@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Stage 5: the root filesystem on /sysroot. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,25 @@
 #include "init/stages/mountopts.h"
 #include "init/stages/stages.h"
 #include "log.h"
+
+/* A device something is built on (a multipath map, an md array, a dm
+ * target) is that thing's member, not a filesystem to mount: its
+ * filesystem's UUID is the holder's too. udev says SYSTEMD_READY=0. */
+static bool has_holders(const struct sysops *ops, const char *name)
+{
+	char *p = xasprintf("/sys/class/block/%s/holders", name), *real = ops->path(p);
+	DIR *d = opendir(real);
+	struct dirent *de;
+	bool any = false;
+
+	free(p);
+	free(real);
+	while (d && !any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return any;
+}
 
 void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 {
@@ -28,6 +48,11 @@ void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 	if (in->root || !in->opt.root)
 		return;
 	if (blockdev_matches(bd, in->opt.root) || blockdev_link_matches(in->ops, bd, in->opt.root)) {
+		if (has_holders(in->ops, bd->name)) {
+			log_info("%s has root=%s but is held by another device (a member of it): "
+				 "not the root", bd->devnode, in->opt.root);
+			return;
+		}
 		in->root = xstrdup(bd->name);
 		log_info("root=%s is %s", in->opt.root, bd->devnode);
 	}

@@ -74,6 +74,29 @@ static void test_good_rows(void)
 }
 
 /* Each bad line, its exact message; the good row after them stays. */
+/* A claim row (docs/plugins.md "Claim rows"): a kernel name pattern,
+ * never a layer's blkid type nor a root prefix; two rows may name one
+ * pattern (the first that matches asks). */
+static void test_claim_rows(void)
+{
+	struct fake_ops *f = setup();
+	struct plugin_rows rows = { 0 };
+
+	CHECK(parse(f, "claim\tmultipath\tsd*\t" PROG "\tdm_multipath\trd.multipath\n"
+		       "claim\tmultipath\tnvme?n*\t" PROG "\t-\t-\n"
+		       "claim\tother\tsd*\t" PROG "\t-\t-\n", &rows) == 3);
+	CHECK(rows.v[0].claim && !rows.v[0].root && !strcmp(rows.v[0].key, "sd*"));
+	CHECK(rows.v[0].modules.n == 1 && rows.v[0].options.n == 1);
+	CHECK(!strcmp(rows.v[1].key, "nvme?n*"));
+	CHECK(plugin_rows_layer(&rows, "sd*") == NULL);
+	CHECK(plugin_rows_root(&rows, "sd*x") == NULL);
+	CHECK(plugin_row_reads(&rows.v[0], "rd.multipath=0"));
+	CHECK(plugin_row_reads(&rows.v[0], "rd.multipath.debug"));
+	CHECK(!plugin_row_reads(&rows.v[0], "rd.multipathx=1"));
+	CHECK(msgs.len == 0);
+	finish(f, &rows);
+}
+
 static void test_bad_rows(void)
 {
 	static const struct {
@@ -81,7 +104,15 @@ static void test_bad_rows(void)
 	} cases[] = {
 		{ "layer\tbc\tbcache\t" PROG, "not 6 tab-separated fields" },
 		{ "layer\tbc\tbcache\t" PROG "\t-\t-\t-", "not 6 tab-separated fields" },
-		{ "disk\tbc\tbcache\t" PROG "\t-\t-", "unknown kind (layer or root)" },
+		{ "disk\tbc\tbcache\t" PROG "\t-\t-", "unknown kind (layer, root or claim)" },
+		{ "claim\tmp\tsd/a\t" PROG "\t-\t-",
+		  "bad device pattern (letters, digits, _-*?; at most 32)" },
+		{ "claim\tmp\tsd[ab]\t" PROG "\t-\t-",
+		  "bad device pattern (letters, digits, _-*?; at most 32)" },
+		{ "claim\tmp\t..\t" PROG "\t-\t-",
+		  "bad device pattern (letters, digits, _-*?; at most 32)" },
+		{ "claim\tmp\tsd*\t/usr/lib/none\t-\t-",
+		  "its program is not an executable of this image" },
 		{ "layer\tb c\tbcache\t" PROG "\t-\t-",
 		  "bad plugin name (letters, digits, ._-+@; at most 64)" },
 		{ "layer\t\tbcache\t" PROG "\t-\t-",
@@ -218,6 +249,7 @@ int main(void)
 {
 	log_init("uniramfs", LOG_DEBUG);
 	RUN(test_good_rows);
+	RUN(test_claim_rows);
 	RUN(test_bad_rows);
 	RUN(test_conflicts);
 	RUN(test_hostile_sizes);
