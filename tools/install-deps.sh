@@ -32,6 +32,9 @@ tests=(
 	cryptsetup-bin lvm2 mdadm
 	# make-bcache for the plugin-layer boot test's disk (tests/boot/scenarios_plugins.py)
 	bcache-tools
+	# multipath, its checkers and libraries, packed by the multipath plugin
+	# (plugins/multipath.conf.in, tests/boot/scenarios_multipath.py)
+	multipath-tools
 	# LUKS2 tokens: the TPM2 plugin's dlopen()ed tss2 libraries, and the
 	# software TPM the builder enrols with and the boot unlocks with
 	libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0 swtpm swtpm-tools

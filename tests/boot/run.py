@@ -55,6 +55,7 @@ import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_load  # noqa: E402
 import scenarios_modprobe  # noqa: E402
+import scenarios_multipath  # noqa: E402
 import scenarios_persist  # noqa: E402
 import scenarios_plugins  # noqa: E402
 import scenarios_net  # noqa: E402
@@ -227,6 +228,7 @@ SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 SCENARIOS.extend(scenarios_persist.scenarios(Scenario))
 SCENARIOS.extend(scenarios_plugins.scenarios(Scenario))
+SCENARIOS.extend(scenarios_multipath.scenarios(Scenario))
 SCENARIOS.extend(scenarios_load.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for the multipath plugin (plugins/multipath.conf.in,
+docs/plugins.md "Claim rows", issue 25).
+
+One ext4 disk image seen through two QEMU paths: two virtio-scsi
+controllers, each with a scsi-hd on the same file, with the same serial
+and WWN, so the guest sees /dev/sda and /dev/sdb with one WWID (VPD page
+0x83) and one filesystem UUID.  The plugin's claim row asks its program
+about each disk before root= may match it; the program builds the map
+(multipath-tools from the host, packed by the plugin), and root=UUID=
+must resolve to the map, never a path: the root the real init sees is a
+dm device, and the paths are marked for the root's udev
+(DM_MULTIPATH_DEVICE_PATH=1 in /run/udev/data).  With one controller only
+the boot still succeeds, on the single path.
+"""
+
+import contextlib
+import os
+import shutil
+import tempfile
+import threading
+
+import disks
+import scenarios_early
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.dirname(os.path.dirname(HERE))
+
+MPATH_ROOT = disks.Disk("mpath-root", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-00000000aa01", "mpathroot")
+SERIAL = "UNIRAMFSMP01"
+WWN = "0x5000c50015ea71ac"
+
+
+class TwoPaths:
+    """The root disk file behind `paths` virtio-scsi controllers (no
+    disk on run.py's bus: attach() gives every QEMU argument)."""
+
+    def __init__(self, name, paths):
+        self.name, self.fs, self.paths = name, "ext4", paths
+        self.path = None
+
+    def build(self, testinit, work, ctx):
+        _copy_claim(os.path.dirname(ctx["uniramfs"]))
+        self.path = scenarios_early._ext4(work, testinit, MPATH_ROOT)
+        return []
+
+    def attach(self, dpaths):
+        args = []
+        for i in range(self.paths):
+            args += ["-device", "virtio-scsi-pci,id=mpscsi%d" % i,
+                     "-drive", "if=none,id=mp%d,format=raw,file.locking=off,file=%s"
+                     % (i, self.path),
+                     "-device", "scsi-hd,drive=mp%d,bus=mpscsi%d.0,serial=%s,wwn=%s,share-rw=on"
+                     % (i, i, SERIAL, WWN)]
+        return contextlib.nullcontext(args)
+
+
+PLUGIN_DIR = os.path.join(tempfile.gettempdir(), "uniramfs-boot-mpath-%d" % os.getuid())
+CLAIM = os.path.join(PLUGIN_DIR, "uniramfs-multipath-claim")
+
+
+def _multipath_plugin():
+    """The tree's plugin (plugins/multipath.conf.in) with its claim
+    program where TwoPaths.build copies the build tree's: an installed
+    one would be in libexecdir."""
+    os.makedirs(PLUGIN_DIR, exist_ok=True)
+    with open(os.path.join(SRCDIR, "plugins/multipath.conf.in")) as f:
+        text = f.read().replace("@LIBEXECDIR@/uniramfs-multipath-claim", CLAIM)
+    path = os.path.join(PLUGIN_DIR, "multipath.conf")
+    tmp = path + ".%d" % os.getpid()
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return path
+
+
+def _copy_claim(builddir):
+    tmp = CLAIM + ".%d.%d" % (os.getpid(), threading.get_ident())
+    shutil.copy2(os.path.join(builddir, "src/plugins/multipath/uniramfs-multipath-claim"), tmp)
+    os.replace(tmp, CLAIM)
+
+
+def scenarios(Scenario):
+    plugin = ("--plugin", _multipath_plugin())
+    return [
+        Scenario("multipath",
+                 "one disk through two virtio-scsi paths: root=UUID= is mounted through "
+                 "the multipath map the plugin's claim row built, never a path",
+                 TwoPaths("mpath2", 2), "UUID=" + MPATH_ROOT.uuid,
+                 cmdline="testinit.show=/run/udev/data/b8:0 testinit.show=/run/udev/data/b8:16",
+                 build=plugin, ours_only=True,
+                 expect=(r"root-mount=/dev/dm-\d+ ext4 ro",
+                         r"show /run/udev/data/b8:0: E:DM_MULTIPATH_DEVICE_PATH=1",
+                         r"show /run/udev/data/b8:16: E:DM_MULTIPATH_DEVICE_PATH=1"),
+                 log_expect=("is claimed by plugin multipath: not a root candidate",)),
+        Scenario("multipath-one-path",
+                 "the same disk with one path left: the boot still succeeds",
+                 TwoPaths("mpath1", 1), "UUID=" + MPATH_ROOT.uuid,
+                 build=plugin, ours_only=True,
+                 expect=(r"root-mount=/dev/(dm-\d+|sda) ext4 ro",)),
+        Scenario("multipath-off",
+                 "rd.multipath=0: no map is built, the root is a path",
+                 TwoPaths("mpath2", 2), "UUID=" + MPATH_ROOT.uuid,
+                 cmdline="rd.multipath=0", build=plugin, ours_only=True,
+                 expect=(r"root-mount=/dev/sd[ab] ext4 ro",)),
+    ]
