@@ -195,7 +195,9 @@ static void test_build_reads_back(void)
 	char *img = path_join(top, "plugin.img"), *conf = path_join(top, "demo.conf");
 	char *bad = path_join(top, "bad.conf"), *hook = path_join(top, "note"), *data = path_join(top, "plugin-test.data");
 	char *text = xasprintf("programs = true\nhooks = pre-pivot:%s\nfiles = %s\n"
-			       "root-prefix = DEMO=\nroot-program = /usr/bin/true\n", hook, data);
+			       "root-prefix = DEMO=\nroot-program = /usr/bin/true\n"
+			       "claim-devices = sd*\nclaim-program = /usr/bin/true\nclaim-options = rd.demo\n",
+			       hook, data);
 	char *c = xasprintf("%s build --config /dev/null -k %s --init %s --microcode none --squashfs no "
 			    "--rescue-shell no -o %s --plugin %s 2>&1", uniramfs, kver, init_bin, img, conf);
 	char *cbad = xasprintf("%s build --config /dev/null -k %s --init %s --microcode none --squashfs no "
@@ -210,7 +212,8 @@ static void test_build_reads_back(void)
 	free(out);
 	CHECK(image_foreach(img, collect, &s) == 0);
 	CHECK(s.tool && s.hook && s.conf);
-	CHECK_STR(s.rows, "root\tdemo\tDEMO=\t/usr/bin/true\t-\t-\n");
+	CHECK_STR(s.rows, "root\tdemo\tDEMO=\t/usr/bin/true\t-\t-\n"
+			  "claim\tdemo\tsd*\t/usr/bin/true\t-\trd.demo\n");
 	/* a bad plugin: the error names it, the image stays as it was */
 	write_under("/", bad, "programs = true\nlayer-blkid-type = LVM2_member\nlayer-program = /usr/bin/true\n");
 	{

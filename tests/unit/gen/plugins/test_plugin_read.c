@@ -107,7 +107,9 @@ static void test_every_key(void)
 		    "hooks = pre-mount:/usr/share/zfs/hook\n"
 		    "layer-blkid-type = zfs_member\nlayer-program = /usr/lib/zfs/open\n"
 		    "layer-modules = zfs\nlayer-options = rd.zfs.force, zfs_force\n"
-		    "root-prefix = ZFS= zfs:\nroot-program = /usr/lib/zfs/mount-root\nroot-modules = zfs\n");
+		    "root-prefix = ZFS= zfs:\nroot-program = /usr/lib/zfs/mount-root\nroot-modules = zfs\n"
+		    "claim-devices = sd* nvme?n*\nclaim-program = /usr/lib/zfs/claim\n"
+		    "claim-modules = dm_multipath\nclaim-options = rd.multipath\n");
 	got = read_all(&ps, NULL);
 	CHECK_STR(got, "");
 	CHECK(ps.n == 1);
@@ -119,6 +121,10 @@ static void test_every_key(void)
 		CHECK_STR(p->layer_program.v.v[0], "/usr/lib/zfs/open");
 		CHECK_STR(p->layer_options.v.v[1], "zfs_force");
 		CHECK_STR(p->root_prefixes.where.v[1], LIB "zfs.conf:17");
+		CHECK(p->claim_globs.v.n == 2);
+		CHECK_STR(p->claim_globs.v.v[1], "nvme?n*");
+		CHECK_STR(p->claim_program.v.v[0], "/usr/lib/zfs/claim");
+		CHECK_STR(p->claim_options.v.v[0], "rd.multipath");
 	}
 	plugins_free(&ps);
 	free(got);
@@ -156,6 +162,15 @@ static void test_half_rows(void)
 		     LIB "bad.conf:2: layer-blkid-type needs layer-program (the program that opens it)");
 	expect_error("root-modules = zfs\n", LIB "bad.conf:1: a root handler needs root-prefix");
 	expect_error("root-prefix = ZFS=\n", LIB "bad.conf:1: root-prefix needs root-program (the program that mounts it)");
+	expect_error("claim-options = rd.multipath\n", LIB "bad.conf:1: a claim row needs claim-devices");
+	expect_error("claim-devices = sd*\n",
+		     LIB "bad.conf:1: claim-devices needs claim-program (the program that claims them)");
+	expect_error("claim-devices = sd[ab]\n",
+		     LIB "bad.conf:1: bad value 'sd[ab]' for claim-devices (a kernel device name, letters, "
+		     "digits, _- and the wildcards *?)");
+	expect_error("claim-devices = ../sda\n",
+		     LIB "bad.conf:1: bad value '../sda' for claim-devices (a kernel device name, letters, "
+		     "digits, _- and the wildcards *?)");
 }
 
 static void test_huge(void)
