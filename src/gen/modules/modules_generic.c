@@ -11,9 +11,17 @@
  * usual virtual machines, clouds and server/desktop cards, by name: the
  * rest of drivers/net is large and boots nothing. On Debian's 6.1 the
  * NICs cost 2.35 MB of a zstd image (10.2 MB unpacked), NFS, iSCSI and
- * NBD 1.10 MB more (6.1 MB). Left out on purpose:
- * FC/FCoE/NVMe-oF roots, wireless, USB NICs, GPU/DRM, sound, and
- * drivers/scsi's tape, debug and legacy ISA drivers.
+ * NBD 1.10 MB more (6.1 MB). The two Fibre Channel HBA families SAN
+ * roots (and so multipath) live on, QLogic's qla2xxx and Emulex's
+ * lpfc, with scsi_transport_fc and their NVMe-over-FC halves, cost
+ * 5.4 MB unpacked; their firmware is packed when the host has it
+ * (qla2xxx's ql2*_fw.bin, Debian's non-free firmware-qlogic; lpfc
+ * names none: its firmware is in the card's flash), and a generic
+ * build without it only warns (modules_index.c): the cards from the
+ * ISP2422 on boot from their flash too. Left out on purpose: FCoE
+ * (bnx2fc, qedf, fcoe need their NIC and lldpad), NVMe-oF over TCP or
+ * RDMA, wireless, USB NICs, GPU/DRM, sound, and drivers/scsi's tape,
+ * debug and legacy ISA drivers.
  *
  * Between 6.1 and 6.12 (Debian 12 and 13) nothing here was renamed;
  * what moved is handled by these rules as they stand: virtio_pci (and
@@ -67,7 +75,7 @@ static const struct generic generic[] = {
 	{ "sd_mod", "SCSI disks: every SATA/SAS/USB/virtio-scsi disk" },
 	{ "sr_mod", "CD/DVD drives (installer and live media)" },
 	/* Server RAID and SAS host adapters that carry boot disks. The rest
-	 * of drivers/scsi is tape, FC/iSCSI/FCoE, debug and legacy ISA
+	 * of drivers/scsi is tape, FCoE/iSCSI offload, debug and legacy ISA
 	 * drivers: large and not a local boot disk. */
 	{ "megaraid_sas", "Broadcom/LSI MegaRAID (Dell PERC, most servers)" },
 	{ "mpt3sas", "Broadcom/LSI SAS2/3 HBAs" },
@@ -83,6 +91,9 @@ static const struct generic generic[] = {
 	{ "pm80xx", "PMC-Sierra SAS" },
 	{ "hptiop", "HighPoint RAID" },
 	{ "kernel/drivers/scsi/device_handler/", "ALUA/RDAC/EMC handlers for multipath disks" },
+	/* Fibre Channel HBAs: SAN roots, usually reached through multipath */
+	{ "qla2xxx", "QLogic (Marvell) FC HBAs; firmware ql2*_fw.bin if the host has it" },
+	{ "lpfc", "Emulex (Broadcom) LightPulse FC HBAs" },
 	/* SD/eMMC */
 	{ "mmc_block", "SD cards and eMMC as block devices" },
 	{ "kernel/drivers/mmc/host/", "SDHCI and other SD/MMC controllers" },
