@@ -443,6 +443,8 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = add_binaries(&p);
 	if (r == 0)
+		r = plugins_check_needed(&p.plugins, p.sysroot, &p.facts);
+	if (r == 0)
 		r = plugins_add(&p.plugins, p.img, p.sysroot, p.kver);
 	if (r == 0 && o->mode == MODE_HOSTONLY) {
 		char *uncovered;

@@ -99,6 +99,12 @@ int plugins_each_module(const struct plugins *ps, plugin_module_fn fn, void *ctx
  * and hooks, and LAYOUT_PLUGIN_ROWS_FILE for their boot-time rows. */
 int plugins_add(const struct plugins *ps, struct image *img, const char *sysroot, const char *kver);
 
+/* plugin_need.c */
+/* A hostonly root on a layer only a plugin opens (dm-multipath) with no
+ * packed plugin for it, or without the tool that plugin packs:
+ * -EINVAL, err_set naming what is missing. */
+int plugins_check_needed(const struct plugins *ps, const char *sysroot, const struct plugin_facts *f);
+
 /* plugin_cover.c */
 /* A hostonly build's notice: the host's initramfs-tools hooks and
  * dracut modules that neither uniramfs nor a plugin's `replaces` covers,
