@@ -54,6 +54,8 @@ struct init {
 	char *keymap;        /* the keymap loaded (the prompt names it); NULL: the kernel's */
 	/* /proc/sys/kernel/modprobe before the init set it (kmodhelper.c) */
 	char modprobe_was[256];
+	/* the root's btrfs device while its filesystem misses members (rootmount.c) */
+	char btrfs_wait[64];
 	bool modprobe_set;
 };
 

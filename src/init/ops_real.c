@@ -162,7 +162,7 @@ static ssize_t r_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, 
 
 static int r_ioctl(int fd, unsigned long req, void *arg)
 {
-	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+	return (int)ret(ioctl(fd, req, arg));
 }
 
 const struct sysops real_ops = {

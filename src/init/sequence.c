@@ -357,7 +357,7 @@ int init_wait_root(struct init *in)
 	if (!in->root && deadline >= 0 &&
 	    (extra = wait_while_appearing(in, deadline + (in->stall_ms - stall0))) < 0)
 		return (int)extra;
-	if (in->root &&
+	if ((in->root || root_timed_out(in)) &&
 	    (r = wait_resume(in, deadline < 0 ? -1 : deadline + (in->stall_ms - stall0))) < 0)
 		return r;
 	if (in->root)

@@ -50,6 +50,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
 import serialtext  # noqa: E402
+import scenarios_btrfs  # noqa: E402
 import scenarios_clevis  # noqa: E402
 import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
@@ -238,6 +239,7 @@ SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
+SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()

@@ -3,6 +3,7 @@
  * one live instance in a static: a test uses one fake at a time. */
 #include <linux/kd.h>
 #include <sys/ioctl.h>
+#include <linux/btrfs.h>
 #include <linux/dm-ioctl.h>
 #include <linux/loop.h>
 #include <errno.h>
@@ -156,6 +157,18 @@ static int op_ioctl(int fd, unsigned long req, void *arg)
 	} else if (req == PIO_UNIMAP) {
 		const struct unimapdesc *d = arg;
 		logf_("ioctl PIO_UNIMAP %u", d->entry_ct);
+	} else if (req == BTRFS_IOC_DEVICES_READY) {
+		const struct btrfs_ioctl_vol_args *v = arg;
+		bool known = false;
+		int r;
+		logf_("ioctl BTRFS_IOC_DEVICES_READY %s", v->name);
+		if ((r = check_fail("ioctl", "BTRFS_IOC_DEVICES_READY", NULL, NULL)) < 0)
+			return r;
+		for (size_t i = 0; i < cur->btrfs_registered.n && !known; i++)
+			known = !strcmp(cur->btrfs_registered.v[i], v->name);
+		if (!known)
+			strv_push(&cur->btrfs_registered, v->name);
+		return cur->btrfs_registered.n < cur->btrfs_members;
 	} else {
 		logf_("ioctl 0x%lx", req);
 	}
@@ -562,6 +575,7 @@ void fake_ops_free(struct fake_ops *f)
 	free(f->pkts);
 	/* nl_fd and pkt_fd belong to the code under test, which closes them */
 	strv_free(&f->log);
+	strv_free(&f->btrfs_registered);
 	free(f->root);
 	if (cur == f)
 		cur = NULL;

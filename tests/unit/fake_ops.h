@@ -74,6 +74,12 @@ struct fake_ops {
 	size_t npkts, cappkts;
 	int pkt_ifindex;
 	void (*on_packet)(struct fake_ops *f, int ifindex, const void *frame, size_t len);
+	/* btrfs: BTRFS_IOC_DEVICES_READY records "ioctl BTRFS_IOC_DEVICES_READY
+	 * DEVNODE" and remembers the device; it answers 0 (complete) once
+	 * btrfs_members distinct ones were registered, 1 before (0: always
+	 * complete). */
+	unsigned btrfs_members;
+	struct strv btrfs_registered;
 };
 
 #define FAKE_T0 1000000LL

@@ -55,8 +55,9 @@ struct sysops {
 	 * sees the DHCP socket go once DHCP has settled. */
 	int (*close)(int fd);
 	void (*sync)(void);
-	/* ioctl(2) on a console: the keymap (KDSKBENT) and font (KDFONTOP,
-	 * PIO_UNIMAP*) of stages/vconsole.c. */
+	/* ioctl(2): a console's keymap and font (stages/vconsole.c), the
+	 * loop devices', dm's rename, btrfs's DEVICES_READY. The ioctl's
+	 * value (LOOP_CTL_GET_FREE's number, DEVICES_READY's 1), or -errno. */
 	int (*ioctl)(int fd, unsigned long req, void *arg);
 	/* Prefix a path for reading (sysfs, /proc, the image's files):
 	 * the real one returns a copy of path, a fake its tree + path. */

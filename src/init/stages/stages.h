@@ -39,6 +39,10 @@ void unmount_squash(struct init *in);
 /* The registry's subscriber that finds root= (arg: struct init), and
  * forgets it if it goes away. */
 void root_seen(void *in, enum dev_change what, const struct blockdev *bd);
+/* The root's wait ended without it: a btrfs root short of members is
+ * taken as it is with rootflags=degraded (true, with a warning), or
+ * named with the count of devices it has and wants (false). */
+bool root_timed_out(struct init *in);
 int mount_root(struct init *in);
 
 /* netmount.c: the NFS root on /sysroot, the network up. 0 or a negative code (err
