@@ -21,7 +21,9 @@ import tempfile
 import threading
 
 import disks
+import netservers
 import scenarios_early
+import scenarios_net
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
@@ -80,6 +82,31 @@ def _copy_claim(builddir):
     os.replace(tmp, CLAIM)
 
 
+def iscsi_two_portals(testinit, work):
+    """The root disk file served twice: two tgtd, each with the same
+    target name, LUN number and file (so the same VPD identity and WWID),
+    at 10.0.2.100:3260 and :3261 in the guest."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="iscsi-mp-", dir=work)
+        try:
+            lun = os.path.join(tmp, "lun.img")
+            shutil.copyfile(scenarios_early._ext4(work, testinit, MPATH_ROOT), lun)
+            with netservers.start_iscsi(lun, tmp) as s1, netservers.start_iscsi(lun, tmp) as s2:
+                try:
+                    yield [], scenarios_net._nic(s1.guestfwd(3260) + "," + s2.guestfwd(3261))
+                finally:
+                    with open(os.path.join(work, "logs", "tgtd-mpath-last.log"), "w") as f:
+                        f.write(s1.log_text() + s2.log_text())
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
+ISCSI_PATHS = " ".join("netroot=iscsi:%s::%d:%d:%s" % (netservers.GUEST_ADDR, port, netservers.ISCSI_LUN,
+                                                        netservers.ISCSI_IQN) for port in (3260, 3261))
+
+
 def scenarios(Scenario):
     plugin = ("--plugin", _multipath_plugin())
     return [
@@ -98,6 +125,18 @@ def scenarios(Scenario):
                  TwoPaths("mpath1", 1), "UUID=" + MPATH_ROOT.uuid,
                  build=plugin, ours_only=True,
                  expect=(r"root-mount=/dev/(dm-\d+|sda) ext4 ro",)),
+        Scenario("multipath-iscsi",
+                 "one iSCSI LUN through two portals (two netroot=iscsi:, dracut's spelling): "
+                 "both logged in, the root mounted through their multipath map",
+                 MPATH_ROOT, "UUID=" + MPATH_ROOT.uuid,
+                 build=tuple(scenarios_net.ISCSI_BUILD) + plugin, net=iscsi_two_portals,
+                 cmdline=ISCSI_PATHS, ours_only=True,
+                 expect=(r"root-mount=/dev/dm-\d+ ext4 ro",),
+                 log_expect=("iSCSI: logging in to %s at %s:3260" % (netservers.ISCSI_IQN,
+                                                                    netservers.GUEST_ADDR),
+                             "iSCSI: logging in to %s at %s:3261" % (netservers.ISCSI_IQN,
+                                                                    netservers.GUEST_ADDR),
+                             "is claimed by plugin multipath: not a root candidate")),
         Scenario("multipath-off",
                  "rd.multipath=0: no map is built, the root is a path",
                  TwoPaths("mpath2", 2), "UUID=" + MPATH_ROOT.uuid,

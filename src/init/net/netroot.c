@@ -27,6 +27,9 @@ void iscsi_root_free(struct iscsi_root *r)
 {
 	free(r->initiator);
 	iscsi_target_free(&r->target);
+	for (size_t i = 0; i < r->nmore; i++)
+		iscsi_target_free(&r->more[i]);
+	free(r->more);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -294,6 +297,33 @@ static void fill(char **dst, const char *val)
 		*dst = xstrdup(val);
 }
 
+/* The netroot=iscsi: words besides the one chosen: more portals of the
+ * root's LUN, as dracut logs in to each for multipath. A bad one is
+ * warned about and skipped (the chosen one still boots). */
+static void iscsi_more_paths(const struct cmdline *c, const char *chosen, struct netroot *r,
+			     struct strv *w)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cmdline_param *p = &c->p[i];
+		struct iscsi_root one = { 0 };
+		if (strcmp(p->key, "netroot") || !p->val || p->val == chosen ||
+		    !str_has_prefix(p->val, "iscsi:"))
+			continue;
+		if (iscsi_parse(p->val + 6, &one, w) < 0) {
+			char *shown = netroot_shown(p->val);
+			strv_push_owned(w, xasprintf("ignoring netroot=%s: not an iSCSI path uniramfs "
+						     "understands", shown));
+			free(shown);
+			iscsi_root_free(&one);
+			continue;
+		}
+		r->iscsi.more = xrealloc(r->iscsi.more, (r->iscsi.nmore + 1) * sizeof(*r->iscsi.more));
+		r->iscsi.more[r->iscsi.nmore++] = one.target;
+		memset(&one.target, 0, sizeof(one.target));
+		iscsi_root_free(&one);
+	}
+}
+
 /* rd.iscsi.*: settings for a netroot=iscsi: without them, or an iSCSI
  * root on their own when rd.iscsi.target.name is given. */
 static int iscsi_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv *w)
@@ -354,6 +384,8 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 		netroot_free(r);
 		return ret;
 	}
+	if (netroot && r->kind == NETROOT_ISCSI)
+		iscsi_more_paths(c, netroot, r, w);
 	return iscsi_from_cmdline(c, r, w);
 }
 

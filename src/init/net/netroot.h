@@ -42,6 +42,11 @@ struct iscsi_target {
 struct iscsi_root {
 	char *initiator; /* rd.iscsi.initiator= or iBFT; NULL: unset */
 	struct iscsi_target target;
+	/* Every other netroot=iscsi: of the command line, in its order:
+	 * more paths to the LUN (dracut's multipath iSCSI: one portal
+	 * each), each logged in too. */
+	struct iscsi_target *more;
+	size_t nmore;
 	bool firmware; /* rd.iscsi.firmware / rd.iscsi.ibft: use iBFT */
 };
 

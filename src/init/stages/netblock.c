@@ -74,23 +74,15 @@ static void iscsi_handover(struct init *in, const char *iqn)
 	buf_free(&b);
 }
 
-static enum job_result iscsi_login(void *ctx, void *data)
+/* One iscsistart: the iBFT's target, or t. Its exit status (-1: it did
+ * not run), said when not 0. */
+static int login_one(struct init *in, const struct iscsi_root *r, const struct iscsi_target *t)
 {
-	struct init *in = ctx;
-	const struct iscsi_root *r = &in->net.root.iscsi;
-	const struct iscsi_target *t = &r->target;
 	char port[16];
 	struct strv argv = { 0 };
 	int st;
 
-	(void)data;
 	snprintf(port, sizeof(port), "%u", t->port ? t->port : 3260);
-	if (in->ml && modload_name(in->ml, "iscsi_tcp") < 0)
-		log_warn("iscsi_tcp: %s", err_msg());
-	/* the connection's digests ask the crypto API for crc32c, whose
-	 * request_module finds no modprobe here: ENOMEM at login */
-	if (in->ml && modload_alias(in->ml, "crypto-crc32c") <= 0)
-		log_debug("no module for crc32c in the image (built in?)");
 	strv_push(&argv, "iscsistart");
 	if (r->firmware && !t->name) {
 		strv_push(&argv, "-b"); /* the target from iBFT */
@@ -122,17 +114,40 @@ static enum job_result iscsi_login(void *ctx, void *data)
 		 t->server ? t->server : "?", port);
 	st = tool_run(&in->stack_env, "iscsistart", argv.v, NULL, 0);
 	/* a tool that did not run is "status -1" (docs/messages.md) */
-	if (st != 0) {
+	if (st != 0)
 		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "iBFT",
 			st < 0 ? -1 : st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
-	} else if (r->firmware && !t->name) {
+	strv_free(&argv);
+	return st;
+}
+
+static enum job_result iscsi_login(void *ctx, void *data)
+{
+	struct init *in = ctx;
+	const struct iscsi_root *r = &in->net.root.iscsi;
+	bool logged_in = false;
+
+	(void)data;
+	if (in->ml && modload_name(in->ml, "iscsi_tcp") < 0)
+		log_warn("iscsi_tcp: %s", err_msg());
+	/* the connection's digests ask the crypto API for crc32c, whose
+	 * request_module finds no modprobe here: ENOMEM at login */
+	if (in->ml && modload_alias(in->ml, "crypto-crc32c") <= 0)
+		log_debug("no module for crc32c in the image (built in?)");
+	logged_in = login_one(in, r, &r->target) == 0;
+	/* more portals of the LUN (multipath): each path that logs in is a
+	 * disk of its own, the multipath plugin's claim row makes the map */
+	for (size_t i = 0; i < r->nmore; i++)
+		logged_in |= login_one(in, r, &r->more[i]) == 0;
+	if (!logged_in) {
+		/* said by login_one */
+	} else if (r->firmware && !r->target.name) {
 		char *iqn = ibft_initiator(in);
 		iscsi_handover(in, iqn);
 		free(iqn);
 	} else {
 		iscsi_handover(in, r->initiator ? r->initiator : DEFAULT_INITIATOR);
 	}
-	strv_free(&argv);
 	return JOB_DONE;
 }
 

@@ -39,6 +39,38 @@ static struct net_addr A(const char *s)
 	return a;
 }
 
+/* Several netroot=iscsi: are the paths of one LUN (dracut's multipath
+ * iSCSI): the last is the root's target, the others come in order as
+ * more, a bad one warned about and skipped; a lone netroot has none. */
+static void test_iscsi_more_paths(void)
+{
+	CHECK(line("netroot=iscsi:10.0.2.100::3260:1:iqn.a:t netroot=iscsi:u:p@10.0.2.101::3261:1:iqn.a:t "
+		   "netroot=iscsi:10.0.2.102::::iqn.a:t") == 0);
+	CHECK(r.kind == NETROOT_ISCSI);
+	CHECK_STR(r.iscsi.target.server, "10.0.2.102");
+	CHECK(r.iscsi.nmore == 2);
+	if (r.iscsi.nmore == 2) {
+		CHECK_STR(r.iscsi.more[0].server, "10.0.2.100");
+		CHECK(r.iscsi.more[0].port == 3260 && r.iscsi.more[0].lun == 1);
+		CHECK_STR(r.iscsi.more[1].server, "10.0.2.101");
+		CHECK(r.iscsi.more[1].port == 3261);
+		CHECK_STR(r.iscsi.more[1].user, "u");
+		CHECK_STR(r.iscsi.more[1].name, "iqn.a:t");
+	}
+	CHECK(w.n == 0);
+	CHECK(line("netroot=iscsi:u:secret@[2001:db8::1 netroot=iscsi:10.0.2.100::::iqn.a:t") == 0);
+	CHECK(r.iscsi.nmore == 0);
+	CHECK(w.n == 2);
+	if (w.n == 2)
+		CHECK_STR(w.v[1], "ignoring netroot=iscsi:(secret)@[2001:db8::1: not an iSCSI path "
+				  "uniramfs understands");
+	/* NFS chosen: no iSCSI paths, even with an iSCSI netroot before */
+	CHECK(line("netroot=iscsi:10.0.2.100::::iqn.a:t netroot=nfs:10.0.2.1:/r") == 0);
+	CHECK(r.kind == NETROOT_NFS && r.iscsi.nmore == 0);
+	CHECK(line("netroot=iscsi:10.0.2.100::::iqn.a:t") == 0);
+	CHECK(r.iscsi.nmore == 0);
+}
+
 static void test_nfs_dracut(void)
 {
 	CHECK(spec("nfs:10.0.2.100:/srv/root:ro,vers=4.2") == 0);
@@ -393,6 +425,7 @@ int main(void)
 	RUN(test_nfs_rogue_dhcp);
 	RUN(test_secrets_masked);
 	RUN(test_iscsi);
+	RUN(test_iscsi_more_paths);
 	RUN(test_nbd);
 	RUN(test_precedence_and_root_path);
 	RUN(test_root_use_and_device);
