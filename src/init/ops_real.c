@@ -358,6 +358,7 @@ const struct initops real_initops = {
 	.spawn = r_spawn,
 	.run = real_run,
 	.run_output = real_run_output,
+	.run_limit = real_run_limit,
 	.read_secret = real_read_secret,
 	.start_daemon = real_start_daemon,
 	.stop_daemon = real_stop_daemon,

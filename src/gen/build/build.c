@@ -230,18 +230,24 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	return r;
 }
 
-static int want_builtin(void *ctx, const char *module)
+static int want_builtin(void *ctx, const char *module, bool required)
 {
 	char *name = modname_normalize(module);
 	bool has = nameset_has(ctx, name);
 
 	free(name);
-	return has ? 0 : err_set("module '%s': the kernel has no module support and it is not built in", module);
+	return has || !required ? 0 : err_set("module '%s': the kernel has no module support and it is not built in", module);
 }
 
-static int want_plugin_module(void *ctx, const char *module)
+/* An optional module goes into a generic image when the kernel has it;
+ * a hostonly image leaves it to hostonly, which packed the root's own. */
+static int want_plugin_module(void *ctx, const char *module, bool required)
 {
-	return modules_add(ctx, module, true);
+	struct plan *p = ctx;
+
+	if (!required && p->o->mode == MODE_HOSTONLY)
+		return 0;
+	return modules_add(p->mods, module, required);
 }
 
 /* Without module support the image has no modules, only the list of
@@ -310,7 +316,9 @@ static int add_modules(struct plan *p)
 	/* after hostonly: its facts are the plugins' conditions */
 	if (r == 0) {
 		plugins_select(&p->plugins, p->sysroot, &p->facts);
-		r = plugins_each_module(&p->plugins, want_plugin_module, m);
+		p->mods = m;
+		r = plugins_each_module(&p->plugins, want_plugin_module, p);
+		p->mods = NULL;
 	}
 	/* what the init loads to mount the squashfs stays outside it */
 	static const char *const squash_mods[] = { LAYOUT_SQUASH_MODULE_NAMES };
@@ -428,8 +436,11 @@ int build_image(const struct build_opts *o)
 			p.fallback = fallback_path(p.output);
 	}
 	/* a plugin is a stranger's file: read and checked before any work */
-	if (r == 0)
-		r = plugins_read(&p.plugins, p.sysroot, &o->plugins);
+	if (r == 0) {
+		char *own = plugins_own_dir();
+		r = plugins_read_all(&p.plugins, own, p.sysroot, &o->plugins);
+		free(own);
+	}
 	if (r == 0 && p.fallback)
 		r = build_fallback(&p);
 	if (r == 0)
@@ -455,6 +466,7 @@ int build_image(const struct build_opts *o)
 		r = rescue_plan_add(p.img, p.sysroot, &o->rescue);
 	if (r == 0) {
 		p.stack.keyfile_pattern = &o->keyfile_pattern;
+		p.stack.lvm = plugins_pack_program(&p.plugins, "lvm");
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	}
 	if (r == 0)

@@ -24,6 +24,7 @@ struct plan {
 	const char *sysroot;
 	char *kver;
 	char *kmoddir; /* NULL: a kernel without module support */
+	struct modules *mods; /* while the plugins' modules are added (build.c) */
 	struct kernel_tree kt;
 	char *output;
 	char *fallback; /* --fallback: the generic image beside a hostonly one */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What the init needs to open LUKS, LVM and md layers: cryptsetup, lvm,
- * mdadm (and thin_check) with their libraries, configs that work with
- * no udev in the image, the host's crypttab lines for the root's stack
- * and the key files they or --add-keys name. */
+/* What the init needs to open LUKS and md layers: cryptsetup and mdadm
+ * with their libraries, configs that work with no udev in the image, the
+ * host's crypttab lines for the root's stack and the key files they or
+ * --add-keys name. LVM is a plugin (plugins/lvm.conf, lvm-thin.conf):
+ * only its udev-less lvm.conf is written here, generated as the other
+ * configs are, when a plugin packs lvm. */
 #include "gen/features/stack.h"
 
 #include <dirent.h>
@@ -27,9 +29,7 @@ static const struct tool {
 	const char *layer, *name, *what, *package;
 } tools[] = {
 	{ "dm-crypt", "cryptsetup", "LUKS", "cryptsetup-bin" },
-	{ "lvm", "lvm", "LVM", "lvm2" },
 	{ "md", "mdadm", "md RAID", "mdadm" },
-	{ "thin", "thin_check", "an LVM thin pool", "thin-provisioning-tools" },
 };
 
 /* lvm without udev: it scans /dev itself, makes its /dev/mapper nodes
@@ -129,7 +129,6 @@ void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struc
 	sp->hostonly = true;
 	for (size_t i = 0; i < h->stack.n; i++)
 		strv_push(&sp->layers, h->stack.v[i]);
-	sp->thin = strv_contains(&h->modules, "dm_thin_pool");
 	if (h->root_dev)
 		walk_majmin(sp, sysroot, h->root_dev);
 	if (h->resume_dev)
@@ -165,8 +164,6 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 
 static bool needed(const struct stack_plan *sp, const struct tool *t)
 {
-	if (!strcmp(t->layer, "thin"))
-		return sp->thin;
 	return strv_contains(&sp->layers, t->layer);
 }
 
@@ -364,11 +361,11 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 	bool have[ARRAY_SIZE(tools)];
 	int r = add_tools(sp, img, sysroot, have);
 
-	if (r == 0 && have[1])
+	if (r == 0 && sp->lvm)
 		r = image_add_data(img, "/etc/lvm/lvm.conf", lvm_conf, strlen(lvm_conf), 0644);
-	if (r == 0 && have[2])
+	if (r == 0 && have[1])
 		r = add_mdadm_conf(sp, img, sysroot);
-	if (r == 0 && have[2])
+	if (r == 0 && have[1])
 		r = add_mdmon(img, sysroot);
 	if (r == 0 && sp->hostonly && have[0])
 		r = add_crypttab(sp, img, sysroot);

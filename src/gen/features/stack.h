@@ -8,13 +8,13 @@
 #include "gen/image/image.h"
 #include "util.h"
 
-/* The LUKS, LVM and md layers an image must open: the tools, their
+/* The LUKS and md layers an image must open (LVM's lvm.conf too): the tools, their
  * udev-less configs and the keys (docs/design.md, "Layers as a table"). */
 struct stack_plan {
 	bool hostonly;
 	struct strv layers;      /* hostonly's stack: "dm-crypt", "lvm", "md", ... */
 	struct strv crypt_names; /* dm names of the dm-crypt layers under root and resume */
-	bool thin;               /* an LVM thin pool is on the way */
+	bool lvm;                /* a plugin packs lvm: its udev-less lvm.conf goes in */
 	struct strv keys;        /* key files in the image, for the notice */
 	struct strv keyboard;    /* the host's loaded keyboard drivers (a prompt needs them) */
 	struct strv luks_devs;   /* hostonly: kernel names of the LUKS devices under them */
@@ -33,7 +33,7 @@ void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struc
  * (the cipher templates dm-crypt asks the kernel for at open time, and
  * with LUKS the host's loaded keyboard drivers, for the prompt). */
 void stack_plan_modules(const struct stack_plan *sp, struct strv *out);
-/* Add the tools with their libraries, /etc/lvm/lvm.conf,
+/* Add the tools with their libraries, /etc/lvm/lvm.conf (sp->lvm),
  * /etc/mdadm/mdadm.conf, /etc/crypttab and the key files (add_keys:
  * SRC[:DST], mode 0600). Generic: every tool the host has. Hostonly:
  * exactly the layers' tools; a missing one fails naming its package. */

@@ -6,6 +6,8 @@
 #include "gen/plugins/plugin.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
@@ -48,10 +50,70 @@ bool plugin_path_ok(const char *path)
 	return true;
 }
 
+/* {NAME} with NAME a name; the name's start and length. */
+static bool placeholder(const char *w, size_t n, const char **name, size_t *len)
+{
+	char buf[PLUGIN_MAX_LINE];
+
+	if (n < 3 || w[0] != '{' || w[n - 1] != '}' || n - 2 >= sizeof(buf))
+		return false;
+	memcpy(buf, w + 1, n - 2);
+	buf[n - 2] = '\0';
+	*name = w + 1;
+	*len = n - 2;
+	return plugin_token_ok(buf);
+}
+
+bool plugin_run_ok(const char *run)
+{
+	size_t words = 0;
+
+	for (const char *w = run; *w;) {
+		size_t n = strcspn(w, " \t"), len;
+		const char *name;
+		char *word;
+		bool ok;
+		if (!n) {
+			w++;
+			continue;
+		}
+		word = strndup(w, n);
+		ok = word && (placeholder(w, n, &name, &len) || plugin_token_ok(word) ||
+			      (word[0] == '/' && plugin_path_ok(word)));
+		free(word);
+		if (!ok || ++words > PLUGIN_MAX_WORDS)
+			return false;
+		w += n;
+	}
+	return words > 0;
+}
+
+const char *plugin_run_unknown(const char *run, const struct strv *options)
+{
+	static char bad[PLUGIN_MAX_LINE];
+
+	for (const char *w = run; *w;) {
+		size_t n = strcspn(w, " \t"), len;
+		const char *name;
+		if (!n) {
+			w++;
+			continue;
+		}
+		if (placeholder(w, n, &name, &len)) {
+			snprintf(bad, sizeof(bad), "%.*s", (int)len, name);
+			if (strcmp(bad, "device") && !strv_contains(options, bad))
+				return bad;
+		}
+		w += n;
+	}
+	return NULL;
+}
+
 /* The init's own: its layer table (src/init/stack/layer.c) and root
- * matcher (docs/cmdline.md, root=). A plugin cannot take them over
- * until the init reads rows (issue 25). */
-static const char *const builtin_types[] = { "crypto_LUKS", "LVM2_member", "linux_raid_member", "isw_raid_member",
+ * matcher (docs/cmdline.md, root=). LVM2_member is not among them: LVM
+ * is uniramfs's own plugin (plugins/lvm.conf), which a package or the
+ * administrator may replace by name. */
+static const char *const builtin_types[] = { "crypto_LUKS", "linux_raid_member", "isw_raid_member",
 					     "ddf_raid_member" };
 static const char *const builtin_prefixes[] = { "/", "UUID=", "LABEL=", "PARTUUID=", "PARTLABEL=",
 						"nfs:", "nfs4:", "dhcp", "iscsi:", "nbd:" };

@@ -128,14 +128,16 @@ int plugins_each_module(const struct plugins *ps, plugin_module_fn fn, void *ctx
 {
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct plugin *p = &ps->v[i];
-		const struct plugin_list *ls[] = { &p->modules, &p->layer_modules, &p->root_modules,
-						   &p->claim_modules };
+		const struct plugin_list *ls[] = { &p->modules, &p->optional_modules, &p->layer_modules,
+						   &p->layer_retry_modules, &p->root_modules, &p->claim_modules };
 		if (!p->on)
 			continue;
 		for (size_t l = 0; l < ARRAY_SIZE(ls); l++)
-			for (size_t j = 0; j < ls[l]->v.n; j++)
-				if (fn(ctx, ls[l]->v.v[j]) < 0)
+			for (size_t j = 0; j < ls[l]->v.n; j++) {
+				const char *m = ls[l]->v.v[j];
+				if (fn(ctx, m, !strv_contains(&p->optional_modules.v, m)) < 0)
 					return err_wrap("%s", ls[l]->where.v[j]);
+			}
 	}
 	return 0;
 }
@@ -251,27 +253,99 @@ static void join(struct buf *b, const struct strv *v)
 		buf_printf(b, "%s%s", i ? "," : "", v->v[i]);
 }
 
-static void rows(struct buf *b, const struct plugin *p)
+/* A run's words, one blank between them. */
+static void words(struct buf *b, const char *run)
+{
+	bool first = true;
+
+	for (const char *w = run; *w;) {
+		size_t n = strcspn(w, " \t");
+		if (n) {
+			buf_printf(b, "%s%.*s", first ? "" : " ", (int)n, w);
+			first = false;
+		}
+		w += n ? n : 1;
+	}
+}
+
+/* The fields after the six: run=, switch=, retry-modules=, limit=,
+ * each only when the plugin says it (docs/plugins.md). */
+static void layer_extra(struct buf *b, const struct plugin *p)
+{
+	for (size_t i = 0; i < p->layer_runs.v.n; i++) {
+		buf_printf(b, "\trun=");
+		words(b, p->layer_runs.v.v[i]);
+	}
+	if (p->layer_switch.v.n)
+		buf_printf(b, "\tswitch=%s", p->layer_switch.v.v[0]);
+	if (p->layer_retry_modules.v.n) {
+		buf_printf(b, "\tretry-modules=");
+		join(b, &p->layer_retry_modules.v);
+	}
+	if (p->layer_limit.v.n)
+		buf_printf(b, "\tlimit=%s", p->layer_limit.v.v[0]);
+}
+
+/* A program by name is written as its path in the sysroot, which is
+ * its path in the image (add_program packed it there). */
+static char *row_program(const char *sysroot, const char *name)
+{
+	char *path = NULL;
+
+	if (name[0] == '/' || !host_has_program(sysroot, name, &path))
+		return xstrdup(name);
+	return path;
+}
+
+static void rows(struct buf *b, const struct plugin *p, const char *sysroot)
 {
 	for (size_t i = 0; i < p->layer_types.v.n; i++) {
-		buf_printf(b, "layer\t%s\t%s\t%s\t", p->name, p->layer_types.v.v[i], p->layer_program.v.v[0]);
+		char *prog = row_program(sysroot, p->layer_program.v.v[0]);
+		buf_printf(b, "layer\t%s\t%s\t%s\t", p->name, p->layer_types.v.v[i], prog);
 		join(b, &p->layer_modules.v);
 		buf_printf(b, "\t");
 		join(b, &p->layer_options.v);
+		layer_extra(b, p);
 		buf_printf(b, "\n");
+		free(prog);
 	}
 	for (size_t i = 0; i < p->root_prefixes.v.n; i++) {
-		buf_printf(b, "root\t%s\t%s\t%s\t", p->name, p->root_prefixes.v.v[i], p->root_program.v.v[0]);
+		char *prog = row_program(sysroot, p->root_program.v.v[0]);
+		buf_printf(b, "root\t%s\t%s\t%s\t", p->name, p->root_prefixes.v.v[i], prog);
 		join(b, &p->root_modules.v);
-		buf_printf(b, "\t-\n");
+		buf_printf(b, "\t-");
+		if (p->root_limit.v.n)
+			buf_printf(b, "\tlimit=%s", p->root_limit.v.v[0]);
+		buf_printf(b, "\n");
+		free(prog);
 	}
 	for (size_t i = 0; i < p->claim_globs.v.n; i++) {
-		buf_printf(b, "claim\t%s\t%s\t%s\t", p->name, p->claim_globs.v.v[i], p->claim_program.v.v[0]);
+		char *prog = row_program(sysroot, p->claim_program.v.v[0]);
+		buf_printf(b, "claim\t%s\t%s\t%s\t", p->name, p->claim_globs.v.v[i], prog);
 		join(b, &p->claim_modules.v);
 		buf_printf(b, "\t");
 		join(b, &p->claim_options.v);
 		buf_printf(b, "\n");
+		free(prog);
 	}
+}
+
+bool plugins_pack_program(const struct plugins *ps, const char *name)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct plugin *p = &ps->v[i];
+		const struct plugin_list *progs[] = { &p->programs, &p->layer_program, &p->root_program,
+						      &p->claim_program };
+		if (!p->on)
+			continue;
+		for (size_t l = 0; l < ARRAY_SIZE(progs); l++)
+			for (size_t j = 0; j < progs[l]->v.n; j++) {
+				const char *v = progs[l]->v.v[j], *base = strrchr(v, '/');
+				if (!strcmp(base ? base + 1 : v, name))
+					return true;
+			}
+	}
+	return false;
 }
 
 static int add_one(struct elf_resolver *er, struct image *img, const char *sysroot, const char *kver,
@@ -295,6 +369,13 @@ static int add_one(struct elf_resolver *er, struct image *img, const char *sysro
 	return r;
 }
 
+void plugins_rows(const struct plugins *ps, const char *sysroot, struct buf *out)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].on)
+			rows(out, &ps->v[i], sysroot);
+}
+
 int plugins_add(const struct plugins *ps, struct image *img, const char *sysroot, const char *kver)
 {
 	struct elf_resolver *er = NULL;
@@ -307,8 +388,9 @@ int plugins_add(const struct plugins *ps, struct image *img, const char *sysroot
 		if (!er)
 			er = elf_resolver_new(sysroot);
 		r = add_one(er, img, sysroot, kver, &ps->v[i]);
-		rows(&b, &ps->v[i]);
 	}
+	if (r == 0)
+		plugins_rows(ps, sysroot, &b);
 	if (r == 0 && b.len)
 		r = image_add_data(img, LAYOUT_PLUGIN_ROWS_FILE, b.p, b.len, 0644);
 	buf_free(&b);

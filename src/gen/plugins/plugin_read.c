@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "buildconf.h"
 #include "gen/host/keyval.h"
 #include "gen/host/sysroot.h"
 #include "layout.h"
@@ -31,6 +33,9 @@ enum kind {
 	K_REPLACES,
 	K_PREFIX,  /* a list of root= prefixes */
 	K_GLOB,    /* a list of kernel device name patterns (sd*) */
+	K_RUN,     /* one run of a layer's program: its words, one line each */
+	K_ONE,     /* one name, once */
+	K_SECONDS, /* a time limit, once */
 };
 
 struct pkey {
@@ -50,6 +55,7 @@ static const struct pkey pkeys[] = {
 	{ "hostonly-if-module", K_TOKEN, L(if_module) },
 	{ "programs", K_TOOL, L(programs) },
 	{ "modules", K_TOKEN, L(modules) },
+	{ "optional-modules", K_TOKEN, L(optional_modules) },
 	{ "firmware", K_FIRMWARE, L(firmware) },
 	{ "files", K_PATH, L(files) },
 	{ "optional-files", K_PATH, L(optional_files) },
@@ -58,6 +64,10 @@ static const struct pkey pkeys[] = {
 	{ "layer-program", K_PROGRAM, L(layer_program) },
 	{ "layer-modules", K_TOKEN, L(layer_modules) },
 	{ "layer-options", K_TOKEN, L(layer_options) },
+	{ "layer-run", K_RUN, L(layer_runs) },
+	{ "layer-switch", K_ONE, L(layer_switch) },
+	{ "layer-retry-modules", K_TOKEN, L(layer_retry_modules) },
+	{ "layer-time-limit", K_SECONDS, L(layer_limit) },
 	{ "root-prefix", K_PREFIX, L(root_prefixes) },
 	{ "root-program", K_PROGRAM, L(root_program) },
 	{ "root-modules", K_TOKEN, L(root_modules) },
@@ -65,6 +75,7 @@ static const struct pkey pkeys[] = {
 	{ "claim-program", K_PROGRAM, L(claim_program) },
 	{ "claim-modules", K_TOKEN, L(claim_modules) },
 	{ "claim-options", K_TOKEN, L(claim_options) },
+	{ "root-time-limit", K_SECONDS, L(root_limit) },
 };
 
 static const char *const hook_stages[] = { LAYOUT_HOOK_STAGES };
@@ -102,8 +113,13 @@ static int check_item(const struct pkey *k, const char *v, const char *where)
 			return 0;
 		return err_set("%s: bad program '%s' for %s (a name, or an absolute path without '..')", where, v,
 			       k->name);
-	case K_PATH:
 	case K_PROGRAM:
+		/* a name is searched as `programs` are, its path written in the row */
+		if (v[0] == '/' ? plugin_path_ok(v) : plugin_token_ok(v))
+			return 0;
+		return err_set("%s: bad program '%s' for %s (a name, or an absolute path without '..')", where, v,
+			       k->name);
+	case K_PATH:
 		if (!plugin_path_ok(v))
 			return err_set("%s: bad path '%s' for %s (absolute, inside the sysroot: no '..')", where, v,
 				       k->name);
@@ -125,6 +141,24 @@ static int check_item(const struct pkey *k, const char *v, const char *where)
 				return 0;
 		return err_set("%s: unknown hook stage '%.*s' (use cmdline, pre-udev, pre-mount, mount or pre-pivot)",
 			       where, (int)(colon - v), v);
+	case K_RUN:
+		return plugin_run_ok(v) ? 0
+					: err_set("%s: bad value '%s' for %s (words of letters, digits and "
+						  "._-+:=@/, or {device} or {OPTION}; at most %u words)",
+						  where, v, k->name, PLUGIN_MAX_WORDS);
+	case K_ONE:
+		if (!plugin_token_ok(v))
+			return err_set("%s: bad value '%s' for %s (letters, digits and ._-+:=@ only)", where, v,
+				       k->name);
+		return 0;
+	case K_SECONDS: {
+		char *end;
+		unsigned long n = strtoul(v, &end, 10);
+		if (v[0] < '0' || v[0] > '9' || *end || n < 1 || n > PLUGIN_MAX_SECONDS)
+			return err_set("%s: bad value '%s' for %s (seconds, 1 to %u)", where, v, k->name,
+				       PLUGIN_MAX_SECONDS);
+		return 0;
+	}
 	case K_PREFIX:
 		if (!plugin_prefix_ok(v))
 			return err_set("%s: bad value '%s' for %s (letters, digits and ._-+:=@/ only)", where, v,
@@ -165,11 +199,14 @@ static int set_key(void *ctx, const char *key, const char *value, const char *wh
 		return 0;
 	}
 	l = (struct plugin_list *)((char *)p + k->off);
-	if (k->kind == K_PROGRAM && l->v.n)
+	if ((k->kind == K_PROGRAM || k->kind == K_ONE || k->kind == K_SECONDS) && l->v.n)
 		return err_set("%s: %s given twice (first at %s)", where, k->name, l->where.v[0]);
 	/* lists as in uniramfs.conf (commas), and blanks as initramfs-tools
-	 * and dracut write them */
-	strv_split(&items, value, k->kind == K_PROGRAM ? "" : ", \t");
+	 * and dracut write them; a run is one line of words */
+	if (k->kind == K_RUN)
+		strv_push(&items, value);
+	else
+		strv_split(&items, value, k->kind == K_PROGRAM || k->kind == K_ONE ? "" : ", \t");
 	for (size_t i = 0; r == 0 && i < items.n; i++) {
 		if (++p->nitems > PLUGIN_MAX_ITEMS)
 			r = err_set("%s: more than %u values in one plugin", where, PLUGIN_MAX_ITEMS);
@@ -187,9 +224,11 @@ static int set_key(void *ctx, const char *key, const char *value, const char *wh
 /* A row the init would take must be whole: a type and its program. */
 static int check_rows(const struct plugin *p)
 {
-	const struct plugin_list *layer[] = { &p->layer_program, &p->layer_modules, &p->layer_options };
-	const struct plugin_list *root[] = { &p->root_program, &p->root_modules };
 	const struct plugin_list *claim[] = { &p->claim_program, &p->claim_modules, &p->claim_options };
+	const struct plugin_list *layer[] = { &p->layer_program, &p->layer_modules, &p->layer_options,
+					       &p->layer_runs, &p->layer_switch, &p->layer_retry_modules,
+					       &p->layer_limit };
+	const struct plugin_list *root[] = { &p->root_program, &p->root_modules, &p->root_limit };
 
 	for (size_t i = 0; i < ARRAY_SIZE(layer); i++)
 		if (layer[i]->v.n && !p->layer_types.v.n)
@@ -209,6 +248,12 @@ static int check_rows(const struct plugin *p)
 	if (p->claim_globs.v.n && !p->claim_program.v.n)
 		return err_set("%s: claim-devices needs claim-program (the program that claims them)",
 			       p->claim_globs.where.v[0]);
+	for (size_t i = 0; i < p->layer_runs.v.n; i++) {
+		const char *bad = plugin_run_unknown(p->layer_runs.v.v[i], &p->layer_options.v);
+		if (bad)
+			return err_set("%s: layer-run names {%s}, which is neither {device} nor one of its "
+				       "layer-options", p->layer_runs.where.v[i], bad);
+	}
 	return 0;
 }
 
@@ -314,7 +359,8 @@ static bool plugin_file_name(const char *n)
 
 /* The names of DIR (inside the sysroot) into names/shown, a later
  * directory's file replacing an earlier one's of the same name. */
-static int scan_dir(const char *sysroot, const char *dir, struct strv *names, struct strv *shown)
+static int scan_dir(const char *sysroot, const char *dir, struct strv *names, struct strv *shown,
+		    struct strv *roots)
 {
 	struct dirent **list = NULL;
 	struct stat st;
@@ -345,9 +391,12 @@ static int scan_dir(const char *sysroot, const char *dir, struct strv *names, st
 			if (j == names->n) {
 				strv_push(names, d);
 				strv_push(shown, s);
+				strv_push(roots, sysroot);
 			} else {
 				free(shown->v[j]);
 				shown->v[j] = xstrdup(s);
+				free(roots->v[j]);
+				roots->v[j] = xstrdup(sysroot);
 			}
 			free(s);
 		}
@@ -360,17 +409,25 @@ static int scan_dir(const char *sysroot, const char *dir, struct strv *names, st
 
 int plugins_read(struct plugins *ps, const char *sysroot, const struct strv *extra)
 {
-	struct strv names = { 0 }, shown = { 0 }, hosts = { 0 };
-	int r = scan_dir(sysroot, PLUGINS_LIB_DIR, &names, &shown);
+	return plugins_read_all(ps, NULL, sysroot, extra);
+}
+
+int plugins_read_all(struct plugins *ps, const char *own, const char *sysroot, const struct strv *extra)
+{
+	struct strv names = { 0 }, shown = { 0 }, hosts = { 0 }, roots = { 0 };
+	/* uniramfs's own are host files, found as the generator found them */
+	int r = own ? scan_dir("/", own, &names, &shown, &roots) : 0;
 
 	if (r == 0)
-		r = scan_dir(sysroot, PLUGINS_ETC_DIR, &names, &shown);
+		r = scan_dir(sysroot, PLUGINS_LIB_DIR, &names, &shown, &roots);
+	if (r == 0)
+		r = scan_dir(sysroot, PLUGINS_ETC_DIR, &names, &shown, &roots);
 	/* inside the sysroot, through sysroot_path: a link in the directory
 	 * cannot lead out of it */
 	for (size_t i = 0; r == 0 && i < shown.n; i++) {
 		struct stat st;
 		char *host;
-		r = sysroot_path(sysroot, shown.v[i], &host, &st);
+		r = sysroot_path(roots.v[i], shown.v[i], &host, &st);
 		if (r < 0) {
 			r = err_wrap("plugin %s", shown.v[i]);
 			break;
@@ -419,5 +476,27 @@ int plugins_read(struct plugins *ps, const char *sysroot, const struct strv *ext
 	strv_free(&names);
 	strv_free(&shown);
 	strv_free(&hosts);
+	strv_free(&roots);
 	return r < 0 ? r : plugins_check_conflicts(ps);
+}
+
+char *plugins_own_dir(void)
+{
+	char self[PATH_MAX], *c;
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct stat st;
+
+	/* build/plugins beside build/uniramfs: what meson copied from the
+	 * tree's plugins/, so a build tree packs what it ships */
+	if (len > 0) {
+		self[len] = '\0';
+		*strrchr(self, '/') = '\0';
+		c = path_join(self, "plugins");
+		if (stat(c, &st) == 0 && S_ISDIR(st.st_mode))
+			return c;
+		free(c);
+	}
+	if (stat(UNIRAMFS_PLUGINDIR, &st) == 0 && S_ISDIR(st.st_mode))
+		return xstrdup(UNIRAMFS_PLUGINDIR);
+	return NULL;
 }

@@ -95,6 +95,10 @@ struct initops {
 	 * whole count read, which may exceed size. */
 	int (*run_output)(const char *path, char *const argv[], char *const envp[], char *out,
 			  size_t size, size_t *len);
+	/* run with stdin /dev/null, in its own process group, which is
+	 * killed when path has not ended after limit_ms: -ETIMEDOUT (err
+	 * set) then. NULL: run, with no limit (unit tests' fakes). */
+	int (*run_limit)(const char *path, char *const argv[], char *const envp[], long limit_ms);
 	/* mount(2) in a child (the mount is the whole system's), so a
 	 * server that never answers cannot hang PID 1: its pid, which
 	 * exits with 0 or the errno; or -errno (err set) when it cannot

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Encrypted, logical and RAID layers, as a table. Each probed block
- * device may hold one: its row's seen() queues a job (unlock, activate,
- * assemble); what the job makes appears as a new block device and comes
- * through the registry like any other, so stacks in any order just
- * work. The plugins' layer rows (plugin_layer.c) follow the built-in
- * ones once the image's rows are read (stack_setup). */
+/* Encrypted and RAID layers, as a table. Each probed block device may
+ * hold one: its row's seen() queues a job (unlock, assemble); what the
+ * job makes appears as a new block device and comes through the
+ * registry like any other, so stacks in any order just work. The
+ * plugins' layer rows (plugin_layer.c) follow the built-in ones once the
+ * image's rows are read (stack_setup): LVM among them, uniramfs's own
+ * plugin (plugins/lvm.conf). LUKS and md stay here: LUKS asks for a
+ * passphrase and reads crypttab, md starts arrays degraded half way to
+ * the root's timeout and names rd.md.uuid never seen, which no row
+ * says. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +16,7 @@
 #include "init/stack/stack.h"
 #include "log.h"
 
-static const struct layer *const layers[] = { &luks_layer, &lvm_layer, &md_layer };
+static const struct layer *const layers[] = { &luks_layer, &md_layer };
 
 /* The k-th row: the built-in ones, then the plugins'; NULL past the end. */
 static const struct layer *layer_at(const struct stack *s, size_t k)
@@ -77,8 +81,6 @@ void stack_free(struct stack *s)
 	free(s->keys);
 	luks_free_waiting(s);
 	crypttab_free(&s->crypttab);
-	strv_free(&s->vgs);
-	strv_free(&s->lvs);
 	strv_free(&s->md_uuids);
 	strv_free(&s->done);
 	luks_opts_free(&s->opts);

@@ -92,7 +92,7 @@ static enum job_result claim_job(void *arg, void *data)
 	for (size_t i = 0; i < env->stack->params.n; i++)
 		if (plugin_row_reads(r, env->stack->params.v[i]))
 			strv_push(&argv, env->stack->params.v[i]);
-	st = tool_run(env, r->program, argv.v, NULL, 0);
+	st = tool_run_limit(env, r->program, argv.v, r->limit_ms);
 	strv_free(&argv);
 	if (st == 0) {
 		log_info("%s is claimed by plugin %s: not a root candidate", node, r->plugin);

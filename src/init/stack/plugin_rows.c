@@ -24,6 +24,9 @@
 #define LIST_MAX 64
 
 enum field { F_KIND, F_PLUGIN, F_KEY, F_PROGRAM, F_MODULES, F_OPTIONS, F_N };
+/* Fields past the six: NAME=VALUE, at most this many (runs among them). */
+#define EXTRA_MAX 16
+#define RUN_WORDS_MAX 64
 
 /* The root= forms the init reads itself (docs/cmdline.md). */
 static const char *const own_roots[] = { "/",      "UUID=", "LABEL=", "PARTUUID=", "PARTLABEL=",
@@ -151,31 +154,119 @@ static const char *check_row(char **f, const struct sysops *ops, bool (*is_built
 	return NULL;
 }
 
+/* One word of a run: a name or path, or {device} or {OPTION} of the
+ * row's options. */
+static bool run_word(const char *w, size_t n, const struct plugin_row *r)
+{
+	char buf[NAME_MAX_LEN + 3];
+
+	if (n >= 3 && w[0] == '{' && w[n - 1] == '}' && n - 2 <= NAME_MAX_LEN) {
+		memcpy(buf, w + 1, n - 2);
+		buf[n - 2] = '\0';
+		return !strcmp(buf, "device") || strv_contains(&r->options, buf);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!name_char(w[i], "._-+:=@/,"))
+			return false;
+	return n > 0;
+}
+
+/* A run: words of run_word, one blank between them. */
+static bool run_ok(const char *v, const struct plugin_row *r)
+{
+	size_t words = 0;
+
+	if (!*v || v[0] == ' ' || str_has_suffix(v, " ") || strstr(v, "  "))
+		return false;
+	for (const char *w = v; *w;) {
+		size_t n = strcspn(w, " ");
+		if (!run_word(w, n, r) || ++words > RUN_WORDS_MAX)
+			return false;
+		w += n + (w[n] == ' ');
+	}
+	return true;
+}
+
+/* The fields past the six, NAME=VALUE each: why one is refused, or NULL. */
+static const char *check_extra(char **x, size_t n, bool layer, struct plugin_row *r)
+{
+	if (n > EXTRA_MAX)
+		return "more than 16 fields past the six";
+	for (size_t i = 0; i < n; i++) {
+		const char *v = strchr(x[i], '=');
+		size_t k = v ? (size_t)(v - x[i]) : 0;
+		if (!v)
+			return "a field past the six is not NAME=VALUE";
+		v++;
+		if (k == 5 && !strncmp(x[i], "limit", 5)) {
+			char *end;
+			long s = strtol(v, &end, 10);
+			if (*v < '0' || *v > '9' || *end || s < 1 || s > PLUGIN_LIMIT_MAX_S || r->limit_ms)
+				return "bad limit (seconds, 1 to 3600, once)";
+			r->limit_ms = s * 1000;
+		} else if (!layer) {
+			return "a root or claim row takes only limit= past the six";
+		} else if (k == 3 && !strncmp(x[i], "run", 3)) {
+			if (!run_ok(v, r))
+				return "bad run (words of letters, digits, ._-+:=@/, or {device} or {OPTION} of its "
+				       "options)";
+			strv_push(&r->runs, v);
+		} else if (k == 6 && !strncmp(x[i], "switch", 6)) {
+			if (r->switch_opt || !is_name(v, "._-", NAME_MAX_LEN))
+				return "bad switch (one command-line key such as rd.foo)";
+			r->switch_opt = xstrdup(v);
+		} else if (k == 13 && !strncmp(x[i], "retry-modules", 13)) {
+			if (r->retry_modules.n || parse_list(v, "_-", &r->retry_modules) < 0)
+				return "bad retry-modules (a comma list of module names, once)";
+		} else {
+			return "unknown field past the six (run=, switch=, retry-modules=, limit=)";
+		}
+	}
+	if (!r->limit_ms)
+		r->limit_ms = PLUGIN_LIMIT_MS;
+	return NULL;
+}
+
+static void row_free(struct plugin_row *r)
+{
+	free(r->plugin);
+	free(r->key);
+	free(r->program);
+	free(r->switch_opt);
+	strv_free(&r->modules);
+	strv_free(&r->options);
+	strv_free(&r->runs);
+	strv_free(&r->retry_modules);
+}
+
 /* One line, NUL-free and without its newline. True when kept. */
 static bool parse_line(char *line, unsigned no, const struct sysops *ops,
 		       bool (*is_builtin)(const char *), struct plugin_rows *out)
 {
-	char *f[F_N] = { 0 }, why[160];
+	char *f[F_N + EXTRA_MAX + 1] = { 0 }, why[160];
 	struct plugin_row r = { .line = no };
 	const char *bad = NULL;
 	size_t n = 0;
 
 	for (const char *c = line; (c = strchr(c, '\t')); c++)
 		n++;
-	if (n != F_N - 1) {
-		bad = "not 6 tab-separated fields";
+	if (n < F_N - 1) {
+		bad = "fewer than 6 tab-separated fields";
+	} else if (n > F_N - 1 + EXTRA_MAX) {
+		bad = "more than 16 fields past the six";
 	} else {
 		f[0] = line;
-		for (size_t i = 1; i < F_N; i++) {
+		for (size_t i = 1; i <= n; i++) {
 			f[i] = strchr(f[i - 1], '\t');
 			*f[i]++ = '\0';
 		}
 		bad = check_row(f, ops, is_builtin, out, &r, why, sizeof(why));
+		if (!bad)
+			bad = check_extra(f + F_N, n + 1 - F_N, !strcmp(f[F_KIND], "layer"), &r);
 	}
 	if (bad) {
 		log_warn(LAYOUT_PLUGIN_ROWS_FILE ":%u: %s; row skipped", no, bad);
-		strv_free(&r.modules);
-		strv_free(&r.options);
+		row_free(&r);
 		return false;
 	}
 	r.root = !strcmp(f[F_KIND], "root");
@@ -274,13 +365,8 @@ bool plugin_row_reads(const struct plugin_row *r, const char *kv)
 
 void plugin_rows_free(struct plugin_rows *rows)
 {
-	for (size_t i = 0; i < rows->n; i++) {
-		free(rows->v[i].plugin);
-		free(rows->v[i].key);
-		free(rows->v[i].program);
-		strv_free(&rows->v[i].modules);
-		strv_free(&rows->v[i].options);
-	}
+	for (size_t i = 0; i < rows->n; i++)
+		row_free(&rows->v[i]);
 	free(rows->v);
 	memset(rows, 0, sizeof(*rows));
 }

@@ -19,8 +19,18 @@ struct plugin_row {
 	char *program;        /* an absolute path to an executable of the image */
 	struct strv modules;  /* loaded before the program first runs */
 	struct strv options;  /* command-line keys handed to the program (layer, claim) */
+	/* A layer's fields past the six (docs/plugins.md): */
+	struct strv runs;     /* each run's words after the program; none: "{device}" and the options */
+	char *switch_opt;     /* KEY=0 on the command line turns the row off; NULL: none */
+	struct strv retry_modules; /* loaded after a failed run, then the runs once more */
+	long limit_ms;        /* the program's time limit (limit=SECONDS; else PLUGIN_LIMIT_MS) */
+	bool off;             /* its switch said 0 (plugin_layer.c) */
 	unsigned line;        /* in the file, for messages */
 };
+
+/* A plugin program that says no limit of its own is killed after this. */
+#define PLUGIN_LIMIT_MS (120 * 1000L)
+#define PLUGIN_LIMIT_MAX_S 3600
 
 struct plugin_rows {
 	struct plugin_row *v;

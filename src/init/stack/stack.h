@@ -29,10 +29,10 @@ struct luks_key {
 
 struct unlock;
 
-/* What the rd.luks.*, rd.lvm.* and rd.md.* options and the image's
- * crypttab ask for, and what was done already. */
+/* What the rd.luks.* and rd.md.* options and the image's crypttab ask
+ * for, and what was done already (the plugins' options: params). */
 struct stack {
-	bool luks_off, lvm_off, md_off, crypttab_off;
+	bool luks_off, md_off, crypttab_off;
 	struct strv luks_uuids;             /* rd.luks.uuid, lowercase, no "luks-" */
 	struct strv name_uuids, name_names; /* rd.luks.name=UUID=NAME, parallel */
 	struct luks_key *keys;              /* rd.luks.key, in order: the first that fits */
@@ -48,9 +48,8 @@ struct stack {
 	size_t nuuid_opts, capuuid_opts;
 	bool tokens_off, allow_discards;    /* rd.luks.tokens=0, rd.luks.allow-discards: every device */
 	struct crypttab crypttab;           /* the image's /etc/crypttab */
-	struct strv vgs, lvs;  /* rd.lvm.vg, rd.lvm.lv */
 	struct strv md_uuids;  /* rd.md.uuid as given (mdadm or blkid spelling) */
-	struct strv done;      /* "luks:UUID", "lvm:/dev/X", "md:/dev/X", "modules:SET" */
+	struct strv done;      /* "luks:UUID", "plugin:/dev/X", "md:/dev/X", "modules:SET" */
 	bool md_member_seen, half_time_done;
 	long long last_run_ms; /* ops clock: when a layer's tool last ran */
 	bool auto_unlocked;    /* a volume opened with no typed secret (docs/unlock.md) */
@@ -167,8 +166,8 @@ void plugin_claims_free(struct stack *s);
 /* luks_parse.c: one rd.luks.* option (luks_layer's parse). */
 void luks_parse(struct stack *s, const char *kv);
 
-/* luks.c, lvm.c, md.c */
-extern const struct layer luks_layer, lvm_layer, md_layer;
+/* luks.c, md.c */
+extern const struct layer luks_layer, md_layer;
 /* luks.c: any device that appeared (not only LUKS ones): the key device
  * an unlock waits for. */
 void luks_any_seen(struct stack_env *env, const struct blockdev *bd);
@@ -185,6 +184,9 @@ char *tool_find(struct stack_env *env, const char *name);
  * in the image). input may be NULL. */
 int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
 	     size_t len);
+/* The same with no input, killed after limit_ms (a plugin's program):
+ * -ETIMEDOUT then, after the runner's message naming the limit. */
+int tool_run_limit(struct stack_env *env, const char *name, char *const argv[], long limit_ms);
 /* The same, with vars ("NAME=VALUE", NULL-terminated, may be NULL)
  * added to the environment and stdout read into out as the initops'
  * run_output does (*len the whole count, which may exceed size). */
@@ -195,6 +197,7 @@ int real_run_output(const char *path, char *const argv[], char *const envp[], ch
 		    size_t size, size_t *len);
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
 	     size_t len);
+int real_run_limit(const char *path, char *const argv[], char *const envp[], long limit_ms);
 /* passphrase.c: the real initops' read_secret. */
 ssize_t real_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
 			 struct askpass *remote);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Run a tool (cryptsetup, lvm, mdadm, a plugin's program) to its end, feeding its stdin
- * from memory: a passphrase goes through a pipe, never argv or a file. */
+/* Run a tool (cryptsetup, mdadm, a plugin's program) to its end, feeding its stdin
+ * from memory: a passphrase goes through a pipe, never argv or a file. A
+ * plugin's program, a stranger's code, runs within a time limit: the
+ * boot waits for it, so one that never ends would hold the boot for
+ * ever, before the root's timeout could even be judged. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -36,7 +40,7 @@ char *tool_find(struct stack_env *env, const char *name)
  * out NULL: stdin is input, stdout the console. */
 static int tool_exec(struct stack_env *env, const char *name, char *const argv[],
 		     char *const vars[], const void *input, size_t len, char *out, size_t size,
-		     size_t *outlen)
+		     size_t *outlen, long limit_ms)
 {
 	char *path = tool_find(env, name);
 	struct buf cmd = { 0 };
@@ -62,7 +66,9 @@ static int tool_exec(struct stack_env *env, const char *name, char *const argv[]
 	strv_push(&envp, "LVM_SUPPRESS_FD_WARNINGS=1");
 	for (char *const *e = vars; e && *e; e++)
 		strv_push(&envp, *e);
-	if (out)
+	if (limit_ms > 0 && env->xops->run_limit)
+		st = env->xops->run_limit(path, argv, envp.v, limit_ms);
+	else if (out)
 		st = env->xops->run_output
 			     ? env->xops->run_output(path, argv, envp.v, out, size, outlen)
 			     : err_set("no way to run programs");
@@ -81,14 +87,19 @@ static int tool_exec(struct stack_env *env, const char *name, char *const argv[]
 int tool_run(struct stack_env *env, const char *name, char *const argv[], const void *input,
 	     size_t len)
 {
-	return tool_exec(env, name, argv, NULL, input, len, NULL, 0, NULL);
+	return tool_exec(env, name, argv, NULL, input, len, NULL, 0, NULL, 0);
+}
+
+int tool_run_limit(struct stack_env *env, const char *name, char *const argv[], long limit_ms)
+{
+	return tool_exec(env, name, argv, NULL, NULL, 0, NULL, 0, NULL, limit_ms);
 }
 
 int tool_run_output(struct stack_env *env, const char *name, char *const argv[],
 		    char *const vars[], char *out, size_t size, size_t *len)
 {
 	*len = 0;
-	return tool_exec(env, name, argv, vars, NULL, 0, out, size, len);
+	return tool_exec(env, name, argv, vars, NULL, 0, out, size, len, 0);
 }
 
 /* The child's end: its status as real_run returns it. */
@@ -161,6 +172,59 @@ int real_run_output(const char *path, char *const argv[], char *const envp[], ch
 	close(fds[0]);
 	r = wait_child(pid, path);
 	return r;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int real_run_limit(const char *path, char *const argv[], char *const envp[], long limit_ms)
+{
+	long long deadline = mono_ms() + limit_ms;
+	long nap_ms = 1;
+	pid_t pid = fork(), got;
+	int st;
+
+	if (pid < 0)
+		return err_errno(errno, "fork");
+	if (pid == 0) {
+		/* its own group: what it started dies with it at the limit */
+		setpgid(0, 0);
+		exec_child(path, argv, envp, open("/dev/null", O_RDONLY | O_CLOEXEC), -1);
+	}
+	setpgid(pid, pid); /* as the child does: whichever runs first */
+	/* no SIGCHLD to wait on here (PID 1's loop owns its signals): look
+	 * at the child now and then, from 1 ms up to 50 ms apart */
+	while ((got = waitpid(pid, &st, WNOHANG)) == 0 ||
+	       (got < 0 && errno == EINTR)) {
+		struct timespec nap;
+		if (mono_ms() >= deadline) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			if (limit_ms % 1000)
+				return err_set_code(-ETIMEDOUT, "%s did not end within its time limit of %ld ms: killed",
+						 path, limit_ms);
+			return err_set_code(-ETIMEDOUT, "%s did not end within its time limit of %ld s: killed",
+					 path, limit_ms / 1000);
+		}
+		nap = (struct timespec){ .tv_nsec = nap_ms * 1000000L };
+		nanosleep(&nap, NULL);
+		if (nap_ms < 50)
+			nap_ms *= 2;
+	}
+	if (got < 0)
+		return err_errno(errno, "waitpid %s", path);
+	if (WIFSIGNALED(st))
+		return err_set("%s killed by signal %d", path, WTERMSIG(st));
+	if (WEXITSTATUS(st) == 127)
+		return err_set("cannot execute %s", path);
+	return WEXITSTATUS(st);
 }
 
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,

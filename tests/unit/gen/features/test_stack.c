@@ -3,7 +3,9 @@
  * fixture (tests/unit/fixtures/hostonly) copied into a sysroot with
  * stand-in tools (a static busybox named cryptsetup, lvm, mdadm) and a
  * crypttab; the image gets exactly the stack's tools and configs, and a
- * missing tool fails the build naming its package. */
+ * missing tool fails the build naming its package (LVM's, its plugin's
+ * line). LVM comes from uniramfs's own plugins (the tree's plugins/),
+ * read, chosen and packed as the build does. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +18,7 @@
 #include "luks2.h"
 #include "gen/features/nettools.h"
 #include "gen/features/stack.h"
+#include "gen/plugins/plugin.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"
@@ -73,6 +76,29 @@ static void rm_tree(char *dir)
 
 static struct strv key_globs;
 
+/* uniramfs's own plugins (the tree's plugins/: LVM), as the build runs
+ * them before the stack's plan (h NULL: a generic image). */
+static int own_plugins(const char *root, const struct hostonly *h, struct stack_plan *sp,
+		       struct image *img)
+{
+	struct plugins ps = { 0 };
+	struct plugin_facts f = { 0 };
+	char *own = path_join(getenv("UNIRAMFS_SRCDIR"), "plugins");
+	int r = plugins_read_all(&ps, own, root, NULL);
+
+	if (h)
+		plugin_facts_hostonly(&f, h);
+	if (r == 0) {
+		plugins_select(&ps, root, &f);
+		r = plugins_add(&ps, img, root, "6.1.0-test");
+	}
+	sp->lvm = plugins_pack_program(&ps, "lvm");
+	plugins_free(&ps);
+	plugin_facts_free(&f);
+	free(own);
+	return r;
+}
+
 static int plan(const char *root, struct stack_plan *sp, struct image *img,
 		const struct strv *keys)
 {
@@ -89,7 +115,9 @@ static int plan(const char *root, struct stack_plan *sp, struct image *img,
 	sp->keyfile_pattern = &key_globs;
 	if (r == 0) {
 		stack_plan_hostonly(sp, root, &h);
-		r = stack_plan_add(sp, img, root, keys);
+		r = own_plugins(root, &h, sp, img);
+		if (r == 0)
+			r = stack_plan_add(sp, img, root, keys);
 	}
 	hostonly_free(&h);
 	return r;
@@ -305,7 +333,7 @@ static void test_missing_tool_names_package(void)
 		{ "luks", "lvm,mdadm",
 		  "the root is on LUKS but cryptsetup is not installed (apt install cryptsetup-bin)" },
 		{ "luks", "cryptsetup",
-		  "the root is on LVM but lvm is not installed (apt install lvm2)" },
+		  "SRC/plugins/lvm.conf:15: program lvm not found in ROOT" },
 		{ "md", "cryptsetup,lvm",
 		  "the root is on md RAID but mdadm is not installed (apt install mdadm)" },
 		{ "stack-lvm-on-md", "lvm",
@@ -318,8 +346,20 @@ static void test_missing_tool_names_package(void)
 		char *root = sysroot(cases[i].fixture, cases[i].tools);
 		struct stack_plan sp;
 		struct image *img = image_new();
+		char *want = xstrdup(cases[i].msg), *at;
+		if ((at = strstr(want, "SRC"))) {
+			char *w = xasprintf("%.*s%s%s", (int)(at - want), want, getenv("UNIRAMFS_SRCDIR"), at + 3);
+			free(want);
+			want = w;
+		}
+		if ((at = strstr(want, "ROOT"))) {
+			char *w = xasprintf("%.*s%s%s", (int)(at - want), want, root, at + 4);
+			free(want);
+			want = w;
+		}
 		CHECK(plan(root, &sp, img, NULL) < 0);
-		CHECK_STR(err_msg(), cases[i].msg);
+		CHECK_STR(err_msg(), want);
+		free(want);
 		stack_plan_free(&sp);
 		image_free(img);
 		rm_tree(root);
@@ -340,8 +380,12 @@ static void test_thin_pool_needs_thin_check(void)
 	    "LVM-Xq3vLr0TgC2hWm1nB7yK9pD4sF6jH8aZk5uE0cV2xN7bM3qR1tY6wP4oI9lS8dG2-tpool\n", 0644);
 	img = image_new();
 	CHECK(plan(root, &sp, img, NULL) < 0);
-	CHECK_STR(err_msg(), "the root is on an LVM thin pool but thin_check is not installed "
-			     "(apt install thin-provisioning-tools)");
+	{
+		char *want = xasprintf("%s/plugins/lvm-thin.conf:7: program thin_check not found in %s",
+				       getenv("UNIRAMFS_SRCDIR"), root);
+		CHECK_STR(err_msg(), want);
+		free(want);
+	}
 	stack_plan_free(&sp);
 	image_free(img);
 	rm_tree(root);
@@ -368,6 +412,7 @@ static void test_generic_packs_what_host_has(void)
 	root = sysroot("virtio", "mdadm,thin_check");
 	put(root, "/etc/mdadm/mdadm.conf", "ARRAY /dev/md0 UUID=x\n", 0644);
 	put(root, "/etc/crypttab", "x /dev/vda2 none\n", 0644);
+	CHECK(own_plugins(root, NULL, &sp, img) == 0);
 	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
 	CHECK(image_has(img, "/usr/sbin/mdadm"));
 	CHECK(!image_has(img, "/usr/sbin/mdmon")); /* the host has none */

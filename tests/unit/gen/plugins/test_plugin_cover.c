@@ -92,6 +92,37 @@ static void test_replaced_by_plugin(void)
 	msgs_clear();
 }
 
+/* LVM's hooks: covered by uniramfs's own plugin (the tree's plugins/),
+ * named when the host has lvm and that plugin is turned off. */
+static void test_lvm_by_own_plugin(void)
+{
+	struct plugin_facts f = { .hostonly = true };
+	struct plugins ps = { 0 };
+	char *own = path_join(getenv("UNIRAMFS_SRCDIR"), "plugins"), *text = NULL;
+
+	host();
+	write_under(root, "/usr/lib/dracut/modules.d/90lvm/module-setup.sh", "check() { return 0; }\n");
+	write_under(root, "/usr/sbin/lvm", "");
+	{
+		char *p = path_join(root, "/usr/sbin/lvm");
+		CHECK(chmod(p, 0755) == 0);
+		free(p);
+	}
+	CHECK(plugins_read_all(&ps, own, root, NULL) == 0);
+	CHECK(plugins_uncovered(&ps, root, &f, &text) == 0);
+	CHECK(text && !strstr(text, "lvm"));
+	free(text);
+	plugins_free(&ps);
+	write_under(root, "/etc/uniramfs/plugins.d/lvm.conf", "");
+	CHECK(plugins_read_all(&ps, own, root, NULL) == 0);
+	CHECK(plugins_uncovered(&ps, root, &f, &text) == 0);
+	CHECK(text && strstr(text, "initramfs-tools:lvm2") && strstr(text, "dracut:90lvm"));
+	free(text);
+	plugins_free(&ps);
+	free(own);
+	msgs_clear();
+}
+
 static void test_no_generators(void)
 {
 	struct plugin_facts f = { .hostonly = true };
@@ -112,6 +143,7 @@ int main(void)
 	root = path_join(top, "sysroot");
 	RUN(test_uncovered);
 	RUN(test_replaced_by_plugin);
+	RUN(test_lvm_by_own_plugin);
 	RUN(test_no_generators);
 	char *rm = xasprintf("rm -rf %s", top);
 	if (system(rm) != 0)

@@ -12,6 +12,7 @@
 #include "gen/plugins/plugin.h"
 #include "gen/read/imagefile.h"
 #include "layout.h"
+#include "lvm_row.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"
@@ -169,9 +170,69 @@ static void test_missing(void)
 	}
 }
 
+/* uniramfs's own LVM plugins (the tree's plugins/): generic when the
+ * host has lvm, hostonly for a root on LVM, the row the init reads
+ * (lvm_row.h, which test_stack drives), off by an empty file of the
+ * same name in /etc. */
+static void test_own_lvm_plugin(void)
+{
+	char *own = path_join(getenv("UNIRAMFS_SRCDIR"), "plugins");
+	struct plugins ps = { 0 };
+	struct plugin_facts generic = { 0 }, host = { 0 };
+	struct hostonly h = { 0 };
+	struct buf rows = { 0 };
+	struct image *img;
+
+	if (access("/bin/busybox", X_OK))
+		SKIP("no static busybox on this host (apt install busybox-static)");
+	fresh();
+	{
+		char *c = xasprintf("mkdir -p %s/usr/sbin && cp /bin/busybox %s/usr/sbin/lvm", root, root);
+		CHECK(system(c) == 0);
+		free(c);
+	}
+	CHECK(plugins_read_all(&ps, own, root, NULL) == 0);
+	plugins_select(&ps, root, &generic);
+	CHECK(on(&ps, "lvm") && !on(&ps, "lvm-thin"));
+	CHECK(plugins_pack_program(&ps, "lvm") && !plugins_pack_program(&ps, "thin_check"));
+	img = image_new();
+	CHECK(plugins_add(&ps, img, root, "6.1.0-test") == 0);
+	CHECK(image_has(img, "/usr/sbin/lvm") && image_has(img, LAYOUT_PLUGIN_ROWS_FILE));
+	image_free(img);
+	plugins_rows(&ps, root, &rows);
+	CHECK_STR(rows.p, LVM_ROW);
+	buf_free(&rows);
+	/* hostonly: a root on LVM takes it, one on a plain disk does not */
+	strv_push(&h.fstypes, "ext4");
+	strv_push(&h.stack, "lvm");
+	plugin_facts_hostonly(&host, &h);
+	plugins_select(&ps, root, &host);
+	CHECK(on(&ps, "lvm") && !on(&ps, "lvm-thin"));
+	plugin_facts_free(&host);
+	hostonly_free(&h);
+	memset(&h, 0, sizeof(h));
+	strv_push(&h.fstypes, "ext4");
+	strv_push(&h.modules, "dm_thin_pool");
+	plugin_facts_hostonly(&host, &h);
+	plugins_select(&ps, root, &host);
+	CHECK(!on(&ps, "lvm") && on(&ps, "lvm-thin"));
+	plugin_facts_free(&host);
+	hostonly_free(&h);
+	plugins_free(&ps);
+	/* the administrator turns it off by name */
+	write_under(root, "/etc/uniramfs/plugins.d/lvm.conf", "");
+	CHECK(plugins_read_all(&ps, own, root, NULL) == 0);
+	plugins_select(&ps, root, &generic);
+	CHECK(!plugins_pack_program(&ps, "lvm"));
+	plugins_rows(&ps, root, &rows);
+	CHECK(rows.len == 0);
+	plugins_free(&ps);
+	free(own);
+}
+
 struct seen {
 	bool tool, hook, conf;
-	char rows[512];
+	char rows[2048];
 };
 
 static int collect(unsigned seg, enum compression c, const struct cpio_entry *e, const uint8_t *data, void *u)
@@ -212,10 +273,12 @@ static void test_build_reads_back(void)
 	free(out);
 	CHECK(image_foreach(img, collect, &s) == 0);
 	CHECK(s.tool && s.hook && s.conf);
-	CHECK_STR(s.rows, "root\tdemo\tDEMO=\t/usr/bin/true\t-\t-\n"
-			  "claim\tdemo\tsd*\t/usr/bin/true\t-\trd.demo\n");
+	/* uniramfs's own plugins (build/plugins) add their rows when the
+	 * host has their programs (lvm): demo's are lines of them */
+	CHECK(strstr(s.rows, "root\tdemo\tDEMO=\t/usr/bin/true\t-\t-\n"
+			     "claim\tdemo\tsd*\t/usr/bin/true\t-\trd.demo\n"));
 	/* a bad plugin: the error names it, the image stays as it was */
-	write_under("/", bad, "programs = true\nlayer-blkid-type = LVM2_member\nlayer-program = /usr/bin/true\n");
+	write_under("/", bad, "programs = true\nlayer-blkid-type = crypto_LUKS\nlayer-program = /usr/bin/true\n");
 	{
 		char *cp = xasprintf("cp %s %s", img, copy);
 		CHECK(system(cp) == 0);
@@ -223,7 +286,7 @@ static void test_build_reads_back(void)
 	}
 	CHECK(run_capture(cbad, &out) == 1);
 	{
-		char *want = xasprintf("uniramfs: error: %s:2: layer-blkid-type LVM2_member is the init's own layer\n", bad);
+		char *want = xasprintf("uniramfs: error: %s:2: layer-blkid-type crypto_LUKS is the init's own layer\n", bad);
 		CHECK_STR(out, want);
 		free(want);
 	}
@@ -240,6 +303,7 @@ int main(void)
 	RUN(test_conditions);
 	RUN(test_packs_from_sysroot);
 	RUN(test_missing);
+	RUN(test_own_lvm_plugin);
 	if (find_binaries(&uniramfs, &init_bin, &kver)) {
 		RUN(test_build_reads_back);
 		free(uniramfs), free(init_bin), free(kver);

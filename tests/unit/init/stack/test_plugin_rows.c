@@ -11,6 +11,7 @@
 #include "layout.h"
 #include "log.h"
 #include "log_capture.h"
+#include "lvm_row.h"
 #include "stack_helpers.h"
 #include "test.h"
 
@@ -19,7 +20,7 @@
 
 static bool builtin(const char *type)
 {
-	return !strcmp(type, "crypto_LUKS") || !strcmp(type, "LVM2_member");
+	return !strcmp(type, "crypto_LUKS") || !strcmp(type, "linux_raid_member");
 }
 
 static struct fake_ops *setup(void)
@@ -73,7 +74,28 @@ static void test_good_rows(void)
 	finish(f, &rows);
 }
 
-/* Each bad line, its exact message; the good row after them stays. */
+/* LVM's row (plugins/lvm.conf, as the generator writes it): its runs,
+ * switch and retry modules kept; the default time limit. */
+static void test_lvm_row(void)
+{
+	struct fake_ops *f = setup();
+	struct plugin_rows rows = { 0 };
+	const struct plugin_row *r;
+
+	fake_tool(f, "/usr/sbin/lvm");
+	CHECK(parse(f, LVM_ROW "layer\tbc\tbcache\t" PROG "\t-\t-\tlimit=7\n", &rows) == 2);
+	r = plugin_rows_layer(&rows, "LVM2_member");
+	CHECK(r && !strcmp(r->program, "/usr/sbin/lvm") && r->runs.n == 3);
+	CHECK(r && !strcmp(r->runs.v[1], "vgchange -ay --sysinit -- {rd.lvm.vg}"));
+	CHECK(r && r->switch_opt && !strcmp(r->switch_opt, "rd.lvm"));
+	CHECK(r && r->retry_modules.n == 1 && !strcmp(r->retry_modules.v[0], "dm_raid"));
+	CHECK(r && r->limit_ms == PLUGIN_LIMIT_MS);
+	r = plugin_rows_layer(&rows, "bcache");
+	CHECK(r && r->limit_ms == 7000 && r->runs.n == 0 && !r->switch_opt);
+	CHECK(msgs.len == 0);
+	finish(f, &rows);
+}
+
 /* A claim row (docs/plugins.md "Claim rows"): a kernel name pattern,
  * never a layer's blkid type nor a root prefix; two rows may name one
  * pattern (the first that matches asks). */
@@ -97,13 +119,43 @@ static void test_claim_rows(void)
 	finish(f, &rows);
 }
 
+/* Each bad line, its exact message; the good row after them stays. */
 static void test_bad_rows(void)
 {
 	static const struct {
 		const char *line, *msg;
 	} cases[] = {
-		{ "layer\tbc\tbcache\t" PROG, "not 6 tab-separated fields" },
-		{ "layer\tbc\tbcache\t" PROG "\t-\t-\t-", "not 6 tab-separated fields" },
+		{ "layer\tbc\tbcache\t" PROG, "fewer than 6 tab-separated fields" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\t-", "a field past the six is not NAME=VALUE" },
+		/* the fields past the six: LVM's runs, switch, retry modules, a limit */
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tfoo=1",
+		  "unknown field past the six (run=, switch=, retry-modules=, limit=)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\trun=",
+		  "bad run (words of letters, digits, ._-+:=@/, or {device} or {OPTION} of its options)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\trun=a  b",
+		  "bad run (words of letters, digits, ._-+:=@/, or {device} or {OPTION} of its options)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\trun=a;reboot",
+		  "bad run (words of letters, digits, ._-+:=@/, or {device} or {OPTION} of its options)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\trd.bc\trun=-- {rd.other}",
+		  "bad run (words of letters, digits, ._-+:=@/, or {device} or {OPTION} of its options)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\trun=$(reboot)",
+		  "bad run (words of letters, digits, ._-+:=@/, or {device} or {OPTION} of its options)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tswitch=rd.bc\tswitch=rd.x",
+		  "bad switch (one command-line key such as rd.foo)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tswitch=rd.bc=0",
+		  "bad switch (one command-line key such as rd.foo)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tretry-modules=a,,b",
+		  "bad retry-modules (a comma list of module names, once)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tlimit=0", "bad limit (seconds, 1 to 3600, once)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tlimit=3601", "bad limit (seconds, 1 to 3600, once)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tlimit=1x", "bad limit (seconds, 1 to 3600, once)" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\tlimit=5\tlimit=5", "bad limit (seconds, 1 to 3600, once)" },
+		{ "root\tzfs\tZFS=\t" PROG "\t-\t-\trun=x", "a root or claim row takes only limit= past the six" },
+		{ "claim\tmp\tsd*\t" PROG "\t-\t-\tswitch=rd.mp",
+		  "a root or claim row takes only limit= past the six" },
+		{ "layer\tbc\tbcache\t" PROG "\t-\t-\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a"
+		  "\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a\trun=a",
+		  "more than 16 fields past the six" },
 		{ "disk\tbc\tbcache\t" PROG "\t-\t-", "unknown kind (layer, root or claim)" },
 		{ "claim\tmp\tsd/a\t" PROG "\t-\t-",
 		  "bad device pattern (letters, digits, _-*?; at most 32)" },
@@ -250,6 +302,7 @@ int main(void)
 	log_init("uniramfs", LOG_DEBUG);
 	RUN(test_good_rows);
 	RUN(test_claim_rows);
+	RUN(test_lvm_row);
 	RUN(test_bad_rows);
 	RUN(test_conflicts);
 	RUN(test_hostile_sizes);

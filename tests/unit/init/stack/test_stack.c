@@ -14,9 +14,11 @@
 #include "err.h"
 #include "fake_ops.h"
 #include "init/init.h"
+#include "layout.h"
 #include "log.h"
 #include "init/stack/stack.h"
 #include "stack_helpers.h"
+#include "lvm_row.h"
 #include "test.h"
 
 #define U1 "0f5c1e3a-7b2d-4c8e-9a6f-1d2e3f4a5b6c"
@@ -124,6 +126,8 @@ static struct fake_ops *setup(struct init *in, const char *cmdline)
 	fake_tool(f, "/usr/sbin/cryptsetup");
 	fake_tool(f, "/usr/sbin/lvm");
 	fake_tool(f, "/sbin/mdadm");
+	/* LVM is a plugin row of the image, uniramfs's own */
+	fake_write(f, LAYOUT_PLUGIN_ROWS_FILE, LVM_ROW);
 	stack_init_start(in, f, cmdline, &fake_initops);
 	return f;
 }
@@ -348,11 +352,12 @@ static void test_devices_at_the_prompt_wait_for_it(void)
 	struct fake_ops *f = setup(&in, "root=/dev/vg0/root");
 	int crypt, lvm;
 
+	stack_setup(&in.stack_env);
 	answer("p");
 	at_prompt = arrive_at_prompt;
 	event(&in, "vda2", "crypto_LUKS", U1);
 	crypt = fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2", 0);
-	lvm = fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit");
+	lvm = fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit");
 	CHECK(crypt >= 0 && lvm > crypt);
 	CHECK(fake_log_count(f, "prompt") == 1);
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
@@ -787,18 +792,18 @@ static void test_lvm_activation(void)
 
 	stack_setup(&in.stack_env);
 	event(&in, "dm-0", "LVM2_member", "pv-uuid-1");
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit") >= 0);
 	event(&in, "dm-0", "LVM2_member", "pv-uuid-1"); /* change event: once per PV */
 	CHECK(fake_log_count(f, "run") == 1);
 	event(&in, "vdb", "LVM2_member", "pv-uuid-2"); /* another PV: again */
-	CHECK(fake_log_count(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit") == 2);
+	CHECK(fake_log_count(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit") == 2);
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=vg0 rd.lvm.lv=vg1/usr,vg1/var");
 	stack_setup(&in.stack_env);
 	event(&in, "vda3", "LVM2_member", "x");
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- vg0") >= 0);
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- vg1/usr vg1/var") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit -- vg0") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm lvchange -ay --sysinit -- vg1/usr vg1/var") >= 0);
 	CHECK(fake_log_count(f, "run") == 2);
 	finish(f, &in);
 
@@ -806,8 +811,8 @@ static void test_lvm_activation(void)
 	f = setup(&in, "root=/dev/vg0/root rd.lvm.vg=--yes,-ffoo rd.lvm.lv=-x/y");
 	stack_setup(&in.stack_env);
 	event(&in, "vda3", "LVM2_member", "x");
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit -- --yes -ffoo") >= 0);
-	CHECK(fake_log_find(f, "run /usr/sbin/lvm lvm lvchange -ay --sysinit -- -x/y") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit -- --yes -ffoo") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm lvchange -ay --sysinit -- -x/y") >= 0);
 	finish(f, &in);
 
 	f = setup(&in, "root=/dev/vda1 rd.lvm=0");
@@ -842,7 +847,7 @@ static void test_lvm_loads_modules_and_raid_on_failure(void)
 	stack_setup(&in.stack_env);
 	statuses[0] = 5;
 	event(&in, "vda3", "LVM2_member", "x");
-	first = fake_log_find(f, "run /usr/sbin/lvm lvm vgchange -ay --sysinit");
+	first = fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit");
 	raid = fake_log_find(f, "finit_module dm_raid params=''");
 	second = fake_log_find_prefix(f, "run /usr/sbin/lvm", first + 1);
 	CHECK(fake_log_find(f, "finit_module dm_mod params=''") >= 0 &&
