@@ -258,8 +258,9 @@ def scenarios(Scenario):
                  log_expect=("iSCSI: logging in to %s at %s:3260" % (netservers.ISCSI_IQN, SERVER),
                              "-i %s -t %s" % (INITIATOR, netservers.ISCSI_IQN),
                              # rd.debug puts the init's clock after "uniramfs: "
-                             "/dev/sda is an LVM physical volume: activating",
-                             "running lvm vgchange -ay --sysinit",
+                             # LVM is a plugin row (plugins/lvm.conf): its log lines
+                             "/dev/sda is LVM2_member: opening it with plugin lvm",
+                             "running /usr/sbin/lvm vgchange -ay --sysinit",
                              "root=/dev/testvg/root is /dev/dm-0"),
                  log_absent=(" -u ",)),
         Scenario("iscsi-initiator-refused", "without rd.iscsi.initiator= the default name is "
