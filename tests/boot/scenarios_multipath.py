@@ -76,6 +76,17 @@ def _multipath_plugin():
     return path
 
 
+def _wwids():
+    """A wwids file as multipath-tools keeps it, listing the disk's WWID
+    (VPD page 0x83's NAA designator, as multipath reads it from sysfs):
+    what a hostonly image carries from a host that had made the map."""
+    os.makedirs(PLUGIN_DIR, exist_ok=True)
+    path = os.path.join(PLUGIN_DIR, "wwids")
+    with open(path, "w") as f:
+        f.write("# Multipath wwids, Version : 1.0\n/3%s/\n" % WWN[2:])
+    return path
+
+
 def _copy_claim(builddir):
     tmp = CLAIM + ".%d.%d" % (os.getpid(), threading.get_ident())
     shutil.copy2(os.path.join(builddir, "src/plugins/multipath/uniramfs-multipath-claim"), tmp)
@@ -125,6 +136,13 @@ def scenarios(Scenario):
                  TwoPaths("mpath1", 1), "UUID=" + MPATH_ROOT.uuid,
                  build=plugin, ours_only=True,
                  expect=(r"root-mount=/dev/(dm-\d+|sda) ext4 ro",)),
+        Scenario("multipath-one-path-wwid",
+                 "one path left, its WWID in the image's /etc/multipath/wwids: the map is "
+                 "built over the one path and holds the root",
+                 TwoPaths("mpath1", 1), "UUID=" + MPATH_ROOT.uuid,
+                 build=plugin + ("--add-files", _wwids() + ":/etc/multipath/wwids"), ours_only=True,
+                 expect=(r"root-mount=/dev/dm-\d+ ext4 ro",),
+                 log_expect=("/dev/sda is claimed by plugin multipath: not a root candidate",)),
         Scenario("multipath-iscsi",
                  "one iSCSI LUN through two portals (two netroot=iscsi:, dracut's spelling): "
                  "both logged in, the root mounted through their multipath map",
