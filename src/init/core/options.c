@@ -152,6 +152,32 @@ static void add_modparam(struct options *o, const struct cmdline_param *p)
 		strv_push(&o->modparam_arg, dot + 1);
 }
 
+/* Options other initramfs generators and systemd take that this init
+ * does not act on: said by name, never taken silently. */
+static const struct {
+	const char *key, *why;
+} unsupported[] = {
+	{ "bridge", "uniramfs sets up no network bridge" },
+	{ "bond", "uniramfs sets up no bonded interface" },
+	{ "team", "uniramfs sets up no team interface" },
+	{ "vlan", "uniramfs sets up no VLAN interface" },
+	{ "mount.usr", "uniramfs mounts the /usr the root's /etc/fstab names" },
+	{ "mount.usrfstype", "uniramfs mounts the /usr the root's /etc/fstab names" },
+	{ "mount.usrflags", "uniramfs mounts the /usr the root's /etc/fstab names" },
+};
+
+static bool warn_unsupported(const struct cmdline_param *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(unsupported); i++) {
+		if (strcmp(p->key, unsupported[i].key))
+			continue;
+		log_warn("ignoring %s%s%s: %s", p->key, p->val ? "=" : "", p->val ? p->val : "",
+			 unsupported[i].why);
+		return true;
+	}
+	return false;
+}
+
 static void one(struct options *o, const struct cmdline_param *p, long *rd_timeout,
 		long *rd_retry, long *rootdelay)
 {
@@ -225,6 +251,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_bool(p, &o->ssh);
 	else if (!strcmp(k, "rd.ssh.port"))
 		set_long(p, 1, 65535, &o->ssh_port, "not a port number 1-65535");
+	else if (warn_unsupported(p))
+		;
 	else if (strchr(k, '.'))
 		add_modparam(o, p);
 }

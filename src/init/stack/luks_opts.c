@@ -105,11 +105,15 @@ static int parse_timeout(const char *v, long *out)
 	return 0;
 }
 
-/* systemd-cryptsetup options this init does not act on: said by name,
- * so nobody thinks they took effect. */
-static const char *const ignored[] = {
-	"tpm2-pcrs", "tpm2-signature", "tpm2-measure-pcr", "tpm2-measure-bank", "tpm2-pcrlock",
-	"fido2-cid", "fido2-rp", "try-empty-password", "password-echo", "keyfile-timeout",
+/* Options that ask for nothing this init would do otherwise: it opens
+ * LUKS (luks), and in the initramfs (Debian's initramfs, systemd's
+ * x-initrd.attach); noearly and _netdev order the booted system's own
+ * scripts and units, as x-systemd.* do (x-systemd.device-timeout
+ * included: rd.timeout bounds the wait here). Every other option this
+ * file does not act on is said by name, so nobody thinks it took
+ * effect (key-slot=, nofail, readonly, plain, cipher=, ...). */
+static const char *const as_is[] = {
+	"luks", "initramfs", "x-initrd.attach", "noearly", "_netdev",
 };
 
 static bool number(const char *v, long min, long max, long *out)
@@ -208,10 +212,11 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		else
 			o->headless = b;
 	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)
-			if (!strcmp(word, ignored[i]))
-				log_warn("%s: %s is not supported here; ignoring it", where,
-					 ignored[i]);
+		bool known = str_has_prefix(word, "x-systemd.");
+		for (size_t i = 0; i < ARRAY_SIZE(as_is) && !known; i++)
+			known = !strcmp(word, as_is[i]);
+		if (!known)
+			log_warn("%s: %s is not supported here; ignoring it", where, word);
 	}
 out:
 	free(word);

@@ -72,6 +72,14 @@ void luks_parse(struct stack *s, const char *kv)
 	} else if (!strcmp(key, "rd.luks.tries") && v) {
 		if (cmdline_parse_int(v, 1, 100, &s->tries) < 0)
 			log_warn("ignoring %s: not a number from 1 to 100", kv);
+	} else if (!strcmp(key, "rd.luks.uuid") || !strcmp(key, "rd.luks.name") ||
+		   !strcmp(key, "rd.luks.key") || !strcmp(key, "rd.luks.options") ||
+		   !strcmp(key, "rd.luks.tries")) {
+		log_warn("ignoring %s: expected %s=VALUE", kv, key);
+	} else {
+		/* dracut's and systemd's others (rd.luks.timeout, rd.luks.header,
+		 * rd.luks.data, ...): said by name, never taken silently */
+		log_warn("ignoring %s: uniramfs does not support %s", kv, key);
 	}
 	free(key);
 }

@@ -23,6 +23,11 @@ static void md_parse(struct stack *s, const char *kv)
 			s->md_off = !b;
 	} else if (str_has_prefix(kv, "rd.md.uuid=") && kv[11]) {
 		strv_split(&s->md_uuids, kv + 11, ",");
+	} else if (!strcmp(kv, "rd.md") || str_has_prefix(kv, "rd.md.uuid")) {
+		log_warn("ignoring %s: expected %.*s=VALUE", kv, (int)strcspn(kv, "="), kv);
+	} else {
+		/* dracut's rd.md.conf, rd.md.waitclean, rd.md.ddf, rd.md.imsm, ... */
+		log_warn("ignoring %s: uniramfs does not support %.*s", kv, (int)strcspn(kv, "="), kv);
 	}
 }
 

@@ -311,6 +311,28 @@ static void test_options_of_others(void)
 	options_free(&o);
 }
 
+/* Other generators' and systemd's options the init does not act on:
+ * named in a warning, never taken silently (nor as module parameters). */
+static void test_options_unsupported_warned(void)
+{
+	struct options o;
+
+	buf_free(&warnings);
+	parse(&o, "bridge=br0:eth0,eth1 bond=bond0:eth0 team vlan=vlan5:eth0 "
+		  "mount.usr=/dev/vdb mount.usrflags=ro mount.usrfstype=ext4");
+	CHECK_STR(warnings.p,
+		  "ignoring bridge=br0:eth0,eth1: uniramfs sets up no network bridge\n"
+		  "ignoring bond=bond0:eth0: uniramfs sets up no bonded interface\n"
+		  "ignoring team: uniramfs sets up no team interface\n"
+		  "ignoring vlan=vlan5:eth0: uniramfs sets up no VLAN interface\n"
+		  "ignoring mount.usr=/dev/vdb: uniramfs mounts the /usr the root's /etc/fstab names\n"
+		  "ignoring mount.usrflags=ro: uniramfs mounts the /usr the root's /etc/fstab names\n"
+		  "ignoring mount.usrfstype=ext4: uniramfs mounts the /usr the root's /etc/fstab names\n");
+	CHECK(o.modparam_mod.n == 0);
+	options_free(&o);
+	buf_free(&warnings);
+}
+
 static void test_options_unknown_ignored(void)
 {
 	struct options o;
@@ -340,6 +362,7 @@ int main(void)
 	RUN(test_options_shell_panic);
 	RUN(test_options_modules);
 	RUN(test_options_of_others);
+	RUN(test_options_unsupported_warned);
 	RUN(test_options_unknown_ignored);
 	RUN(test_options_ssh);
 	buf_free(&warnings);

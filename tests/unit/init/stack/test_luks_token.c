@@ -258,7 +258,18 @@ static void test_options(void)
 	CHECK(!o.type);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: tpm2-pcrs is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: try-empty-password is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: noauto is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: tpm2-signature is not supported here; ignoring it\n");
+	/* accepted means honoured: what is not acted on is named (issue 26),
+	 * but for the options that ask for what happens anyway */
+	parse(&o, &d, "key-slot=1,nofail,readonly,cipher=aes-xts-plain64,same-cpu-crypt");
+	CHECK_STR(msgs.p, "<4>rd.luks.options: key-slot is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: nofail is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: readonly is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: cipher is not supported here; ignoring it\n"
+			  "<4>rd.luks.options: same-cpu-crypt is not supported here; ignoring it\n");
+	parse(&o, &d, "luks,initramfs,x-initrd.attach,noearly,_netdev,x-systemd.device-timeout=10s");
+	CHECK_STR(msgs.p, "");
 	/* cryptsetup open's own */
 	parse(&o, &d, "header=/etc/keys/root.hdr,keyfile-offset=512,keyfile-size=64,tries=0,"
 		      "no-read-workqueue,no-write-workqueue");
