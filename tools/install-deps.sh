@@ -75,6 +75,10 @@ tests=(
 	debootstrap debhelper dpkg-dev fakeroot systemd
 	# benchmarks
 	hyperfine gnuplot-nox
+	# ZFS (tests/zfs/fetch.py, after the packages below): DKMS builds the
+	# contrib zfs-dkms against the boot kernel's headers; patchelf gives
+	# the userland its /usr/local RUNPATH
+	dkms linux-headers-amd64 patchelf
 )
 
 case "${1:-all}" in
@@ -90,7 +94,20 @@ missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
+# ZFS is in Debian's contrib, which the host's sources may lack:
+# tests/zfs/fetch.py fetches it through an apt state of its own, builds the
+# module with DKMS (minutes, once; cached in /var/cache/uniramfs-tests)
+# and puts the userland in /usr/local. Warm, it costs an apt-get update.
+zfs() {
+	[ "${1:-all}" = all ] || return 0
+	# not fatal here: the ZFS tests run it again and fail with its reason
+	python3 "$(dirname "$0")/../tests/zfs/fetch.py" --install >/tmp/uniramfs-zfs.log 2>&1 || {
+		tail -20 /tmp/uniramfs-zfs.log
+		echo "install-deps: ZFS not ready (above); the ZFS tests will fail" >&2
+	}
+}
 if [ ${#missing[@]} -eq 0 ]; then
+	zfs "${1:-all}"
 	exit 0
 fi
 echo "install-deps: installing ${missing[*]}"
@@ -100,3 +117,4 @@ apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/uniramfs-apt
 	tail -20 /tmp/uniramfs-apt.log
 	exit 1
 }
+zfs "${1:-all}"
