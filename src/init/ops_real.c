@@ -27,6 +27,7 @@
 #include "init/dev/uevent.h"
 #include "init/init.h"
 #include "init/stack/stack.h"
+#include "init/stack/plugin_ask.h"
 #include "log.h"
 
 /* Each wrapper turns the syscall's "-1 with errno set" into -errno right
@@ -359,6 +360,7 @@ const struct initops real_initops = {
 	.run = real_run,
 	.run_output = real_run_output,
 	.run_limit = real_run_limit,
+	.run_asking = real_run_asking,
 	.read_secret = real_read_secret,
 	.start_daemon = real_start_daemon,
 	.stop_daemon = real_stop_daemon,

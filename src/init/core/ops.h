@@ -99,6 +99,14 @@ struct initops {
 	 * killed when path has not ended after limit_ms: -ETIMEDOUT (err
 	 * set) then. NULL: run, with no limit (unit tests' fakes). */
 	int (*run_limit)(const char *path, char *const argv[], char *const envp[], long limit_ms);
+	/* run_limit, and the child's fd 3 one end of a socket pair whose
+	 * other end is served by serve(ctx, fd) each time it is readable,
+	 * until serve returns < 0 or the child exits (a plugin's program
+	 * asking the init: stack/plugin_ask.h). The time serve takes (a
+	 * person at the prompt) does not count against limit_ms. NULL: no
+	 * channel (unit tests). */
+	int (*run_asking)(const char *path, char *const argv[], char *const envp[],
+			  long limit_ms, int (*serve)(void *ctx, int fd), void *ctx);
 	/* mount(2) in a child (the mount is the whole system's), so a
 	 * server that never answers cannot hang PID 1: its pid, which
 	 * exits with 0 or the errno; or -errno (err set) when it cannot

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "init/stack/plugin_ask.h"
 #include "init/stack/plugin_rows.h"
 #include "init/stack/stack.h"
 #include "init/stack/stack_env.h"
@@ -167,7 +168,7 @@ static bool run_all(struct stack_env *env, const struct plugin_row *r, const str
 
 	for (size_t i = 0; i < cmds->n; i++) {
 		char *shown = shown_of(&cmds->v[i]);
-		int st = tool_run_limit(env, r->program, cmds->v[i].v, r->limit_ms);
+		int st = plugin_run(env, r->plugin, cmds->v[i].v, r->limit_ms);
 		note(env, r, shown, st);
 		failed |= st != 0;
 		free(shown);

@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/stack/plugin_ask.h"
 #include "init/stages/stages.h"
 #include "log.h"
 
@@ -24,7 +25,7 @@ int mount_plugin_root(struct init *in, const struct plugin_row *r)
 	log_info("root=%s: mounting it with plugin %s", in->opt.root, r->plugin);
 	stack_load_modules(&in->stack_env, set, (const char *const *)r->modules.v);
 	free(set);
-	st = tool_run_limit(&in->stack_env, r->program, argv, r->limit_ms);
+	st = plugin_run(&in->stack_env, r->plugin, argv, r->limit_ms);
 	if (st < 0)
 		return err_set("plugin %s: %s %s /sysroot could not run", r->plugin, r->program,
 			       argv[1]);
