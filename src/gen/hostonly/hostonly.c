@@ -254,6 +254,16 @@ static int detect(struct ctx *c)
 	if (r == 0 && hostonly_net_is_nfs(root.fstype)) {
 		push_uniq(&h->fstypes, root.fstype);
 		r = hostonly_net_nfs(c, &root);
+	} else if (r == 0 && !strcmp(root.fstype, "zfs")) {
+		struct strv members = { 0 };
+		push_uniq(&h->fstypes, root.fstype);
+		r = hostonly_zfs_members(c, root.source, &members);
+		for (size_t i = 0; r == 0 && i < members.n; i++)
+			r = walk_majmin(c, members.v[i]);
+		/* the record names one: the first in order, for the same image each time */
+		if (r == 0)
+			h->root_dev = xstrdup(members.v[0]);
+		strv_free(&members);
 	} else if (r == 0) {
 		r = hostonly_mount_device(c, &root, "the root filesystem", &h->root_dev);
 		if (r == 0) {

@@ -52,6 +52,11 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root);
 int hostonly_net_block(const struct ctx *c, const char *majmin, const char *fstype);
 void hostonly_net_free(struct hostonly_net *n);
 
+/* hostonly_zfs.c: a root on ZFS (source "pool/dataset"): the MAJ:MIN of
+ * each device that blkid sees as a zfs_member of that pool, in name
+ * order; an error when there is none. */
+int hostonly_zfs_members(const struct ctx *c, const char *source, struct strv *majmins);
+
 /* The root and /usr mounts (usr->majmin NULL when /usr is not one). */
 int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr);
 void hostonly_mount_free(struct mount *m);

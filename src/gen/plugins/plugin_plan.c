@@ -32,6 +32,9 @@ void plugin_facts_hostonly(struct plugin_facts *f, const struct hostonly *h)
 	for (size_t i = 0; i < h->fstypes.n; i++) {
 		strv_push(&f->fstypes, h->fstypes.v[i]);
 		strv_push(&f->blkid_types, h->fstypes.v[i]);
+		/* a ZFS root's disks are its pool's members (hostonly_zfs.c) */
+		if (!strcmp(h->fstypes.v[i], "zfs"))
+			strv_push(&f->blkid_types, "zfs_member");
 	}
 	for (size_t i = 0; i < h->modules.n; i++)
 		strv_push(&f->modules, h->modules.v[i]);

@@ -335,6 +335,19 @@ static void test_error_no_root_mount(void)
 	free(root);
 }
 
+static void test_error_zfs_without_members(void)
+{
+	char *root = hostonly_fixture("zfs-nomember"), *want;
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) < 0);
+	want = xasprintf("the root is on ZFS pool rpool: no zfs_member device of it under %s/dev",
+			 root);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	free(root);
+}
+
 static void test_error_root_not_block(void)
 {
 	char *root = hostonly_fixture("overlay");
@@ -409,6 +422,7 @@ int main(void)
 	RUN(test_nbd_without_client_warns);
 	RUN(test_local_root_has_no_net);
 	RUN(test_error_no_mountinfo);
+	RUN(test_error_zfs_without_members);
 	RUN(test_error_no_root_mount);
 	RUN(test_error_root_not_block);
 	RUN(test_error_dangling_link);
