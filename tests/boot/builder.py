@@ -89,8 +89,12 @@ def _lock(key):
 
 def builder_image(work, env):
     """WORK/builder.img, made by our generator (0.5 s) when it or
-    builder/init.sh is newer than the last one."""
-    out = os.path.join(work, "builder.img")
+    builder/init.sh is newer than the last one.  env["builder"] (a
+    layout's, e.g. scenarios_zfs's) may name another image with more
+    programs and modules, from another module directory: name, binaries,
+    modules, kmoddir."""
+    more = env.get("builder", {})
+    out = os.path.join(work, more.get("name", "builder.img"))
     init = os.path.join(SCRIPTS, "init.sh")
     with _lock(out):
         stamp = out + ".made"
@@ -100,9 +104,11 @@ def builder_image(work, env):
             return out
         cmd = [env["uniramfs"], "build", "-k", env["kver"], "--generic",
                "--init", init,
-               "--add-binaries", ",".join(BUILDER_BINARIES),
-               "--add-modules", ",".join(BUILDER_MODULES),
+               "--add-binaries", ",".join(BUILDER_BINARIES + tuple(more.get("binaries", ()))),
+               "--add-modules", ",".join(BUILDER_MODULES + tuple(more.get("modules", ()))),
                "--microcode", "none", "--compress", "none", "-o", out]
+        if more.get("kmoddir"):
+            cmd += ["--kmoddir", more["kmoddir"]]
         disks._run(cmd)
         open(stamp, "w").close()
         return out

@@ -63,6 +63,7 @@ import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
 import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
+import scenarios_zfs  # noqa: E402
 import scenarios_tpm  # noqa: E402
 import scenarios_rescue  # noqa: E402
 
@@ -230,6 +231,7 @@ SCENARIOS.extend(scenarios_early.scenarios(Scenario))
 SCENARIOS.extend(scenarios_persist.scenarios(Scenario))
 SCENARIOS.extend(scenarios_plugins.scenarios(Scenario))
 SCENARIOS.extend(scenarios_multipath.scenarios(Scenario))
+SCENARIOS.extend(scenarios_zfs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_load.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))

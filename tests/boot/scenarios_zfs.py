@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for the ZFS plugin (plugins/zfs.conf.in, its root
+program src/plugins/zfs/zfsroot.c; docs/plugins.md "ZFS, worked").
+
+ZFS is not in Debian's main: tests/zfs/fetch.py fetches bookworm's
+contrib zfs-dkms and zfsutils-linux through an apt state of its own,
+builds the module with DKMS for the boot tests' kernel and caches it all
+under /var/cache/uniramfs-tests (cold: minutes, once; warm: nothing),
+and puts the userland in /usr/local, where the plugin's `programs` find
+zpool as on a host with ZFS.  The module directory with the DKMS-built
+modules at updates/dkms/ is given to the builds with --kmoddir.
+
+The disk is made in the builder VM (builder/zfs.sh, its own builder
+image with zpool, zfs and the module): pool rpool, bootfs
+rpool/ROOT/debian with mountpoint=/, exported.  A boot passes only on
+the marker of the root's init after switch_root, the root mounted as
+zfs from rpool/ROOT/debian.
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+import builder
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SRC, "tests", "zfs"))
+import fetch as zfs_fetch  # noqa: E402
+
+PASS = "zfs-test-passphrase"
+DATASET = "rpool/ROOT/debian"
+_state = {}   # the fetch's result and the build tree, once per run
+
+
+def _ensure(env):
+    if "moddir" not in _state:
+        kver, _ver, out = zfs_fetch.ensure(kver=env["kver"], do_install=True)
+        _state["moddir"] = os.path.join(out, "modules", kver)
+    _state["builddir"] = os.path.dirname(env["uniramfs"])
+    return _state["moddir"]
+
+
+def plugin_file(builddir):
+    """plugins/zfs.conf.in as meson makes it, with the root program of
+    this build tree (a path of the host, so of the image too)."""
+    with open(os.path.join(SRC, "plugins", "zfs.conf.in")) as f:
+        text = f.read()
+    progdir = os.path.join(builddir, "src", "plugins", "zfs")
+    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "zfs.conf")
+    with open(path, "w") as f:
+        f.write(text.replace("@LIBEXECDIR@", progdir))
+    return path
+
+
+class ZfsLayout(builder.Layout):
+    """A builder layout whose builder image has ZFS, and whose boot image
+    is built with the ZFS plugin and the DKMS module directory."""
+
+    def build(self, testinit, work, env):
+        moddir = _ensure(env)
+        env = dict(env, builder={"name": "builder-zfs.img", "kmoddir": moddir,
+                                 "binaries": ("zpool", "zfs"), "modules": ("zfs",)})
+        return builder.ensure(self, testinit, work, env)
+
+    def image_files(self, paths):
+        return paths, ("--kmoddir", _state["moddir"],
+                       "--plugin", plugin_file(_state["builddir"]))
+
+
+def _fs(n):
+    return "5f0c1a4e-1b2d-4c3e-9f10-0000000020%02x" % n
+
+
+ZFS = ZfsLayout("zfs", "zfs", "zfs", _fs(1), "zfsroot", size_mb=128)
+ZFS_ENC = ZfsLayout("zfs-encrypted", "zfs", "zfs", _fs(2), "zfsencroot", size_mb=128,
+                    params=(("ZFS_ENCRYPT", "1"), ("PASS", PASS)))
+
+MOUNTED = r"root-mount=%s zfs ro" % re.escape(DATASET)
+
+
+def scenarios(Scenario):
+    S = lambda *a, **k: Scenario(*a, ours_only=True, **k)  # noqa: E731
+    return [
+        S("zfs", "root=ZFS=rpool/ROOT/debian: the plugin's root program imports the pool and "
+          "mounts the dataset", ZFS, "ZFS=" + DATASET, expect=(MOUNTED,),
+          log_expect=("uniramfs: root=ZFS=%s: mounting it with plugin zfs" % DATASET,
+                      "zfs-mount-root: mounted %s on /sysroot (ro)" % DATASET)),
+        S("zfs-auto", "root=zfs:AUTO: the dataset is the pool's bootfs", ZFS, "zfs:AUTO",
+          expect=(MOUNTED,),
+          log_expect=("zfs-mount-root: root=zfs:AUTO: pool rpool's bootfs is " + DATASET,)),
+        S("zfs-encrypted", "an encrypted dataset: its passphrase typed at the init's own prompt",
+          ZFS_ENC, "zfs:" + DATASET, expect=(MOUNTED,),
+          interact=((r"Passphrase for ZFS %s: " % re.escape(DATASET), PASS + "\n"),),
+          log_expect=("uniramfs: plugin zfs asks for a secret",)),
+    ]
