@@ -73,6 +73,12 @@ if [ -f tests/boot/run.py ] && [ -x build/uniramfs ]; then
 	add_counts build/boot.log
 fi
 
+if [ -x build/uniramfs ]; then
+	note "a DKMS module reaches the image (ZFS from contrib, tests/zfs)"
+	python3 tests/zfs/dkms.py --builddir build 2>&1 | tee build/zfs-dkms.log
+	add_counts build/zfs-dkms.log
+fi
+
 if [ -x tests/distro/run.sh ] && [ -x build/uniramfs ]; then
 	note "a Debian 12 system adopts uniramfs (debootstrap once, dpkg, apt, QEMU)"
 	tests/distro/run.sh build/distro-work 2>&1 | tee build/distro.log
