@@ -63,7 +63,8 @@ class ZfsLayout(builder.Layout):
     def build(self, testinit, work, env):
         moddir = _ensure(env)
         env = dict(env, builder={"name": "builder-zfs.img", "kmoddir": moddir,
-                                 "binaries": ("zpool", "zfs"), "modules": ("zfs",)})
+                                 "binaries": ("zpool", "zfs", "zgenhostid"),
+                                 "modules": ("zfs",)})
         return builder.ensure(self, testinit, work, env)
 
     def image_files(self, paths):
@@ -78,8 +79,11 @@ def _fs(n):
 ZFS = ZfsLayout("zfs", "zfs", "zfs", _fs(1), "zfsroot", size_mb=128)
 ZFS_ENC = ZfsLayout("zfs-encrypted", "zfs", "zfs", _fs(2), "zfsencroot", size_mb=128,
                     params=(("ZFS_ENCRYPT", "1"), ("PASS", PASS)))
+ZFS_FOREIGN = ZfsLayout("zfs-foreign", "zfs", "zfs", _fs(3), "zfsforeignroot", size_mb=128,
+                        params=(("ZFS_FOREIGN", "1"), ("ZFS_FOREIGN_HOSTID", "0badcafe")))
 
 MOUNTED = r"root-mount=%s zfs ro" % re.escape(DATASET)
+PROMPT = r"Passphrase for ZFS %s: " % re.escape(DATASET)
 
 
 def scenarios(Scenario):
@@ -94,6 +98,19 @@ def scenarios(Scenario):
           log_expect=("zfs-mount-root: root=zfs:AUTO: pool rpool's bootfs is " + DATASET,)),
         S("zfs-encrypted", "an encrypted dataset: its passphrase typed at the init's own prompt",
           ZFS_ENC, "zfs:" + DATASET, expect=(MOUNTED,),
-          interact=((r"Passphrase for ZFS %s: " % re.escape(DATASET), PASS + "\n"),),
+          interact=((PROMPT, PASS + "\n"),),
           log_expect=("uniramfs: plugin zfs asks for a secret",)),
+        S("zfs-encrypted-wrong-then-right", "a wrong passphrase: zfs load-key fails, the program "
+          "asks again through the init, then boots", ZFS_ENC, "ZFS=" + DATASET, expect=(MOUNTED,),
+          interact=((PROMPT, "not-the-passphrase\n"),
+                    (r"zfs-mount-root: zfs load-key %s failed: wrong passphrase\?[\s\S]*%s"
+                     % (re.escape(DATASET), PROMPT), PASS + "\n")),
+          log_expect=("zfs-mount-root: zfs load-key %s failed: wrong passphrase?" % DATASET,)),
+        S("zfs-foreign-refused", "a pool last used by another host (its host id) is not imported "
+          "without rd.zfs.force: the message says so", ZFS_FOREIGN, "ZFS=" + DATASET,
+          cmdline="rd.shell=0",
+          fail_msgs=("zfs-mount-root: pool rpool: zpool import failed (status 1); if it was "
+                     "last used by another host, boot with rd.zfs.force",)),
+        S("zfs-foreign-force", "rd.zfs.force: the same pool is imported with -f and boots",
+          ZFS_FOREIGN, "ZFS=" + DATASET, cmdline="rd.zfs.force", expect=(MOUNTED,)),
     ]
