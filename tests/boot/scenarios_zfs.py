@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 import builder
+import scenarios_ssh
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
@@ -72,6 +73,32 @@ class ZfsLayout(builder.Layout):
                        "--plugin", plugin_file(_state["builddir"]))
 
 
+class ZfsSshDisk(scenarios_ssh.SshDisk):
+    """The encrypted pool in a generic image with SSH unlock (ip=dhcp,
+    dropbear): the sysroot of scenarios_ssh (the guest's hardware,
+    dropbear, authorized_keys) plus zpool, zfs, mount.zfs and the root
+    program with their libraries, at the same paths."""
+
+    def build(self, testinit, work, env):
+        self.work = os.path.join(work, "ssh-zfs")
+        return self.layout.build(testinit, work, env)
+
+    def image_files(self, paths):
+        root = self.sysroot()
+        prog = os.path.join(_state["builddir"], "src", "plugins", "zfs",
+                            "uniramfs-zfs-mount-root")
+        with scenarios_ssh._SYSROOT_LOCK:
+            self._make_sysroot(root)
+            for b in ("/usr/local/sbin/zpool", "/usr/local/sbin/zfs",
+                      "/usr/local/sbin/mount.zfs", prog):
+                if os.path.exists(root + b):   # the program of this build, not the last
+                    os.unlink(root + b)
+                scenarios_ssh._copy_with_libs(b, root)
+        return paths, ("--generic", "--sysroot", root, "--kmoddir", _state["moddir"],
+                       "--microcode", "none", "--cmdline", "ip=dhcp", "--ssh-unlock", "yes",
+                       "--plugin", plugin_file(_state["builddir"]))
+
+
 def _fs(n):
     return "5f0c1a4e-1b2d-4c3e-9f10-0000000020%02x" % n
 
@@ -81,6 +108,8 @@ ZFS_ENC = ZfsLayout("zfs-encrypted", "zfs", "zfs", _fs(2), "zfsencroot", size_mb
                     params=(("ZFS_ENCRYPT", "1"), ("PASS", PASS)))
 ZFS_FOREIGN = ZfsLayout("zfs-foreign", "zfs", "zfs", _fs(3), "zfsforeignroot", size_mb=128,
                         params=(("ZFS_FOREIGN", "1"), ("ZFS_FOREIGN_HOSTID", "0badcafe")))
+
+SSH_DISK = ZfsSshDisk(ZFS_ENC, "zfs-ssh", generic=True)
 
 MOUNTED = r"root-mount=%s zfs ro" % re.escape(DATASET)
 PROMPT = r"Passphrase for ZFS %s: " % re.escape(DATASET)
@@ -99,6 +128,12 @@ def scenarios(Scenario):
         S("zfs-encrypted", "an encrypted dataset: its passphrase typed at the init's own prompt",
           ZFS_ENC, "zfs:" + DATASET, expect=(MOUNTED,),
           interact=((PROMPT, PASS + "\n"),),
+          log_expect=("uniramfs: plugin zfs asks for a secret",)),
+        S("zfs-encrypted-ssh", "the encrypted dataset's passphrase answered over SSH (a generic "
+          "image, dropbear, ip=dhcp): the init's prompt reaches the login",
+          SSH_DISK, "ZFS=" + DATASET, expect=(MOUNTED,),
+          interact=((scenarios_ssh.DROPBEAR_UP, scenarios_ssh.SshLogin(SSH_DISK, (
+              (PROMPT, PASS + "\n"),))),),
           log_expect=("uniramfs: plugin zfs asks for a secret",)),
         S("zfs-encrypted-wrong-then-right", "a wrong passphrase: zfs load-key fails, the program "
           "asks again through the init, then boots", ZFS_ENC, "ZFS=" + DATASET, expect=(MOUNTED,),
