@@ -230,6 +230,21 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	return r;
 }
 
+/* uniramfs's features that the plugins' if-feature asks (after hostonly
+ * and ssh_plan_decide, which decide them): clevis when wanted and its
+ * plugin's programs are there, ssh-unlock when it is on. */
+static int plugin_features(struct plan *p)
+{
+	int r = stack_clevis_decide(&p->stack, &p->plugins, p->sysroot);
+
+	strv_free(&p->facts.features);
+	if (r == 0 && p->stack.clevis_on)
+		strv_push(&p->facts.features, "clevis");
+	if (p->ssh.on)
+		strv_push(&p->facts.features, "ssh-unlock");
+	return r;
+}
+
 static int want_builtin(void *ctx, const char *module, bool required)
 {
 	char *name = modname_normalize(module);
@@ -280,6 +295,8 @@ static int add_builtin_only(struct plan *p)
 	}
 	if (r == 0 && p->o->mode == MODE_HOSTONLY)
 		r = add_hostonly(p, NULL);
+	if (r == 0)
+		r = plugin_features(p);
 	if (r == 0) {
 		plugins_select(&p->plugins, p->sysroot, &p->facts);
 		r = plugins_each_module(&p->plugins, want_builtin, &builtin);
@@ -314,6 +331,8 @@ static int add_modules(struct plan *p)
 	for (size_t i = 0; r == 0 && i < p->o->add_modules.n; i++)
 		r = modules_add(m, p->o->add_modules.v[i], true);
 	/* after hostonly: its facts are the plugins' conditions */
+	if (r == 0)
+		r = plugin_features(p);
 	if (r == 0) {
 		plugins_select(&p->plugins, p->sysroot, &p->facts);
 		p->mods = m;

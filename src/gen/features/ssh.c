@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Remote unlock over SSH, the generator's part: whether it goes in
- * (ssh_unlock, the mode, dropbear, a key to let in), then dropbear with
- * its libraries, root's login whose every command is uniramfs-askpass,
+ * (ssh_unlock, the mode, dropbear, a key to let in: the feature
+ * "ssh-unlock", whose plugin plugins/ssh-unlock.conf packs dropbear with
+ * its libraries), root's login whose every command is uniramfs-askpass,
  * the checked authorized_keys and, hostonly, the machine's host keys. */
 #include "gen/features/ssh.h"
 
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "gen/elf/elf.h"
 #include "gen/features/stack.h"
 #include "gen/host/sysroot.h"
 #include "layout.h"
@@ -119,17 +119,13 @@ static int add_text(struct image *img, const char *dst, const char *text, mode_t
 
 int ssh_plan_add(struct ssh_plan *sp, struct image *img, const char *sysroot)
 {
-	struct elf_resolver *er;
-	int r;
+	int r = 0;
 
 	if (!sp->on)
 		return 0;
-	er = elf_resolver_new(sysroot);
-	r = elf_add_binary(er, img, sp->dropbear);
-	elf_resolver_free(er);
-	if (r < 0)
-		return err_wrap("dropbear");
-	/* root's shell is the askpass too: dropbear runs every command
+	/* dropbear itself is uniramfs's own plugin's (plugins/ssh-unlock.conf,
+	 * if-feature = ssh-unlock); what is made for this image is here.
+	 * root's shell is the askpass too: dropbear runs every command
 	 * through it, and wants it listed in /etc/shells */
 	if (r == 0)
 		r = image_add_symlink(img, LAYOUT_ASKPASS, "/init");

@@ -6,6 +6,7 @@
 
 #include "gen/hostonly/hostonly.h"
 #include "gen/image/image.h"
+#include "gen/plugins/plugin.h"
 #include "util.h"
 
 /* The LUKS and md layers an image must open (LVM's lvm.conf too): the tools, their
@@ -21,6 +22,7 @@ struct stack_plan {
 	unsigned tokens;         /* hostonly: LUKS2_TOKEN_* in their headers (~0: unknown) */
 	struct strv tpm;         /* hostonly: the host's TPM drivers, for a TPM2 token */
 	bool clevis;             /* clevis = yes: pack clevis (stack_clevis.c) */
+	bool clevis_on;          /* stack_clevis_decide: the feature "clevis" is in the image */
 	struct strv nics;        /* hostonly, a clevis token: the host's NIC drivers */
 	/* keyfile-pattern: globs of the crypttab key files the image may
 	 * pack (the owner's choice; not owned) */
@@ -70,8 +72,13 @@ int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysro
 bool stack_clevis_wanted(const struct stack_plan *sp);
 /* The host's NIC drivers into sp->nics (Tang is reached through one). */
 void stack_clevis_modules(struct stack_plan *sp, const char *sysroot);
-/* The programs with their libraries, when wanted. Missing: an error
- * with clevis = yes, a warning for hostonly's token. */
+/* Wanted, and the host has every program of the plugins of if-feature =
+ * clevis (plugins/clevis.conf): sp->clevis_on, the feature then given to
+ * plugins_select. A program missing: an error with clevis = yes, a
+ * warning for hostonly's token (clevis is then left out). */
+int stack_clevis_decide(struct stack_plan *sp, const struct plugins *ps, const char *sysroot);
+/* With clevis_on: curl's timeouts for clevis's Tang requests (the
+ * programs are the plugin's). */
 int stack_add_clevis(struct stack_plan *sp, struct image *img, const char *sysroot);
 
 #endif

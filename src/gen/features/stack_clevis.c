@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* clevis for a LUKS2 root bound with `clevis luks bind` (a "clevis"
- * token): what `clevis luks unlock` runs, and nothing more. Read from
- * clevis 19's scripts: the clevis dispatcher, clevis-luks-unlock and the
+ * token): whether it goes in, the host's NIC drivers and curl's
+ * timeouts. What is packed is uniramfs's own plugin plugins/clevis.conf
+ * (if-feature = clevis): what `clevis luks unlock` runs, and nothing
+ * more, read from clevis 19's scripts: the clevis dispatcher, clevis-luks-unlock and the
  * clevis-luks-common-functions it sources (bash); cryptsetup isLuks,
  * luksDump, token export and open; grep -E and sed on luksDump's text;
  * clevis-decrypt and its pins: tang (jose, curl, /bin/cat) and sss (an
@@ -23,28 +25,9 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "gen/elf/elf.h"
-#include "gen/host/sysroot.h"
+#include "gen/plugins/plugin.h"
 #include "log.h"
 #include "luks2.h"
-
-static const struct prog {
-	const char *name, *package;
-	bool optional; /* a pin the host may lack */
-} progs[] = {
-	{ "clevis", "clevis", false },
-	{ "clevis-luks-unlock", "clevis-luks", false },
-	{ "clevis-luks-common-functions", "clevis-luks", false },
-	{ "clevis-decrypt", "clevis", false },
-	{ "clevis-decrypt-tang", "clevis", false },
-	{ "clevis-decrypt-sss", "clevis", true },
-	{ "cryptsetup", "cryptsetup-bin", false },
-	{ "jose", "jose", false },
-	{ "curl", "curl", false },
-	{ "grep", "grep", false },
-	{ "sed", "sed", false },
-	{ "cat", "coreutils", false },
-};
 
 /* clevis runs curl with no timeout, and the init waits for it: a Tang
  * whose packets go nowhere would hold the boot for curl's 300 s connect
@@ -83,59 +66,35 @@ void stack_clevis_modules(struct stack_plan *sp, const char *sysroot)
 	free(dir);
 }
 
-/* Each program's path, or -ENOENT for the first one missing (its index in
- * *missing; the caller says it). */
-static int find_all(const char *sysroot, char **paths, size_t *missing)
+int stack_clevis_decide(struct stack_plan *sp, const struct plugins *ps, const char *sysroot)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
-		paths[i] = sysroot_find_tool(sysroot, progs[i].name);
-		if (!paths[i] && !progs[i].optional) {
-			*missing = i;
-			return -ENOENT;
-		}
+	const char *prog, *where;
+
+	sp->clevis_on = false;
+	if (!stack_clevis_wanted(sp))
+		return 0;
+	if (plugins_feature_missing(ps, sysroot, "clevis", &prog, &where)) {
+		if (sp->clevis)
+			return err_set("clevis = yes, but %s is not installed (%s needs it)", prog, where);
+		if (sp->tokens != ~0u) /* ~0: a header not read, no clevis token seen */
+			log_warn("the root's LUKS2 header has a clevis token, but %s is not installed "
+				 "(%s needs it): the init will ask for the passphrase", prog, where);
+		return 0;
 	}
+	sp->clevis_on = true;
 	return 0;
 }
 
 int stack_add_clevis(struct stack_plan *sp, struct image *img, const char *sysroot)
 {
-	char *paths[ARRAY_SIZE(progs)] = { 0 };
-	struct elf_resolver *er;
-	size_t missing = 0, n = 0;
 	int r;
 
-	if (!stack_clevis_wanted(sp))
+	(void)sysroot;
+	if (!sp->clevis_on)
 		return 0;
-	if (find_all(sysroot, paths, &missing) < 0) {
-		const struct prog *p = &progs[missing];
-		r = 0;
-		if (sp->clevis)
-			r = err_set("clevis = yes, but %s is not installed (apt install %s)", p->name,
-				    p->package);
-		else if (sp->tokens != ~0u) /* ~0: a header not read, no clevis token seen */
-			log_warn("the root's LUKS2 header has a clevis token, but %s is not installed "
-				 "(apt install %s): the init will ask for the passphrase", p->name,
-				 p->package);
-		goto out;
-	}
-	er = elf_resolver_new(sysroot);
-	r = 0;
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(progs); i++) {
-		if (!paths[i])
-			continue;
-		r = elf_add_binary(er, img, paths[i]);
-		if (r < 0)
-			err_wrap("clevis: %s", progs[i].name);
-		n++;
-	}
-	elf_resolver_free(er);
+	r = image_add_data(img, "/.curlrc", curlrc, strlen(curlrc), 0644);
 	if (r == 0)
-		r = image_add_data(img, "/.curlrc", curlrc, strlen(curlrc), 0644);
-	if (r == 0)
-		log_info("clevis: %zu programs for `clevis luks unlock` (the root needs rd.neednet=1 "
-			 "ip=dhcp to reach Tang)", n);
-out:
-	for (size_t i = 0; i < ARRAY_SIZE(progs); i++)
-		free(paths[i]);
+		log_info("clevis: packed by the plugins of if-feature = clevis (the root needs "
+			 "rd.neednet=1 ip=dhcp to reach Tang)");
 	return r;
 }

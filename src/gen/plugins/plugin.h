@@ -47,6 +47,8 @@ struct plugin {
 	/* packed when the kernel has them; named here, a row's module is not
 	 * required either (lvm's dm targets on a kernel without them) */
 	struct plugin_list optional_modules;
+	struct plugin_list optional_programs; /* packed when the host has them (a pin it may lack) */
+	struct plugin_list if_feature;        /* packed only with this feature of uniramfs's (clevis) */
 	/* boot time: packed as LAYOUT_PLUGIN_ROWS_FILE, run by the init */
 	struct plugin_list layer_types, layer_program, layer_modules, layer_options;
 	struct plugin_list layer_runs;          /* each one run's words after the program */
@@ -113,7 +115,17 @@ bool plugins_pack_program(const struct plugins *ps, const char *name);
 struct plugin_facts {
 	bool hostonly;
 	struct strv fstypes, blkid_types, modules;
+	/* uniramfs's features in this image, as its C decided them
+	 * (PLUGIN_FEATURES): what if-feature asks */
+	struct strv features;
 };
+/* The features an if-feature may name. */
+#define PLUGIN_FEATURES "clevis", "ssh-unlock"
+/* The first program (programs, layer-, root-, claim-program) of a plugin
+ * with if-feature = feature that the host lacks: 1 with *prog and *where
+ * (its FILE:LINE) set, 0 when none is missing. */
+int plugins_feature_missing(const struct plugins *ps, const char *sysroot, const char *feature,
+			    const char **prog, const char **where);
 void plugin_facts_hostonly(struct plugin_facts *f, const struct hostonly *h);
 void plugin_facts_free(struct plugin_facts *f);
 /* Mark the plugins this image takes (p->on), each said with -v. */

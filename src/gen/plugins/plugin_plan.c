@@ -49,6 +49,7 @@ void plugin_facts_free(struct plugin_facts *f)
 	strv_free(&f->fstypes);
 	strv_free(&f->blkid_types);
 	strv_free(&f->modules);
+	strv_free(&f->features);
 }
 
 /* name: a program name (the one tool search) or a path in the sysroot;
@@ -95,6 +96,10 @@ static const char *any_in(const struct plugin_list *l, const struct strv *set)
 
 static bool wanted(const struct plugin *p, const char *sysroot, const struct plugin_facts *f, const char **why)
 {
+	if (p->if_feature.v.n && !any_in(&p->if_feature, &f->features)) {
+		*why = "its if-feature is not in this image";
+		return false;
+	}
 	if (f->hostonly && (p->if_fstype.v.n || p->if_blkid_type.v.n || p->if_module.v.n)) {
 		const char *hit;
 		if ((hit = any_in(&p->if_fstype, &f->fstypes)) || (hit = any_in(&p->if_blkid_type, &f->blkid_types)) ||
@@ -333,6 +338,26 @@ static void rows(struct buf *b, const struct plugin *p, const char *sysroot)
 	}
 }
 
+int plugins_feature_missing(const struct plugins *ps, const char *sysroot, const char *feature,
+			    const char **prog, const char **where)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct plugin *p = &ps->v[i];
+		const struct plugin_list *progs[] = { &p->programs, &p->layer_program, &p->root_program,
+						      &p->claim_program };
+		if (!strv_contains(&p->if_feature.v, feature))
+			continue;
+		for (size_t l = 0; l < ARRAY_SIZE(progs); l++)
+			for (size_t j = 0; j < progs[l]->v.n; j++)
+				if (!host_has_program(sysroot, progs[l]->v.v[j], NULL)) {
+					*prog = progs[l]->v.v[j];
+					*where = progs[l]->where.v[j];
+					return 1;
+				}
+	}
+	return 0;
+}
+
 bool plugins_pack_program(const struct plugins *ps, const char *name)
 {
 	for (size_t i = 0; i < ps->n; i++) {
@@ -361,6 +386,10 @@ static int add_one(struct elf_resolver *er, struct image *img, const char *sysro
 	for (size_t l = 0; l < ARRAY_SIZE(progs); l++)
 		for (size_t i = 0; r == 0 && i < progs[l]->v.n; i++)
 			r = add_program(er, img, sysroot, progs[l]->v.v[i], progs[l]->where.v[i]);
+	for (size_t i = 0; r == 0 && i < p->optional_programs.v.n; i++)
+		if (host_has_program(sysroot, p->optional_programs.v.v[i], NULL))
+			r = add_program(er, img, sysroot, p->optional_programs.v.v[i],
+					p->optional_programs.where.v[i]);
 	if (r == 0)
 		r = add_files(img, sysroot, &p->files, false);
 	if (r == 0)

@@ -36,6 +36,7 @@ enum kind {
 	K_RUN,     /* one run of a layer's program: its words, one line each */
 	K_ONE,     /* one name, once */
 	K_SECONDS, /* a time limit, once */
+	K_FEATURE, /* one of PLUGIN_FEATURES */
 };
 
 struct pkey {
@@ -50,10 +51,12 @@ static const struct pkey pkeys[] = {
 	{ "description", K_TEXT, 0 },
 	{ "replaces", K_REPLACES, L(replaces) },
 	{ "generic-if-program", K_TOOL, L(if_program) },
+	{ "if-feature", K_FEATURE, L(if_feature) },
 	{ "hostonly-if-fstype", K_TOKEN, L(if_fstype) },
 	{ "hostonly-if-blkid-type", K_TOKEN, L(if_blkid_type) },
 	{ "hostonly-if-module", K_TOKEN, L(if_module) },
 	{ "programs", K_TOOL, L(programs) },
+	{ "optional-programs", K_TOOL, L(optional_programs) },
 	{ "modules", K_TOKEN, L(modules) },
 	{ "optional-modules", K_TOKEN, L(optional_modules) },
 	{ "firmware", K_FIRMWARE, L(firmware) },
@@ -79,6 +82,7 @@ static const struct pkey pkeys[] = {
 };
 
 static const char *const hook_stages[] = { LAYOUT_HOOK_STAGES };
+static const char *const features[] = { PLUGIN_FEATURES };
 
 static const struct pkey *find_pkey(const char *key)
 {
@@ -151,6 +155,11 @@ static int check_item(const struct pkey *k, const char *v, const char *where)
 			return err_set("%s: bad value '%s' for %s (letters, digits and ._-+:=@ only)", where, v,
 				       k->name);
 		return 0;
+	case K_FEATURE:
+		for (size_t i = 0; i < ARRAY_SIZE(features); i++)
+			if (!strcmp(v, features[i]))
+				return 0;
+		return err_set("%s: unknown feature '%s' for if-feature (clevis or ssh-unlock)", where, v);
 	case K_SECONDS: {
 		char *end;
 		unsigned long n = strtoul(v, &end, 10);

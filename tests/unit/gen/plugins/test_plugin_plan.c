@@ -82,6 +82,19 @@ static void test_conditions(void)
 	plugin_facts_free(&host);
 	hostonly_free(&h);
 	plugins_free(&ps);
+
+	/* if-feature: only when uniramfs put that feature in, and then as
+	 * the other conditions say */
+	write_under(root, "/usr/lib/uniramfs/plugins.d/cl.conf", "if-feature = clevis\n");
+	write_under(root, "/usr/lib/uniramfs/plugins.d/cl2.conf", "if-feature = clevis\ngeneric-if-program = none\n");
+	CHECK(plugins_read(&ps, root, NULL) == 0);
+	plugins_select(&ps, root, &generic);
+	CHECK(!on(&ps, "cl") && !on(&ps, "cl2"));
+	strv_push(&generic.features, "clevis");
+	plugins_select(&ps, root, &generic);
+	CHECK(on(&ps, "cl") && !on(&ps, "cl2"));
+	plugin_facts_free(&generic);
+	plugins_free(&ps);
 }
 
 /* Read, select all, add to a fresh image: the error message or "". */

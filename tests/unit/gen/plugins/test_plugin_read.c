@@ -153,6 +153,25 @@ static void test_hostile_values(void)
 		     LIB "bad.conf:3: layer-program given twice (first at " LIB "bad.conf:2)");
 	expect_error("programs =\n", LIB "bad.conf:1: empty value for programs");
 	expect_error("just words\n", LIB "bad.conf:1: expected 'key = value', got 'just words'");
+	/* the keys LVM, clevis and SSH unlock brought (docs/plugins.md) */
+	expect_error("if-feature = tpm\n",
+		     LIB "bad.conf:1: unknown feature 'tpm' for if-feature (clevis or ssh-unlock)");
+	expect_error("optional-programs = ../x\n",
+		     LIB "bad.conf:1: bad program '../x' for optional-programs (a name, or an absolute path "
+		     "without '..')");
+	expect_error("layer-blkid-type = x\nlayer-program = x\nlayer-run = -ay {rd.x}\n",
+		     LIB "bad.conf:3: layer-run names {rd.x}, which is neither {device} nor one of its "
+		     "layer-options");
+	expect_error("layer-blkid-type = x\nlayer-program = x\nlayer-run = a;reboot\n",
+		     LIB "bad.conf:3: bad value 'a;reboot' for layer-run (words of letters, digits and "
+		     "._-+:=@/, or {device} or {OPTION}; at most 64 words)");
+	expect_error("layer-blkid-type = x\nlayer-program = x\nlayer-switch = rd.x rd.y\n",
+		     LIB "bad.conf:3: bad value 'rd.x rd.y' for layer-switch (letters, digits and ._-+:=@ only)");
+	expect_error("layer-blkid-type = x\nlayer-program = x\nlayer-time-limit = 0\n",
+		     LIB "bad.conf:3: bad value '0' for layer-time-limit (seconds, 1 to 3600)");
+	expect_error("root-prefix = X=\nroot-program = x\nroot-time-limit = 3601\n",
+		     LIB "bad.conf:3: bad value '3601' for root-time-limit (seconds, 1 to 3600)");
+	expect_error("layer-switch = rd.x\n", LIB "bad.conf:1: a layer row needs layer-blkid-type");
 }
 
 static void test_half_rows(void)
