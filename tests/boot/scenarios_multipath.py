@@ -29,6 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
 
 MPATH_ROOT = disks.Disk("mpath-root", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-00000000aa01", "mpathroot")
+MPATH_GPT = disks.Disk("mpath-gpt", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-00000000aa02", "mpathgpt",
+                       gpt=True, disk_guid="5f0c1a4e-1b2d-4c3e-9f10-00000000aad2",
+                       partuuid="5f0c1a4e-1b2d-4c3e-9f10-00000000aaa2", partlabel="mpath-root")
 SERIAL = "UNIRAMFSMP01"
 WWN = "0x5000c50015ea71ac"
 
@@ -37,13 +40,14 @@ class TwoPaths:
     """The root disk file behind `paths` virtio-scsi controllers (no
     disk on run.py's bus: attach() gives every QEMU argument)."""
 
-    def __init__(self, name, paths):
-        self.name, self.fs, self.paths = name, "ext4", paths
+    def __init__(self, name, paths, disk=MPATH_ROOT):
+        self.name, self.fs, self.paths, self.disk = name, "ext4", paths, disk
         self.path = None
 
     def build(self, testinit, work, ctx):
         _copy_claim(os.path.dirname(ctx["uniramfs"]))
-        self.path = scenarios_early._ext4(work, testinit, MPATH_ROOT)
+        self.path = disks.ensure(self.disk, testinit, work) if self.disk.gpt \
+            else scenarios_early._ext4(work, testinit, self.disk)
         return []
 
     def attach(self, dpaths):
@@ -136,6 +140,13 @@ def scenarios(Scenario):
                  TwoPaths("mpath1", 1), "UUID=" + MPATH_ROOT.uuid,
                  build=plugin, ours_only=True,
                  expect=(r"root-mount=/dev/(dm-\d+|sda) ext4 ro",)),
+        Scenario("multipath-gpt",
+                 "a GPT disk through two paths: the map's partition (kpartx, as the root's "
+                 "udev rules name it) holds the root, never a path's partition",
+                 TwoPaths("mpath2gpt", 2, MPATH_GPT), "PARTUUID=" + MPATH_GPT.partuuid,
+                 build=plugin, ours_only=True,
+                 expect=(r"root-mount=/dev/dm-\d+ ext4 ro",),
+                 log_expect=("is /dev/dm-1",)),
         Scenario("multipath-one-path-wwid",
                  "one path left, its WWID in the image's /etc/multipath/wwids: the map is "
                  "built over the one path and holds the root",

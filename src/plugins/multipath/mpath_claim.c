@@ -49,9 +49,12 @@ static const char default_conf[] =
 
 static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "DM_DISABLE_UDEV=1", NULL };
 
-/* multipath's exit status, or -1 when it could not run. */
+/* The tool's exit status (multipath, or kpartx when argv[0] is it), or
+ * -1 when it could not run. */
 static int run(char *const argv[], bool quiet)
 {
+	bool kpartx = !strcmp(argv[0], "kpartx");
+
 	int st, fd;
 	pid_t pid = fork();
 
@@ -62,8 +65,8 @@ static int run(char *const argv[], bool quiet)
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execve("/usr/sbin/multipath", argv, envp);
-		execve("/sbin/multipath", argv, envp);
+		execve(kpartx ? "/usr/sbin/kpartx" : "/usr/sbin/multipath", argv, envp);
+		execve(kpartx ? "/sbin/kpartx" : "/sbin/multipath", argv, envp);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
@@ -88,8 +91,9 @@ static int write_default_conf(void)
 	return close(fd) < 0 ? -errno : 0;
 }
 
-/* The map took the disk: its holders directory is not empty. */
-static bool held(const char *name)
+/* The map took the disk: its holders directory is not empty. The
+ * holder's kernel name into holder (size NAME_MAX + 1). */
+static bool held(const char *name, char *holder)
 {
 	char p[300];
 	DIR *d;
@@ -100,9 +104,37 @@ static bool held(const char *name)
 	if (!(d = opendir(p)))
 		return false;
 	while (!any && (de = readdir(d)))
-		any = de->d_name[0] != '.';
+		if ((any = de->d_name[0] != '.'))
+			snprintf(holder, NAME_MAX + 1, "%s", de->d_name);
 	closedir(d);
 	return any;
+}
+
+/* The map's partitions, as the root's kpartx rules name them
+ * (mpatha-part1): no udev runs kpartx here. A map without a partition
+ * table makes none; a failure is said and the map itself still counts. */
+static void map_partitions(const char *holder)
+{
+	char p[300], map[160], node[200];
+	int fd, r;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), SYS "/%s/dm/name", holder);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, map, sizeof(map) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	map[n] = '\0';
+	map[strcspn(map, "\n")] = '\0';
+	if (!map[0] || strchr(map, '/') || !strcmp(map, ".") || !strcmp(map, ".."))
+		return;
+	snprintf(node, sizeof(node), "/dev/mapper/%s", map);
+	r = run((char *const[]){ "kpartx", "-a", "-p", "-part", node, NULL }, false);
+	if (r != 0)
+		fprintf(stderr, "uniramfs-multipath-claim: kpartx -a %s exited with %d: its partitions "
+			"are not mapped\n", node, r);
 }
 
 /* The whole disks with this disk's WWID, itself among them, into
@@ -160,7 +192,7 @@ static bool turned_off(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "", *name = strrchr(dev, '/');
-	static char paths[MAX_PATHS][NAME_MAX + 1];
+	static char paths[MAX_PATHS][NAME_MAX + 1], holder[NAME_MAX + 1];
 	bool debug, made[MAX_PATHS];
 	size_t n;
 	int r;
@@ -195,8 +227,10 @@ int main(int argc, char **argv)
 		made[i] = mpath_db_mark(SYS, UDEV_DATA, paths[i]) > 0;
 	/* make the map, or add this path to it */
 	r = run((char *const[]){ "multipath", debug ? "-v3" : "-v1", (char *)dev, NULL }, false);
-	if (held(name))
+	if (held(name, holder)) {
+		map_partitions(holder);
 		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (made[i])
 			mpath_db_unmark(SYS, UDEV_DATA, paths[i]);
