@@ -202,6 +202,25 @@ static void test_live_in_sysfs_not_loaded_again(void)
 	teardown(f, m);
 }
 
+/* The kernel's requests (init/modprobe.c): each module inserted is said
+ * at info level by the name asked for; one already in is not. */
+static void test_announced_loads(void)
+{
+	struct fake_ops *f = setup(NULL);
+	struct modload *m;
+
+	fake_write(f, "/sys/module/crc32c_intel/initstate", "live\n");
+	m = modload_new(&f->ops, MODDIR);
+	modload_announce(m, "modprobe crypto-crc32c");
+	CHECK(modload_name(m, "crypto-crc32c") == 0);
+	CHECK_LOADS(f, "crc32c_generic");
+	CHECK(logged_has("<6>modprobe crypto-crc32c: loaded crc32c_generic"));
+	CHECK(!logged_has("loaded crc32c_intel"));
+	CHECK(modload_name(m, "crypto-nothing") == -ENOENT);
+	CHECK_STR(err_msg(), "module crypto-nothing not found in " MODDIR);
+	teardown(f, m);
+}
+
 static void test_softdep_conf_pre_post(void)
 {
 	struct fake_ops *f = setup("softdep virtio_blk pre: crc16 post: sd-mod mbcache\n"
@@ -536,6 +555,7 @@ int main(void)
 	RUN(test_alias_glob);
 	RUN(test_deps_and_softdeps_order);
 	RUN(test_live_in_sysfs_not_loaded_again);
+	RUN(test_announced_loads);
 	RUN(test_softdep_conf_pre_post);
 	RUN(test_options_and_cmdline_params);
 	RUN(test_blacklist);
