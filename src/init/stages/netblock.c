@@ -130,8 +130,8 @@ static enum job_result iscsi_login(void *ctx, void *data)
 	(void)data;
 	if (in->ml && modload_name(in->ml, "iscsi_tcp") < 0)
 		log_warn("iscsi_tcp: %s", err_msg());
-	/* the connection's digests ask the crypto API for crc32c, whose
-	 * request_module finds no modprobe here: ENOMEM at login */
+	/* the connection's digests ask the crypto API for crc32c: loaded
+	 * here, before the login, rather than on the kernel's request */
 	if (in->ml && modload_alias(in->ml, "crypto-crc32c") <= 0)
 		log_debug("no module for crc32c in the image (built in?)");
 	logged_in = login_one(in, r, &r->target) == 0;
