@@ -117,9 +117,9 @@ bool stack_uuid_eq(const char *a, const char *b);
 /* Was a device of blkid type with this UUID ever seen? */
 bool stack_seen_uuid(const struct stack_env *env, const char *type, const char *uuid);
 /* Load a set of modules (NULL-terminated) once per set name: true when
- * it did now. Before the tool, not on the kernel's request_module()
- * (init/modprobe.c answers those too): lvm and mdadm check a dm target
- * or an md personality in /proc before they ask for it. */
+ * it did now. Before the tool runs: lvm execs a modprobe program of
+ * its own for a missing dm target, which the image does not have (only
+ * the kernel's request_module() is answered, by init/modprobe.c). */
 bool stack_load_modules(struct stack_env *env, const char *set, const char *const *mods);
 /* Queue a layer's job. data is owned by the job (freed with free(3)
  * unless free_fn). */
