@@ -171,7 +171,11 @@ int mount_root(struct init *in)
 			       bd->devnode);
 
 	mountopts_parse(in->opt.rootflags, &flags, &data);
-	if (!in->opt.rw)
+	/* The ro/rw word comes after rootflags=, as dracut and systemd's
+	 * fstab-generator append it: rootflags=...,ro rw mounts rw. */
+	if (in->opt.rw)
+		flags &= ~MS_RDONLY;
+	else
 		flags |= MS_RDONLY;
 	if ((e = in->ops->mkdir("/sysroot", 0755)) < 0 && e != -EEXIST) {
 		ret = err_errno(e, "cannot create /sysroot");

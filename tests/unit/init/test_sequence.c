@@ -100,7 +100,8 @@ static void test_rw_and_rootfstype(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = fake_boot_setup("root=/dev/vda1 rw rootfstype=ext2,ext4 init=/sbin/init");
+	/* the rw word wins over an ro inside rootflags= (booster's TestExt4MountFlags) */
+	f = fake_boot_setup("root=/dev/vda1 rootflags=ro rw rootfstype=ext2,ext4 init=/sbin/init");
 	fake_fail(f, "mount", "ext2", EINVAL);
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
