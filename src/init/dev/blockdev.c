@@ -356,6 +356,20 @@ static const struct form *form_of(const char **spec, const char **v)
 	return NULL;
 }
 
+/* A tag's value in one pair of matching quotes (root=UUID="..." or
+ * LABEL='...') is what is inside, as systemd's tag_to_udev_node and
+ * booster read it: the kernel strips quotes only around a whole value.
+ * NULL when v is not quoted so. */
+static char *unquoted(const struct form *form, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (form->prefix[0] != '/' && n >= 2 && (v[0] == '"' || v[0] == '\'') &&
+	    v[n - 1] == v[0])
+		return xstrndup(v + 1, n - 2);
+	return NULL;
+}
+
 /* The kernel's "PARTUUID=x/PARTNROFF=n" needs the neighbours, not a form
  * one device can answer: it is not valid here. */
 bool blockdev_spec_valid(const char *spec)
@@ -370,7 +384,10 @@ bool blockdev_spec_valid(const char *spec)
 	if (form) {
 		if (form->prefix[0] == '/')
 			return !strchr(v, '/'); /* a link name has '/' as \x2f */
-		return !strstr(v, "/PARTNROFF=");
+		char *u = unquoted(form, v);
+		bool ok = (!u || *u) && !strstr(u ? u : v, "/PARTNROFF=");
+		free(u);
+		return ok;
 	}
 	if (str_has_prefix(spec, "/dev/disk/by-id/"))
 		return persistname_valid(spec + strlen("/dev/disk/by-id/"));
@@ -416,7 +433,10 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 	form = form_of(&spec, &v);
 	if (form) {
 		const char *devval = *(char *const *)((const char *)bd + form->field);
-		return eq_enc(devval, v, form->icase);
+		char *u = unquoted(form, v);
+		bool r = eq_enc(devval, u ? u : v, form->icase);
+		free(u);
+		return r;
 	}
 	if (str_has_prefix(spec, "/dev/disk/by-id/"))
 		return strv_contains(&bd->names.by_id, spec + strlen("/dev/disk/by-id/"));

@@ -224,6 +224,7 @@ static void test_persistent_names(void)
 static const char *const valid_no_match[] = {
 	"/dev/vda", "/dev/vda10", "/dev/mapper/vg-root", "UUID=0b3c2d4e-0000-0000-0000-000000000000",
 	"LABEL=My root/x y", "LABEL=my", "PARTLABEL=root", "PARTLABEL=ROOT PART",
+	"UUID=\"" UUID, "LABEL=\"" LABEL "'",
 	"PARTUUID=6a1b2c3d-4e5f-4061-8273-94a5b6c7d8e0", "254:0", "255:1", "8:1", "fe00",
 	"0801", "/dev/disk/by-label/my root", ("/dev/disk/by-uuid/" PARTUUID),
 	"/dev/disk/by-id/virtio-abc", "/dev/disk/by-path/pci-0000:00:04.0",
@@ -236,7 +237,7 @@ static const char *const invalid[] = {
 	"/dev/disk/by-id/", "/dev/disk/by-path/", "/dev/disk/by-id/a/../b", "/dev/disk/by-id/a//b",
 	"/dev/disk/by-id/..", "/dev/disk/by-diskseq/1", "/dev/",
 	"/dev/disk/by-label/my root/x y", "8:", ":1", "zz", "4096:1", "8:1048576", "-1",
-	"254:1:0",
+	"254:1:0", "UUID=\"\"", "LABEL=''", "PARTUUID=\"" PARTUUID "/PARTNROFF=1\"",
 };
 
 static const char *const matching[] = {
@@ -247,6 +248,8 @@ static const char *const matching[] = {
 	"/dev/disk/by-label/" LABEL_ENC, "/dev/disk/by-partuuid/" PARTUUID,
 	"/dev/disk/by-partlabel/root\\x20part", "/dev/disk/by-id/virtio-SER1-part1",
 	"block:/dev/disk/by-path/pci-0000:00:04.0-part1", "/dev/disk/by-id/virtio-odd_ser/1-part1",
+	"UUID=\"" UUID "\"", "LABEL='" LABEL "'", "PARTUUID=\"" PARTUUID "\"",
+	"PARTLABEL=\"" PARTLABEL "\"",
 };
 
 static void test_matches_every_form(void)
