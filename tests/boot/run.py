@@ -34,6 +34,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import glob
+import hashlib
 import json
 import os
 import re
@@ -295,8 +296,11 @@ class Images:
         extra = [a.replace("{kver}", self.kver) for a in extra]
         name = "img-generic"
         if extra:
+            # readable, and unique: two crypttabs packed as /etc/crypttab
+            # read alike, so the whole argument list is hashed in
             name = "img-" + "-".join(re.sub(r"[^A-Za-z0-9]+", "", os.path.basename(a))
-                                     for a in extra)[:48]
+                                     for a in extra)[:48] + "-" + hashlib.sha256(
+                                         "\0".join(extra).encode()).hexdigest()[:8]
         with self.guard:
             lock = self.locks.setdefault(name, threading.Lock())
         with lock:
