@@ -53,6 +53,7 @@ import disks  # noqa: E402
 import serialtext  # noqa: E402
 import scenarios_btrfs  # noqa: E402
 import scenarios_clevis  # noqa: E402
+import scenarios_compat  # noqa: E402
 import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_load  # noqa: E402
@@ -243,6 +244,7 @@ SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
 SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
+SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
