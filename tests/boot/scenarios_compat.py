@@ -288,6 +288,29 @@ class BoosterHeader(scenarios_stack.DetachedHeader):
         return super().build(testinit, work, env)
 
 
+B_CAMELLIA_UUID = "ad575500-a9e3-4692-b1b2-eed95a6e8ce2"
+B_CAMELLIA = builder.Layout("booster-luks2-camellia", "compat-booster-camellia", "ext4",
+                            "0118f2b1-3c4f-4eff-9663-b58447ad797c", "atestlabel12",
+                            params=(("LUKS_UUID", B_CAMELLIA_UUID), ("PASS", B_PASS)))
+# btrfs_test.go, and luks_test.go's one passphrase for two volumes
+B_BTRFS_RAID0 = builder.Layout("booster-btrfs-raid0", "compat-booster-btrfs-raid0", "btrfs",
+                               "5eaa0c1c-e1dc-4be7-9b03-9f1ed5a87289", "", size_mb=650)
+B_SHARED = (("LUKS_UUID", "a4c8e2f6-1b3d-4678-9ace-0f2468ace024"),
+            ("LUKS_UUID2", "b5d9f307-2c4e-4789-ab1f-1e3579bdf135"))
+B_SHARED_PASS = builder.Layout("booster-shared-pass", "compat-booster-luks-parts", "ext4",
+                               "c6ea04b8-3d5f-4890-bc2e-2f468ace0246", "sharedroot", size_mb=60,
+                               params=B_SHARED + (("PASS", B_PASS), ("ROOTFS", "ext4")))
+B_BTRFS_LUKS = (("LUKS_UUID", "d7fb15c9-4e6a-4901-cd3f-3a579bdf1357"),
+                ("LUKS_UUID2", "e8ac26da-5f7b-4012-de40-4b68ace02468"))
+B_LUKS_BTRFS_RAID1 = builder.Layout("booster-luks-btrfs-raid1", "compat-booster-luks-parts",
+                                    "btrfs", "f9bd37eb-607c-4123-ef51-5c79bdf13579", "",
+                                    size_mb=450,
+                                    params=B_BTRFS_LUKS + (("PASS", B_PASS), ("ROOTFS", "btrfs")))
+# one prompt, for whichever partition comes first: a second is never
+# answered, so the boot would time out
+B_ONE_PROMPT = ((r"Passphrase for /dev/sda[12] \([0-9a-f-]+\): ", B_PASS + "\n"),)
+
+
 # ------------------------------------------------------------ dracut's disks
 D_EXT4 = disks.Disk("dracut-ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000710", "dracut")
 D_USR_UUID = "5f0c1a4e-1b2d-4c3e-9f10-000000000711"
@@ -347,6 +370,9 @@ D26 = builder.Layout("dracut26", "compat-dracut-enc-raid-lvm", "ext4",
                      "5f0c1a4e-1b2d-4c3e-9f10-000000000729", "dracut26", ndisks=2,
                      params=(("MD_UUID", D26_MD_UUID), ("LUKS_UUID", D26_LUKS1),
                              ("LUKS_UUID2", D26_LUKS2), ("PASS", D_KEY)))
+D20_BTRFS = builder.Layout("dracut20-btrfs", "btrfs-multi", "btrfs",
+                           "5f0c1a4e-1b2d-4c3e-9f10-00000000072b", "dracut", ndisks=2, size_mb=160,
+                           params=(("PROFILE", "raid1"),))
 # test_setup's /tmp/crypttab of each
 D20_CRYPTTAB = "testluks UUID=%s /etc/key\n" % D20_LUKS_UUID
 D26_CRYPTTAB = "".join("luks-%s /dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_disk%d /etc/key "
@@ -466,6 +492,9 @@ def scenarios(Scenario):
           "rd.md.uuid= rd.lvm.lv=dracut/root", d20_rc_deg, "LABEL=dracut",
           cmdline="ro %s rd.lvm.lv=dracut/root" % d20_ids,
           log_expect=degraded + by_key, log_absent=("Passphrase for",)),
+        S("dracut20-btrfs", "dracut TEST-20 with TEST_FSTYPE=btrfs: btrfs raid1 over both "
+          "disks", _dracut("dracut20-btrfs", "btrfs", [_layout(D20_BTRFS)], ["disk1", "disk2"]),
+          "LABEL=dracut", cmdline="quiet ro rd.auto=1 rd.luks.crypttab=0 rd.md=0"),
         # ---- dracut-ng test/TEST-26-ENC-RAID-LVM: LUKS on each disk, RAID1 over both
         S("dracut26-luks-uuids", "dracut TEST-26 (the rd.luks.uuid=luks-U case): LVM on a "
           "RAID1 of two LUKS disks, keys from the image's crypttab", d26, "/dev/dracut/root",
@@ -526,7 +555,9 @@ def scenarios(Scenario):
           b_ext4, "LABEL=atestlabel12", build=("--compress", "none"),
           log_expect=("uniramfs: checking /dev/sda (ext4): e2fsck -a /dev/sda",)),
         S("booster-vconsole", "booster TestVirtualConsole: an image with a keymap and a "
-          "console font (booster packs the host's vconsole.conf)", b_ext4,
+          "console font (booster packs the host's vconsole.conf); a VGA card, as vmtest's "
+          "QEMU has", Attached("booster-ext4-vga", "ext4", [_plain(B_EXT4)],
+                               lambda paths: _booster_drives(paths) + ["-vga", "std"]),
           "LABEL=atestlabel12", build=("--compress", "none", "--cmdline",
                                        "vconsole.keymap=%s vconsole.font=%s"
                                        % (scenarios_console.KEYMAP, scenarios_console.FONT)),
@@ -559,6 +590,9 @@ def scenarios(Scenario):
           _booster("booster-raid5", "ext4", [_layout(B_RAID5)]), "/dev/md/BoosterTestArray5"),
         S("booster-raid5-uuid", "booster TestMdRaid5UUID",
           _booster("booster-raid5", "ext4", [_layout(B_RAID5)]), "UUID=" + B_RAID5.uuid),
+        S("booster-btrfs-raid0", "booster TestBtrfsRaid0: btrfs raid0 over two partitions",
+          _booster("booster-btrfs-raid0", "btrfs", [_layout(B_BTRFS_RAID0)]),
+          "UUID=" + B_BTRFS_RAID0.uuid),
         # ---- booster tests/compression_test.go
     ] + [
         S("booster-compress-" + c, "booster Test%sImageCompression" % t, b_ext4,
@@ -586,6 +620,28 @@ def scenarios(Scenario):
         S("booster-luks2-quotes", "booster TestLUKS2WithQuotesOverUUID", b_luks2,
           "UUID=\"%s\"" % B_LUKS2.uuid,
           cmdline="rd.luks.uuid=\"%s\"" % B_LUKS2_UUID, interact=luks2_prompt),
+        S("booster-luks2-camellia", "booster TestLoadableCryptoModule: LUKS2 in camellia-xts, "
+          "the cipher's module loaded on the kernel's request",
+          _booster("booster-luks2-camellia", "ext4", [_layout(B_CAMELLIA)]),
+          "/dev/mapper/cryptroot", cmdline="rd.luks.name=%s=cryptroot" % B_CAMELLIA_UUID,
+          interact=((_prompt("/dev/sda", B_CAMELLIA_UUID), B_PASS + "\n"),),
+          log_expect=("uniramfs: modprobe crypto-camellia",)),
+        S("booster-passphrase-cache", "booster TestPassphraseCache: two LUKS2 partitions in "
+          "crypttab, one passphrase typed once",
+          WithImageFiles("booster-shared-pass", "ext4", [_layout(B_SHARED_PASS)],
+                         lambda paths: _booster_drives(paths),
+                         _ct("booster-ct-shared", "cryptextra UUID=%s none x-initrd.attach\n"
+                             "cryptroot  UUID=%s none x-initrd.attach\n"
+                             % tuple(u for _, u in B_SHARED))),
+          "UUID=" + B_SHARED_PASS.uuid, interact=B_ONE_PROMPT),
+        S("booster-luks-btrfs-raid1", "booster TestLuksBtrfsRaid1: btrfs raid1 over two LUKS2 "
+          "partitions, one passphrase typed once",
+          WithImageFiles("booster-luks-btrfs-raid1", "btrfs", [_layout(B_LUKS_BTRFS_RAID1)],
+                         lambda paths: _booster_drives(paths),
+                         _ct("booster-ct-btrfs", "luks-btrfs1 UUID=%s none x-initrd.attach\n"
+                             "luks-btrfs2 UUID=%s none x-initrd.attach\n"
+                             % tuple(u for _, u in B_BTRFS_LUKS))),
+          "UUID=" + B_LUKS_BTRFS_RAID1.uuid, interact=B_ONE_PROMPT),
         # ---- booster tests/crypttab_test.go: its crypttab packed as /etc/crypttab
         S("booster-crypttab-passphrase", "booster TestCrypttabPassphrase",
           b_ct("booster-ct-pass", ct_root), "/dev/mapper/cryptroot", interact=luks2_prompt),

@@ -1,0 +1,29 @@
+# booster's generators/luks_shared_pass.sh (ROOTFS=ext4: two LUKS2
+# partitions, 2-28 and 28-58 MiB, ext4 in the second only) and
+# luks_btrfs_raid1.sh (ROOTFS=btrfs: 2-224 and 224-446 MiB, one btrfs
+# raid1 over both mappings); one passphrase for both.
+if [ "$ROOTFS" = ext4 ]; then
+	printf 'label: gpt\nstart=2MiB, size=26MiB, type=linux, name=extra\nstart=28MiB, size=30MiB, type=linux, name=root\n' |
+		sfdisk -q "$1"
+else
+	printf 'label: gpt\nstart=2MiB, size=222MiB, type=linux, name=member1\nstart=224MiB, size=222MiB, type=linux, name=member2\n' |
+		sfdisk -q "$1"
+fi
+for i in $(seq 1 50); do [ -b "${1}2" ] && break; sleep 0.1; done
+printf '%s' "$PASS" | cryptsetup luksFormat --batch-mode --type luks2 $FAST_KDF \
+	--uuid "$LUKS_UUID" --key-file - "${1}1"
+printf '%s' "$PASS" | cryptsetup luksFormat --batch-mode --type luks2 $FAST_KDF \
+	--uuid "$LUKS_UUID2" --key-file - "${1}2"
+printf '%s' "$PASS" | cryptsetup open --key-file - "${1}2" cr_two
+if [ "$ROOTFS" = ext4 ]; then
+	mkroot_ext4 /dev/mapper/cr_two
+else
+	printf '%s' "$PASS" | cryptsetup open --key-file - "${1}1" cr_one
+	mkfs.btrfs -q -f -d raid1 -m raid1 -U "$FS_UUID" /dev/mapper/cr_one /dev/mapper/cr_two
+	mount -t btrfs -o device=/dev/mapper/cr_one,device=/dev/mapper/cr_two /dev/mapper/cr_one /mnt
+	cp -a "$SRC/." /mnt/
+	ls -l /mnt/sbin/init
+	umount /mnt
+	cryptsetup close cr_one
+fi
+cryptsetup close cr_two
