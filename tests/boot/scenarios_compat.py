@@ -620,12 +620,6 @@ def scenarios(Scenario):
         S("booster-luks2-quotes", "booster TestLUKS2WithQuotesOverUUID", b_luks2,
           "UUID=\"%s\"" % B_LUKS2.uuid,
           cmdline="rd.luks.uuid=\"%s\"" % B_LUKS2_UUID, interact=luks2_prompt),
-        S("booster-luks2-camellia", "booster TestLoadableCryptoModule: LUKS2 in camellia-xts, "
-          "the cipher's module loaded on the kernel's request",
-          _booster("booster-luks2-camellia", "ext4", [_layout(B_CAMELLIA)]),
-          "/dev/mapper/cryptroot", cmdline="rd.luks.name=%s=cryptroot" % B_CAMELLIA_UUID,
-          interact=((_prompt("/dev/sda", B_CAMELLIA_UUID), B_PASS + "\n"),),
-          log_expect=("uniramfs: modprobe crypto-camellia",)),
         S("booster-passphrase-cache", "booster TestPassphraseCache: two LUKS2 partitions in "
           "crypttab, one passphrase typed once",
           WithImageFiles("booster-shared-pass", "ext4", [_layout(B_SHARED_PASS)],
@@ -680,6 +674,15 @@ def pending(Scenario):
     makes one pass moves it into scenarios()."""
     S = lambda *a, **k: Scenario(*a, ours_only=True, **k)  # noqa: E731
     return [
+        # not even laid out: the builder VM's dm-crypt finds no camellia-xts
+        # (Error allocating crypto tfm, -ENOENT), its generic image
+        # apparently without camellia's modules
+        S("booster-luks2-camellia", "booster TestLoadableCryptoModule: LUKS2 in camellia-xts, "
+          "the cipher's module loaded on the kernel's request",
+          _booster("booster-luks2-camellia", "ext4", [_layout(B_CAMELLIA)]),
+          "/dev/mapper/cryptroot", cmdline="rd.luks.name=%s=cryptroot" % B_CAMELLIA_UUID,
+          interact=((_prompt("/dev/sda", B_CAMELLIA_UUID), B_PASS + "\n"),),
+          log_expect=("uniramfs: modprobe crypto-camellia",)),
         # the data disk has no signature: a crypttab source UUID= naming the
         # header's UUID is never matched, the root waited for until rd.timeout
         S("booster-crypttab-header", "booster TestCrypttabHeader: header= in crypttab, the "
