@@ -23,58 +23,25 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import privapt  # noqa: E402  tests/lib/privapt.py
+
 CACHE = os.environ.get("UNIRAMFS_KERNEL_CACHE", "/var/cache/uniramfs-tests/kernels")
 SUITE = "trixie"
 FLAVOURS = ("amd64", "cloud-amd64", "rt-amd64")
-KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 
 
 def say(*a):
     print(*a, flush=True)
 
 
-def host_mirror():
-    """The host's Debian mirror: the first URI that serves a Debian suite."""
-    files = ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*"))
-    for fn in files:
-        try:
-            text = open(fn).read()
-        except OSError:
-            continue
-        for m in re.finditer(r"^\s*(?:deb\s+(?:\[[^\]]*\]\s+)?|URIs:\s*)(\S+)", text, re.M):
-            uri = m.group(1).rstrip("/")
-            if re.search(r"/debian$", uri):
-                return uri
-    return "http://deb.debian.org/debian"
+class Apt(privapt.PrivateApt):
+    """trixie's main, and which kernel package a flavour's meta package
+    names."""
 
-
-class Apt:
     def __init__(self, cache):
-        self.dir = os.path.join(cache, "apt-" + SUITE)
-        for d in ("lists/partial", "cache/archives/partial", "debs"):
-            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
-        self.sources = os.path.join(self.dir, "sources.list")
-        with open(self.sources, "w") as f:
-            f.write("deb [signed-by=%s] %s %s main\n" % (KEYRING, host_mirror(), SUITE))
-        self.opts = ["-o", "Dir::Etc::sourcelist=" + self.sources,
-                     "-o", "Dir::Etc::sourceparts=-",
-                     "-o", "Dir::State::lists=" + os.path.join(self.dir, "lists"),
-                     "-o", "Dir::Cache=" + os.path.join(self.dir, "cache"),
-                     "-o", "Dir::State::status=/dev/null",
-                     "-o", "APT::Architecture=amd64", "-o", "Debug::NoLocking=1"]
-        self.updated = False
-
-    def run(self, tool, *args, cwd=None):
-        r = subprocess.run([tool] + self.opts + list(args), cwd=cwd, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-        if r.returncode != 0:
-            raise RuntimeError("%s %s failed:\n%s" % (tool, " ".join(args), r.stdout[-2000:]))
-        return r.stdout
-
-    def update(self):
-        if not self.updated:
-            self.run("apt-get", "update")
-            self.updated = True
+        super().__init__(os.path.join(cache, "apt-" + SUITE), SUITE, ["main"],
+                         say=lambda m: say("fetch: " + m))
 
     def image_package(self, flavour):
         """linux-image-FLAVOUR (the meta package) -> (package, version) of
@@ -88,18 +55,6 @@ class Apt:
         show = self.run("apt-cache", "show", pkg)
         ver = re.search(r"^Version: (\S+)", show, re.M).group(1)
         return pkg, ver
-
-    def download(self, pkg, ver):
-        debs = os.path.join(self.dir, "debs")
-        have = glob.glob(os.path.join(debs, "%s_%s_*.deb" % (pkg, ver.replace(":", "%3a"))))
-        if have:
-            return have[0]
-        say("fetch: downloading %s %s" % (pkg, ver))
-        self.run("apt-get", "download", "%s=%s" % (pkg, ver), cwd=debs)
-        have = glob.glob(os.path.join(debs, "%s_*.deb" % pkg))
-        if not have:
-            raise RuntimeError("apt-get download %s left no .deb" % pkg)
-        return have[0]
 
 
 def unpack(cache, flavour, deb, ver):

@@ -35,15 +35,16 @@ import glob
 import hashlib
 import inspect
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import privapt  # noqa: E402  tests/lib/privapt.py
+
 CACHE = os.environ.get("UNIRAMFS_ZFS_CACHE", "/var/cache/uniramfs-tests")
 SUITE = "bookworm"
-KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 # zfsutils-linux and the libraries it needs that Debian 12 main lacks
 PACKAGES = ("zfs-dkms", "zfsutils-linux", "libnvpair3linux", "libuutil3linux",
             "libzfs4linux", "libzpool5linux")
@@ -54,59 +55,12 @@ def say(*a):
     print("zfs-fetch:", *a, flush=True)
 
 
-def host_mirror():
-    files = ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*"))
-    for fn in files:
-        try:
-            text = open(fn).read()
-        except OSError:
-            continue
-        for m in re.finditer(r"^\s*(?:deb\s+(?:\[[^\]]*\]\s+)?|URIs:\s*)(\S+)", text, re.M):
-            uri = m.group(1).rstrip("/")
-            if re.search(r"/debian$", uri):
-                return uri
-    return "http://deb.debian.org/debian"
+class Apt(privapt.PrivateApt):
+    """bookworm's main and contrib (zfs-dkms and zfsutils-linux are contrib)."""
 
-
-class Apt:
     def __init__(self, cache):
-        self.dir = os.path.join(cache, "apt-%s-contrib" % SUITE)
-        for d in ("lists/partial", "cache/archives/partial", "debs"):
-            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
-        self.sources = os.path.join(self.dir, "sources.list")
-        with open(self.sources, "w") as f:
-            f.write("deb [signed-by=%s] %s %s main contrib\n" % (KEYRING, host_mirror(), SUITE))
-        self.opts = ["-o", "Dir::Etc::sourcelist=" + self.sources,
-                     "-o", "Dir::Etc::sourceparts=-",
-                     "-o", "Dir::State::lists=" + os.path.join(self.dir, "lists"),
-                     "-o", "Dir::Cache=" + os.path.join(self.dir, "cache"),
-                     "-o", "Dir::State::status=/dev/null",
-                     "-o", "APT::Architecture=amd64", "-o", "Debug::NoLocking=1"]
-
-    def run(self, tool, *args, cwd=None):
-        r = subprocess.run([tool] + self.opts + list(args), cwd=cwd, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-        if r.returncode != 0:
-            raise RuntimeError("%s %s failed:\n%s" % (tool, " ".join(args), r.stdout[-2000:]))
-        return r.stdout
-
-    def version(self, pkg):
-        out = self.run("apt-cache", "show", pkg)
-        vers = re.findall(r"^Version: (\S+)", out, re.M)
-        if not vers:
-            raise RuntimeError("%s: no version in %s contrib" % (pkg, SUITE))
-        return vers[0]
-
-    def download(self, pkg, ver):
-        debs = os.path.join(self.dir, "debs")
-        pat = os.path.join(debs, "%s_%s_*.deb" % (pkg, ver.replace(":", "%3a")))
-        if not glob.glob(pat):
-            say("downloading %s %s" % (pkg, ver))
-            self.run("apt-get", "download", "%s=%s" % (pkg, ver), cwd=debs)
-        have = glob.glob(pat)
-        if not have:
-            raise RuntimeError("apt-get download %s left no .deb" % pkg)
-        return have[0]
+        super().__init__(os.path.join(cache, "apt-%s-contrib" % SUITE), SUITE,
+                         ["main", "contrib"], say=say)
 
 
 def default_kver():
@@ -286,7 +240,6 @@ def _ensure(cache, kver, do_install):
         return kver, "given", forced
     apt = Apt(cache)
     try:
-        apt.run("apt-get", "update")
         ver = apt.version("zfs-dkms")
     except RuntimeError as e:
         out = cached(cache, kver)
