@@ -102,6 +102,17 @@ int tool_run_output(struct stack_env *env, const char *name, char *const argv[],
 	return tool_exec(env, name, argv, vars, NULL, 0, out, size, len, 0);
 }
 
+/* A child's wait status as real_run returns it: the exit status, or an
+ * error for a signal or an exec that failed (the child exits 127). */
+static int child_status(int st, const char *path)
+{
+	if (WIFSIGNALED(st))
+		return err_set("%s killed by signal %d", path, WTERMSIG(st));
+	if (WEXITSTATUS(st) == 127)
+		return err_set("cannot execute %s", path);
+	return WEXITSTATUS(st);
+}
+
 /* The child's end: its status as real_run returns it. */
 static int wait_child(pid_t pid, const char *path)
 {
@@ -111,11 +122,7 @@ static int wait_child(pid_t pid, const char *path)
 		if (errno != EINTR)
 			return err_errno(errno, "waitpid %s", path);
 	}
-	if (WIFSIGNALED(st))
-		return err_set("%s killed by signal %d", path, WTERMSIG(st));
-	if (WEXITSTATUS(st) == 127)
-		return err_set("cannot execute %s", path);
-	return WEXITSTATUS(st);
+	return child_status(st, path);
 }
 
 /* In the child: the signals as a shell leaves them, in on stdin, out
@@ -220,11 +227,7 @@ int real_run_limit(const char *path, char *const argv[], char *const envp[], lon
 	}
 	if (got < 0)
 		return err_errno(errno, "waitpid %s", path);
-	if (WIFSIGNALED(st))
-		return err_set("%s killed by signal %d", path, WTERMSIG(st));
-	if (WEXITSTATUS(st) == 127)
-		return err_set("cannot execute %s", path);
-	return WEXITSTATUS(st);
+	return child_status(st, path);
 }
 
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
