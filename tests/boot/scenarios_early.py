@@ -309,6 +309,29 @@ def _demo_plugin():
     return path
 
 
+def _ldconf_program():
+    """A program whose libraries only ld.so.conf finds: ZFS's zstream
+    (tests/zfs/fetch.py puts it and libzfs in /usr/local, which Debian's
+    /etc/ld.so.conf.d/libc.conf names), copied with its RUNPATH removed.
+    Written here, outside the tree, on each run; when ZFS is not
+    installed the path stays missing and the build says so."""
+    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-ldconf-%d" % os.getuid())
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "zstream")
+    src = "/usr/local/sbin/zstream"
+    if os.path.exists(src) and shutil.which("patchelf"):
+        shutil.copy(src, path + ".tmp")
+        subprocess.run(["patchelf", "--remove-rpath", path + ".tmp"], check=True)
+        os.rename(path + ".tmp", path)
+    hook = os.path.join(d, "run-zstream")
+    with open(hook + ".tmp", "w") as f:
+        f.write("#!/bin/sh\n# the ldconf-lib boot test's hook (tests/boot/scenarios_early.py)\n"
+                "%s dump /dev/null | busybox grep 'Total records' > /run/hook-ran\n" % path)
+    os.chmod(hook + ".tmp", 0o755)
+    os.rename(hook + ".tmp", hook)
+    return ("--add-binaries", "busybox," + path, "--add-hook", "pre-pivot:" + hook)
+
+
 def scenarios(Scenario):
     u = "UUID=" + ROOT.uuid
     h = Hibernation("hibernated",
@@ -403,6 +426,10 @@ def scenarios(Scenario):
                              "check-sysroot: ID=uniramfs-test",
                              "fail hook: exiting with status 3",
                              "uniramfs: hook mount/fail failed with status 3")),
+        Scenario("ldconf-lib", "a program whose libraries only ld.so.conf finds (/usr/local/lib) runs: "
+                 "the image has the ld.so.cache ld.so needs",
+                 ROOT, u, build=_ldconf_program(), ours_only=True,
+                 expect=(r"run: hook-ran$", r"hook-ran: \s*Total records = 0$")),
         Scenario("plugin", "a plugin file (no C) packs a program and a hook; the hook runs it before switch_root",
                  ROOT, u, build=("--plugin", _demo_plugin()), ours_only=True,
                  expect=(r"run: hook-ran$", r"hook-ran: plugin=demo stage=pre-pivot$",

@@ -22,6 +22,7 @@
 #include "gen/build/opts.h"
 #include "gen/compress/compress.h"
 #include "gen/elf/elf.h"
+#include "gen/elf/elf_ldcache.h"
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
 #include "gen/features/nettools.h"
@@ -504,6 +505,10 @@ int build_image(const struct build_opts *o)
 		r = early_plan_add(&p.early, p.img, p.sysroot, &o->add_hooks, cmdline);
 		free(cmdline);
 	}
+	/* last of the contents: every feature and plugin has packed its
+	 * programs, so every library ld.so.conf brought in is known */
+	if (r == 0)
+		r = elf_ldcache_add(p.img, p.sysroot);
 	if (r == 0)
 		r = squash_plan_build(&p.squash, p.img, o->compress, o->compress_level, build_source_date_epoch());
 	if (r == 0)

@@ -12,7 +12,8 @@
  *   3. LD_LIBRARY_PATH: never (it belongs to a shell, not the image);
  *   4. DT_RUNPATH of the needing object;
  *   5. the directories of sysroot/etc/ld.so.conf (ld.so reads the cache
- *      ldconfig built from them; `include` globs are followed);
+ *      ldconfig built from them, so the image gets one: elf_ldcache.c;
+ *      `include` globs are followed);
  *   6. the default dirs: /lib/TUPLE, /usr/lib/TUPLE, /lib64 (64-bit
  *      objects), /usr/lib64, /lib, /usr/lib.
  * A candidate only counts when it is an ELF file of the executable's
