@@ -24,6 +24,7 @@ import uuid
 
 import builder
 import disks
+import scratch
 import serialtext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -298,8 +299,7 @@ def _demo_plugin():
     """A third-party plugin as docs/plugins.md has a package write one (no
     C): a program and a hook that runs it. Its paths are the host's, so
     the file is written here, outside the tree, on each run."""
-    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
-    os.makedirs(d, exist_ok=True)
+    d = scratch.scratch_dir("plugin")
     path = os.path.join(d, "demo.conf")
     with open(path, "w") as f:
         f.write("# the boot test's plugin (tests/boot/scenarios_early.py)\n"
@@ -315,8 +315,7 @@ def _ldconf_program():
     /etc/ld.so.conf.d/libc.conf names), copied with its RUNPATH removed.
     Written here, outside the tree, on each run; when ZFS is not
     installed the path stays missing and the build says so."""
-    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-ldconf-%d" % os.getuid())
-    os.makedirs(d, exist_ok=True)
+    d = scratch.scratch_dir("ldconf")
     path = os.path.join(d, "zstream")
     src = "/usr/local/sbin/zstream"
     if os.path.exists(src) and shutil.which("patchelf"):

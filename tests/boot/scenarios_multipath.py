@@ -24,6 +24,7 @@ import disks
 import netservers
 import scenarios_early
 import scenarios_net
+import scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
@@ -61,7 +62,7 @@ class TwoPaths:
         return contextlib.nullcontext(args)
 
 
-PLUGIN_DIR = os.path.join(tempfile.gettempdir(), "uniramfs-boot-mpath-%d" % os.getuid())
+PLUGIN_DIR = scratch.scratch_dir("mpath")
 CLAIM = os.path.join(PLUGIN_DIR, "uniramfs-multipath-claim")
 
 

@@ -17,10 +17,10 @@ registers and mounts it.
 import os
 import shutil
 import subprocess
-import tempfile
 
 import disks
 import scenarios_early
+import scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEST_PLUGINS = os.path.join(HERE, "plugins")
@@ -52,8 +52,7 @@ def _bcache_disk(ti, work, ctx):
 def _bcache_plugin():
     """The plugin file as a package would install it; its program's path
     is the host's, so it is written here, outside the tree, on each run."""
-    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
-    os.makedirs(d, exist_ok=True)
+    d = scratch.scratch_dir("plugin")
     path = os.path.join(d, "bcache.conf")
     with open(path, "w") as f:
         f.write("# the boot test's bcache plugin (tests/boot/scenarios_plugins.py)\n"
@@ -67,8 +66,7 @@ def _bcache_plugin():
 
 def _bcache_root_plugin():
     """A root handler: root=bcache:DEVICE, mounted by its program."""
-    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
-    os.makedirs(d, exist_ok=True)
+    d = scratch.scratch_dir("plugin")
     path = os.path.join(d, "bcacheroot.conf")
     with open(path, "w") as f:
         f.write("# the boot test's bcache root plugin (tests/boot/scenarios_plugins.py)\n"

@@ -20,10 +20,10 @@ zfs from rpool/ROOT/debian.
 import os
 import re
 import sys
-import tempfile
 
 import builder
 import scenarios_ssh
+import scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
@@ -49,8 +49,7 @@ def plugin_file(builddir):
     with open(os.path.join(SRC, "plugins", "zfs.conf.in")) as f:
         text = f.read()
     progdir = os.path.join(builddir, "src", "plugins", "zfs")
-    d = os.path.join(tempfile.gettempdir(), "uniramfs-boot-plugin-%d" % os.getuid())
-    os.makedirs(d, exist_ok=True)
+    d = scratch.scratch_dir("plugin")
     path = os.path.join(d, "zfs.conf")
     with open(path, "w") as f:
         f.write(text.replace("@LIBEXECDIR@", progdir))
