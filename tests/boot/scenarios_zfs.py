@@ -17,9 +17,9 @@ the marker of the root's init after switch_root, the root mounted as
 zfs from rpool/ROOT/debian.
 """
 
+import importlib.util
 import os
 import re
-import sys
 
 import builder
 import scenarios_ssh
@@ -27,8 +27,20 @@ import scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(SRC, "tests", "zfs"))
-import fetch as zfs_fetch  # noqa: E402
+
+
+def _load_zfs_fetch():
+    """tests/zfs/fetch.py under its own module name: as a plain "fetch"
+    it took the place of tests/kernels/fetch.py in the kernel matrix,
+    which imports these scenarios first."""
+    spec = importlib.util.spec_from_file_location(
+        "zfs_fetch", os.path.join(SRC, "tests", "zfs", "fetch.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+zfs_fetch = _load_zfs_fetch()
 
 PASS = "zfs-test-passphrase"
 DATASET = "rpool/ROOT/debian"
