@@ -2,6 +2,7 @@
 #include "run_helpers.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,23 @@ int run_capture(const char *cmd, char **out)
 	else
 		buf_free(&b);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int run_shf(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	rc = system(cmd);
+	if (rc != 0)
+		printf("# command failed (%d): %s\n", rc, cmd);
+	free(cmd);
+	return rc;
 }
 
 bool same_file(const char *a, const char *b)

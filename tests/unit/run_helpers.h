@@ -10,6 +10,10 @@
  * command did not exit (a signal). */
 int run_capture(const char *cmd, char **out);
 
+/* The command made from fmt run by sh, its output let through; a failure
+ * names the command on stdout (a TAP comment). Returns system()'s status. */
+int run_shf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Write text to dir/rel, making rel's directories first. */
 void write_under(const char *dir, const char *rel, const char *text);
 

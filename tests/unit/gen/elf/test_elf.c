@@ -22,28 +22,11 @@
 #include "err.h"
 #include "gen/image/image.h"
 #include "log.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 static char tmp[] = "/tmp/test_elf.XXXXXX";
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&cmd, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	rc = system(cmd);
-	if (rc != 0)
-		printf("# command failed (%d): %s\n", rc, cmd);
-	free(cmd);
-	return rc;
-}
 
 static bool have_cc(void)
 {
@@ -281,7 +264,7 @@ static void test_runpath_origin(void)
 
 	if (!have_cc())
 		SKIP("no C compiler");
-	CHECK(sh("mkdir -p %s/o/bin %s/o/lib && cd %s/o && "
+	CHECK(run_shf("mkdir -p %s/o/bin %s/o/lib && cd %s/o && "
 		 "echo 'int foo(void) { return 42; }' > foo.c && "
 		 "echo 'int foo(void); int main(void) { return foo() != 42; }' > main.c && "
 		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1 -o lib/libfoo.so.1 foo.c && "
@@ -312,7 +295,7 @@ static void make_sysroot(const char *root)
 	if (!realpath("/lib/x86_64-linux-gnu/libc.so.6", libc) ||
 	    !realpath("/lib64/ld-linux-x86-64.so.2", ldso))
 		abort();
-	CHECK(sh("set -e; mkdir -p %s; cd %s; mkdir -p usr/bin usr/lib64 usr/lib/x86_64-linux-gnu usr/lib/bar "
+	CHECK(run_shf("set -e; mkdir -p %s; cd %s; mkdir -p usr/bin usr/lib64 usr/lib/x86_64-linux-gnu usr/lib/bar "
 		 "opt/foo/lib etc/ld.so.conf.d src; ln -s usr/bin bin; ln -s usr/lib lib; "
 		 "ln -s usr/lib64 lib64; cp %s usr/lib/x86_64-linux-gnu/libc.so.6; "
 		 "cp %s usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2; "
@@ -407,7 +390,7 @@ static void test_sysroot(void)
 	CHECK(image_has(img, "/opt/lib64/libqux.so.1"));
 
 	/* With the i386 copy gone too, nothing is left to satisfy libfoo. */
-	CHECK(sh("rm %s/usr/lib/x86_64-linux-gnu/libfoo.so.1", root) == 0);
+	CHECK(run_shf("rm %s/usr/lib/x86_64-linux-gnu/libfoo.so.1", root) == 0);
 	elf_resolver_free(r);
 	r = elf_resolver_new(root);
 	CHECK(elf_add_binary(r, img, "prog") < 0);
@@ -486,7 +469,7 @@ static void test_dlopen_note(void)
 		    "} note = { { 4, sizeof(J), 0x407c0c0a }, \"FDO\", J };\n"
 		    "int main(void) { return 0; }\n", NOTE_JSON);
 	fclose(fp);
-	CHECK(sh("cc -o %s %s", bin, src) == 0);
+	CHECK(run_shf("cc -o %s %s", bin, src) == 0);
 
 	CHECK(elf_parse_path(bin, &f) == 1);
 	CHECK(f.n_dlopen == 3);
@@ -782,7 +765,7 @@ static void test_stand_in(void)
 
 	if (!have_cc())
 		SKIP("no C compiler");
-	CHECK(sh("mkdir -p %s/s/bin %s/s/lib %s/s/stub && cd %s/s && "
+	CHECK(run_shf("mkdir -p %s/s/bin %s/s/lib %s/s/stub && cd %s/s && "
 		 "echo 'int bar(void) { return 41; }' > bar.c && "
 		 "echo 'int bar(void); int foo(void) { return bar() + 1; }' > foo.c && "
 		 "echo 'int foo(void) { return 42; }' > stub.c && "
@@ -830,7 +813,7 @@ static void test_stand_in(void)
 	elf_resolver_free(r);
 
 	/* a binary asking a symbol version the stand-in does not define */
-	CHECK(sh("cd %s/s && echo 'V1 { global: foo; local: *; };' > v.map && "
+	CHECK(run_shf("cd %s/s && echo 'V1 { global: foo; local: *; };' > v.map && "
 		 "cc -shared -fPIC -Wl,-soname,libfoo.so.1,--version-script=v.map -o lib/libfoo.so.1 "
 		 "foo.c lib/libbar.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN' && "
 		 "cc -o bin/vprog main.c lib/libfoo.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib'",
@@ -867,7 +850,7 @@ static void test_symbols(void)
 	for (size_t i = 0; i < 2; i++) {
 		struct elf_symbols s;
 		char *lib = xasprintf("%s/sym-%s.so", tmp, styles[i]);
-		CHECK(sh("cd %s && echo 'int bar(void); int foo(void) { return bar() + 1; } "
+		CHECK(run_shf("cd %s && echo 'int bar(void); int foo(void) { return bar() + 1; } "
 			 "static int hidden(void) { return 0; } int (*keep)(void) = hidden;' > sym.c && "
 			 "cc -shared -fPIC -Wl,--hash-style=%s -o %s sym.c",
 			 tmp, styles[i], lib) == 0);
@@ -902,6 +885,6 @@ int main(void)
 	RUN(test_classes_and_byte_orders);
 	RUN(test_malformed);
 	RUN(test_timing);
-	sh("rm -rf %s", tmp);
+	run_shf("rm -rf %s", tmp);
 	return test_done();
 }

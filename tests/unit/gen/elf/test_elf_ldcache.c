@@ -4,7 +4,6 @@
  * one with libraries only in ld.so's own directories gets none; a cache
  * the image already packs is kept; a failing ldconfig is an error that
  * says what the cache was for. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,28 +16,11 @@
 #include "gen/elf/elf_ldcache.h"
 #include "gen/image/image.h"
 #include "log.h"
+#include "run_helpers.h"
 #include "test.h"
 #include "util.h"
 
 static char tmp[] = "/tmp/test_elf_ldcache.XXXXXX";
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&cmd, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	rc = system(cmd);
-	if (rc != 0)
-		printf("# command failed (%d): %s\n", rc, cmd);
-	free(cmd);
-	return rc;
-}
 
 /* The sysroot: ld.so.conf names /opt/x/lib and the multiarch directory;
  * libx in the first, liby in the second. */
@@ -46,7 +28,7 @@ static bool make_sysroot(void)
 {
 	if (system("cc --version >/dev/null 2>&1 && command -v ldconfig >/dev/null 2>&1") != 0)
 		return false;
-	return sh("set -e; cd %s; mkdir -p etc opt/x/lib usr/lib/x86_64-linux-gnu src; "
+	return run_shf("set -e; cd %s; mkdir -p etc opt/x/lib usr/lib/x86_64-linux-gnu src; "
 		  "printf '/opt/x/lib\\n/usr/lib/x86_64-linux-gnu\\n' > etc/ld.so.conf; "
 		  "echo 'int x(void) { return 1; }' > src/x.c; "
 		  "cc -shared -fPIC -Wl,-soname,libx.so.1 -o opt/x/lib/libx.so.1.2 src/x.c; "
@@ -168,13 +150,13 @@ int main(void)
 		return 1;
 	if (!make_sysroot()) {
 		printf("1..0 # SKIP no C compiler or ldconfig\n");
-		sh("rm -rf %s", tmp);
+		run_shf("rm -rf %s", tmp);
 		return 0;
 	}
 	RUN(test_default_dirs_only);
 	RUN(test_conf_dir);
 	RUN(test_own_cache_kept);
 	RUN(test_no_ldconfig);
-	sh("rm -rf %s", tmp);
+	run_shf("rm -rf %s", tmp);
 	return test_done();
 }

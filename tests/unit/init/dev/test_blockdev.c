@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <unistd.h>
 
 #include "init/dev/blockdev.h"
 #include "init/dev/registry.h"
 #include "err.h"
 #include "fake_ops.h"
+#include "run_helpers.h"
 #include "test.h"
 
 #define UUID "0b3c2d4e-5f60-4172-8394-a5b6c7d8e9f0"
@@ -19,22 +19,6 @@
 static bool have_tools(void)
 {
 	return system("command -v mkfs.ext4 >/dev/null && command -v sfdisk >/dev/null") == 0;
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	va_start(ap, fmt);
-	if (vasprintf(&cmd, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	int r = system(cmd);
-	if (r != 0)
-		printf("# failed (%d): %s\n", r, cmd);
-	free(cmd);
-	return r;
 }
 
 static void make_sized(const char *path, off_t size)
@@ -57,8 +41,8 @@ static struct fake_ops *make_disk(void)
 
 	make_sized(part, 8 << 20);
 	make_sized(disk, 10 << 20);
-	CHECK(sh("mkfs.ext4 -q -F -L '%s' -U %s %s", LABEL, UUID, part) == 0);
-	CHECK(sh("printf 'label: gpt\\nstart=2048, size=16384, uuid=%s, name=\"%s\"\\n' | "
+	CHECK(run_shf("mkfs.ext4 -q -F -L '%s' -U %s %s", LABEL, UUID, part) == 0);
+	CHECK(run_shf("printf 'label: gpt\\nstart=2048, size=16384, uuid=%s, name=\"%s\"\\n' | "
 		 "sfdisk -q --no-reread --no-tell-kernel %s", PARTUUID, PARTLABEL, disk) == 0);
 	CHECK(read_file(part, &data, &len) == 0);
 	int fd = open(disk, O_WRONLY | O_CLOEXEC);
@@ -156,7 +140,7 @@ static void test_links(void)
 
 	/* the names are udev's: blkid's ID_FS_LABEL_ENC for the same image */
 	char *part = fake_path(f, "/dev/vda1"), *out = fake_path(f, "/udev.txt"), *txt = NULL;
-	CHECK(sh("blkid -p -o udev %s > %s", part, out) == 0);
+	CHECK(run_shf("blkid -p -o udev %s > %s", part, out) == 0);
 	CHECK(read_file(out, &txt, NULL) == 0);
 	CHECK(txt && strstr(txt, "ID_FS_LABEL_ENC=" LABEL_ENC "\n"));
 	free(txt);
@@ -332,7 +316,7 @@ static void test_registry_empty_and_ignored(void)
 		snprintf(name, sizeof(name), "/dev/loop%d", i);
 		dev = fake_path(f, name);
 		make_sized(dev, 8 << 20);
-		CHECK(sh("mkfs.ext4 -q -F %s", dev) == 0);
+		CHECK(run_shf("mkfs.ext4 -q -F %s", dev) == 0);
 		free(dev);
 	}
 	fake_write(f, "/sys/class/block/loop0/size", "0\n");
