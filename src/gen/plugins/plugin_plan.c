@@ -305,36 +305,42 @@ static char *row_program(const char *sysroot, const char *name)
 	return path;
 }
 
+/* The columns every row starts with: kind, plugin, what it answers
+ * (a type, prefix or glob), program, modules, then the tab before the
+ * row's own fields. */
+static void row_head(struct buf *b, const char *kind, const struct plugin *p, const char *key,
+		     const char *program, const struct strv *modules, const char *sysroot)
+{
+	char *prog = row_program(sysroot, program);
+
+	buf_printf(b, "%s\t%s\t%s\t%s\t", kind, p->name, key, prog);
+	join(b, modules);
+	buf_printf(b, "\t");
+	free(prog);
+}
+
 static void rows(struct buf *b, const struct plugin *p, const char *sysroot)
 {
 	for (size_t i = 0; i < p->layer_types.v.n; i++) {
-		char *prog = row_program(sysroot, p->layer_program.v.v[0]);
-		buf_printf(b, "layer\t%s\t%s\t%s\t", p->name, p->layer_types.v.v[i], prog);
-		join(b, &p->layer_modules.v);
-		buf_printf(b, "\t");
+		row_head(b, "layer", p, p->layer_types.v.v[i], p->layer_program.v.v[0],
+			 &p->layer_modules.v, sysroot);
 		join(b, &p->layer_options.v);
 		layer_extra(b, p);
 		buf_printf(b, "\n");
-		free(prog);
 	}
 	for (size_t i = 0; i < p->root_prefixes.v.n; i++) {
-		char *prog = row_program(sysroot, p->root_program.v.v[0]);
-		buf_printf(b, "root\t%s\t%s\t%s\t", p->name, p->root_prefixes.v.v[i], prog);
-		join(b, &p->root_modules.v);
-		buf_printf(b, "\t-");
+		row_head(b, "root", p, p->root_prefixes.v.v[i], p->root_program.v.v[0],
+			 &p->root_modules.v, sysroot);
+		buf_printf(b, "-");
 		if (p->root_limit.v.n)
 			buf_printf(b, "\tlimit=%s", p->root_limit.v.v[0]);
 		buf_printf(b, "\n");
-		free(prog);
 	}
 	for (size_t i = 0; i < p->claim_globs.v.n; i++) {
-		char *prog = row_program(sysroot, p->claim_program.v.v[0]);
-		buf_printf(b, "claim\t%s\t%s\t%s\t", p->name, p->claim_globs.v.v[i], prog);
-		join(b, &p->claim_modules.v);
-		buf_printf(b, "\t");
+		row_head(b, "claim", p, p->claim_globs.v.v[i], p->claim_program.v.v[0],
+			 &p->claim_modules.v, sysroot);
 		join(b, &p->claim_options.v);
 		buf_printf(b, "\n");
-		free(prog);
 	}
 }
 
