@@ -12,8 +12,12 @@ disks.py's roots, testinit as /sbin/init).  The script prints what it made
 (luksDump, lvs, /proc/mdstat) and "BUILDER-OK"; its console log is kept as
 WORK/logs/builder-NAME.log.
 
-Built disks are cached under WORK/disks/ by a hash of the scripts, the
-parameters and testinit, so only the first run pays (~10-20 s per layout).
+Built disks are cached outside the checkout, in
+$UNIRAMFS_TEST_CACHE/builder-disks/ (default /var/cache/uniramfs-tests), by
+a hash of the scripts, the parameters, testinit's source and the builder's
+kernel release, so only the first run on a machine pays (~10-20 s per
+layout) and a fresh clone reuses them.  Boots attach them with -snapshot.
+A disk not used for PRUNE_DAYS is removed.
 """
 
 import contextlib
@@ -35,6 +39,8 @@ import tpm
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "builder")
 BUILDER_TIMEOUT = 240   # seconds; a layout takes 10-30 s under TCG
+CACHE = os.environ.get("UNIRAMFS_TEST_CACHE", "/var/cache/uniramfs-tests")
+PRUNE_DAYS = 30
 
 # What the builder's initramfs holds (besides busybox's sh as /init's
 # interpreter): the tools every layout uses, and the modules they need.
@@ -141,19 +147,54 @@ def _source_disk(layout, testinit, tmp, extra=()):
     return img
 
 
+def _disk_dir(work):
+    """The shared cache, or WORK/disks where it cannot be made."""
+    ddir = os.path.join(CACHE, "builder-disks")
+    try:
+        os.makedirs(ddir, exist_ok=True)
+    except OSError:
+        ddir = os.path.join(work, "disks")
+        os.makedirs(ddir, exist_ok=True)
+    return ddir
+
+
+_pruned = set()
+
+
+def _prune(ddir):
+    """Once a run: remove what no run has used for PRUNE_DAYS."""
+    with _guard:
+        if ddir in _pruned:
+            return
+        _pruned.add(ddir)
+    old = time.time() - PRUNE_DAYS * 86400
+    for name in os.listdir(ddir):
+        p = os.path.join(ddir, name)
+        if not name.startswith(".") and os.path.getmtime(p) < old:
+            if os.path.isdir(p) and not os.path.islink(p):
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                os.unlink(p)
+
+
 def ensure(layout, testinit, work, env):
-    """The paths of layout's disks, running the builder VM unless cached."""
+    """The paths of layout's disks, running the builder VM unless cached.
+    The key holds testinit's source, not the binary: a build in another
+    checkout differs in its debug paths, not in what it does."""
     h = layout.recipe()
-    with open(testinit, "rb") as f:
+    with open(os.path.join(HERE, "testinit.c"), "rb") as f:
         h.update(f.read())
-    ddir = os.path.join(work, "disks")
-    os.makedirs(ddir, exist_ok=True)
+    h.update(env["kver"].encode())
+    ddir = _disk_dir(work)
+    _prune(ddir)
     stem = os.path.join(ddir, "%s-%s" % (layout.name, h.hexdigest()[:12]))
     paths = ["%s.%d.img" % (stem, i) for i in range(layout.ndisks)]
     with _lock(stem):
         if all(os.path.exists(p) for p in paths) and \
                 (not layout.tpm or os.path.isdir(stem + ".tpm")) and \
                 (not layout.tang or os.path.isdir(stem + ".tang")):
+            for p in paths:   # used: kept from _prune
+                os.utime(p)
             return paths
         if stem in _failed:
             raise RuntimeError(_failed[stem])
