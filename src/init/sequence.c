@@ -514,8 +514,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	}
 	if (!blockdev_spec_valid(in->opt.root)) {
 		log_err("root=%s is not a device uniramfs understands "
-			"(use /dev/NAME, UUID=, LABEL=, PARTUUID=, PARTLABEL=, /dev/disk/by-id/..., "
-			"/dev/disk/by-path/... or MAJ:MIN)",
+			"(use /dev/NAME, UUID=, LABEL=, PARTUUID=[/PARTNROFF=N], PARTLABEL=, "
+			"/dev/disk/by-id/... (WWID=), /dev/disk/by-path/... (HWPATH=) or MAJ:MIN)",
 			in->opt.root);
 		return failure(in, false);
 	}

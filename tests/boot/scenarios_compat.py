@@ -53,6 +53,12 @@ def _booster_drives(paths, how="scsi", first=0):
     args = []
     if how == "scsi":
         args += ["-device", "virtio-scsi-pci,id=bscsi"]
+    elif how == "scsi-slot4":
+        # vmtest's machine has QEMU's default VGA and NIC in slots 2 and 3,
+        # so its controller is 0000:00:04.0, the by-path name booster's
+        # HWPATH= cases spell; -nodefaults would put it in slot 2
+        args += ["-device", "virtio-scsi-pci,id=bscsi,addr=04.0"]
+        how = "scsi"
     elif how == "usb":
         args += ["-device", "usb-ehci,id=ehci"]
     for i, p in enumerate(paths, first):
@@ -114,6 +120,12 @@ B_GPT_PARTS = (  # (MiB or 0 for the rest, type, PARTUUID, name)
      "раздел3"),
     (0, disks.LINUX_FS_TYPE, "7ab42460-1deb-4e22-80f1-47dc0e2a7153", "раздел4"),
 )
+# The names udev (and the init) gives the first disk on vmtest's controller.
+# booster computes its own: WWID=scsi-QEMU_QEMU_HARDDISK_-0:0 (no page 0x83
+# designator, the target and LUN always "0:0") and HWPATH=...-scsi-2:0:0:0
+# (the kernel's host number; udev counts hosts from the controller's first)
+B_WWID = "scsi-0QEMU_QEMU_HARDDISK_bd0"
+B_HWPATH = "pci-0000:00:04.0-scsi-0:0:0:0"
 B_GPT4K_PARTUUID = "d4699213-6e73-41d5-ad81-3daf5dfcecfb"
 B_GPT4K_FS_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000007a4"   # gpt_4ksector.sh lets mkfs pick
 
@@ -416,6 +428,8 @@ def scenarios(Scenario):
 
     b_ext4 = _booster("booster-ext4", "ext4", [_plain(B_EXT4)])
     b_gpt = _booster("booster-gpt", "ext4", [_b_gpt])
+    b_gpt_slot4 = _booster("booster-gpt-slot4", "ext4", [_b_gpt], "scsi-slot4")
+    b_ext4_slot4 = _booster("booster-ext4-slot4", "ext4", [_plain(B_EXT4)], "scsi-slot4")
     b_luks1 = _booster("booster-luks1", "ext4", [_layout(B_LUKS1)])
     b_luks2 = _booster("booster-luks2", "ext4", [_layout(B_LUKS2)])
     luks1_prompt = ((_prompt("/dev/sda", B_LUKS1_UUID), B_PASS + "\n"),)
@@ -665,6 +679,20 @@ def scenarios(Scenario):
           "renames what crypttab names", b_ct("booster-ct-prec", ct_root), "/dev/mapper/cmdroot",
           cmdline="rd.luks.name=%s=cmdroot" % B_LUKS2_UUID, interact=luks2_prompt,
           log_expect=("uniramfs: unlocked /dev/sda as /dev/mapper/cmdroot",)),
+        # ---- booster's other root spellings (gpt_test.go, integration_test.go)
+        S("booster-gpt-partnroff", "booster TestGptPARTNROFF: the partition two after "
+          "раздел1's on the same disk", b_gpt,
+          "PARTUUID=78073a8b-bdf6-48cc-918e-edb926b25f64/PARTNROFF=2",
+          log_expect=("uniramfs: root=PARTUUID=78073a8b-bdf6-48cc-918e-edb926b25f64/PARTNROFF=2 "
+                      "is /dev/sda3",)),
+        S("booster-gpt-wwid", "booster TestGptWwid: WWID= is a /dev/disk/by-id name (udev's, "
+          "not booster's own spelling of it)", b_gpt_slot4, "WWID=" + B_WWID + "-part3"),
+        S("booster-gpt-hwpath", "booster TestGptHwpath: HWPATH= is a /dev/disk/by-path name",
+          b_gpt_slot4, "HWPATH=" + B_HWPATH + "-part3"),
+        S("booster-ext4-wwid", "booster TestExt4Wwid: a whole disk by WWID=", b_ext4_slot4,
+          "WWID=" + B_WWID),
+        S("booster-ext4-hwpath", "booster TestExt4Hwpath: a whole disk by HWPATH=",
+          b_ext4_slot4, "HWPATH=" + B_HWPATH),
     ]
 
 

@@ -26,28 +26,50 @@ static char *lookup(blkid_probe pr, const char *key)
 	return xstrdup(v);
 }
 
-/* libblkid finds a partition's GPT/MBR entry through sysfs and the whole
- * disk's block device. Where it cannot (no such pairing, or a test's
- * regular files), read the entry from the parent disk named by sysfs:
- * /sys/class/block/NAME links into .../block/DISK/NAME. */
-static void part_entry_from_disk(const struct sysops *ops, struct blockdev *bd)
+/* A partition's disk and number, from sysfs alone: /sys/class/block/NAME
+ * links into .../block/DISK/NAME, and NAME/partition holds the number. */
+static void read_part_of(const struct sysops *ops, struct blockdev *bd)
 {
 	char *p = xasprintf("/sys/class/block/%s", bd->name), *real = ops->path(p);
-	char *partfile = path_join(real, "partition"), *num = NULL, link[PATH_MAX];
+	char *partfile = path_join(real, "partition"), *num = NULL, link[PATH_MAX], *slash, *end;
 	ssize_t n = readlink(real, link, sizeof(link) - 1);
-	int partno;
+	unsigned long v;
 
-	free(p);
-	free(real);
-	if (n <= 0 || read_line(partfile, &num) < 0 || (partno = atoi(num)) <= 0)
+	free(bd->disk);
+	bd->disk = NULL;
+	bd->partno = 0;
+	if (n <= 0 || read_line(partfile, &num) < 0 || !isdigit((unsigned char)num[0]))
+		goto out;
+	errno = 0;
+	v = strtoul(num, &end, 10);
+	if (errno || *end || v == 0 || v > 65535)
 		goto out;
 	link[n] = '\0';
-	char *slash = strrchr(link, '/');
-	if (!slash)
+	if (!(slash = strrchr(link, '/')))
 		goto out;
 	*slash = '\0';
 	slash = strrchr(link, '/');
-	char *disk = xasprintf("/dev/%s", slash ? slash + 1 : link);
+	if (!*(slash ? slash + 1 : link))
+		goto out;
+	bd->disk = xstrdup(slash ? slash + 1 : link);
+	bd->partno = (unsigned)v;
+out:
+	free(p);
+	free(real);
+	free(partfile);
+	free(num);
+}
+
+/* libblkid finds a partition's GPT/MBR entry through sysfs and the whole
+ * disk's block device. Where it cannot (no such pairing, or a test's
+ * regular files), read the entry from the disk sysfs names. */
+static void part_entry_from_disk(const struct sysops *ops, struct blockdev *bd)
+{
+	char *disk, *real;
+
+	if (!bd->disk)
+		return;
+	disk = xasprintf("/dev/%s", bd->disk);
 	for (char *c = disk; *c; c++)
 		if (*c == '!') /* sysfs spells "cciss/c0d0" as "cciss!c0d0" */
 			*c = '/';
@@ -57,13 +79,13 @@ static void part_entry_from_disk(const struct sysops *ops, struct blockdev *bd)
 	if (!pr) {
 		log_debug("%s: cannot probe the disk %s: %m", bd->name, disk);
 		free(disk);
-		goto out;
+		return;
 	}
 	free(disk);
 	blkid_probe_enable_superblocks(pr, 0);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_partlist ls = blkid_probe_get_partitions(pr);
-	blkid_partition par = ls ? blkid_partlist_get_partition_by_partno(ls, partno) : NULL;
+	blkid_partition par = ls ? blkid_partlist_get_partition_by_partno(ls, (int)bd->partno) : NULL;
 	if (par) {
 		const char *u = blkid_partition_get_uuid(par), *l = blkid_partition_get_name(par);
 		if (u && *u)
@@ -72,9 +94,6 @@ static void part_entry_from_disk(const struct sysops *ops, struct blockdev *bd)
 			bd->partlabel = xstrdup(l);
 	}
 	blkid_free_probe(pr);
-out:
-	free(partfile);
-	free(num);
 }
 
 /* lvm and cryptsetup name their mappings; the kernel calls them dm-N. */
@@ -118,6 +137,7 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 		persistnames_free(&bd->names);
 		if (persistname_get(ops, bd->name, &bd->names) < 0)
 			log_debug("%s: not in sysfs, no by-id or by-path names", bd->devnode);
+		read_part_of(ops, bd);
 	}
 	if (!pr)
 		return err_errno(r, "cannot open %s for probing", bd->devnode);
@@ -370,13 +390,58 @@ static char *unquoted(const struct form *form, const char *v)
 	return NULL;
 }
 
-/* The kernel's "PARTUUID=x/PARTNROFF=n" needs the neighbours, not a form
- * one device can answer: it is not valid here. */
+/* udev's persistent names and booster's spellings of them (WWID=,
+ * HWPATH=): 0 for by-id, 1 for by-path, the name in *v; -1 if neither. */
+static int persist_form(const char *spec, const char **v)
+{
+	static const char *const prefixes[2][2] = { { "/dev/disk/by-id/", "WWID=" },
+						    { "/dev/disk/by-path/", "HWPATH=" } };
+
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			if (str_has_prefix(spec, prefixes[i][j])) {
+				*v = spec + strlen(prefixes[i][j]);
+				return i;
+			}
+	return -1;
+}
+
+bool blockdev_partnroff(const char *spec, char **partuuid, int *off)
+{
+	const struct form *form;
+	const char *v, *sep, *num;
+	char *end;
+	long n;
+
+	if (!spec || !(form = form_of(&spec, &v)) || strcmp(form->prefix, "PARTUUID=") ||
+	    !(sep = strstr(v, "/PARTNROFF=")) || sep == v || memchr(v, '/', (size_t)(sep - v)))
+		return false;
+	num = sep + strlen("/PARTNROFF=");
+	if (!isdigit((unsigned char)num[num[0] == '-']))
+		return false;
+	errno = 0;
+	n = strtol(num, &end, 10);
+	if (errno || *end || n < -65535 || n > 65535)
+		return false;
+	if (partuuid)
+		*partuuid = xstrndup(v, (size_t)(sep - v));
+	if (off)
+		*off = (int)n;
+	return true;
+}
+
+bool blockdev_is_offset_of(const struct blockdev *bd, const struct blockdev *anchor, int off)
+{
+	return bd->disk && anchor->disk && anchor->partno && !strcmp(bd->disk, anchor->disk) &&
+	       (long)anchor->partno + off == (long)bd->partno;
+}
+
 bool blockdev_spec_valid(const char *spec)
 {
 	const struct form *form;
 	const char *v;
 	unsigned maj, min;
+	int which;
 
 	if (!spec)
 		return false;
@@ -384,15 +449,15 @@ bool blockdev_spec_valid(const char *spec)
 	if (form) {
 		if (form->prefix[0] == '/')
 			return !strchr(v, '/'); /* a link name has '/' as \x2f */
+		if (strstr(v, "/PARTNROFF="))
+			return blockdev_partnroff(spec, NULL, NULL);
 		char *u = unquoted(form, v);
-		bool ok = (!u || *u) && !strstr(u ? u : v, "/PARTNROFF=");
+		bool ok = !u || *u;
 		free(u);
 		return ok;
 	}
-	if (str_has_prefix(spec, "/dev/disk/by-id/"))
-		return persistname_valid(spec + strlen("/dev/disk/by-id/"));
-	if (str_has_prefix(spec, "/dev/disk/by-path/"))
-		return persistname_valid(spec + strlen("/dev/disk/by-path/"));
+	if ((which = persist_form(spec, &v)) >= 0)
+		return persistname_valid(v);
 	if (str_has_prefix(spec, "/dev/disk/"))
 		return false; /* by-diskseq and the like: we make no such links */
 	if (str_has_prefix(spec, "/dev/"))
@@ -427,6 +492,7 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 	const struct form *form;
 	const char *v;
 	unsigned maj, min;
+	int which;
 
 	if (!blockdev_spec_valid(spec))
 		return false;
@@ -438,10 +504,8 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 		free(u);
 		return r;
 	}
-	if (str_has_prefix(spec, "/dev/disk/by-id/"))
-		return strv_contains(&bd->names.by_id, spec + strlen("/dev/disk/by-id/"));
-	if (str_has_prefix(spec, "/dev/disk/by-path/"))
-		return strv_contains(&bd->names.by_path, spec + strlen("/dev/disk/by-path/"));
+	if ((which = persist_form(spec, &v)) >= 0)
+		return strv_contains(which ? &bd->names.by_path : &bd->names.by_id, v);
 	if (str_has_prefix(spec, "/dev/")) {
 		if (bd->devnode && strcmp(bd->devnode, spec) == 0)
 			return true;
@@ -479,6 +543,7 @@ void blockdev_clear(struct blockdev *bd)
 	free(bd->partuuid);
 	free(bd->partlabel);
 	free(bd->dmname);
+	free(bd->disk);
 	persistnames_free(&bd->names);
 	memset(bd, 0, sizeof(*bd));
 }

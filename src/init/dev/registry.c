@@ -176,8 +176,34 @@ const struct blockdev *registry_get(const struct registry *r, const char *name)
 	return i >= 0 ? &r->v[i] : NULL;
 }
 
+/* PARTUUID=U/PARTNROFF=N: the free partition N places from U's on its
+ * disk, once both are known (either may come first). */
+static const struct blockdev *match_offset(const struct registry *r, const char *partuuid, int off)
+{
+	char *anchor_spec = xasprintf("PARTUUID=%s", partuuid);
+	const struct blockdev *found = NULL;
+
+	for (size_t a = 0; !found && a < r->n; a++) {
+		if (!blockdev_matches(&r->v[a], anchor_spec))
+			continue;
+		for (size_t i = 0; !found && i < r->n; i++)
+			if (r->v[i].claim == DEV_FREE && blockdev_is_offset_of(&r->v[i], &r->v[a], off))
+				found = &r->v[i];
+	}
+	free(anchor_spec);
+	return found;
+}
+
 const struct blockdev *registry_match(const struct registry *r, const char *spec)
 {
+	char *partuuid;
+	int off;
+
+	if (blockdev_partnroff(spec, &partuuid, &off)) {
+		const struct blockdev *found = match_offset(r, partuuid, off);
+		free(partuuid);
+		return found;
+	}
 	for (size_t i = 0; spec && i < r->n; i++)
 		if (r->v[i].claim == DEV_FREE && (blockdev_matches(&r->v[i], spec) ||
 						  blockdev_link_matches(r->ops, &r->v[i], spec)))

@@ -65,7 +65,9 @@ void registry_claim(struct registry *r, const char *name);
 /* By kernel name ("vda1"), or NULL. */
 const struct blockdev *registry_get(const struct registry *r, const char *name);
 /* The first device not held nor claimed that a spec (root=, resume=, fstab) names: blockdev_matches,
- * or a link in /dev a tool made (mdadm's /dev/md/NAME). NULL if none. */
+ * or a link in /dev a tool made (mdadm's /dev/md/NAME), or for
+ * PARTUUID=U/PARTNROFF=N the partition N places from U's on the same
+ * disk (blockdev_partnroff). NULL if none. */
 const struct blockdev *registry_match(const struct registry *r, const char *spec);
 void registry_free(struct registry *r);
 

@@ -355,8 +355,8 @@ static void test_no_root_option(void)
 	f = fake_boot_setup("root=bogus panic=-1");
 	CHECK(run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>root=bogus is not a device uniramfs understands (use /dev/NAME, "
-		     "UUID=, LABEL=, PARTUUID=, PARTLABEL=, /dev/disk/by-id/..., "
-		     "/dev/disk/by-path/... or MAJ:MIN)\n"));
+		     "UUID=, LABEL=, PARTUUID=[/PARTNROFF=N], PARTLABEL=, /dev/disk/by-id/... "
+		     "(WWID=), /dev/disk/by-path/... (HWPATH=) or MAJ:MIN)\n"));
 	init_free(&in);
 	fake_ops_free(f);
 }

@@ -78,8 +78,11 @@ static void test_probe_ext4_partition(void)
 	/* the entry comes from the parent disk's GPT */
 	CHECK_STR(bd.partuuid, PARTUUID);
 	CHECK_STR(bd.partlabel, PARTLABEL);
+	/* and its place on that disk, for PARTNROFF= */
+	CHECK_STR(bd.disk, "vda");
+	CHECK(bd.partno == 1);
 	blockdev_clear(&bd);
-	CHECK(bd.name == NULL && bd.type == NULL);
+	CHECK(bd.name == NULL && bd.type == NULL && bd.disk == NULL);
 	fake_ops_free(f);
 }
 
@@ -94,6 +97,7 @@ static void test_probe_disk_and_empty(void)
 	CHECK(blockdev_probe(&f->ops, &bd) == 0);
 	CHECK(bd.type == NULL && bd.uuid == NULL && bd.label == NULL);
 	CHECK(bd.partuuid == NULL && bd.partlabel == NULL);
+	CHECK(bd.disk == NULL && bd.partno == 0);
 	blockdev_clear(&bd);
 
 	char *p = fake_path(f, "/dev/vdb");
@@ -213,11 +217,19 @@ static const char *const valid_no_match[] = {
 	"0801", "/dev/disk/by-label/my root", ("/dev/disk/by-uuid/" PARTUUID),
 	"/dev/disk/by-id/virtio-abc", "/dev/disk/by-path/pci-0000:00:04.0",
 	"/dev/disk/by-id/virtio-ser1-part1", "/dev/disk/by-id/virtio-a/b",
-	"/dev/disk/by-path/virtio-SER1-part1",
+	"/dev/disk/by-path/virtio-SER1-part1", "WWID=virtio-abc", "HWPATH=pci-0000:00:04.0",
+	/* the neighbours answer these (registry_match), never the device */
+	"PARTUUID=" PARTUUID "/PARTNROFF=0", "PARTUUID=" PARTUUID "/PARTNROFF=2",
+	"block:PARTUUID=" PARTUUID "/PARTNROFF=-1",
 };
 
 static const char *const invalid[] = {
-	"", "UUID=", "LABEL=", "sda1", "vda1", "PARTUUID=" PARTUUID "/PARTNROFF=1",
+	"", "UUID=", "LABEL=", "sda1", "vda1", "PARTUUID=/PARTNROFF=1",
+	"PARTUUID=" PARTUUID "/PARTNROFF=", "PARTUUID=" PARTUUID "/PARTNROFF=x",
+	"PARTUUID=" PARTUUID "/PARTNROFF=1x", "PARTUUID=" PARTUUID "/PARTNROFF=-",
+	"PARTUUID=" PARTUUID "/PARTNROFF=99999999999", "PARTUUID=a/b/PARTNROFF=1",
+	"PARTUUID=" PARTUUID "/PARTNROFF= 1", "LABEL=x/PARTNROFF=1", "WWID=", "HWPATH=",
+	"WWID=a/../b", "HWPATH=..",
 	"/dev/disk/by-id/", "/dev/disk/by-path/", "/dev/disk/by-id/a/../b", "/dev/disk/by-id/a//b",
 	"/dev/disk/by-id/..", "/dev/disk/by-diskseq/1", "/dev/",
 	"/dev/disk/by-label/my root/x y", "8:", ":1", "zz", "4096:1", "8:1048576", "-1",
@@ -233,7 +245,8 @@ static const char *const matching[] = {
 	"/dev/disk/by-partlabel/root\\x20part", "/dev/disk/by-id/virtio-SER1-part1",
 	"block:/dev/disk/by-path/pci-0000:00:04.0-part1", "/dev/disk/by-id/virtio-odd_ser/1-part1",
 	"UUID=\"" UUID "\"", "LABEL='" LABEL "'", "PARTUUID=\"" PARTUUID "\"",
-	"PARTLABEL=\"" PARTLABEL "\"",
+	"PARTLABEL=\"" PARTLABEL "\"", "WWID=virtio-SER1-part1", "HWPATH=pci-0000:00:04.0-part1",
+	"block:WWID=virtio-odd_ser/1-part1",
 };
 
 static void test_matches_every_form(void)
@@ -282,6 +295,44 @@ static void test_matches_every_form(void)
 	CHECK(!blockdev_matches(&nvme, "0300"));
 	blockdev_clear(&sda);
 	blockdev_clear(&nvme);
+}
+
+static void test_partnroff_parse(void)
+{
+	char *u = NULL;
+	int off = 0;
+
+	CHECK(blockdev_partnroff("PARTUUID=" PARTUUID "/PARTNROFF=2", &u, &off));
+	CHECK_STR(u, PARTUUID);
+	CHECK(off == 2);
+	free(u);
+	CHECK(blockdev_partnroff("block:PARTUUID=ABC/PARTNROFF=-3", &u, &off));
+	CHECK_STR(u, "ABC");
+	CHECK(off == -3);
+	free(u);
+	CHECK(blockdev_partnroff("PARTUUID=x/PARTNROFF=1", NULL, NULL));
+	CHECK(!blockdev_partnroff("PARTUUID=" PARTUUID, &u, &off));
+	CHECK(!blockdev_partnroff("PARTLABEL=x/PARTNROFF=1", &u, &off));
+	CHECK(!blockdev_partnroff(NULL, &u, &off));
+
+	struct blockdev a = bd_new("sda1", 8, 1), b = bd_new("sda3", 8, 3), c = bd_new("sdb3", 8, 19);
+	a.disk = xstrdup("sda");
+	a.partno = 1;
+	b.disk = xstrdup("sda");
+	b.partno = 3;
+	c.disk = xstrdup("sdb");
+	c.partno = 3;
+	CHECK(blockdev_is_offset_of(&b, &a, 2));
+	CHECK(blockdev_is_offset_of(&a, &b, -2));
+	CHECK(!blockdev_is_offset_of(&b, &a, 1));
+	CHECK(!blockdev_is_offset_of(&c, &a, 2)); /* another disk */
+	CHECK(blockdev_is_offset_of(&a, &a, 0));
+	free(a.disk);
+	a.disk = NULL; /* a whole disk is no partition */
+	CHECK(!blockdev_is_offset_of(&b, &a, 2));
+	blockdev_clear(&a);
+	blockdev_clear(&b);
+	blockdev_clear(&c);
 }
 
 static void note_device(void *arg, enum dev_change what, const struct blockdev *bd)
@@ -338,6 +389,66 @@ static void test_registry_empty_and_ignored(void)
 	fake_ops_free(f);
 }
 
+#define P1 "11111111-2222-4333-8444-000000000001"
+#define P3 "11111111-2222-4333-8444-000000000003"
+
+static void part_event(struct registry *r, const char *name, unsigned min)
+{
+	struct uevent ev = { .action = "add", .subsystem = "block", .devname = name,
+			     .devtype = "partition", .major = 8, .minor = min };
+	registry_event(r, &ev);
+}
+
+/* PARTUUID=U/PARTNROFF=N: sdc's table has three partitions; the one
+ * named comes last, and the answer is its neighbour on the same disk. */
+static void test_registry_partnroff(void)
+{
+	if (!have_tools())
+		SKIP("mkfs.ext4 or sfdisk missing");
+	struct fake_ops *f = fake_ops_new();
+	struct registry r;
+	const struct blockdev *got;
+	char *disk;
+
+	fake_mkdir(f, "/dev");
+	disk = fake_path(f, "/dev/sdc");
+	make_sized(disk, 8 << 20);
+	CHECK(run_shf("printf 'label: gpt\\nsize=2048, uuid=%s\\nsize=2048\\nsize=2048, uuid=%s\\n' | "
+		 "sfdisk -q --no-reread --no-tell-kernel %s", P1, P3, disk) == 0);
+	free(disk);
+	for (int i = 1; i <= 3; i++) {
+		char name[16], path[64], link[64];
+
+		snprintf(name, sizeof(name), "/dev/sdc%d", i);
+		disk = fake_path(f, name);
+		make_sized(disk, 1 << 20);
+		free(disk);
+		snprintf(path, sizeof(path), "/sys/devices/virtual/block/sdc/sdc%d/partition", i);
+		fake_write(f, path, i == 1 ? "1\n" : i == 2 ? "2\n" : "3\n");
+		snprintf(link, sizeof(link), "../../devices/virtual/block/sdc/sdc%d", i);
+		snprintf(path, sizeof(path), "/sys/class/block/sdc%d", i);
+		fake_symlink(f, link, path);
+	}
+	registry_init(&r, &f->ops);
+	part_event(&r, "sdc3", 35);
+	part_event(&r, "sdc2", 34);
+	/* the named partition not there yet: nothing */
+	CHECK(registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=2") == NULL);
+	part_event(&r, "sdc1", 33);
+	got = registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=2");
+	CHECK_STR(got ? got->name : NULL, "sdc3");
+	got = registry_match(&r, "PARTUUID=" P3 "/PARTNROFF=-1");
+	CHECK_STR(got ? got->name : NULL, "sdc2");
+	got = registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=0");
+	CHECK_STR(got ? got->name : NULL, "sdc1");
+	/* past the table's end, or a held neighbour: nothing */
+	CHECK(registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=3") == NULL);
+	registry_claim(&r, "sdc3");
+	CHECK(registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=2") == NULL);
+	registry_free(&r);
+	fake_ops_free(f);
+}
+
 int main(void)
 {
 	RUN(test_probe_ext4_partition);
@@ -346,5 +457,7 @@ int main(void)
 	RUN(test_persistent_names);
 	RUN(test_matches_every_form);
 	RUN(test_registry_empty_and_ignored);
+	RUN(test_partnroff_parse);
+	RUN(test_registry_partnroff);
 	return test_done();
 }
