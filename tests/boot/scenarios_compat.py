@@ -693,6 +693,12 @@ def scenarios(Scenario):
           "WWID=" + B_WWID),
         S("booster-ext4-hwpath", "booster TestExt4Hwpath: a whole disk by HWPATH=",
           b_ext4_slot4, "HWPATH=" + B_HWPATH),
+        S("booster-load-extra-modules", "booster TestLoadExtraModules: rd.modules_force_load= "
+          "is rd.driver.pre=: foo is not there, xfs is loaded before coldplug", b_ext4,
+          "LABEL=atestlabel12", cmdline="rd.modules_force_load=foo,xfs "
+          "testinit.show=/sys/module/xfs/initstate",
+          expect=(r"show /sys/module/xfs/initstate: live$",),
+          log_expect=("uniramfs: rd.driver.pre=foo: module foo not found in /lib/modules/",)),
     ]
 
 

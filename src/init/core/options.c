@@ -228,7 +228,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_emergency(o, p);
 	else if (!strcmp(k, "panic"))
 		set_long(p, -86400, 86400, &o->panic, "not a number of seconds");
-	else if (!strcmp(k, "rd.driver.pre") || !strcmp(k, "earlymodules"))
+	else if (!strcmp(k, "rd.driver.pre") || !strcmp(k, "earlymodules") ||
+		 !strcmp(k, "rd.modules_force_load"))
 		add_list(&o->driver_pre, p);
 	else if (!strcmp(k, "rd.driver.blacklist") || !strcmp(k, "modprobe.blacklist") ||
 		 !strcmp(k, "blacklist"))

@@ -268,14 +268,17 @@ static void test_options_modules(void)
 	struct options o;
 
 	parse(&o, "rd.driver.pre=virtio_pci,virtio_blk earlymodules=nvme "
-		  "rd.driver.blacklist=floppy modprobe.blacklist=nouveau,radeon blacklist=pcspkr "
+		  "rd.modules_force_load=foo,xfs rd.driver.blacklist=floppy modprobe.blacklist=nouveau,radeon blacklist=pcspkr "
 		  "i915.modeset=0 snd-hda-intel.power_save=1 usbcore.autosuspend "
 		  "rd.luks.uuid=1 fsck.mode=skip systemd.unit=rescue.target net.ifnames=0 "
 		  "rd.md=0 .bad=1 x.=2");
-	CHECK(o.driver_pre.n == 3);
+	CHECK(o.driver_pre.n == 5);
 	CHECK_STR(o.driver_pre.v[0], "virtio_pci");
 	CHECK_STR(o.driver_pre.v[1], "virtio_blk");
 	CHECK_STR(o.driver_pre.v[2], "nvme");
+	/* booster's spelling, not a parameter of a module "rd" */
+	CHECK_STR(o.driver_pre.v[3], "foo");
+	CHECK_STR(o.driver_pre.v[4], "xfs");
 	CHECK(o.blacklist.n == 4);
 	CHECK_STR(o.blacklist.v[0], "floppy");
 	CHECK_STR(o.blacklist.v[1], "nouveau");
