@@ -699,6 +699,13 @@ def scenarios(Scenario):
           "testinit.show=/sys/module/xfs/initstate",
           expect=(r"show /sys/module/xfs/initstate: live$",),
           log_expect=("uniramfs: rd.driver.pre=foo: module foo not found in /lib/modules/",)),
+        S("booster-vfio", "booster TestVfio: vfio_pci, vfio, vfio_iommu_type1 forced in (our "
+          "baked rd.driver.pre=), vfio-pci.ids= from the command line reaches vfio_pci",
+          b_ext4, "/dev/sda", cmdline="rw vfio-pci.ids=1002:67df,1002:aaf0",
+          build=("--add-modules", "vfio_pci,vfio,vfio_iommu_type1", "--cmdline",
+                 "rd.driver.pre=vfio_pci,vfio,vfio_iommu_type1"),
+          log_expect=("vfio_pci: add [1002:67df[ffffffff:ffffffff]] class 0x000000/00000000",
+                      "vfio_pci: add [1002:aaf0[ffffffff:ffffffff]] class 0x000000/00000000")),
     ]
 
 
