@@ -20,6 +20,7 @@ build` (--cmdline, --add-files, --add-keys).  The harness's own words
 
 import contextlib
 import os
+import shutil
 
 import builder
 import disks
@@ -230,6 +231,28 @@ class WithImageFiles(Attached):
 
     def image_files(self, dpaths):
         return dpaths, self.files(self.work)
+
+
+class NoModules(Attached):
+    """Attached disks and an image with no modules at all (booster's
+    `modules: -*`): `uniramfs build --kmoddir` a directory holding only
+    the kernel's list of built-in modules and the empty indexes depmod
+    makes of that."""
+
+    def build(self, testinit, work, env):
+        self.kver = env["kver"]
+        self.kmoddir = os.path.join(work, "compat", "nomodules", "lib", "modules", self.kver)
+        return super().build(testinit, work, env)
+
+    def image_files(self, dpaths):
+        base = self.kmoddir[:-len("/lib/modules/" + self.kver)]
+        if not os.path.exists(os.path.join(self.kmoddir, "modules.dep.bin")):
+            os.makedirs(self.kmoddir, exist_ok=True)
+            for f in ("modules.builtin", "modules.builtin.modinfo"):
+                shutil.copy(os.path.join("/lib/modules", self.kver, f), self.kmoddir)
+            open(os.path.join(self.kmoddir, "modules.order"), "w").close()
+            _run(["depmod", "-b", base, self.kver])
+        return dpaths, ("--kmoddir", self.kmoddir)
 
 
 def _ct(name, text, extra=None):
@@ -699,6 +722,18 @@ def scenarios(Scenario):
           "testinit.show=/sys/module/xfs/initstate",
           expect=(r"show /sys/module/xfs/initstate: live$",),
           log_expect=("uniramfs: rd.driver.pre=foo: module foo not found in /lib/modules/",)),
+        S("booster-mount-timeout-nomodules", "booster TestMountTimeoutWithAllModaliases: an "
+          "image with no modules, timeout 1 s: the root's controller is named as a device "
+          "with no driver in the image",
+          NoModules("booster-ext4-nomodules", "ext4", [_plain(B_EXT4)],
+                    lambda paths: _booster_drives(paths)), "/dev/sda",
+          build=("--cmdline", "rd.timeout=1 rd.shell=0"),
+          fail_msgs=("uniramfs: root device root=/dev/sda did not appear within 1 seconds",
+                     "uniramfs: devices with no driver in this image:",
+                     "uniramfs:   pci:v00001AF4d00001004",
+                     "uniramfs: rebooting now"),
+          # no loop to mount a squashfs segment with: the image has none
+          log_absent=("the squashfs segment:",)),
         S("booster-vfio", "booster TestVfio: vfio_pci, vfio, vfio_iommu_type1 forced in (our "
           "baked rd.driver.pre=), vfio-pci.ids= from the command line reaches vfio_pci",
           b_ext4, "/dev/sda", cmdline="rw vfio-pci.ids=1002:67df,1002:aaf0",

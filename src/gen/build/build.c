@@ -340,10 +340,14 @@ static int add_modules(struct plan *p)
 		r = plugins_each_module(&p->plugins, want_plugin_module, p);
 		p->mods = NULL;
 	}
-	/* what the init loads to mount the squashfs stays outside it */
+	/* what the init loads to mount the squashfs stays outside it; a
+	 * kernel config that says =m is no promise the module is there */
 	static const char *const squash_mods[] = { LAYOUT_SQUASH_MODULE_NAMES };
 	for (size_t i = 0; r == 0 && p->squash.on && i < ARRAY_SIZE(squash_mods); i++) {
 		r = modules_add(m, squash_mods[i], false);
+		if (r == 0 && !modules_available(m, squash_mods[i]))
+			r = squash_plan_refuse(&p->squash, p->o->squashfs,
+					       "the module %s is not in the image", squash_mods[i]);
 		if (r == 0)
 			r = modules_closure(m, squash_mods[i], &p->squash.keep);
 	}

@@ -7,6 +7,7 @@
 #include "gen/image/squash.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,20 @@ static char *why_not(enum compression c, const char *kconfig, const char **comp)
 	return why;
 }
 
+/* No segment, because of why (freed): an error if it was asked for. */
+static int refuse(struct squash_plan *s, enum squashfs_mode mode, char *why)
+{
+	int r = 0;
+
+	s->on = false;
+	if (mode == SQUASHFS_YES)
+		r = err_set("squashfs = yes: %s", why);
+	else
+		log_info("no squashfs segment: %s", why);
+	free(why);
+	return r;
+}
+
 int squash_plan_decide(struct squash_plan *s, enum squashfs_mode mode, bool hostonly, enum compression c,
 		       const char *kconfig)
 {
@@ -128,14 +143,19 @@ int squash_plan_decide(struct squash_plan *s, enum squashfs_mode mode, bool host
 		s->on = true;
 		return 0;
 	}
-	if (mode == SQUASHFS_YES) {
-		int r = err_set("squashfs = yes: %s", why);
-		free(why);
-		return r;
-	}
-	log_info("no squashfs segment: %s", why);
-	free(why);
-	return 0;
+	return refuse(s, mode, why);
+}
+
+int squash_plan_refuse(struct squash_plan *s, enum squashfs_mode mode, const char *fmt, ...)
+{
+	va_list ap;
+	char *why;
+
+	va_start(ap, fmt);
+	if (vasprintf(&why, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return refuse(s, mode, why);
 }
 
 /* The pack file's words are split at blanks and may be quoted; a name

@@ -28,6 +28,10 @@ struct squash_plan {
 };
 
 void squash_plan_init(struct squash_plan *s);
+/* The segment decided on cannot be after all (a module to mount it is
+ * missing): off, with the reason as squash_plan_decide gives one. */
+int squash_plan_refuse(struct squash_plan *s, enum squashfs_mode mode, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Does this build get the segment? kconfig: the kernel's config file
  * (NULL: none found). yes: an error says why not; auto: an info line. */
 int squash_plan_decide(struct squash_plan *s, enum squashfs_mode mode, bool hostonly, enum compression c,

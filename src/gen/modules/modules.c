@@ -57,6 +57,15 @@ struct mod *modules_find(const struct modules *m, const char *name)
 	return r;
 }
 
+bool modules_available(const struct modules *m, const char *name)
+{
+	char *n = modname_normalize(name);
+	bool r = nameset_get(&m->byname, n) || nameset_has(&m->builtin, n);
+
+	free(n);
+	return r;
+}
+
 static void kmod_log(void *data, int prio, const char *file, int line, const char *fn,
 		     const char *fmt, va_list args)
 {

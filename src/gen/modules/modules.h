@@ -37,6 +37,8 @@ void modules_summarize_missing_firmware(struct modules *m);
  * first, as paths below the module directory (kernel/fs/.../x.ko); none
  * when it is builtin or not chosen. */
 int modules_closure(const struct modules *m, const char *name, struct strv *relpaths);
+/* Is name (any spelling) chosen, or built into the kernel? */
+bool modules_available(const struct modules *m, const char *name);
 /* Number of modules chosen so far. */
 size_t modules_count(const struct modules *m);
 /* Add the chosen .ko files (decompressed), their firmware, the index

@@ -224,6 +224,18 @@ static void test_squashfs_refused(void)
 	CHECK(run_capture(c, &out) == 1);
 	CHECK_STR(out, "uniramfs: error: squashfs = yes: the image is not compressed (compress = none)\n");
 	CHECK(access(img, F_OK) < 0);
+	free(o), free(c), free(out);
+	out = NULL;
+
+	/* the kernel's config says loop=m, but the image has no loop to
+	 * mount the segment with (an image with no modules at all) */
+	if (system("command -v gensquashfs >/dev/null") != 0)
+		SKIP("no gensquashfs (squashfs-tools-ng)");
+	o = xasprintf("-o %s --add-modules ext4 --omit-modules loop --squashfs yes", img);
+	c = build_cmd(o);
+	CHECK(run_capture(c, &out) == 1);
+	CHECK_STR(out, "uniramfs: error: squashfs = yes: the module loop is not in the image\n");
+	CHECK(access(img, F_OK) < 0);
 	free(img), free(o), free(c), free(out);
 }
 
