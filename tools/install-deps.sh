@@ -27,6 +27,9 @@ tests=(
 	# the static e2fsck the images pack in place of the dynamic one
 	# (src/gen/features/fsck_static.c), so the fsck boot tests run it
 	e2fsck-static
+	# mkfs.f2fs and sload.f2fs for the f2fs root (tests/boot/scenarios_f2fs.py),
+	# whose fsck.f2fs the generic image packs
+	f2fs-tools
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
 	cryptsetup-bin lvm2 mdadm

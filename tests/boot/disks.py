@@ -29,7 +29,7 @@ ROOT_DIRS = ("dev", "proc", "sys", "run", "tmp", "etc", "root", "mnt", "sbin")
 @dataclasses.dataclass(frozen=True)
 class Disk:
     name: str
-    fs: str                     # ext4 | xfs | btrfs
+    fs: str                     # ext4 | xfs | btrfs | f2fs
     uuid: str
     label: str
     size_mb: int = 64
@@ -115,6 +115,10 @@ def _make_fs(disk, root, img, tmp):
                     f.write("the root is subvolume %s\n" % disk.subvol)
             finally:
                 _run(["umount", mnt])
+    elif disk.fs == "f2fs":
+        # mkfs.f2fs cannot fill it: sload.f2fs copies the tree in
+        _run(["mkfs.f2fs", "-q", "-f", "-U", disk.uuid, "-l", disk.label, img])
+        _run(["sload.f2fs", "-P", "-f", root, img])
     else:
         raise ValueError("unknown fs " + disk.fs)
 

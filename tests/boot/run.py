@@ -56,6 +56,7 @@ import scenarios_clevis  # noqa: E402
 import scenarios_compat  # noqa: E402
 import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
+import scenarios_f2fs  # noqa: E402
 import scenarios_load  # noqa: E402
 import scenarios_modprobe  # noqa: E402
 import scenarios_multipath  # noqa: E402
@@ -244,6 +245,7 @@ SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
 SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
+SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers

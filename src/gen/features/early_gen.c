@@ -114,6 +114,8 @@ static const char *checker_for(const char *fstype)
 		return "e2fsck";
 	if (!strcmp(fstype, "vfat") || !strcmp(fstype, "msdos"))
 		return "fsck.vfat";
+	if (!strcmp(fstype, "f2fs"))
+		return "fsck.f2fs";
 	return NULL; /* xfs, btrfs: checked by the kernel at mount */
 }
 
@@ -126,6 +128,7 @@ int early_add_fsck(struct image *img, const char *sysroot, const struct strv *fs
 	if (!fstypes) {
 		strv_push(&tools, "e2fsck");
 		strv_push(&tools, "fsck.vfat");
+		strv_push(&tools, "fsck.f2fs");
 	} else {
 		for (size_t i = 0; i < fstypes->n; i++) {
 			const char *t = checker_for(fstypes->v[i]);

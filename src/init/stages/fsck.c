@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Check a filesystem before it is mounted, with the checker the image
- * carries (e2fsck, fsck.vfat), the way fsck(8) and systemd-fsck do:
+ * carries (e2fsck, fsck.vfat, fsck.f2fs), the way fsck(8) and systemd-fsck do:
  * "preen" by default, fsck.mode= and fsck.repair= as systemd reads them.
  * Exit codes are fsck(8)'s: 1 errors corrected, 2 reboot needed, 4 and
  * up errors left, operational errors. */
@@ -28,6 +28,8 @@ static const char *checker(const char *t)
 		return "e2fsck";
 	if (!strcmp(t, "vfat") || !strcmp(t, "msdos") || !strcmp(t, "fat"))
 		return "fsck.vfat";
+	if (!strcmp(t, "f2fs"))
+		return "fsck.f2fs";
 	return NULL;
 }
 
@@ -44,11 +46,13 @@ char **fsck_argv(const struct options *o, const char *fstype, const char *devnod
 	if (!strcmp(repair, "yes"))
 		strv_push(&argv, "-y");
 	else if (!strcmp(repair, "no"))
-		strv_push(&argv, "-n");
+		/* fsck.f2fs has no -n: it checks without writing so */
+		strv_push(&argv, strcmp(fstype, "f2fs") ? "-n" : "--dry-run");
 	else
 		strv_push(&argv, "-a");
-	/* dosfsck's -f salvages chains, it does not force. */
-	if (!strcmp(mode, "force") && is_ext(fstype))
+	/* dosfsck's -f salvages chains, it does not force. fsck.f2fs -a
+	 * checks only what the kernel flagged; -f checks everything. */
+	if (!strcmp(mode, "force") && (is_ext(fstype) || !strcmp(fstype, "f2fs")))
 		strv_push(&argv, "-f");
 	strv_push(&argv, devnode);
 	return argv.v;

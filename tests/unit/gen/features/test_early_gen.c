@@ -86,6 +86,17 @@ static void test_fsck_tools(void)
 	image_free(img);
 	strv_free(&types);
 
+	/* f2fs: fsck.f2fs, where the host has f2fs-tools */
+	if (access("/usr/sbin/fsck.f2fs", X_OK) == 0 || access("/sbin/fsck.f2fs", X_OK) == 0) {
+		img = image_new();
+		strv_push(&types, "f2fs");
+		CHECK(early_add_fsck(img, "/", &types) == 0);
+		CHECK(image_has(img, "/usr/sbin/fsck.f2fs") || image_has(img, "/sbin/fsck.f2fs"));
+		CHECK(!image_has(img, "/usr/sbin/e2fsck") && !image_has(img, "/sbin/e2fsck"));
+		image_free(img);
+		strv_free(&types);
+	}
+
 	/* a sysroot without checkers: nothing, no error */
 	img = image_new();
 	CHECK(early_add_fsck(img, tmpdir, NULL) == 0);

@@ -449,6 +449,10 @@ static void test_fsck_argv(void)
 		{ "rd.skipfsck", "ext4", "(none)" },
 		{ "", "xfs", "(none)" },
 		{ "", "btrfs", "(none)" },
+		{ "", "f2fs", "fsck.f2fs -a /dev/vda1" },
+		{ "fsck.mode=force fsck.repair=yes", "f2fs", "fsck.f2fs -y -f /dev/vda1" },
+		/* fsck.f2fs has no -n */
+		{ "fsck.repair=no", "f2fs", "fsck.f2fs --dry-run /dev/vda1" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
