@@ -491,6 +491,8 @@ int build_image(const struct build_opts *o)
 	if (r == 0) {
 		p.stack.keyfile_pattern = &o->keyfile_pattern;
 		p.stack.lvm = plugins_pack_program(&p.plugins, "lvm");
+		p.stack.thin_check = plugins_pack_program(&p.plugins, "thin_check");
+		p.stack.cache_check = plugins_pack_program(&p.plugins, "cache_check");
 		r = stack_plan_add(&p.stack, p.img, p.sysroot, &o->add_keys);
 	}
 	if (r == 0)

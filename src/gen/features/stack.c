@@ -34,8 +34,9 @@ static const struct tool {
 
 /* lvm without udev: it scans /dev itself, makes its /dev/mapper nodes
  * and /dev/VG/LV links, waits for no udev cookie, and starts no
- * monitoring daemon. Only activation runs here: no metadata backups. */
-static const char lvm_conf[] =
+ * monitoring daemon. Only activation runs here: no metadata backups.
+ * The global section stays open for the checkers' paths (lvm_checkers). */
+static const char lvm_conf_head[] =
 	"# uniramfs: lvm in the initramfs, where no udev runs\n"
 	"devices {\n"
 	"\tobtain_device_list_from_udev = 0\n"
@@ -49,7 +50,8 @@ static const char lvm_conf[] =
 	"}\n"
 	"global {\n"
 	"\tuse_lvmlockd = 0\n"
-	"\tevent_activation = 0\n"
+	"\tevent_activation = 0\n";
+static const char lvm_conf_tail[] =
 	"}\n"
 	"backup {\n"
 	"\tbackup = 0\n"
@@ -355,6 +357,44 @@ static int add_mdmon(struct image *img, const char *sysroot)
 	return r;
 }
 
+/* lvm runs thin_check before it activates a thin pool and cache_check
+ * before a cache volume, by the paths global/thin_check_executable and
+ * cache_check_executable name, and refuses the volume when that path is
+ * no program. Its built-in default is where Debian puts them; the image's
+ * lvm.conf names where the plugins packed them (lvm-thin.conf,
+ * lvm-cache.conf), so a host with them in /usr/local/sbin, say, boots
+ * too. One not packed keeps lvm's default, and lvm's refusal names it. */
+static void lvm_checkers(const struct stack_plan *sp, const char *sysroot, struct buf *b)
+{
+	const struct {
+		bool packed;
+		const char *name, *key;
+	} c[] = {
+		{ sp->thin_check, "thin_check", "thin_check_executable" },
+		{ sp->cache_check, "cache_check", "cache_check_executable" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		char *path = c[i].packed ? sysroot_find_tool(sysroot, c[i].name) : NULL;
+		if (path)
+			buf_printf(b, "\t%s = \"%s\"\n", c[i].key, path);
+		free(path);
+	}
+}
+
+static int add_lvm_conf(const struct stack_plan *sp, struct image *img, const char *sysroot)
+{
+	struct buf b = { 0 };
+	int r;
+
+	buf_printf(&b, "%s", lvm_conf_head);
+	lvm_checkers(sp, sysroot, &b);
+	buf_printf(&b, "%s", lvm_conf_tail);
+	r = image_add_data(img, "/etc/lvm/lvm.conf", b.p, b.len, 0644);
+	buf_free(&b);
+	return r;
+}
+
 int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot,
 		   const struct strv *keys)
 {
@@ -362,7 +402,7 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
 	int r = add_tools(sp, img, sysroot, have);
 
 	if (r == 0 && sp->lvm)
-		r = image_add_data(img, "/etc/lvm/lvm.conf", lvm_conf, strlen(lvm_conf), 0644);
+		r = add_lvm_conf(sp, img, sysroot);
 	if (r == 0 && have[1])
 		r = add_mdadm_conf(sp, img, sysroot);
 	if (r == 0 && have[1])

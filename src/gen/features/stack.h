@@ -16,6 +16,8 @@ struct stack_plan {
 	struct strv layers;      /* hostonly's stack: "dm-crypt", "lvm", "md", ... */
 	struct strv crypt_names; /* dm names of the dm-crypt layers under root and resume */
 	bool lvm;                /* a plugin packs lvm: its udev-less lvm.conf goes in */
+	bool thin_check;         /* a plugin packs thin_check: lvm.conf names it */
+	bool cache_check;        /* a plugin packs cache_check: lvm.conf names it */
 	struct strv keys;        /* key files in the image, for the notice */
 	struct strv keyboard;    /* the host's loaded keyboard drivers (a prompt needs them) */
 	struct strv luks_devs;   /* hostonly: kernel names of the LUKS devices under them */

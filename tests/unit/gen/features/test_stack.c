@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpio.h"
 #include "err.h"
+#include "gen/compress/compress.h"
 #include "gen/hostonly/hostonly.h"
 #include "gen/image/image.h"
 #include "log.h"
@@ -98,6 +100,8 @@ static int own_plugins(const char *root, const struct hostonly *h, struct stack_
 		r = plugins_add(&ps, img, root, "6.1.0-test");
 	}
 	sp->lvm = plugins_pack_program(&ps, "lvm");
+	sp->thin_check = plugins_pack_program(&ps, "thin_check");
+	sp->cache_check = plugins_pack_program(&ps, "cache_check");
 	plugins_free(&ps);
 	plugin_facts_free(&f);
 	free(own);
@@ -401,6 +405,78 @@ static void test_thin_pool_needs_thin_check(void)
 	img = image_new();
 	CHECK(plan(root, &sp, img, NULL) == 0);
 	CHECK(image_has(img, "/usr/sbin/thin_check"));
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+}
+
+/* The text of the image's file PATH ("etc/lvm/lvm.conf"), NULL if none. */
+static char *image_text(struct image *img, const char *path)
+{
+	struct sink *s = sink_mem_new();
+	struct cpio_writer *w = cpio_writer_new(s);
+	struct cpio_reader rd;
+	struct cpio_entry e;
+	const uint8_t *data;
+	struct buf out = { 0 };
+	size_t n;
+	const void *p;
+
+	CHECK(image_write_cpio(img, w, 0) == 0);
+	CHECK(cpio_write_trailer(w) == 0);
+	p = sink_mem_data(s, &n);
+	cpio_reader_init(&rd, p, n);
+	while (cpio_read_next(&rd, &e, &data) == 1)
+		if (strcmp(e.name, path) == 0 && S_ISREG(e.mode)) {
+			buf_append(&out, data, e.size);
+			buf_append(&out, "", 1);
+		}
+	cpio_reader_free(&rd);
+	cpio_writer_free(w);
+	sink_free(s);
+	return out.p;
+}
+
+/* lvm finds thin_check and cache_check by the paths its lvm.conf names
+ * (global/thin_check_executable, cache_check_executable): the image's
+ * names where lvm-thin.conf and lvm-cache.conf packed them, a checker in
+ * /usr/local/sbin too; without them, lvm's own default stays. */
+static void test_lvm_conf_names_checkers(void)
+{
+	char *root, *conf, *cmd;
+	struct stack_plan sp = { 0 };
+	struct image *img = image_new();
+
+	if (access(STATIC_ELF, X_OK) < 0)
+		SKIP("no " STATIC_ELF " (busybox-static)");
+	root = sysroot("virtio", "lvm,thin_check");
+	cmd = xasprintf("mkdir -p %s/usr/local/sbin && cp " STATIC_ELF " %s/usr/local/sbin/cache_check",
+			root, root);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	CHECK(own_plugins(root, NULL, &sp, img) == 0);
+	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
+	CHECK(image_has(img, "/usr/sbin/thin_check"));
+	CHECK(image_has(img, "/usr/local/sbin/cache_check"));
+	CHECK(image_finalize(img) == 0);
+	conf = image_text(img, "etc/lvm/lvm.conf");
+	CHECK(conf && strstr(conf, "global {\n\tuse_lvmlockd = 0\n\tevent_activation = 0\n"
+			     "\tthin_check_executable = \"/usr/sbin/thin_check\"\n"
+			     "\tcache_check_executable = \"/usr/local/sbin/cache_check\"\n}\n"));
+	free(conf);
+	stack_plan_free(&sp);
+	image_free(img);
+	rm_tree(root);
+
+	img = image_new();
+	root = sysroot("virtio", "lvm");
+	CHECK(own_plugins(root, NULL, &sp, img) == 0);
+	CHECK(stack_plan_add(&sp, img, root, NULL) == 0);
+	CHECK(image_finalize(img) == 0);
+	conf = image_text(img, "etc/lvm/lvm.conf");
+	CHECK(conf && strstr(conf, "\tevent_activation = 0\n}\nbackup {\n"));
+	CHECK(conf && !strstr(conf, "_check_executable"));
+	free(conf);
 	stack_plan_free(&sp);
 	image_free(img);
 	rm_tree(root);
@@ -882,6 +958,7 @@ int main(void)
 	RUN(test_lvm_on_md);
 	RUN(test_missing_tool_names_package);
 	RUN(test_thin_pool_needs_thin_check);
+	RUN(test_lvm_conf_names_checkers);
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
 	RUN(test_crypttab_headers_and_keydevs);
