@@ -33,6 +33,10 @@ tests=(
 	busybox-static xz-utils zstd gzip lz4
 	# binaries the tests pack into images
 	cryptsetup-bin lvm2 mdadm
+	# thin_check and cache_check: lvm refuses a thin pool or a cache
+	# volume without them (plugins/lvm-thin.conf, lvm-cache.conf; the
+	# boot tests lvm-thin, lvm-cache, dracut20-thin)
+	thin-provisioning-tools
 	# make-bcache for the plugin-layer boot test's disk (tests/boot/scenarios_plugins.py)
 	bcache-tools
 	# multipath, its checkers and libraries, packed by the multipath plugin

@@ -58,6 +58,7 @@ import scenarios_console  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_f2fs  # noqa: E402
 import scenarios_load  # noqa: E402
+import scenarios_lvmx  # noqa: E402
 import scenarios_modprobe  # noqa: E402
 import scenarios_multipath  # noqa: E402
 import scenarios_persist  # noqa: E402
@@ -246,6 +247,7 @@ SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
 SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
+SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers

@@ -26,6 +26,7 @@ import builder
 import disks
 import scenarios_console
 import scenarios_early
+import scenarios_lvmx
 import scenarios_stack
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -741,6 +742,11 @@ def scenarios(Scenario):
                  "rd.driver.pre=vfio_pci,vfio,vfio_iommu_type1"),
           log_expect=("vfio_pci: add [1002:67df[ffffffff:ffffffff]] class 0x000000/00000000",
                       "vfio_pci: add [1002:aaf0[ffffffff:ffffffff]] class 0x000000/00000000")),
+        # ---- dracut-ng TEST-20 disk-thin: scenarios_lvmx's disks (VG dracut,
+        # thin LV root labelled dracut, beside a RAID1 and a cached LV)
+        S("dracut20-thin", "dracut TEST-20 \"ext4\" disk-thin: a thin LV in VG dracut's thin "
+          "pool, rd.auto=1 rd.luks.crypttab=0 rd.md=0", d2("dracut20-thin", scenarios_lvmx.KINDS),
+          "LABEL=dracut", cmdline="quiet ro rd.auto=1 rd.luks.crypttab=0 rd.md=0"),
     ]
 
 
