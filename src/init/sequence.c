@@ -564,6 +564,7 @@ mounted:
 	timing_mark(&in->timing, "mount");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
+	export_modules(in); /* as dracut's pre-pivot hook does, after the others */
 	sshd_stop(&in->ssh, in->ops, in->xops); /* before the network goes: its logins end cleanly */
 	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE);
 	if (switch_root(in) == 0)

@@ -43,6 +43,23 @@ static void set_bool(const struct cmdline_param *p, bool *dst)
 	*dst = v;
 }
 
+/* dracut's rd.driver.export: bare or a boolean, or "force" to export
+ * over the root's own modules of this kernel. */
+static void set_export(struct options *o, const struct cmdline_param *p)
+{
+	bool v = true;
+
+	if (p->val && !strcmp(p->val, "force")) {
+		o->driver_export = EXPORT_FORCE;
+		return;
+	}
+	if (p->val && cmdline_parse_bool(p->val, &v) < 0) {
+		warn_value(p, "not a boolean or force");
+		return;
+	}
+	o->driver_export = v ? EXPORT_YES : EXPORT_NO;
+}
+
 static void set_emergency(struct options *o, const struct cmdline_param *p)
 {
 	static const char *const names[] = { [EMERGENCY_REBOOT] = "reboot",
@@ -231,6 +248,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 	else if (!strcmp(k, "rd.driver.pre") || !strcmp(k, "earlymodules") ||
 		 !strcmp(k, "rd.modules_force_load"))
 		add_list(&o->driver_pre, p);
+	else if (!strcmp(k, "rd.driver.export"))
+		set_export(o, p);
 	else if (!strcmp(k, "rd.driver.blacklist") || !strcmp(k, "modprobe.blacklist") ||
 		 !strcmp(k, "blacklist"))
 		add_list(&o->blacklist, p);

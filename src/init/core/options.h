@@ -59,6 +59,8 @@ struct options {
 	long panic;    /* seconds before the reboot after a failure; 0 forever */
 
 	struct strv driver_pre, blacklist;
+	/* rd.driver.export: the image's modules for a root without its own */
+	enum driver_export { EXPORT_NO, EXPORT_YES, EXPORT_FORCE } driver_export;
 	struct strv modparam_mod, modparam_arg; /* parallel: module, "param=value" */
 
 	/* rd.luks.*, rd.lvm.*, rd.md.* are the layers' own (stack_parse). */

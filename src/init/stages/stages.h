@@ -29,6 +29,12 @@ void kmod_helper_restore(struct init *in);
  * any prompt (in->keymap names the keymap loaded). Never fails the boot. */
 void stage_vconsole(struct init *in);
 
+/* modexport.c: rd.driver.export, after the pre-pivot hooks: the
+ * image's /lib/modules/KVER copied onto a tmpfs on the root's
+ * /lib/modules, for a root without modules of its own. Never fails the
+ * boot: a warning says why not. */
+void export_modules(struct init *in);
+
 /* squashmount.c: the squashfs segment on LAYOUT_SQUASH_DIR, when the
  * image has one (0 without); 0 or a negative code (err set). */
 int mount_squash(struct init *in);
