@@ -19,6 +19,7 @@ build` (--cmdline, --add-files, --add-keys).  The harness's own words
 """
 
 import contextlib
+import hashlib
 import os
 import shutil
 
@@ -308,6 +309,38 @@ def _b_keydev(testinit, work, env):
                                     testinit, make)]
 
 
+# dracut TEST-44-DRIVERS: a root with an empty /lib/modules (its init
+# mounts an xfs /mnt, whose module only the initramfs has), and the xfs
+# disk; TEST-44's root runs systemd and kmod's modprobe, ours mountinit in
+# front of testinit, and uniramfs-init (static) as its /sbin/modprobe
+D44_ROOT_UUID = "5f0c1a4e-1b2d-4c3e-9f10-000000000044"
+D44_MNT = disks.Disk("dracut44-mnt", "xfs", "5f0c1a4e-1b2d-4c3e-9f10-000000000045", "mnt",
+                     size_mb=300)
+
+
+def _d44_root(testinit, work, env):
+    src = os.path.join(COMPAT, "mountinit.c")
+    init_bin = os.path.join(os.path.dirname(env["uniramfs"]), "uniramfs-init")
+    h = hashlib.sha256()
+    for p in (src, init_bin):
+        with open(p, "rb") as f:
+            h.update(f.read())
+
+    def make(tmp, out):
+        root = os.path.join(tmp, "root")
+        disks._populate(root, testinit)
+        os.rename(os.path.join(root, "sbin", "init"), os.path.join(root, "sbin", "testinit"))
+        _run(["cc", "-O2", "-static", "-o", os.path.join(root, "sbin", "init"), src])
+        shutil.copyfile(init_bin, os.path.join(root, "sbin", "modprobe"))
+        os.chmod(os.path.join(root, "sbin", "modprobe"), 0o755)
+        os.makedirs(os.path.join(root, "lib", "modules"))
+        with open(out, "wb") as f:
+            f.truncate(40 << 20)
+        _run(["mkfs.ext4", "-q", "-F", "-d", root, "-U", D44_ROOT_UUID, "-L", "dracut",
+              "-E", "root_owner=0:0", out])
+    return [scenarios_early._cached(work, "dracut44-root", h.hexdigest(), testinit, make)]
+
+
 class BoosterHeader(scenarios_stack.DetachedHeader):
     """TestCrypttabHeader: scenarios_stack's detached-header disk with
     booster's crypttab line, which names the data disk by the UUID in
@@ -540,6 +573,19 @@ def scenarios(Scenario):
           % (D26_LUKS1, D26_LUKS2), log_absent=("Passphrase for",)),
         S("dracut26-any-luks", "dracut TEST-26 \"Any LUKS\": rd.auto", d26, "/dev/dracut/root",
           cmdline="quiet rd.auto", log_absent=("Passphrase for",)),
+        # ---- dracut-ng test/TEST-44-DRIVERS: the root has no modules; the image's
+        # are exported to it, and its init mounts an xfs /mnt with them
+        S("dracut44-driver-export", "dracut TEST-44-DRIVERS: rd.driver.export, the root's "
+          "own modprobe loads xfs from the modules the image handed over",
+          _dracut("dracut44", "ext4", [_d44_root, _plain(D44_MNT)], ["root", "mnt"]),
+          "LABEL=dracut", cmdline="rd.driver.export mountinit.mount=/dev/disk/by-id/"
+          "scsi-0QEMU_QEMU_HARDDISK_mnt:/mnt:xfs testinit.show=/mnt/etc/os-release",
+          expect=(r"mounts: driver_export /lib/modules tmpfs ",
+                  r"show /mnt/etc/os-release: NAME="),
+          log_expect=("uniramfs: rd.driver.export: the image's /lib/modules/",
+                      "uniramfs: modprobe fs-xfs: loaded xfs",
+                      "MOUNTINIT: mount /dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_mnt on /mnt "
+                      "(xfs): ok")),
         # ---- dracut-ng test/TEST-13-SYSROOT: a hostonly image made from a sysroot
         S("dracut-sysroot", "dracut TEST-13-SYSROOT: a --hostonly --sysroot image, "
           "root=LABEL=dracut", D_EXT4, "LABEL=dracut", cmdline="quiet", build=HOSTONLY_ARGS),
