@@ -211,6 +211,14 @@ const struct blockdev *registry_match(const struct registry *r, const char *spec
 	return NULL;
 }
 
+const struct blockdev *registry_named(const struct registry *r, const struct blockdev *bd,
+				      const char *spec)
+{
+	if (blockdev_matches(bd, spec))
+		return bd;
+	return blockdev_partnroff(spec, NULL, NULL) ? registry_match(r, spec) : NULL;
+}
+
 void registry_free(struct registry *r)
 {
 	for (size_t i = 0; i < r->n; i++)

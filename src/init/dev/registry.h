@@ -69,6 +69,11 @@ const struct blockdev *registry_get(const struct registry *r, const char *name);
  * PARTUUID=U/PARTNROFF=N the partition N places from U's on the same
  * disk (blockdev_partnroff). NULL if none. */
 const struct blockdev *registry_match(const struct registry *r, const char *spec);
+/* A subscriber's question, when bd came or changed: which device does
+ * spec name now? bd if it matches; for PARTUUID=U/PARTNROFF=N the
+ * neighbour, whichever of the two came last; else NULL. */
+const struct blockdev *registry_named(const struct registry *r, const struct blockdev *bd,
+				      const char *spec);
 void registry_free(struct registry *r);
 
 #endif

@@ -99,7 +99,8 @@ static void resume_block(struct init *in, const struct blockdev *bd)
 	const struct options *o = &in->opt;
 	char tail[SIG_LEN];
 
-	if (!o->resume || o->noresume || in->resume_done || !blockdev_matches(bd, o->resume))
+	if (!o->resume || o->noresume || in->resume_done ||
+	    !(bd = registry_named(&in->devs, bd, o->resume)))
 		return;
 	in->resume_done = true;
 	log_info("resume=%s is %s", o->resume, bd->devnode);

@@ -73,7 +73,7 @@ static const struct blockdev *btrfs_waiting(const struct init *in)
 void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 {
 	struct init *in = arg;
-	const struct blockdev *waiting, *offset;
+	const struct blockdev *waiting, *named;
 	bool match, member;
 
 	if (what == DEV_REMOVED) {
@@ -90,12 +90,9 @@ void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 	}
 	if (in->root || !in->opt.root)
 		return;
-	match = blockdev_matches(bd, in->opt.root) || blockdev_link_matches(in->ops, bd, in->opt.root);
-	/* PARTUUID=U/PARTNROFF=N names a neighbour: whichever of the two came
-	 * last completes it */
-	if (!match && blockdev_partnroff(in->opt.root, NULL, NULL) &&
-	    (offset = registry_match(&in->devs, in->opt.root))) {
-		bd = offset;
+	match = blockdev_link_matches(in->ops, bd, in->opt.root);
+	if (!match && (named = registry_named(&in->devs, bd, in->opt.root))) {
+		bd = named; /* PARTNROFF= names a neighbour */
 		match = true;
 	}
 	waiting = btrfs_waiting(in);

@@ -441,6 +441,13 @@ static void test_registry_partnroff(void)
 	CHECK_STR(got ? got->name : NULL, "sdc2");
 	got = registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=0");
 	CHECK_STR(got ? got->name : NULL, "sdc1");
+	/* a subscriber told of sdc1 (the last to come) is pointed at sdc3;
+	 * a spec the device answers itself is the device */
+	got = registry_named(&r, registry_get(&r, "sdc1"), "PARTUUID=" P1 "/PARTNROFF=2");
+	CHECK_STR(got ? got->name : NULL, "sdc3");
+	got = registry_named(&r, registry_get(&r, "sdc1"), "PARTUUID=" P1);
+	CHECK_STR(got ? got->name : NULL, "sdc1");
+	CHECK(registry_named(&r, registry_get(&r, "sdc2"), "PARTUUID=" P1) == NULL);
 	/* past the table's end, or a held neighbour: nothing */
 	CHECK(registry_match(&r, "PARTUUID=" P1 "/PARTNROFF=3") == NULL);
 	registry_claim(&r, "sdc3");
