@@ -4,8 +4,8 @@
  * them. The file comes from a sysroot the generator read: hostile.
  * Rules beyond "no crash": every entry has a name and a device of one
  * word each, never a comment; "none" and "-" are no key file; the
- * options give cryptsetup only its own --options, a header= and a
- * tpm2-device= that are absolute, ".."-free paths (a /dev one for the
+ * options give cryptsetup only its own --options, a header= (maybe
+ * /FILE:DEVICE) and a tpm2-device= that are absolute, ".."-free paths (a /dev one for the
  * TPM), and numbers in their bounds. A broken rule traps. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,6 +25,15 @@ bool stack_uuid_eq(const char *a, const char *b)
 	(void)a;
 	(void)b;
 	__builtin_trap();
+}
+
+/* header= splits /FILE:DEVICE at a device spec (blockdev.c, libblkid
+ * behind it): here the forms' prefixes are enough. */
+bool blockdev_spec_valid(const char *spec);
+bool blockdev_spec_valid(const char *spec)
+{
+	return spec && (!strncmp(spec, "UUID=", 5) || !strncmp(spec, "LABEL=", 6) ||
+			(!strncmp(spec, "/dev/", 5) && spec[5]));
 }
 
 static void quiet_sink(int level, const char *msg, void *userdata)
@@ -51,22 +60,23 @@ static bool plain_path(const char *p)
 static void check_opts(const struct luks_opts *o)
 {
 	const char *argv[LUKS_OPEN_ARGV];
-	char scratch[3][LUKS_ARG_MAX];
+	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
 	size_t n;
 
-	if (o->header && (o->header[0] != '/' || strchr(o->header, ':') || strlen(o->header) > LUKS_HEADER_MAX ||
+	if (o->header && (o->header[0] != '/' || strlen(o->header) > LUKS_HEADER_MAX ||
 			  !plain_path(o->header)))
 		__builtin_trap();
 	if (o->tpm2_device && (strncmp(o->tpm2_device, "/dev/", 5) != 0 || !plain_path(o->tpm2_device)))
 		__builtin_trap();
 	if (o->keyfile_size != -1 && (o->keyfile_size < 1 || o->keyfile_size > (8 << 20)))
 		__builtin_trap();
-	if (o->keyfile_offset < -1 || o->tries < -1 || o->tries > 100)
+	if (o->keyfile_offset < -1 || o->tries < -1 || o->tries > 100 || o->key_slot < -1 ||
+	    o->key_slot > 31)
 		__builtin_trap();
 	if (o->timeout_given && (o->timeout_s < 0 || o->timeout_s > 86400 * 60))
 		__builtin_trap();
-	for (int keyfile = 0; keyfile < 2; keyfile++) {
-		n = luks_opts_argv(o, keyfile, argv, scratch);
+	for (unsigned how = 0; how < 4; how++) {
+		n = luks_opts_argv(o, how, argv, scratch);
 		if (n > LUKS_OPEN_ARGV)
 			__builtin_trap();
 		for (size_t i = 0; i < n; i++)

@@ -80,6 +80,8 @@ void stack_free(struct stack *s)
 		luks_key_free(&s->keys[i]);
 	free(s->keys);
 	luks_free_waiting(s);
+	luks_crypttab_opts_free(s);
+	luks_header_free(s);
 	crypttab_free(&s->crypttab);
 	strv_free(&s->md_uuids);
 	strv_free(&s->done);

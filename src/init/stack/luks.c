@@ -30,6 +30,8 @@ static void luks_setup(struct stack_env *env)
 
 	if (r < 0 && r != -ENOENT)
 		log_warn("%s", err_msg());
+	luks_crypttab_opts(env->stack);
+	luks_header_setup(env);
 }
 
 static bool in_list(const struct strv *l, const char *uuid, size_t *at)
@@ -54,6 +56,7 @@ struct unlock {
 	bool net_waited; /* parked for clevis's network once: key and tokens were tried */
 	const struct crypttab_entry *ct; /* its crypttab line (the stack's, for the boot), or NULL */
 	struct luks_opts opts;
+	struct luks_hdr_src hdr; /* a detached header: where it is */
 };
 
 static void unlock_free(void *data)
@@ -68,6 +71,7 @@ static void unlock_free(void *data)
 	free(u->keydev);
 	free(u->keynode);
 	free(u->keytype);
+	luks_hdr_src_free(&u->hdr);
 	free(u);
 }
 
@@ -108,7 +112,7 @@ static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", 
 static int open_with(struct stack_env *env, const struct unlock *u, const char *keyarg, bool keyfile,
 		     const void *input, size_t len)
 {
-	char *kf = xasprintf("--key-file=%s", keyarg), scratch[3][LUKS_ARG_MAX];
+	char *kf = xasprintf("--key-file=%s", keyarg), scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
 	const char *argv[8 + LUKS_OPEN_ARGV];
 	size_t n = 0;
 	int st;
@@ -117,7 +121,8 @@ static int open_with(struct stack_env *env, const struct unlock *u, const char *
 	argv[n++] = "open";
 	argv[n++] = "--type";
 	argv[n++] = "luks";
-	n += luks_opts_argv(&u->opts, keyfile, argv + n, scratch);
+	n += luks_opts_argv(&u->opts, LUKS_ARGV_SECRET | (keyfile ? LUKS_ARGV_KEYFILE : 0), argv + n,
+			    scratch);
 	argv[n++] = u->devnode;
 	argv[n++] = u->name;
 	argv[n++] = kf;
@@ -265,22 +270,14 @@ static bool try_cached(struct stack_env *env, const struct unlock *u)
 	return true;
 }
 
-static enum job_result unlock_job(void *arg, void *data)
+/* 1: unlocked; 0: every try wrong; negative: not opened otherwise
+ * (said); 2: parked for the network. */
+static int unlock_run(struct stack_env *env, struct unlock *u)
 {
-	struct stack_env *env = arg;
-	struct unlock *u = data;
 	enum luks_clevis c;
 	long long t0;
 	int r;
 
-	if (u->generic && stack_root_found(env)) {
-		log_info("%s: LUKS UUID=%s left locked: the root is already there", u->devnode,
-			 u->uuid);
-		return JOB_DONE;
-	}
-	stack_load_modules(env, "luks", luks_modules);
-	/* cryptsetup's lock directory; it warns on every open without it */
-	env->ops->mkdir("/run/cryptsetup", 0700);
 	if (!u->net_waited && ((u->key && try_keyfile(env, u)) ||
 			       luks_token_try(env, u->devnode, u->name, &u->opts))) {
 		r = 1;
@@ -288,8 +285,9 @@ static enum job_result unlock_job(void *arg, void *data)
 	} else if ((c = luks_clevis_try(env, u->devnode, u->name, &u->opts,
 					u->net_waited || env->stack->half_time_done)) ==
 		   LUKS_CLEVIS_WAIT) {
+		luks_hdr_src_done(env, &u->hdr); /* fetched again when it runs again */
 		park_for_net(env->stack, u);
-		return JOB_DONE;
+		return 2;
 	} else if (c == LUKS_CLEVIS_OPENED) {
 		r = 1;
 		env->stack->auto_unlocked = true;
@@ -313,13 +311,44 @@ static enum job_result unlock_job(void *arg, void *data)
 		/* A person typing does not count against rd.timeout. */
 		*env->stall_ms += env->ops->now_ms() - t0;
 	}
+	return r;
+}
+
+static enum job_result unlock_job(void *arg, void *data)
+{
+	struct stack_env *env = arg;
+	struct unlock *u = data;
+	const char *hdr = NULL;
+	int r = -1;
+
+	if (u->generic && stack_root_found(env)) {
+		log_info("%s: LUKS UUID=%s left locked: the root is already there", u->devnode,
+			 u->uuid);
+		return JOB_DONE;
+	}
+	stack_load_modules(env, "luks", luks_modules);
+	/* cryptsetup's lock directory; it warns on every open without it */
+	env->ops->mkdir("/run/cryptsetup", 0700);
+	if ((u->hdr.path || u->hdr.dev) && (hdr = luks_hdr_src_fetch(env, &u->hdr, u->devnode))) {
+		free(u->opts.header);
+		u->opts.header = xstrdup(hdr);
+	}
+	if (!(u->hdr.path || u->hdr.dev) || hdr)
+		r = unlock_run(env, u);
+	luks_hdr_src_done(env, &u->hdr);
+	if (r == 2)
+		return JOB_DONE;
 	if (r == 1)
 		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
-	if (r != 0)
-		return JOB_DONE;
-	if (!u->opts.keyscript) /* luks_keyscript_unlock said it */
+	if (r == 0 && !u->opts.keyscript) /* luks_keyscript_unlock said it */
 		log_err("giving up on %s after %ld wrong passphrases", u->devnode,
 			u->opts.tries >= 0 ? u->opts.tries : env->stack->tries);
+	if (r <= 0 && u->opts.nofail) {
+		log_warn("%s: nofail: the boot goes on without /dev/mapper/%s", u->devnode, u->name);
+		return JOB_DONE;
+	}
+	if (r != 0) /* not opened otherwise: said, and the root's wait names it */
+		return JOB_DONE;
 	free(u->key);
 	u->key = NULL; /* the retry asks */
 	return JOB_FAILED;
@@ -333,15 +362,26 @@ static void key_found(struct unlock *u, const struct blockdev *kd)
 	u->keytype = kd->type ? xstrdup(kd->type) : NULL;
 }
 
+static bool key_waits(const struct unlock *u)
+{
+	return u->keydev && !u->keynode;
+}
+
 static void queue_or_wait(struct stack_env *env, struct unlock *u)
 {
 	struct stack *s = env->stack;
 	const struct blockdev *kd = u->keydev ? registry_match(env->devs, u->keydev) : NULL;
+	const struct blockdev *hd = u->hdr.dev ? registry_match(env->devs, u->hdr.dev) : NULL;
 
 	if (kd)
 		key_found(u, kd);
-	if (u->keydev && !kd) {
-		log_info("%s: waiting for the key's device %s", u->devnode, u->keydev);
+	if (hd)
+		luks_hdr_src_seen(&u->hdr, hd);
+	if (key_waits(u) || luks_hdr_src_waits(&u->hdr)) {
+		if (key_waits(u))
+			log_info("%s: waiting for the key's device %s", u->devnode, u->keydev);
+		if (luks_hdr_src_waits(&u->hdr))
+			log_info("%s: waiting for the LUKS header's device %s", u->devnode, u->hdr.dev);
 		ARRAY_GROW(s->waiting, s->capwaiting, s->nwaiting + 1);
 		s->waiting[s->nwaiting++] = u;
 		return;
@@ -358,13 +398,16 @@ void luks_any_seen(struct stack_env *env, const struct blockdev *bd)
 	header_device_seen(env, bd);
 	for (size_t i = 0; i < s->nwaiting;) {
 		struct unlock *u = s->waiting[i];
-		if (!blockdev_matches(bd, u->keydev)) {
+		bool key = key_waits(u) && blockdev_matches(bd, u->keydev);
+		if (key)
+			key_found(u, bd);
+		if ((!luks_hdr_src_seen(&u->hdr, bd) && !key) || key_waits(u) ||
+		    luks_hdr_src_waits(&u->hdr)) {
 			i++;
 			continue;
 		}
 		memmove(s->waiting + i, s->waiting + i + 1, (s->nwaiting - i - 1) * sizeof(*s->waiting));
 		s->nwaiting--;
-		key_found(u, bd);
 		stack_queue(env, "unlock", unlock_job, u, unlock_free);
 	}
 }
@@ -385,41 +428,32 @@ void luks_net_up(struct stack_env *env)
 	queue_net_waiting(env);
 }
 
+/* Half way: an unlock still waiting for its key's device asks instead;
+ * one waiting for its header's device cannot open anything without it
+ * and waits on (the root's timeout names it). */
 static bool luks_half_time(struct stack_env *env)
 {
 	struct stack *s = env->stack;
-	bool did = s->nwaiting > 0;
+	bool did = false;
 
-	for (size_t i = 0; i < s->nwaiting; i++)
+	for (size_t i = 0; i < s->nwaiting;) {
+		if (luks_hdr_src_waits(&s->waiting[i]->hdr)) {
+			i++;
+			continue;
+		}
 		stack_queue(env, "unlock", unlock_job, s->waiting[i], unlock_free);
-	s->nwaiting = 0;
-	return queue_net_waiting(env) || did; /* the network's bound too */
-}
-
-/* The LUKS header's UUID (at the same place in LUKS1 and LUKS2). */
-static int header_uuid(struct stack_env *env, const char *path, char uuid[40])
-{
-	int fd = env->ops->open(path, O_RDONLY | O_CLOEXEC, 0);
-	ssize_t n = -1;
-
-	if (fd >= 0) {
-		n = pread(fd, uuid, 40, 168);
-		close(fd);
+		memmove(s->waiting + i, s->waiting + i + 1, (s->nwaiting - i - 1) * sizeof(*s->waiting));
+		s->nwaiting--;
+		did = true;
 	}
-	if (n != 40 || !uuid[0])
-		return -EINVAL;
-	uuid[39] = '\0';
-	for (char *c = uuid; *c; c++)
-		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f') || *c == '-'))
-			return -EINVAL;
-	return 0;
+	return queue_net_waiting(env) || did; /* the network's bound too */
 }
 
 static struct unlock *new_unlock(struct stack_env *env, const struct blockdev *bd,
 				 const struct crypttab_entry *e, const char *uuid, const char *name)
 {
 	struct stack *s = env->stack;
-	const struct luks_key *k = luks_key_for(s, bd);
+	const struct luks_key *k = luks_key_for(s, bd, bd->uuid ? NULL : uuid);
 	struct unlock *u = xcalloc(1, sizeof(*u));
 
 	u->devnode = xstrdup(bd->devnode);
@@ -432,6 +466,11 @@ static struct unlock *new_unlock(struct stack_env *env, const struct blockdev *b
 		u->name = xasprintf("luks-%s", uuid);
 	u->ct = e;
 	luks_opts_for(s, e, uuid, &u->opts);
+	if (u->opts.header) { /* fetched when the unlock runs */
+		luks_hdr_src_set(&u->hdr, u->opts.header);
+		free(u->opts.header);
+		u->opts.header = NULL;
+	}
 	if (k) {
 		u->key = xstrdup(k->path);
 		u->keydev = k->keydev ? xstrdup(k->keydev) : NULL;
@@ -454,8 +493,14 @@ static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 
 	if (s->luks_off || !bd->uuid)
 		return;
+	if (luks_header_names(s, bd->uuid)) {
+		log_info("%s: LUKS UUID=%s is a detached header, not opened by itself", bd->devnode,
+			 bd->uuid);
+		return;
+	}
+	/* a line with header= names a device with no LUKS signature */
 	for (size_t i = 0; !s->crypttab_off && i < s->crypttab.n && !e; i++)
-		if (blockdev_matches(bd, s->crypttab.v[i].device))
+		if (!s->ct_opts[i].header && blockdev_matches(bd, s->crypttab.v[i].device))
 			e = &s->crypttab.v[i];
 	if (s->luks_uuids.n || s->name_uuids.n) {
 		wanted = in_list(&s->luks_uuids, bd->uuid, NULL) ||
@@ -485,27 +530,34 @@ static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 	queue_or_wait(env, u);
 }
 
-/* A crypttab line with header=: its device holds no LUKS signature (the
- * header is a file in the image), so the line names it. The UUID shown
- * is the header's. */
+/* A device with no LUKS signature may be the data of a detached header
+ * (luks_header.c says which); the prompt shows the header's UUID. */
 static void header_device_seen(struct stack_env *env, const struct blockdev *bd)
 {
 	struct stack *s = env->stack;
+	const struct crypttab_entry *e;
+	struct luks_detached *d;
+	struct unlock *u;
+	const char *name = NULL;
+	char uuid[40];
+	size_t at;
 
-	if (s->luks_off || s->crypttab_off || (bd->type && !strcmp(bd->type, "crypto_LUKS")))
+	if (bd->type && !strcmp(bd->type, "crypto_LUKS"))
 		return;
-	for (size_t i = 0; i < s->crypttab.n; i++) {
-		const struct crypttab_entry *e = &s->crypttab.v[i];
-		struct luks_opts o;
-		char uuid[40];
-		luks_opts_for(s, e, NULL, &o);
-		if (o.header && blockdev_matches(bd, e->device) && !stack_once(s, "luks-header", e->name)) {
-			if (header_uuid(env, o.header, uuid) < 0)
-				snprintf(uuid, sizeof(uuid), "header %s", o.header);
-			queue_or_wait(env, new_unlock(env, bd, e, uuid, NULL));
-		}
-		luks_opts_free(&o);
-	}
+	if (!(d = luks_header_data_of(env, bd)))
+		return;
+	e = d->line >= 0 ? &s->crypttab.v[d->line] : NULL;
+	if (d->uuid)
+		snprintf(uuid, sizeof(uuid), "%s", d->uuid);
+	else if (!d->header || luks_header_file_uuid(env, d->header, uuid) < 0)
+		snprintf(uuid, sizeof(uuid), "header %s", d->header);
+	if (d->uuid && in_list(&s->name_uuids, d->uuid, &at))
+		name = s->name_names.v[at]; /* the command line's name wins */
+	u = new_unlock(env, bd, e, uuid, name);
+	luks_hdr_src_set(&u->hdr, d->header); /* rd.luks.header= over the line's */
+	log_info("%s: no signature: the data of LUKS UUID=%s, its header %s", bd->devnode, uuid,
+		 d->header);
+	queue_or_wait(env, u);
 }
 
 static void luks_report_missing(struct stack_env *env)
@@ -513,14 +565,21 @@ static void luks_report_missing(struct stack_env *env)
 	const struct stack *s = env->stack;
 
 	for (size_t i = 0; i < s->luks_uuids.n; i++)
-		if (!stack_seen_uuid(env, "crypto_LUKS", s->luks_uuids.v[i]))
+		if (!luks_header_names(s, s->luks_uuids.v[i]) &&
+		    !stack_seen_uuid(env, "crypto_LUKS", s->luks_uuids.v[i]))
 			log_err("waited for LUKS device UUID=%s (rd.luks.uuid) which never appeared",
 				s->luks_uuids.v[i]);
 	for (size_t i = 0; i < s->name_uuids.n; i++)
 		if (!strv_contains(&s->luks_uuids, s->name_uuids.v[i]) &&
+		    !luks_header_names(s, s->name_uuids.v[i]) &&
 		    !stack_seen_uuid(env, "crypto_LUKS", s->name_uuids.v[i]))
 			log_err("waited for LUKS device UUID=%s (rd.luks.name) which never appeared",
 				s->name_uuids.v[i]);
+	luks_header_report(s);
+	for (size_t i = 0; i < s->nwaiting; i++)
+		if (luks_hdr_src_waits(&s->waiting[i]->hdr))
+			log_err("waited for the LUKS header's device %s of %s which never appeared",
+				s->waiting[i]->hdr.dev, s->waiting[i]->devnode);
 }
 
 const struct layer luks_layer = {

@@ -50,7 +50,7 @@ size_t luks_clevis_argv(const char **argv, const char *dev, const char *name)
 static void warn_options(const char *dev, const struct luks_opts *o)
 {
 	const char *argv[LUKS_OPEN_ARGV + 1];
-	char scratch[3][LUKS_ARG_MAX];
+	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
 	size_t n = luks_opts_argv(o, false, argv, scratch);
 	struct buf b = { 0 };
 

@@ -72,7 +72,7 @@ void luks_key_free(struct luks_key *k)
 
 /* A LUKSDEV as the forms spell it: UUID=U, luks-U, a bare U, or a
  * device spec (/dev/..., PARTUUID=...). */
-static bool luksdev_matches(const char *spec, const struct blockdev *bd)
+static bool luksdev_matches(const char *spec, const struct blockdev *bd, const char *uuid)
 {
 	const char *u = spec;
 
@@ -80,15 +80,16 @@ static bool luksdev_matches(const char *spec, const struct blockdev *bd)
 		u += 5;
 	if (!strncmp(u, "luks-", 5))
 		u += 5;
-	if (bd->uuid && stack_uuid_eq(u, bd->uuid))
+	if ((bd->uuid && stack_uuid_eq(u, bd->uuid)) || (uuid && stack_uuid_eq(u, uuid)))
 		return true;
 	return blockdev_spec_valid(spec) && blockdev_matches(bd, spec);
 }
 
-const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev *bd)
+const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev *bd,
+				    const char *uuid)
 {
 	for (size_t i = 0; i < s->nkeys; i++)
-		if (!s->keys[i].luksdev || luksdev_matches(s->keys[i].luksdev, bd))
+		if (!s->keys[i].luksdev || luksdev_matches(s->keys[i].luksdev, bd, uuid))
 			return &s->keys[i];
 	return NULL;
 }
@@ -191,40 +192,44 @@ static const char *file_kind(mode_t m)
 	       : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
-/* The key file into out. 0 or -errno after a warning naming the file,
- * the device and why. */
-static int read_key(struct stack_env *env, const char *path, const char *keydev,
-		    const char *node, struct buf *out)
+/* The file at path on the device mounted at KEYDEV_MOUNT, what ("key",
+ * "header") naming it in the messages, into out or, when out is NULL,
+ * written to outfd; at most max bytes. 0 or -errno after a warning
+ * naming the file, the device and why. */
+static int read_on(struct stack_env *env, const char *what, const char *path, const char *dev,
+		   const char *node, size_t max, struct buf *out, int outfd)
 {
 	char chunk[4096];
 	struct stat st;
+	size_t total = 0;
 	int dfd = env->ops->open(KEYDEV_MOUNT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0), fd, r = 0;
 
 	if (dfd < 0) {
-		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-dfd));
+		log_warn("cannot read %s file %s on %s (%s): %s", what, path, dev, node, strerror(-dfd));
 		return dfd;
 	}
 	fd = open_beneath(dfd, path);
 	close(dfd);
 	if (fd == -ELOOP) {
-		log_warn("key file %s on %s (%s): refused: a symbolic link in its path (a key "
-			 "device's key file is read through plain directories only)", path, keydev, node);
+		log_warn("%s file %s on %s (%s): refused: a symbolic link in its path (a %s "
+			 "device's %s file is read through plain directories only)", what, path, dev,
+			 node, what, what);
 		return fd;
 	}
 	if (fd < 0) {
-		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-fd));
+		log_warn("cannot read %s file %s on %s (%s): %s", what, path, dev, node, strerror(-fd));
 		return fd;
 	}
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
-		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+		log_warn("cannot read %s file %s on %s (%s): %s", what, path, dev, node, strerror(-r));
 	} else if (!S_ISREG(st.st_mode)) {
 		r = -EINVAL;
-		log_warn("key file %s on %s (%s): refused: %s, not a regular file", path, keydev, node,
+		log_warn("%s file %s on %s (%s): refused: %s, not a regular file", what, path, dev, node,
 			 file_kind(st.st_mode));
-	} else if (st.st_size > MAX_KEYFILE) {
+	} else if ((unsigned long long)st.st_size > max) {
 		r = -EFBIG;
-		log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+		log_warn("cannot read %s file %s on %s (%s): %s", what, path, dev, node, strerror(-r));
 	}
 	while (r == 0) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
@@ -234,43 +239,63 @@ static int read_key(struct stack_env *env, const char *path, const char *keydev,
 			r = -errno;
 		if (n <= 0)
 			break;
-		if (out->len + (size_t)n > MAX_KEYFILE)
+		total += (size_t)n;
+		if (total > max)
 			r = -EFBIG;
-		else
+		else if (out)
 			buf_append(out, chunk, (size_t)n);
+		else
+			r = write_all(outfd, chunk, (size_t)n);
 		if (r < 0)
-			log_warn("cannot read key file %s on %s (%s): %s", path, keydev, node, strerror(-r));
+			log_warn("cannot read %s file %s on %s (%s): %s", what, path, dev, node,
+				 strerror(-r));
 	}
 	explicit_bzero(chunk, sizeof(chunk));
 	close(fd);
 	return r;
 }
 
-int luks_key_read(struct stack_env *env, const char *node, const char *fstype, const char *keydev,
-		  const char *path, struct buf *out)
+/* Mount node read-only at KEYDEV_MOUNT, read path on it as read_on
+ * does, unmount. */
+static int read_mounted(struct stack_env *env, const char *what, const char *node,
+			const char *fstype, const char *dev, const char *path, size_t max,
+			struct buf *out, int outfd)
 {
 	int r, u;
 
 	if (!path_safe(path)) {
-		log_warn("key file %s on %s: not a plain absolute path", path, keydev);
+		log_warn("%s file %s on %s: not a plain absolute path", what, path, dev);
 		return -EINVAL;
 	}
 	env->ops->mkdir(KEYDEV_MOUNT, 0700);
 	if (!fstype) {
-		log_warn("the key's device %s (%s) holds no filesystem blkid knows", keydev, node);
+		log_warn("the %s's device %s (%s) holds no filesystem blkid knows", what, dev, node);
 		return -EINVAL;
 	}
 	modload_fs(env->ml, fstype);
 	r = env->ops->mount(node, KEYDEV_MOUNT, fstype, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			   NULL);
 	if (r < 0) {
-		log_warn("cannot mount the key's device %s (%s, %s): %s", keydev, node, fstype,
+		log_warn("cannot mount the %s's device %s (%s, %s): %s", what, dev, node, fstype,
 			 strerror(-r));
 		return r;
 	}
-	r = read_key(env, path, keydev, node, out);
+	r = read_on(env, what, path, dev, node, max, out, outfd);
 	u = env->ops->umount(KEYDEV_MOUNT, 0);
 	if (u < 0)
-		log_warn("cannot unmount the key's device %s: %s", node, strerror(-u));
+		log_warn("cannot unmount the %s's device %s: %s", what, node, strerror(-u));
 	return r;
+}
+
+int luks_key_read(struct stack_env *env, const char *node, const char *fstype, const char *keydev,
+		  const char *path, struct buf *out)
+{
+	return read_mounted(env, "key", node, fstype, keydev, path, MAX_KEYFILE, out, -1);
+}
+
+int luks_header_copy(struct stack_env *env, const char *node, const char *fstype, const char *dev,
+		     const char *path, int outfd)
+{
+	return read_mounted(env, "header", node, fstype, dev, path, LUKS_HEADER_FILE_MAX, NULL,
+			    outfd);
 }

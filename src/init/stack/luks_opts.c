@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "init/dev/blockdev.h"
 #include "init/stack/stack.h"
 #include "log.h"
 #include "util.h"
@@ -21,7 +22,7 @@
 void luks_opts_init(struct luks_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->keyfile_offset = o->keyfile_size = o->tries = -1;
+	o->keyfile_offset = o->keyfile_size = o->tries = o->key_slot = -1;
 }
 
 void luks_opts_free(struct luks_opts *o)
@@ -65,6 +66,9 @@ void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 		dst->keyfile_size = over->keyfile_size;
 	if (over->tries >= 0)
 		dst->tries = over->tries;
+	if (over->key_slot >= 0)
+		dst->key_slot = over->key_slot;
+	dst->nofail |= over->nofail;
 	dst->off |= over->off;
 	dst->headless |= over->headless;
 	dst->tpm2_asked |= over->tpm2_asked;
@@ -111,7 +115,7 @@ static int parse_timeout(const char *v, long *out)
  * scripts and units, as x-systemd.* do (x-systemd.device-timeout
  * included: rd.timeout bounds the wait here). Every other option this
  * file does not act on is said by name, so nobody thinks it took
- * effect (key-slot=, nofail, readonly, plain, cipher=, ...). */
+ * effect (readonly, plain, cipher=, ...). */
 static const char *const as_is[] = {
 	"luks", "initramfs", "x-initrd.attach", "noearly", "_netdev",
 };
@@ -131,6 +135,24 @@ static bool has_dotdot(const char *p)
 	return false;
 }
 
+const char *luks_header_devpart(const char *spec)
+{
+	/* the first ':' followed by a device spec that is not a number:
+	 * by-path names hold "0000:00:04.0" */
+	for (const char *c = strchr(spec, ':'); c; c = strchr(c + 1, ':'))
+		if (c[1] && (c[1] < '0' || c[1] > '9') && blockdev_spec_valid(c + 1))
+			return c;
+	return NULL;
+}
+
+bool luks_header_valid(const char *spec)
+{
+	const char *c = luks_header_devpart(spec);
+	size_t n = c ? (size_t)(c - spec) : strlen(spec);
+
+	return spec[0] == '/' && n > 1 && strlen(spec) <= LUKS_HEADER_MAX && !has_dotdot(spec);
+}
+
 static void one_option(struct luks_opts *o, const char *w, size_t len, const char *where)
 {
 	char *word = xstrndup(w, len), *v = strchr(word, '=');
@@ -145,11 +167,11 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 	} else if (!strcmp(word, "no-write-workqueue") && !v) {
 		o->no_write_wq = true;
 	} else if (!strcmp(word, "header")) {
-		/* in the image, so on its own path: none of a device's */
-		if (!v || v[0] != '/' || has_dotdot(v) || strchr(v, ':') ||
-		    strlen(v) > LUKS_HEADER_MAX) {
-			log_warn("%s: ignoring header=%s: expected a file in the image (/PATH)", where,
-				 v ? v : "");
+		/* a file in the image, a device, or a file on a device's
+		 * filesystem (crypttab(5)'s PATH:DEVICE) */
+		if (!v || !luks_header_valid(v)) {
+			log_warn("%s: ignoring header=%s: expected /FILE (in the image), /dev/NODE or "
+				 "/FILE:DEVICE", where, v ? v : "");
 		} else {
 			free(o->header);
 			o->header = xstrdup(v);
@@ -175,6 +197,20 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		if (!number(v, 0, 100, &o->tries))
 			log_warn("%s: ignoring tries=%s: not a number from 0 to 100", where,
 				 v ? v : "");
+	} else if (!strcmp(word, "key-slot") || !strcmp(word, "keyslot")) {
+		/* LUKS2 has 32 slots, LUKS1 8: cryptsetup names one past them */
+		if (!number(v, 0, 31, &o->key_slot))
+			log_warn("%s: ignoring %s=%s: not a key slot number from 0 to 31", where,
+				 word, v ? v : "");
+	} else if (!strcmp(word, "nofail") && !v) {
+		o->nofail = true;
+	} else if (!strcmp(word, "timeout")) {
+		/* systemd-cryptsetup's bound on the prompt: 0 is none, as
+		 * here; another is said, since the prompt here waits on */
+		long t;
+		if (!v || parse_timeout(v, &t) < 0 || t)
+			log_warn("%s: timeout=%s: the passphrase prompt waits with no time limit "
+				 "here; ignoring it", where, v ? v : "");
 	} else if (!strcmp(word, "tpm2-device") && v) {
 		if (!strcmp(v, "auto")) {
 			free(o->tpm2_device);
@@ -278,33 +314,46 @@ void luks_uuid_opts_free(struct stack *s)
 	s->nuuid_opts = s->capuuid_opts = 0;
 }
 
+void luks_crypttab_opts(struct stack *s)
+{
+	char *where;
+
+	s->ct_opts = xcalloc(s->crypttab.n ? s->crypttab.n : 1, sizeof(*s->ct_opts));
+	for (size_t i = 0; i < s->crypttab.n; i++) {
+		luks_opts_init(&s->ct_opts[i]);
+		where = xasprintf("/etc/crypttab %s", s->crypttab.v[i].name);
+		luks_options_parse(&s->ct_opts[i], s->crypttab.v[i].options, where);
+		free(where);
+	}
+}
+
+void luks_crypttab_opts_free(struct stack *s)
+{
+	for (size_t i = 0; s->ct_opts && i < s->crypttab.n; i++)
+		luks_opts_free(&s->ct_opts[i]);
+	free(s->ct_opts);
+	s->ct_opts = NULL;
+}
+
 void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, const char *uuid,
 		   struct luks_opts *out)
 {
-	const struct luks_opts *cmd = &s->opts;
-	struct luks_opts line;
-	char *where;
+	const struct luks_opts *cmd = &s->opts, *line = NULL;
 
 	for (size_t i = 0; uuid && i < s->nuuid_opts; i++)
 		if (stack_uuid_eq(s->uuid_opts[i].uuid, uuid))
 			cmd = &s->uuid_opts[i].opts;
-	if (!e) {
-		luks_opts_merge(out, cmd, NULL);
-	} else {
-		luks_opts_init(&line);
-		where = xasprintf("/etc/crypttab %s", e->name);
-		luks_options_parse(&line, e->options, where);
-		luks_opts_merge(out, cmd, &line);
-		luks_opts_free(&line);
-		free(where);
-	}
+	/* the line's options as read once at setup: each warning said once */
+	if (e && s->ct_opts && e >= s->crypttab.v && e < s->crypttab.v + s->crypttab.n)
+		line = &s->ct_opts[e - s->crypttab.v];
+	luks_opts_merge(out, cmd, line);
 	out->off |= s->tokens_off;
 	out->discard |= s->allow_discards;
 }
 
 
-size_t luks_opts_argv(const struct luks_opts *o, bool keyfile, const char **argv,
-		      char scratch[3][LUKS_ARG_MAX])
+size_t luks_opts_argv(const struct luks_opts *o, unsigned how, const char **argv,
+		      char scratch[LUKS_SCRATCH][LUKS_ARG_MAX])
 {
 	size_t n = 0;
 
@@ -318,13 +367,17 @@ size_t luks_opts_argv(const struct luks_opts *o, bool keyfile, const char **argv
 		snprintf(scratch[0], sizeof(scratch[0]), "--header=%s", o->header);
 		argv[n++] = scratch[0];
 	}
-	if (keyfile && o->keyfile_offset >= 0) {
+	if ((how & LUKS_ARGV_KEYFILE) && o->keyfile_offset >= 0) {
 		snprintf(scratch[1], sizeof(scratch[1]), "--keyfile-offset=%ld", o->keyfile_offset);
 		argv[n++] = scratch[1];
 	}
-	if (keyfile && o->keyfile_size >= 0) {
+	if ((how & LUKS_ARGV_KEYFILE) && o->keyfile_size >= 0) {
 		snprintf(scratch[2], sizeof(scratch[2]), "--keyfile-size=%ld", o->keyfile_size);
 		argv[n++] = scratch[2];
+	}
+	if ((how & LUKS_ARGV_SECRET) && o->key_slot >= 0) {
+		snprintf(scratch[3], sizeof(scratch[3]), "--key-slot=%ld", o->key_slot);
+		argv[n++] = scratch[3];
 	}
 	return n;
 }

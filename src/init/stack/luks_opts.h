@@ -30,9 +30,16 @@ struct luks_opts {
 	long keyfile_offset; /* keyfile-offset=, -1: not given */
 	long keyfile_size;   /* keyfile-size=, -1: not given */
 	long tries;          /* tries=, 0: rd.luks.tries */
+	long key_slot;       /* key-slot= (keyslot=): --key-slot, -1: any slot */
+	bool nofail;         /* nofail: giving up on it does not stop the boot */
 };
 
 void luks_opts_init(struct luks_opts *o);
+/* A header= or rd.luks.header= value: /FILE (in the image), /dev/NODE
+ * or /FILE:DEVICE, no ".." anywhere. */
+bool luks_header_valid(const char *spec);
+/* The ':' before DEVICE in /FILE:DEVICE, or NULL. */
+const char *luks_header_devpart(const char *spec);
 /* dst = src (dst's own copy), then over's options on top when not NULL. */
 void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 		     const struct luks_opts *over);
@@ -58,15 +65,24 @@ void luks_uuid_opts_free(struct stack *s);
  * when it has none of its own, those for every device, as
  * systemd-cryptsetup reads rd.luks.options=; then its crypttab line's
  * (e may be NULL) on top. */
+/* Each line of the stack's crypttab read into s->ct_opts, once: its
+ * warnings said once per line however often the line is looked at. */
+void luks_crypttab_opts(struct stack *s);
+void luks_crypttab_opts_free(struct stack *s);
 void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, const char *uuid,
 		   struct luks_opts *out);
 /* cryptsetup open's options from o into argv (room for LUKS_OPEN_ARGV
- * more, strings kept in o's scratch): their count. keyfile: the
- * keyfile-offset/-size apply (not to a typed passphrase). */
-#define LUKS_OPEN_ARGV 6
+ * more, strings kept in scratch): their count. how: LUKS_ARGV_SECRET
+ * when a passphrase or key is given (key-slot= applies: not to a token,
+ * which names its own slot), LUKS_ARGV_KEYFILE too for a key file
+ * (keyfile-offset/-size apply, not to a typed passphrase). */
+#define LUKS_ARGV_KEYFILE 1u
+#define LUKS_ARGV_SECRET 2u
+#define LUKS_OPEN_ARGV 7
+#define LUKS_SCRATCH 4
 #define LUKS_HEADER_MAX 255 /* longest header= path */
 #define LUKS_ARG_MAX (LUKS_HEADER_MAX + 16)
-size_t luks_opts_argv(const struct luks_opts *o, bool keyfile, const char **argv,
-		      char scratch[3][LUKS_ARG_MAX]);
+size_t luks_opts_argv(const struct luks_opts *o, unsigned how, const char **argv,
+		      char scratch[LUKS_SCRATCH][LUKS_ARG_MAX]);
 
 #endif

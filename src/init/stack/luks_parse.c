@@ -69,6 +69,8 @@ void luks_parse(struct stack *s, const char *kv)
 			s->clevis_off = v && !b;
 	} else if (!strcmp(key, "rd.luks.allow-discards")) {
 		s->allow_discards = true;
+	} else if (!strcmp(key, "rd.luks.header") || !strcmp(key, "rd.luks.data")) {
+		luks_header_parse(s, key, v);
 	} else if (!strcmp(key, "rd.luks.tries") && v) {
 		if (cmdline_parse_int(v, 1, 100, &s->tries) < 0)
 			log_warn("ignoring %s: not a number from 1 to 100", kv);
@@ -77,8 +79,8 @@ void luks_parse(struct stack *s, const char *kv)
 		   !strcmp(key, "rd.luks.tries")) {
 		log_warn("ignoring %s: expected %s=VALUE", kv, key);
 	} else {
-		/* dracut's and systemd's others (rd.luks.timeout, rd.luks.header,
-		 * rd.luks.data, ...): said by name, never taken silently */
+		/* dracut's and systemd's others (rd.luks.timeout, ...): said
+		 * by name, never taken silently */
 		log_warn("ignoring %s: uniramfs does not support %s", kv, key);
 	}
 	free(key);

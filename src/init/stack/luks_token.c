@@ -25,7 +25,7 @@
 #define TPM2_WAIT_ASKED_S 30       /* systemd's token-timeout default */
 #define TPM2_WAIT_HEADER_S 5       /* only the header names a TPM: a short wait */
 
-size_t luks_token_argv(const char **argv, char scratch[3][LUKS_ARG_MAX], const struct luks_opts *o,
+size_t luks_token_argv(const char **argv, char scratch[LUKS_SCRATCH][LUKS_ARG_MAX], const struct luks_opts *o,
 		       const char *dev, const char *name)
 {
 	size_t n = 0;
@@ -115,7 +115,7 @@ bool luks_token_try(struct stack_env *env, const char *dev, const char *name,
 		    const struct luks_opts *o)
 {
 	const char *argv[LUKS_TOKEN_ARGV], *tpm = o->tpm2_device ? o->tpm2_device : TPM2_DEFAULT;
-	char scratch[3][LUKS_ARG_MAX];
+	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
 	int have, st;
 	bool want_tpm;
 

@@ -12,7 +12,7 @@ struct stack_env;
 /* cryptsetup open --token-only [--token-type T] [OPTIONS] DEV NAME into
  * argv (room for LUKS_TOKEN_ARGV; strings in scratch): its count. */
 #define LUKS_TOKEN_ARGV (8 + LUKS_OPEN_ARGV)
-size_t luks_token_argv(const char **argv, char scratch[3][LUKS_ARG_MAX], const struct luks_opts *o,
+size_t luks_token_argv(const char **argv, char scratch[LUKS_SCRATCH][LUKS_ARG_MAX], const struct luks_opts *o,
 		       const char *dev, const char *name);
 /* The LUKS2_TOKEN_* of dev's header, or -errno (-EINVAL: not LUKS2). */
 int luks_header_tokens(struct stack_env *env, const char *dev);

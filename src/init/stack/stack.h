@@ -11,6 +11,7 @@
 #include "init/dev/blockdev.h"
 #include "init/dev/registry.h"
 #include "init/stack/crypttab.h"
+#include "init/stack/luks_header.h"
 #include "init/stack/luks_token.h"
 #include "init/stack/plugin_rows.h"
 #include "init/stack/stack_env.h"
@@ -48,6 +49,9 @@ struct stack {
 	size_t nuuid_opts, capuuid_opts;
 	bool tokens_off, allow_discards;    /* rd.luks.tokens=0, rd.luks.allow-discards: every device */
 	struct crypttab crypttab;           /* the image's /etc/crypttab */
+	struct luks_opts *ct_opts;          /* each line's options, parallel (luks_crypttab_opts) */
+	struct luks_detached *detached;     /* detached headers (luks_header.c) */
+	size_t ndetached, capdetached;
 	struct strv md_uuids;  /* rd.md.uuid as given (mdadm or blkid spelling) */
 	struct strv done;      /* "luks:UUID", "plugin:/dev/X", "md:/dev/X", "modules:SET" */
 	bool md_member_seen, half_time_done;
@@ -141,8 +145,10 @@ static inline enum stack_net stack_net(const struct stack_env *env)
 /* One rd.luks.key= value (warns by name and ignores a bad one). */
 void luks_key_parse(struct stack *s, const char *v);
 void luks_key_free(struct luks_key *k);
-/* The first key for this LUKS device, or NULL. */
-const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev *bd);
+/* The first key for this LUKS device (uuid: its LUKS UUID when the
+ * device shows none, its header detached; else NULL), or NULL. */
+const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev *bd,
+				    const char *uuid);
 /* Mount node (a filesystem fstype; keydev is its spec, for messages)
  * read-only, append the key file path on it to out, unmount. 0 or
  * -errno, after a warning naming the device, the file and why. */

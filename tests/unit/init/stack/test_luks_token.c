@@ -146,7 +146,7 @@ static void test_header_scan(void)
 static void test_argv(void)
 {
 	const char *argv[LUKS_TOKEN_ARGV];
-	char scratch[3][LUKS_ARG_MAX];
+	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
 	struct luks_opts o;
 	struct buf b = { 0 };
 	static const char *const types[] = { NULL, LUKS_TOKEN_TPM2, LUKS_TOKEN_FIDO2,
@@ -262,10 +262,8 @@ static void test_options(void)
 			  "<4>rd.luks.options: tpm2-signature is not supported here; ignoring it\n");
 	/* accepted means honoured: what is not acted on is named (issue 26),
 	 * but for the options that ask for what happens anyway */
-	parse(&o, &d, "key-slot=1,nofail,readonly,cipher=aes-xts-plain64,same-cpu-crypt");
-	CHECK_STR(msgs.p, "<4>rd.luks.options: key-slot is not supported here; ignoring it\n"
-			  "<4>rd.luks.options: nofail is not supported here; ignoring it\n"
-			  "<4>rd.luks.options: readonly is not supported here; ignoring it\n"
+	parse(&o, &d, "readonly,cipher=aes-xts-plain64,same-cpu-crypt");
+	CHECK_STR(msgs.p, "<4>rd.luks.options: readonly is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: cipher is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: same-cpu-crypt is not supported here; ignoring it\n");
 	parse(&o, &d, "luks,initramfs,x-initrd.attach,noearly,_netdev,x-systemd.device-timeout=10s");
@@ -277,11 +275,42 @@ static void test_options(void)
 	      o.keyfile_size == 64 && o.tries == 0 && o.no_read_wq && o.no_write_wq && !d);
 	CHECK_STR(msgs.p, "");
 	luks_opts_free(&o);
-	parse(&o, &d, "header=root.hdr,header=/x:UUID=1,header=/etc/..,keyfile-size=0,keyfile-offset=-1,tries=101");
+	/* key-slot= (keyslot=) and nofail are acted on (issue 26); timeout=0
+	 * is what the prompt does anyway, another timeout is named */
+	parse(&o, &d, "key-slot=1,nofail,timeout=0");
+	CHECK(o.key_slot == 1 && o.nofail);
+	CHECK_STR(msgs.p, "");
+	parse(&o, &d, "keyslot=31,key-slot=32,timeout=30s");
+	CHECK(o.key_slot == 31);
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring key-slot=32: not a key slot number from 0 "
+			  "to 31\n"
+			  "<4>rd.luks.options: timeout=30s: the passphrase prompt waits with no time "
+			  "limit here; ignoring it\n");
+	{
+		const char *argv[LUKS_OPEN_ARGV];
+		char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
+		/* a passphrase or a key names the slot; a token its own */
+		CHECK(luks_opts_argv(&o, LUKS_ARGV_SECRET, argv, scratch) == 1);
+		CHECK_STR(argv[0], "--key-slot=31");
+		CHECK(luks_opts_argv(&o, 0, argv, scratch) == 0);
+	}
+	luks_opts_free(&o);
+	/* a header on a device, or a file on a device's filesystem */
+	parse(&o, &d, "header=/root.hdr:UUID=" U1);
+	CHECK_STR(o.header, "/root.hdr:UUID=" U1);
+	parse(&o, &d, "header=/dev/disk/by-path/pci-0000:00:04.0");
+	CHECK_STR(o.header, "/dev/disk/by-path/pci-0000:00:04.0");
+	CHECK(luks_header_devpart(o.header) == NULL);
+	CHECK_STR(msgs.p, "");
+	luks_opts_free(&o);
+	parse(&o, &d, "header=root.hdr,header=/x:UUID=/..,header=/etc/..,keyfile-size=0,keyfile-offset=-1,tries=101");
 	CHECK(!o.header && o.keyfile_size == -1 && o.keyfile_offset == -1 && o.tries == -1);
-	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring header=root.hdr: expected a file in the image (/PATH)\n"
-			  "<4>rd.luks.options: ignoring header=/x:UUID=1: expected a file in the image (/PATH)\n"
-			  "<4>rd.luks.options: ignoring header=/etc/..: expected a file in the image (/PATH)\n"
+	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring header=root.hdr: expected /FILE (in the image), "
+			  "/dev/NODE or /FILE:DEVICE\n"
+			  "<4>rd.luks.options: ignoring header=/x:UUID=/..: expected /FILE (in the image), "
+			  "/dev/NODE or /FILE:DEVICE\n"
+			  "<4>rd.luks.options: ignoring header=/etc/..: expected /FILE (in the image), "
+			  "/dev/NODE or /FILE:DEVICE\n"
 			  "<4>rd.luks.options: ignoring keyfile-size=0: not a number of bytes from 1 to 8388608\n"
 			  "<4>rd.luks.options: ignoring keyfile-offset=-1: not a number of bytes\n"
 			  "<4>rd.luks.options: ignoring tries=101: not a number from 0 to 100\n");

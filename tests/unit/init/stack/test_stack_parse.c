@@ -28,8 +28,9 @@ static void test_luks_unsupported_named(void)
 	parse(&s, "rd.luks.timeout=30 rd.luks.header=/h rd.luks.data=UUID=x rd.luks.uuid "
 		  "rd.luks.key");
 	CHECK_STR(msgs.p, "<4>ignoring rd.luks.timeout=30: uniramfs does not support rd.luks.timeout\n"
-			  "<4>ignoring rd.luks.header=/h: uniramfs does not support rd.luks.header\n"
-			  "<4>ignoring rd.luks.data=UUID=x: uniramfs does not support rd.luks.data\n"
+			  "<4>ignoring rd.luks.header=/h: expected rd.luks.header=UUID=/FILE, /dev/NODE "
+			  "or /FILE:DEVICE\n"
+			  "<4>ignoring rd.luks.data=UUID=x: expected rd.luks.data=UUID=DEVICE\n"
 			  "<4>ignoring rd.luks.uuid: expected rd.luks.uuid=VALUE\n"
 			  "<4>ignoring rd.luks.key: expected rd.luks.key=VALUE\n");
 	stack_free(&s);
@@ -45,6 +46,35 @@ static void test_luks_known_quiet(void)
 	CHECK_STR(msgs.p, "");
 	CHECK(s.crypttab_off && s.tokens_off && s.allow_discards && s.tries == 5);
 	CHECK_STR(s.luks_uuids.v[0], "abcd");
+	stack_free(&s);
+}
+
+/* systemd-cryptsetup-generator's rd.luks.header=UUID=SPEC and
+ * rd.luks.data=UUID=DEVICE: one entry per UUID, in any spelling of it */
+static void test_luks_header_data(void)
+{
+	struct stack s;
+
+	parse(&s, "rd.luks.header=CBD49694-81DE-41BD-A850-0D934AFF8328=/h.hdr "
+		  "rd.luks.data=UUID=cbd49694-81de-41bd-a850-0d934aff8328=/dev/sda "
+		  "rd.luks.header=luks-4d4d4d4d-4444-4444-8444-444444444444=/root.hdr:UUID=e2d8 "
+		  "rd.luks.header=4d4d4d4d-4444-4444-8444-444444444445=/dev/vda "
+		  "rd.luks.header=cbd49694-81de-41bd-a850-0d934aff8328=/x/../h "
+		  "rd.luks.data=cbd49694-81de-41bd-a850-0d934aff8328=nodev");
+	CHECK_STR(msgs.p, "<4>ignoring rd.luks.header=cbd49694-81de-41bd-a850-0d934aff8328=/x/../h: "
+			  "expected rd.luks.header=UUID=/FILE, /dev/NODE or /FILE:DEVICE\n"
+			  "<4>ignoring rd.luks.data=cbd49694-81de-41bd-a850-0d934aff8328=nodev: "
+			  "expected rd.luks.data=UUID=DEVICE\n");
+	CHECK(s.ndetached == 3);
+	CHECK_STR(s.detached[0].uuid, "cbd49694-81de-41bd-a850-0d934aff8328");
+	CHECK_STR(s.detached[0].header, "/h.hdr");
+	CHECK_STR(s.detached[0].data, "/dev/sda");
+	CHECK_STR(s.detached[1].uuid, "4d4d4d4d-4444-4444-8444-444444444444");
+	CHECK_STR(s.detached[1].header, "/root.hdr:UUID=e2d8");
+	CHECK(s.detached[1].data == NULL);
+	CHECK_STR(s.detached[2].header, "/dev/vda");
+	CHECK(luks_header_names(&s, "CBD49694-81DE-41BD-A850-0D934AFF8328"));
+	CHECK(!luks_header_names(&s, "cbd49694-81de-41bd-a850-0d934aff8329"));
 	stack_free(&s);
 }
 
@@ -67,6 +97,7 @@ int main(void)
 	log_init("uniramfs", LOG_DEBUG);
 	RUN(test_luks_unsupported_named);
 	RUN(test_luks_known_quiet);
+	RUN(test_luks_header_data);
 	RUN(test_md_unsupported_named);
 	buf_free(&msgs);
 	return test_done();
