@@ -156,6 +156,8 @@ static const struct generic generic[] = {
 	{ "serpent_generic", "" },
 	{ "twofish_avx_x86_64", "twofish, a LUKS option" },
 	{ "twofish_generic", "" },
+	{ "camellia_aesni_avx2", "camellia, a LUKS option (booster's TestLoadableCryptoModule)" },
+	{ "camellia_generic", "" },
 	{ "adiantum", "fscrypt/dm-crypt without AES hardware" },
 	{ "algif_skcipher", "cryptsetup decrypts LUKS keyslots through AF_ALG" },
 	{ "algif_hash", "" },
