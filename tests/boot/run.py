@@ -60,6 +60,7 @@ import scenarios_f2fs  # noqa: E402
 import scenarios_load  # noqa: E402
 import scenarios_lvmx  # noqa: E402
 import scenarios_modprobe  # noqa: E402
+import scenarios_luksx  # noqa: E402
 import scenarios_multipath  # noqa: E402
 import scenarios_persist  # noqa: E402
 import scenarios_plugins  # noqa: E402
@@ -249,6 +250,7 @@ SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
+SCENARIOS.extend(scenarios_luksx.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()

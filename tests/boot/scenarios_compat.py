@@ -361,6 +361,76 @@ B_CAMELLIA_UUID = "ad575500-a9e3-4692-b1b2-eed95a6e8ce2"
 B_CAMELLIA = builder.Layout("booster-luks2-camellia", "compat-booster-camellia", "ext4",
                             "0118f2b1-3c4f-4eff-9663-b58447ad797c", "atestlabel12",
                             params=(("LUKS_UUID", B_CAMELLIA_UUID), ("PASS", B_PASS)))
+# luks_test.go's detached-header volumes (assets.go), laid out by
+# builder/luks2-header.sh: disk 1 the data (no signature), disk 2 the
+# header in its first 2 MiB; the image carries the header file where
+# booster's test names it (an absolute path of the host there)
+B_HDR_UUID = "cbd49694-81de-41bd-a850-0d934aff8328"
+B_HDR_FS_UUID = "781780d2-bf67-4a17-9ca8-fd22336c1b2e"
+B_HDRDEV_UUID = "e2d8f1a3-7b4c-4e9d-a1b2-3c4d5e6f7a8b"
+B_HDR2_UUID = "4d4d4d4d-4444-4444-8444-444444444444"
+B_HDR2_KEY = "decoy-key-2"   # the decoy's passphrase, its key file's text
+B_HDR = builder.Layout("booster-detached-header", "luks2-header", "ext4", B_HDR_FS_UUID,
+                       "atestlabel12", ndisks=2, size_mb=64,
+                       params=(("LUKS_UUID", B_HDR_UUID), ("PASS", B_PASS)))
+B_HDR2 = builder.Layout("booster-detached-header2", "luks2-header", "ext4",
+                        "781780d2-bf67-4a17-9ca8-fd22336c1b2f", "decoy", ndisks=2, size_mb=64,
+                        params=(("LUKS_UUID", B_HDR2_UUID), ("PASS", B_HDR2_KEY)))
+B_HDR_PATH = "/tests/assets/luks2.detached_header.hdr"
+B_HDR2_PATH = "/tests/assets/luks2.detached_header2.hdr"
+B_HDR2_KEY_PATH = "/tests/assets/luks2.detached_header2.key"
+
+
+def _hdr_file(disk):
+    """The header: the first 2 MiB of a layout's second disk, as a file."""
+    hdr = disk + ".hdr"
+    if not os.path.exists(hdr):
+        with open(disk, "rb") as f, open(hdr + ".tmp", "wb") as o:
+            o.write(f.read(2 << 20))
+        os.replace(hdr + ".tmp", hdr)
+    return hdr
+
+
+def _b_hdrdev(testinit, work, env):
+    """luks_detached_header_device.sh: an ext4 with UUID B_HDRDEV_UUID
+    holding the header as /root.hdr."""
+    hdr = _hdr_file(B_HDR.build(testinit, work, env)[1])
+
+    def make(tmp, out):
+        top = os.path.join(tmp, "top")
+        os.makedirs(top)
+        with open(hdr, "rb") as f, open(os.path.join(top, "root.hdr"), "wb") as o:
+            o.write(f.read())
+        with open(out, "wb") as f:
+            f.truncate(8 << 20)
+        _run(["mkfs.ext4", "-q", "-F", "-d", top, "-U", B_HDRDEV_UUID, out])
+    with open(hdr, "rb") as f:
+        recipe = B_HDRDEV_UUID + hashlib.sha256(f.read()).hexdigest()
+    return [scenarios_early._cached(work, "booster-hdrdev", recipe, testinit, make)]
+
+
+class BoosterDetached(Attached):
+    """A detached-header case: makers give the disks, attach_fn(paths) the
+    QEMU arguments, files(work, paths) the build's (headers, a key)."""
+
+    def __init__(self, name, makers, attach_fn, files=None):
+        super().__init__(name, "ext4", makers, attach_fn)
+        self.files, self.work = files, None
+
+    def build(self, testinit, work, env):
+        self.work = work
+        return super().build(testinit, work, env)
+
+    def image_files(self, dpaths):
+        return dpaths, self.files(self.work, self.paths) if self.files else ()
+
+
+def _hdr_into(path, disk_index=1):
+    """--add-keys for the header of the layout whose disks start at
+    disk_index - 1 in paths."""
+    return lambda work, paths: ("--add-keys", "%s:%s" % (_hdr_file(paths[disk_index]), path))
+
+
 # btrfs_test.go, and luks_test.go's one passphrase for two volumes
 B_BTRFS_RAID0 = builder.Layout("booster-btrfs-raid0", "compat-booster-btrfs-raid0", "btrfs",
                                "5eaa0c1c-e1dc-4be7-9b03-9f1ed5a87289", "", size_mb=650)
@@ -793,6 +863,78 @@ def scenarios(Scenario):
         S("dracut20-thin", "dracut TEST-20 \"ext4\" disk-thin: a thin LV in VG dracut's thin "
           "pool, rd.auto=1 rd.luks.crypttab=0 rd.md=0", d2("dracut20-thin", scenarios_lvmx.KINDS),
           "LABEL=dracut", cmdline="quiet ro rd.auto=1 rd.luks.crypttab=0 rd.md=0"),
+    ] + _detached(S)
+
+
+def _detached(S):
+    """luks_test.go's TestLUKS2DetachedHeader* and crypttab_test.go's
+    TestCrypttabHeader; TestLoadableCryptoModule."""
+    hdr_name = "rd.luks.name=%s=cryptroot" % B_HDR_UUID
+    in_image = "rd.luks.header=%s=%s" % (B_HDR_UUID, B_HDR_PATH)
+    prompt_sda = ((_prompt("/dev/sda", B_HDR_UUID), B_PASS + "\n"),)
+    unlocked = lambda dev: ("uniramfs: unlocked %s as /dev/mapper/cryptroot" % dev,)  # noqa: E731
+    data_only = BoosterDetached("booster-hdr-image", [_layout(B_HDR)],
+                                lambda paths: _booster_drives(paths[:1]), _hdr_into(B_HDR_PATH))
+    return [
+        S("booster-luks2-detached-cmdline", "booster TestLUKS2DetachedHeaderCmdline: the header "
+          "a file in the image, the data the disk with no signature", data_only,
+          "/dev/mapper/cryptroot", cmdline="%s %s" % (hdr_name, in_image),
+          interact=prompt_sda, log_expect=unlocked("/dev/sda")),
+        S("booster-luks2-detached-datapin", "booster TestLUKS2DetachedHeaderCmdlineDataPin: "
+          "rd.luks.data= names the data disk", data_only, "/dev/mapper/cryptroot",
+          cmdline="%s %s rd.luks.data=%s=/dev/sda" % (hdr_name, in_image, B_HDR_UUID),
+          interact=prompt_sda, log_expect=unlocked("/dev/sda")),
+        S("booster-luks2-detached-multi", "booster TestLUKS2DetachedHeaderMultiDeviceCmdline: "
+          "two headerless disks on virtio, the decoy first and opened by its key file, each "
+          "pinned to its header by rd.luks.data=",
+          BoosterDetached("booster-hdr-multi", [_layout(B_HDR2), _layout(B_HDR)],
+                          lambda paths: _booster_drives([paths[0], paths[2]], "virtio"),
+                          lambda work, paths: _hdr_into(B_HDR2_PATH, 1)(work, paths) +
+                          _hdr_into(B_HDR_PATH, 3)(work, paths) +
+                          ("--add-keys", "%s:%s" % (_crypttab(work, "hdr2.key", B_HDR2_KEY),
+                                                    B_HDR2_KEY_PATH))),
+          "/dev/mapper/cryptroot",
+          cmdline="rd.luks.name=%s=cryptdecoy rd.luks.header=%s=%s rd.luks.data=%s=/dev/vda "
+          "rd.luks.key=%s=%s rd.luks.name=%s=cryptroot rd.luks.header=%s=%s "
+          "rd.luks.data=%s=/dev/vdb" % (B_HDR2_UUID, B_HDR2_UUID, B_HDR2_PATH, B_HDR2_UUID,
+                                        B_HDR2_UUID, B_HDR2_KEY_PATH, B_HDR_UUID, B_HDR_UUID,
+                                        B_HDR_PATH, B_HDR_UUID),
+          interact=((_prompt("/dev/vdb", B_HDR_UUID), B_PASS + "\n"),),
+          log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/cryptdecoy",) +
+          unlocked("/dev/vdb")),
+        S("booster-luks2-detached-rawdev", "booster TestLUKS2DetachedHeaderCmdlineRawDevice: the "
+          "header is a whole disk (virtio), the data on virtio-scsi",
+          BoosterDetached("booster-hdr-raw", [_layout(B_HDR)],
+                          lambda paths: _booster_drives(paths[:1]) +
+                          _booster_drives(paths[1:], "virtio", 1)),
+          "UUID=" + B_HDR_FS_UUID,
+          cmdline="%s rd.luks.header=%s=/dev/vda" % (hdr_name, B_HDR_UUID),
+          interact=prompt_sda,
+          log_expect=("uniramfs: /dev/vda: LUKS UUID=%s is a detached header, not opened by "
+                      "itself" % B_HDR_UUID,) + unlocked("/dev/sda")),
+        S("booster-luks2-detached-ondev", "booster TestLUKS2DetachedHeaderCmdlineOnDevice: the "
+          "header a file on another disk's ext4, mounted read-only while it is copied",
+          BoosterDetached("booster-hdr-ondev", [_layout(B_HDR), _b_hdrdev],
+                          lambda paths: _booster_drives(paths[:1]) +
+                          _booster_drives(paths[2:], "virtio", 1)),
+          "UUID=" + B_HDR_FS_UUID,
+          cmdline="%s rd.luks.header=%s=/root.hdr:UUID=%s" % (hdr_name, B_HDR_UUID,
+                                                            B_HDRDEV_UUID),
+          interact=prompt_sda, log_expect=unlocked("/dev/sda")),
+        # was pending(): the data disk is found by the header's UUID now
+        S("booster-crypttab-header", "booster TestCrypttabHeader: header= in crypttab, the "
+          "data disk named by the header's UUID", BoosterHeader(),
+          "UUID=" + scenarios_stack.LUKS2_HDR.uuid,
+          interact=scenarios_stack.typed("/dev/vda", scenarios_stack.LUKS2_HDR_UUID,
+                                         scenarios_stack.PASS),
+          log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/cryptroot",)),
+        # was pending(): camellia's modules are in the generic set now
+        S("booster-luks2-camellia", "booster TestLoadableCryptoModule: LUKS2 in camellia-xts, "
+          "the cipher's module loaded on the kernel's request",
+          _booster("booster-luks2-camellia", "ext4", [_layout(B_CAMELLIA)]),
+          "/dev/mapper/cryptroot", cmdline="rd.luks.name=%s=cryptroot" % B_CAMELLIA_UUID,
+          interact=((_prompt("/dev/sda", B_CAMELLIA_UUID), B_PASS + "\n"),),
+          log_expect=("uniramfs: modprobe crypto-camellia",)),
     ]
 
 
@@ -800,22 +942,5 @@ def pending(Scenario):
     """Replays written and booted here that fail today (docs/compat.md says
     why): not in run.py's list, so the suite stays green; the work that
     makes one pass moves it into scenarios()."""
-    S = lambda *a, **k: Scenario(*a, ours_only=True, **k)  # noqa: E731
     return [
-        # not even laid out: the builder VM's dm-crypt finds no camellia-xts
-        # (Error allocating crypto tfm, -ENOENT), its generic image
-        # apparently without camellia's modules
-        S("booster-luks2-camellia", "booster TestLoadableCryptoModule: LUKS2 in camellia-xts, "
-          "the cipher's module loaded on the kernel's request",
-          _booster("booster-luks2-camellia", "ext4", [_layout(B_CAMELLIA)]),
-          "/dev/mapper/cryptroot", cmdline="rd.luks.name=%s=cryptroot" % B_CAMELLIA_UUID,
-          interact=((_prompt("/dev/sda", B_CAMELLIA_UUID), B_PASS + "\n"),),
-          log_expect=("uniramfs: modprobe crypto-camellia",)),
-        # the data disk has no signature: a crypttab source UUID= naming the
-        # header's UUID is never matched, the root waited for until rd.timeout
-        S("booster-crypttab-header", "booster TestCrypttabHeader: header= in crypttab, the "
-          "data disk named by the header's UUID", BoosterHeader(),
-          "UUID=" + scenarios_stack.LUKS2_HDR.uuid,
-          interact=scenarios_stack.typed("/dev/vda", scenarios_stack.LUKS2_HDR_UUID,
-                                         scenarios_stack.PASS)),
     ]
