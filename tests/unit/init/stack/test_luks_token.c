@@ -298,6 +298,7 @@ static void test_options(void)
 	/* a header on a device, or a file on a device's filesystem */
 	parse(&o, &d, "header=/root.hdr:UUID=" U1);
 	CHECK_STR(o.header, "/root.hdr:UUID=" U1);
+	luks_opts_free(&o);
 	parse(&o, &d, "header=/dev/disk/by-path/pci-0000:00:04.0");
 	CHECK_STR(o.header, "/dev/disk/by-path/pci-0000:00:04.0");
 	CHECK(luks_header_devpart(o.header) == NULL);
