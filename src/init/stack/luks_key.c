@@ -47,7 +47,9 @@ void luks_key_parse(struct stack *s, const char *v)
 		k.keydev = opt_dup(c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1));
 	if (c2)
 		k.luksdev = opt_dup(c2 + 1, strlen(c2 + 1));
-	if (k.path[0] != '/' || (k.keydev && !blockdev_spec_valid(k.keydev))) {
+	/* PARTNROFF= needs the registry's neighbours: root= and resume= only */
+	if (k.path[0] != '/' || (k.keydev && (!blockdev_spec_valid(k.keydev) ||
+					      blockdev_partnroff(k.keydev, NULL, NULL)))) {
 		if (k.path[0] != '/')
 			log_warn("ignoring rd.luks.key=%s: the key file must be an absolute path", v);
 		else
