@@ -359,9 +359,14 @@ static char *spec_host_path(const char *spec)
 		{ "LABEL=", "/dev/disk/by-label/" },
 		{ "PARTUUID=", "/dev/disk/by-partuuid/" },
 		{ "PARTLABEL=", "/dev/disk/by-partlabel/" },
+		{ "WWID=", "/dev/disk/by-id/" },
+		{ "HWPATH=", "/dev/disk/by-path/" },
 	};
 	unsigned maj, min;
 	char end;
+
+	if (strstr(spec, "/PARTNROFF="))
+		return NULL; /* a neighbour of the partition named: no link names it */
 
 	for (size_t i = 0; i < ARRAY_SIZE(tags); i++)
 		if (str_has_prefix(spec, tags[i].tag))

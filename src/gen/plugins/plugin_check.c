@@ -116,7 +116,8 @@ const char *plugin_run_unknown(const char *run, const struct strv *options)
 static const char *const builtin_types[] = { "crypto_LUKS", "linux_raid_member", "isw_raid_member",
 					     "ddf_raid_member" };
 static const char *const builtin_prefixes[] = { "/", "UUID=", "LABEL=", "PARTUUID=", "PARTLABEL=",
-						"nfs:", "nfs4:", "dhcp", "iscsi:", "nbd:" };
+						"WWID=", "HWPATH=", "nfs:", "nfs4:", "dhcp",
+						"iscsi:", "nbd:" };
 
 static bool overlaps(const char *a, const char *b)
 {

@@ -213,6 +213,15 @@ static void test_resume_spec(void)
 	free(s);
 	put("etc/initramfs-tools/conf.d/resume", "RESUME=none\n");
 	CHECK(early_resume_spec(tmpdir, "254:16") == NULL);
+	/* the kernel's form and booster's names are baked as written */
+	put("etc/initramfs-tools/conf.d/resume", "RESUME=PARTUUID=" SWAPUUID "/PARTNROFF=1\n");
+	s = early_resume_spec(tmpdir, "254:16");
+	CHECK_STR(s, "PARTUUID=" SWAPUUID "/PARTNROFF=1");
+	free(s);
+	put("etc/initramfs-tools/conf.d/resume", "RESUME=WWID=virtio-swap\n");
+	s = early_resume_spec(tmpdir, "254:16");
+	CHECK_STR(s, "WWID=virtio-swap");
+	free(s);
 }
 
 static char *sh_out(const char *cmd)

@@ -302,6 +302,8 @@ static void test_conflicts(void)
 		     LIB "bad.conf:1: root-prefix UUID= overlaps the init's own root=UUID=");
 	expect_error("root-prefix = /dev/zvol\nroot-program = /a\n",
 		     LIB "bad.conf:1: root-prefix /dev/zvol overlaps the init's own root=/");
+	expect_error("root-prefix = HWPATH=\nroot-program = /a\n",
+		     LIB "bad.conf:1: root-prefix HWPATH= overlaps the init's own root=HWPATH=");
 }
 
 static void test_no_directories(void)

@@ -199,6 +199,7 @@ static void test_bad_rows(void)
 		{ "root\tzfs\tUUID=\t" PROG "\t-\t-", "root= prefix UUID= is the init's own (UUID=)" },
 		{ "root\tzfs\t/dev/zfs\t" PROG "\t-\t-", "root= prefix /dev/zfs is the init's own (/)" },
 		{ "root\tzfs\tnfs\t" PROG "\t-\t-", "root= prefix nfs is the init's own (nfs:)" },
+		{ "root\tzfs\tWWID=\t" PROG "\t-\t-", "root= prefix WWID= is the init's own (WWID=)" },
 		{ "layer\tbc\tbcache\t" PROG "\t-\t-\r",
 		  "bad options (a comma list of command-line keys such as rd.foo, or -)" },
 		{ "layer\tbc\tbcache\t" PROG "\t-\trd.bc, rd.x",
