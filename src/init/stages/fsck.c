@@ -181,12 +181,30 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 	return ret;
 }
 
+/* The kernel's read-only flag on the device (a read-only NBD export or
+ * iSCSI LUN, a write-protected disk): a checker can open it for reading
+ * only, and repair nothing. */
+static bool read_only_dev(struct init *in, const struct blockdev *bd)
+{
+	char *rel = xasprintf("/sys/class/block/%s/ro", bd->name), *p = in->ops->path(rel), *line = NULL;
+	bool ro = read_line(p, &line) == 0 && line[0] == '1';
+
+	free(line);
+	free(p);
+	free(rel);
+	return ro;
+}
+
 int fsck_root(struct init *in)
 {
 	const struct blockdev *bd = root_dev(in);
 	char *type;
 	int r;
 
+	if (bd->name && read_only_dev(in, bd)) {
+		log_info("%s is read-only: not checking it", bd->devnode);
+		return 0;
+	}
 	if (in->opt.rootfstype)
 		type = xstrndup(in->opt.rootfstype, strcspn(in->opt.rootfstype, ","));
 	else if (bd->type)

@@ -538,6 +538,17 @@ static void test_fsck_exit_codes(void)
 	CHECK(fake_boot_logged("<6>checking /dev/vda1 (ext4): e2fsck -a /dev/vda1\n"));
 	done(f, &in);
 
+	/* a read-only device (a read-only NBD export): e2fsck could not
+	 * open it to repair, so it is not run; mounted */
+	f = setup("root=/dev/vda1", NULL);
+	make_exec(f, "/usr/sbin/e2fsck", "");
+	fake_write(f, "/sys/class/block/vda1/ro", "1\n");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "run /usr/sbin/e2fsck e2fsck -a /dev/vda1") == 0);
+	CHECK(fake_boot_logged("<6>/dev/vda1 is read-only: not checking it\n"));
+	CHECK(fake_log_find_prefix(f, "mount /dev/vda1 /sysroot", 0) >= 0);
+	done(f, &in);
+
 	/* 1: corrected, going on */
 	f = setup("root=/dev/vda1 fsck.mode=force fsck.repair=yes", NULL);
 	make_exec(f, "/sbin/fsck.ext4", ""); /* only the fsck.TYPE name packed */
