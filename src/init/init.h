@@ -42,6 +42,7 @@ struct init {
 	/* The boot's state. */
 	char kver[256];
 	char *root;          /* kernel name of the root= device, NULL until found */
+	bool staged;         /* stage_modules ran: devices and the network are coming */
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
 	bool squash_mounted; /* the squashfs segment is on LAYOUT_SQUASH_DIR */
 	bool resume_done;    /* resume= was dealt with (or cannot be any more) */

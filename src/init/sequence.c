@@ -55,6 +55,10 @@ static void stage_modules(struct init *in)
 	const struct options *o = &in->opt;
 	struct loop_source src = { .ready = devevents_ready, .arg = &in->events };
 
+	if (in->staged)
+		return; /* a root DHCP named as a disk: done before its network */
+	in->staged = true;
+
 	/* The socket before the drivers: nothing a driver's load announces
 	 * is missed (what the squashfs segment's loop made, coldplug finds). */
 	in->events.fd = in->ops->uevent_open();
@@ -185,7 +189,8 @@ static int wait_net(struct init *in)
 }
 
 /* The root on the network: the link, then the mount, each failure
- * through the failure path and tried again. 0 mounted, < 0 gave up. */
+ * through the failure path and tried again. 0 mounted, 1 DHCP's
+ * root-path named a disk (the block path mounts it), < 0 gave up. */
 static int net_root_mount(struct init *in)
 {
 	for (;;) {
@@ -193,6 +198,8 @@ static int net_root_mount(struct init *in)
 
 		if (r < 0)
 			return r;
+		if (r > 0 && !net_root(in))
+			return 1;
 		if (r > 0) {
 			timing_mark(&in->timing, "network");
 			run_break(in, BRK_PRE_MOUNT, "pre-mount");
@@ -459,7 +466,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		stage_modules(in);
 		if ((r = net_root_mount(in)) < 0)
 			return r;
-		goto mounted;
+		if (r == 0)
+			goto mounted;
 	}
 	use_netroot_device(in);
 	if (!in->opt.root) {
@@ -526,7 +534,8 @@ mounted:
 	run_hooks(in, "pre-pivot");
 	export_modules(in); /* as dracut's pre-pivot hook does, after the others */
 	sshd_stop(&in->ssh, in->ops, in->xops); /* before the network goes: its logins end cleanly */
-	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE);
+	/* rd.neednet=1 keeps the network for the root too, as dracut does */
+	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE || in->net.cmd.neednet);
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());

@@ -332,17 +332,25 @@ static int iscsi_from_cmdline(const struct cmdline *c, struct netroot *r, struct
 	struct iscsi_root *i = &r->iscsi;
 	bool fw = false;
 
-	if ((v = last_val(c, "rd.iscsi.firmware")) && cmdline_parse_bool(v, &fw) == 0 && fw)
-		i->firmware = true;
-	if (cmdline_has(c, "rd.iscsi.ibft") || (cmdline_has(c, "rd.iscsi.firmware") && !last_val(c, "rd.iscsi.firmware")))
-		i->firmware = true;
+	/* each on its own, as a flag or a boolean: rd.iscsi.ibft=0 says no */
+	static const char *const keys[] = { "rd.iscsi.firmware", "rd.iscsi.ibft" };
+	for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+		if (!cmdline_has(c, keys[k]))
+			continue;
+		fw = false;
+		v = last_val(c, keys[k]);
+		if (!v || (cmdline_parse_bool(v, &fw) == 0 && fw))
+			i->firmware = true;
+	}
 	if (r->kind == NETROOT_NONE && (name || i->firmware)) {
 		r->kind = NETROOT_ISCSI;
 		i->target.port = 3260;
 	}
+	/* a DHCP root-path may name an iSCSI disk: our name for its login */
+	if (r->kind == NETROOT_ISCSI || r->kind == NETROOT_DHCP)
+		fill(&i->initiator, last_val(c, "rd.iscsi.initiator"));
 	if (r->kind != NETROOT_ISCSI)
 		return 0;
-	fill(&i->initiator, last_val(c, "rd.iscsi.initiator"));
 	fill(&i->target.name, name);
 	fill(&i->target.server, last_val(c, "rd.iscsi.target.ip"));
 	fill(&i->target.user, last_val(c, "rd.iscsi.username"));
@@ -360,6 +368,23 @@ static int iscsi_from_cmdline(const struct cmdline *c, struct netroot *r, struct
 	return 0;
 }
 
+/* root=ADDR:/PATH, the kernel's legacy NFS root that dracut takes as
+ * nfs:ADDR:/PATH: an address literal, then an absolute path. */
+static bool legacy_nfs(const char *root)
+{
+	const char *s = root;
+	struct net_addr a;
+	bool bad, ok;
+	char *server;
+
+	if (!((*s >= '0' && *s <= '9') || *s == '['))
+		return false;
+	server = netroot_take_server(&s, &bad);
+	ok = server && *s == '/' && net_parse_addr(server, &a) == 0;
+	free(server);
+	return ok;
+}
+
 int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv *w)
 {
 	const char *netroot = last_val(c, "netroot"), *root = last_val(c, "root");
@@ -373,6 +398,9 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 			    str_has_prefix(root, "iscsi:") || str_has_prefix(root, "nbd:") || strcmp(root, "dhcp") == 0 ||
 			    strcmp(root, "dhcp6") == 0)) {
 		ret = netroot_parse(root, r, w);
+	} else if (root && legacy_nfs(root)) {
+		r->kind = NETROOT_NFS;
+		ret = nfs_dracut_parse(root, root, 0, &r->nfs, w);
 	} else if (root && strcmp(root, "/dev/nfs") == 0) {
 		r->kind = NETROOT_NFS;
 		ret = nfs_kernel_parse(nfsroot, NULL, &r->nfs, w);
@@ -414,10 +442,14 @@ enum netroot_use netroot_use(const struct netroot *r)
 char *netroot_root_spec(const struct netroot *r, const char *root, const char **fstype,
 			const char **rootflags)
 {
+	/* no root=, or one that names nothing but "the network's root"
+	 * (dracut's root=/dev/root; root=dhcp once DHCP named a disk): the
+	 * filesystem on the network disk is the root, as in dracut */
+	bool own = !root || !strcmp(root, "/dev/root") || !strcmp(root, "dhcp") ||
+		   !strcmp(root, "dhcp6");
+
 	*fstype = *rootflags = NULL;
-	if (!root)
-		return NULL;
-	if (r->kind == NETROOT_NBD && str_has_prefix(root, "nbd:")) {
+	if (r->kind == NETROOT_NBD && (own || str_has_prefix(root, "nbd:"))) {
 		*fstype = r->nbd.fstype && *r->nbd.fstype ? r->nbd.fstype : NULL;
 		*rootflags = r->nbd.rootflags && *r->nbd.rootflags ? r->nbd.rootflags : NULL;
 		return xstrdup(NETROOT_NBD_DEVICE);
@@ -425,7 +457,8 @@ char *netroot_root_spec(const struct netroot *r, const char *root, const char **
 	/* udev's path_id names an iSCSI LUN's disk so, the address as the
 	 * session's connection has it (the init's /dev/disk/by-path links
 	 * are udev's names: dev/persistname.c) */
-	if (r->kind == NETROOT_ISCSI && str_has_prefix(root, "iscsi:") && r->iscsi.target.name) {
+	if (r->kind == NETROOT_ISCSI && (own || str_has_prefix(root, "iscsi:")) && r->iscsi.target.name &&
+	    r->iscsi.target.server) {
 		const struct iscsi_target *t = &r->iscsi.target;
 		if (t->lun < 256)
 			return xasprintf("/dev/disk/by-path/ip-%s:%u-iscsi-%s-lun-%u", t->server,

@@ -58,6 +58,7 @@ void nfs_root_free(struct nfs_root *r)
 int nfs_dracut_parse(const char *spec, const char *whole, int vers, struct nfs_root *r, struct strv *w)
 {
 	const char *s = spec, *colon;
+	char *comma;
 	bool bad;
 
 	memset(r, 0, sizeof(*r));
@@ -76,6 +77,17 @@ int nfs_dracut_parse(const char *spec, const char *whole, int vers, struct nfs_r
 	r->path = colon ? xstrndup(s, (size_t)(colon - s)) : xstrdup(s);
 	if (colon && colon[1])
 		r->options = xstrdup(colon + 1);
+	/* PATH,OPTS, the kernel's way of giving options, is also what dracut
+	 * takes there (TEST-60's root-paths): the path ends at the comma,
+	 * and its options come before any after a ':'. */
+	comma = strchr(r->path, ',');
+	if (comma && comma[1]) {
+		char *both = r->options ? xasprintf("%s,%s", comma + 1, r->options) : xstrdup(comma + 1);
+		free(r->options);
+		r->options = both;
+	}
+	if (comma)
+		*comma = '\0';
 	if (r->path[0] != '/') {
 		netroot_warn(w, xasprintf("%s: \"%s\" is not an absolute path", whole, r->path));
 		nfs_root_free(r);
@@ -270,9 +282,12 @@ int nfs_mount_args(const struct nfs_root *r, const char *vers, const struct net_
 	m->source = srv.family == AF_INET6 ? xasprintf("[%s]:%s", sbuf, path) : xasprintf("%s:%s", sbuf, path);
 	free(path);
 
+	/* The kernel's nfsroot also sets rsize=4096,wsize=4096: not here.
+	 * 4 KiB transfers cripple a root's throughput; the sizes are left to
+	 * the server to negotiate, as dracut and mount.nfs leave them. */
 	buf_printf(&d, "vers=%s", vers);
 	if (r->kernel_form)
-		buf_printf(&d, ",tcp,rsize=4096,wsize=4096");
+		buf_printf(&d, ",tcp");
 	if (r->options)
 		strv_split(&user, r->options, ",");
 	for (size_t i = 0; i < user.n; i++) {

@@ -192,11 +192,44 @@ static enum job_result nbd_connect(void *ctx, void *data)
 	return JOB_DONE;
 }
 
+/* netroot=dhcp (root=dhcp) whose root-path names a disk, nbd: or
+ * iscsi:, as dracut reads it: the root becomes that disk's, for the
+ * job below and the block path after (sequence.c). An NFS root-path
+ * stays to netmount.c. */
+static void root_from_lease(struct init *in)
+{
+	struct netup *nu = &in->net;
+	const char *rp = nu->lease.root_path;
+	struct netroot dr;
+	struct strv w = { 0 };
+	char *shown;
+
+	if (nu->root.kind != NETROOT_DHCP || !nu->from_dhcp ||
+	    !(str_has_prefix(rp, "nbd:") || str_has_prefix(rp, "iscsi:")))
+		return;
+	shown = netroot_shown(rp);
+	if (netroot_from_root_path(rp, &dr, &w) == 0) {
+		log_info("root-path %s from DHCP", shown);
+		/* the command line's rd.iscsi.initiator= still names us */
+		if (dr.kind == NETROOT_ISCSI && nu->root.iscsi.initiator && !dr.iscsi.initiator) {
+			dr.iscsi.initiator = nu->root.iscsi.initiator;
+			nu->root.iscsi.initiator = NULL;
+		}
+		netroot_free(&nu->root);
+		nu->root = dr;
+	}
+	for (size_t i = 0; i < w.n; i++)
+		log_warn("%s", w.v[i]);
+	strv_free(&w);
+	free(shown);
+}
+
 void netblock_up(void *arg)
 {
 	struct init *in = arg;
 	struct job j = { .what = "iSCSI login", .run = iscsi_login, .ctx = in };
 
+	root_from_lease(in);
 	if (in->net.root.kind == NETROOT_NBD && in->net.root.nbd.server) {
 		j.what = "NBD connect";
 		j.run = nbd_connect;
@@ -213,7 +246,8 @@ void netblock_up(void *arg)
 	jobq_push(&in->jobs, &j);
 }
 
-/* root=nbd:… or root=iscsi:… names the network disk itself: the root
+/* root=nbd:… or root=iscsi:… names the network disk itself, and so
+ * does a netroot= of them with no root= (or root=/dev/root): the root
  * is the device that session brings, mounted like any other. */
 void use_netroot_device(struct init *in)
 {
@@ -222,10 +256,12 @@ void use_netroot_device(struct init *in)
 
 	if (!spec)
 		return;
-	{
+	if (in->opt.root) {
 		char *shown = netroot_shown(in->opt.root); /* iscsi:USER:PASS@… */
 		log_debug("root=%s: the root is %s", shown, spec);
 		free(shown);
+	} else {
+		log_debug("no root=: the root is the network disk, %s", spec);
 	}
 	free(in->opt.root);
 	in->opt.root = spec;

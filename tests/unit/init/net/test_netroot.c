@@ -135,7 +135,7 @@ static void test_nfs_mount_args(void)
 	CHECK_STR(vers[0], "3");
 	CHECK(nfs_mount_args(&r.nfs, "3", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "10.0.2.100:/srv/10.0.2.15");
-	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,nolock,addr=10.0.2.100");
+	CHECK_STR(m.data, "vers=3,tcp,nolock,addr=10.0.2.100");
 	CHECK(m.read_only == 1);
 	nfs_mount_free(&m);
 
@@ -223,7 +223,7 @@ static void test_nfs_rogue_dhcp(void)
 	}
 	CHECK(nfs_mount_args(&k, "3", &dhcp_server, &client, &m, &w) == 0);
 	CHECK_STR(m.source, "10.0.0.1:/export");
-	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,soft,addrx=1,nolock,addr=10.0.0.1");
+	CHECK_STR(m.data, "vers=3,tcp,soft,addrx=1,nolock,addr=10.0.0.1");
 	nfs_mount_free(&m);
 	netroot_free(&(struct netroot){ .nfs = k });
 	strv_free(&w);
@@ -234,7 +234,7 @@ static void test_nfs_rogue_dhcp(void)
 	CHECK_STR(k.options, "port=2050,addr=10.0.0.2");
 	CHECK(w.n == 1);
 	CHECK(nfs_mount_args(&k, "3", &dhcp_server, &client, &m, &w) == 0);
-	CHECK_STR(m.data, "vers=3,tcp,rsize=4096,wsize=4096,port=2050,nolock,addr=10.0.0.1");
+	CHECK_STR(m.data, "vers=3,tcp,port=2050,nolock,addr=10.0.0.1");
 	nfs_mount_free(&m);
 	netroot_free(&(struct netroot){ .nfs = k });
 	strv_free(&w);
@@ -417,6 +417,162 @@ static void test_root_use_and_device(void)
 	CHECK(line("root=UUID=x") == 0 && !netroot_root_spec(&r, "UUID=x", &fs, &flags));
 }
 
+/* netroot=nbd: or netroot=iscsi: and no root= (or dracut's
+ * root=/dev/root): the network disk itself is the root, as in dracut;
+ * before, the boot stopped at "no root= … nothing to mount". */
+static void test_netroot_alone(void)
+{
+	const char *fs, *flags;
+	char *dev;
+
+	CHECK(line("netroot=nbd:192.168.50.1:raw") == 0);
+	dev = netroot_root_spec(&r, NULL, &fs, &flags);
+	CHECK(dev && !strcmp(dev, "/dev/nbd0") && !fs && !flags);
+	free(dev);
+	CHECK(line("root=/dev/root netroot=nbd:192.168.50.1:raw:ext4:errors=panic") == 0);
+	dev = netroot_root_spec(&r, "/dev/root", &fs, &flags);
+	CHECK(dev && !strcmp(dev, "/dev/nbd0"));
+	CHECK(fs && !strcmp(fs, "ext4") && flags && !strcmp(flags, "errors=panic"));
+	free(dev);
+	CHECK(line("netroot=iscsi:10.0.2.100::3260:0:iqn.t") == 0);
+	dev = netroot_root_spec(&r, NULL, &fs, &flags);
+	CHECK(dev && !strcmp(dev, "/dev/disk/by-path/ip-10.0.2.100:3260-iscsi-iqn.t-lun-0"));
+	free(dev);
+	/* nothing to name: the firmware's target, a target without a server */
+	CHECK(line("rd.iscsi.firmware=1") == 0 && !netroot_root_spec(&r, NULL, &fs, &flags));
+	CHECK(line("netroot=iscsi:::3260:0:iqn.t") == 0 && !netroot_root_spec(&r, NULL, &fs, &flags));
+	CHECK(line("root=dhcp") == 0 && !netroot_root_spec(&r, "dhcp", &fs, &flags));
+	CHECK(line("root=/dev/root") == 0 && !netroot_root_spec(&r, "/dev/root", &fs, &flags));
+}
+
+/* dracut-ng's TEST-72: root=nbd:SERVER:EXPORT[:FSTYPE[:FSOPTS]], the
+ * export by name on the default port, an empty FSTYPE left to probing. */
+static void test_nbd_test72(void)
+{
+	static const struct {
+		const char *root, *fs, *flags;
+	} t[] = {
+		{ "nbd:192.168.50.1:raw", NULL, NULL },
+		{ "nbd:192.168.50.1:raw::errors=panic", NULL, "errors=panic" },
+		{ "nbd:192.168.50.1:raw:ext4", "ext4", NULL },
+		{ "nbd:192.168.50.1:raw:ext4:errors=panic", "ext4", "errors=panic" },
+	};
+	const char *fs, *flags;
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		char *text = xasprintf("root=%s", t[i].root), *dev;
+		CHECK(line(text) == 0);
+		CHECK(r.kind == NETROOT_NBD && r.nbd.port == 10809);
+		CHECK_STR(r.nbd.export, "raw");
+		dev = netroot_root_spec(&r, t[i].root, &fs, &flags);
+		CHECK(dev && !strcmp(dev, "/dev/nbd0"));
+		CHECK(t[i].fs ? fs && !strcmp(fs, t[i].fs) : !fs);
+		CHECK(t[i].flags ? flags && !strcmp(flags, t[i].flags) : !flags);
+		free(dev);
+		free(text);
+	}
+}
+
+/* The NFS root of one DHCP root-path: server (NULL: DHCP's), path,
+ * options, and the mount data for vers. */
+static void root_path_is(const char *rp, const char *server, const char *path, const char *opts,
+			 const char *vers, const char *data)
+{
+	struct nfs_mount m;
+	struct net_addr dhcp = A("10.0.0.9"), me = A("10.0.0.5");
+
+	netroot_free(&r);
+	strv_free(&w);
+	CHECK(netroot_from_root_path(rp, &r, &w) == 0);
+	CHECK(r.kind == NETROOT_NFS);
+	CHECK(server ? r.nfs.server && !strcmp(r.nfs.server, server) : !r.nfs.server);
+	CHECK_STR(r.nfs.path, path);
+	CHECK(opts ? r.nfs.options && !strcmp(r.nfs.options, opts) : !r.nfs.options);
+	CHECK(nfs_mount_args(&r.nfs, vers, &dhcp, &me, &m, &w) == 0);
+	CHECK_STR(m.data, data);
+	nfs_mount_free(&m);
+}
+
+/* dracut-ng's TEST-60: every root-path shape root=dhcp and root=/dev/nfs
+ * are given, the legacy root=ADDR:/PATH, dracut's PATH,OPTS inside an
+ * nfs: spec; and no rsize=4096,wsize=4096 of the kernel's, which
+ * TEST-60 checks the absence of. */
+static void test_nfs_test60(void)
+{
+	struct nfs_root k;
+	const char *vers[NFS_MAX_TRIES];
+
+	root_path_is("/nfs/client", NULL, "/nfs/client", NULL, "3",
+		     "vers=3,tcp,nolock,addr=10.0.0.9");
+	root_path_is("192.168.50.2:/nfs/client", "192.168.50.2", "/nfs/client", NULL, "3",
+		     "vers=3,tcp,nolock,addr=192.168.50.2");
+	root_path_is("nfs:192.168.50.3:/nfs/client", "192.168.50.3", "/nfs/client", NULL, "3",
+		     "vers=3,nolock,addr=192.168.50.3");
+	root_path_is("nfs:192.168.50.3:/nfs/client:wsize=4096", "192.168.50.3", "/nfs/client",
+		     "wsize=4096", "3", "vers=3,wsize=4096,nolock,addr=192.168.50.3");
+	root_path_is("/nfs/client,wsize=4096", NULL, "/nfs/client", "wsize=4096", "3",
+		     "vers=3,tcp,wsize=4096,nolock,addr=10.0.0.9");
+	root_path_is("192.168.50.2:/nfs/client,wsize=4096", "192.168.50.2", "/nfs/client",
+		     "wsize=4096", "3", "vers=3,tcp,wsize=4096,nolock,addr=192.168.50.2");
+	root_path_is("nfs:192.168.50.3:/nfs/client,wsize=4096", "192.168.50.3", "/nfs/client",
+		     "wsize=4096", "3", "vers=3,wsize=4096,nolock,addr=192.168.50.3");
+	root_path_is("nfs4:192.168.50.3:/client,wsize=4096", "192.168.50.3", "/client",
+		     "wsize=4096", "4.2", "vers=4.2,wsize=4096,clientaddr=10.0.0.5,addr=192.168.50.3");
+	/* both ways at once: the comma's first, then the colon's */
+	CHECK(spec("nfs:s:/p,a=1:b=2") == 0);
+	CHECK_STR(r.nfs.path, "/p");
+	CHECK_STR(r.nfs.options, "a=1,b=2");
+	CHECK(spec("nfs:s:/p,") == 0);
+	CHECK_STR(r.nfs.path, "/p");
+	CHECK(!r.nfs.options);
+
+	/* root=/dev/nfs with the path from DHCP: the kernel's layering */
+	CHECK(nfs_kernel_parse(NULL, "/nfs/client", &k, &w) == 0);
+	CHECK(k.kernel_form && !k.server);
+	CHECK_STR(k.path, "/nfs/client");
+	CHECK(nfs_versions(&k, vers) == 1 && !strcmp(vers[0], "3"));
+	free(k.server);
+	free(k.path);
+	free(k.options);
+
+	/* the kernel's legacy root=ADDR:/PATH, as dracut takes it: nfs: */
+	CHECK(line("root=192.168.50.1:/nfs/client") == 0);
+	CHECK(r.kind == NETROOT_NFS && !r.nfs.kernel_form);
+	CHECK_STR(r.nfs.server, "192.168.50.1");
+	CHECK_STR(r.nfs.path, "/nfs/client");
+	CHECK(netroot_use(&r) == NETROOT_USE_MOUNT);
+	CHECK(nfs_versions(&r.nfs, vers) == 4);
+	CHECK(line("root=[2001:db8::1]:/r") == 0 && r.kind == NETROOT_NFS);
+	CHECK_STR(r.nfs.server, "2001:db8::1");
+	/* not that form: no path, not an address, a device */
+	CHECK(line("root=192.168.50.1:nfs") == 0 && r.kind == NETROOT_NONE);
+	CHECK(line("root=1:/x") == 0 && r.kind == NETROOT_NONE);
+	CHECK(line("root=8:1") == 0 && r.kind == NETROOT_NONE);
+
+	/* a root-path naming a disk (netroot=dhcp in TEST-72) */
+	netroot_free(&r);
+	CHECK(netroot_from_root_path("nbd:192.168.50.1:raw::errors=panic", &r, &w) == 0);
+	CHECK(r.kind == NETROOT_NBD);
+	CHECK_STR(r.nbd.rootflags, "errors=panic");
+}
+
+/* rd.iscsi.ibft and rd.iscsi.firmware: a flag or a boolean, each read
+ * for its value (rd.iscsi.ibft=0 turned firmware mode on). */
+static void test_iscsi_firmware_flags(void)
+{
+	CHECK(line("rd.iscsi.ibft=0 root=UUID=x") == 0);
+	CHECK(!r.iscsi.firmware && netroot_use(&r) == NETROOT_USE_NONE);
+	CHECK(line("rd.iscsi.firmware=0 root=UUID=x") == 0 && !r.iscsi.firmware);
+	CHECK(line("rd.iscsi.ibft=1") == 0 && r.iscsi.firmware);
+	CHECK(line("rd.iscsi.ibft=yes") == 0 && r.iscsi.firmware);
+	CHECK(line("rd.iscsi.firmware rd.iscsi.ibft=0") == 0 && r.iscsi.firmware);
+	CHECK(line("rd.iscsi.ibft=banana") == 0 && !r.iscsi.firmware);
+	/* netroot=dhcp: rd.iscsi.initiator= kept for an iSCSI root-path */
+	CHECK(line("netroot=dhcp rd.iscsi.initiator=iqn.me") == 0);
+	CHECK(r.kind == NETROOT_DHCP);
+	CHECK_STR(r.iscsi.initiator, "iqn.me");
+}
+
 int main(void)
 {
 	RUN(test_nfs_dracut);
@@ -429,6 +585,10 @@ int main(void)
 	RUN(test_nbd);
 	RUN(test_precedence_and_root_path);
 	RUN(test_root_use_and_device);
+	RUN(test_netroot_alone);
+	RUN(test_nbd_test72);
+	RUN(test_nfs_test60);
+	RUN(test_iscsi_firmware_flags);
 	netroot_free(&r);
 	strv_free(&w);
 	return test_done();
