@@ -66,6 +66,7 @@ import scenarios_persist  # noqa: E402
 import scenarios_plugins  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
+import scenarios_net27  # noqa: E402
 import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_zfs  # noqa: E402
@@ -240,6 +241,7 @@ SCENARIOS.extend(scenarios_zfs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_load.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
+SCENARIOS.extend(scenarios_net27.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))

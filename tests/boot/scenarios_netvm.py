@@ -34,15 +34,16 @@ def configure(kver, vmlinuz, uniramfs):
     ENV.update(kver=kver, vmlinuz=vmlinuz, uniramfs=uniramfs)
 
 
-def served(name, rootpath="", siaddr="", v4=True):
-    """run.py's net hook: a server VM exporting LOCAL's tree, its DHCP
-    sending rootpath; the guest gets no disk, one NIC on its wire."""
+def served(name, rootpath="", siaddr="", v4=True, nbd=""):
+    """run.py's net hook: a server VM exporting LOCAL's tree (nbd: and its
+    disk as that NBD export), its DHCP sending rootpath; the guest gets no
+    disk, one NIC on its wire."""
     def net(testinit, work):
         @contextlib.contextmanager
         def ctx():
             disk = disks.ensure(LOCAL, testinit, work)
             with servervm.start(ENV, work, disk, name, rootpath=rootpath, siaddr=siaddr,
-                                 v4=v4) as s:
+                                 v4=v4, nbd=nbd) as s:
                 yield [], s.guest_nic()
         return ctx()
     return net

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # /init of the boot tests' server VM (tests/boot/servervm.py): serve DHCP
 # (busybox udhcpd, with a root-path, option 17) and the test root over
-# NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd; sv.nov4=1: v3 only) on its one NIC, a QEMU
+# NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd; sv.nov4=1: v3 only) and,
+# with sv.nbd=NAME, over NBD (nbd-server, the disk read-only as export
+# NAME on port 10809) on its one NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
 # Parameters come on the kernel command line as sv.KEY=VALUE (see
@@ -25,7 +27,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
-addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts=''
+addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -35,6 +37,7 @@ for kv in $(cat /proc/cmdline); do
 	sv.siaddr=*) siaddr=${kv#sv.siaddr=} ;;
 	sv.nfsbin=*) nfsbin=${kv#sv.nfsbin=} ;;
 	sv.nov4=1) nfsd_opts="-N 4" ;;
+	sv.nbd=*) nbd=${kv#sv.nbd=} ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -107,12 +110,30 @@ rpc.mountd || fail "rpc.mountd"
 # shellcheck disable=SC2086 # nfsd_opts is words
 rpc.nfsd -G 10 -L 10 $nfsd_opts 4 || fail "rpc.nfsd $nfsd_opts"
 udhcpd /etc/udhcpd.conf || fail "udhcpd"
+if [ -n "$nbd" ]; then
+	mkdir -p /etc/nbd-server
+	printf '[generic]\n    port = 10809\n    allowlist = false\n[%s]\n    exportname = %s\n    readonly = true\n' \
+		"$nbd" "$dev" > /etc/nbd-server/config
+	nbd-server -C /etc/nbd-server/config || fail "nbd-server"
+fi
 
 for _ in $(seq 1 50); do
 	rpcinfo -p 127.0.0.1 > /tmp/rpcinfo 2>&1
 	grep -q " 3 *tcp .*nfs" /tmp/rpcinfo && grep -q " 3 *tcp .*mountd" /tmp/rpcinfo && break
 	sleep 0.2
 done
+# nbd-server listening on 10809 (0x2A39, state 0A), on either family
+listening() {
+	cat /proc/net/tcp /proc/net/tcp6 2> /dev/null | grep -q ':2A39 [0-9A-F:]* 0A '
+}
+if [ -n "$nbd" ]; then
+	for _ in $(seq 1 50); do
+		listening && break
+		sleep 0.2
+	done
+	listening || fail "nbd-server does not listen on 10809"
+	echo "servervm: nbd-server: export $nbd is $dev, read-only"
+fi
 sed 's/^/servervm: rpcinfo: /' /tmp/rpcinfo
 grep -q " 3 *tcp .*nfs" /tmp/rpcinfo || fail "nfs v3 is not registered with rpcbind"
 grep -q " 3 *tcp .*mountd" /tmp/rpcinfo || fail "mountd v3 is not registered with rpcbind"
