@@ -54,6 +54,20 @@ def scenarios(Scenario):
                  log_expect=("uniramfs: root=/dev/disk/by-path/ip-%s:3260-iscsi-%s-lun-%d is /dev/sd" % (
                      SERVER, netservers.ISCSI_IQN, netservers.ISCSI_LUN),),
                  log_absent=("nothing to mount",)),
+        # TEST-70 "netroot=iscsi target0": dracut names the NIC lan0 by a
+        # .link file, ifname= here; the LUN is found by its label
+        Scenario("iscsi-test70-target0", "root=LABEL= netroot=iscsi:SERVER::::TARGET with a "
+                 "static ip= on lan0 and rd.iscsi.initiator= (TEST-70)",
+                 LOCAL, "LABEL=" + LOCAL.label, build=net.ISCSI_BUILD,
+                 net=lambda t, w: net.iscsi_root(t, w, chap=None),
+                 cmdline="netroot=iscsi:%s::::%s ip=10.0.2.15::10.0.2.2:255.255.255.0:iscsi-1:lan0:off "
+                 "rd.iscsi.initiator=%s ifname=lan0:%s" % (
+                     SERVER, netservers.ISCSI_IQN, net.INITIATOR, net.MAC1),
+                 expect=(r"root-mount=/dev/sd[a-z]+ ext4 ",),
+                 log_expect=("uniramfs: eth0 is now lan0 (ifname=)",
+                             "uniramfs: lan0: 10.0.2.15/24 as ip=",
+                             "uniramfs: iSCSI: logging in to %s at %s:3260" % (
+                                 netservers.ISCSI_IQN, SERVER))),
         # TEST-60 "NFSv3 Legacy root=IP:path"
         Scenario("nfs-legacy-ippath", "root=SERVER:/PATH, the kernel's legacy form (TEST-60): "
                  "an NFS root, its version negotiated",
