@@ -391,8 +391,9 @@ static char *unquoted(const struct form *form, const char *v)
 }
 
 /* udev's persistent names and booster's spellings of them (WWID=,
- * HWPATH=): 0 for by-id, 1 for by-path, the name in *v; -1 if neither. */
-static int persist_form(const char *spec, const char **v)
+ * HWPATH=): 0 for by-id, 1 for by-path, the name in *v, whether booster's
+ * spelling in *booster (NULL: not asked); -1 if neither. */
+static int persist_form(const char *spec, const char **v, bool *booster)
 {
 	static const char *const prefixes[2][2] = { { "/dev/disk/by-id/", "WWID=" },
 						    { "/dev/disk/by-path/", "HWPATH=" } };
@@ -401,6 +402,8 @@ static int persist_form(const char *spec, const char **v)
 		for (int j = 0; j < 2; j++)
 			if (str_has_prefix(spec, prefixes[i][j])) {
 				*v = spec + strlen(prefixes[i][j]);
+				if (booster)
+					*booster = j == 1;
 				return i;
 			}
 	return -1;
@@ -456,7 +459,7 @@ bool blockdev_spec_valid(const char *spec)
 		free(u);
 		return ok;
 	}
-	if ((which = persist_form(spec, &v)) >= 0)
+	if ((which = persist_form(spec, &v, NULL)) >= 0)
 		return persistname_valid(v);
 	if (str_has_prefix(spec, "/dev/disk/"))
 		return false; /* by-diskseq and the like: we make no such links */
@@ -493,6 +496,7 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 	const char *v;
 	unsigned maj, min;
 	int which;
+	bool booster;
 
 	if (!blockdev_spec_valid(spec))
 		return false;
@@ -504,8 +508,10 @@ bool blockdev_matches(const struct blockdev *bd, const char *spec)
 		free(u);
 		return r;
 	}
-	if ((which = persist_form(spec, &v)) >= 0)
-		return strv_contains(which ? &bd->names.by_path : &bd->names.by_id, v);
+	if ((which = persist_form(spec, &v, &booster)) >= 0)
+		return strv_contains(which ? &bd->names.by_path : &bd->names.by_id, v) ||
+		       (booster && strv_contains(which ? &bd->names.booster_hwpath :
+							 &bd->names.booster_wwid, v));
 	if (str_has_prefix(spec, "/dev/")) {
 		if (bd->devnode && strcmp(bd->devnode, spec) == 0)
 			return true;

@@ -108,14 +108,16 @@ int persistname_get(const struct sysops *ops, const char *name, struct persistna
 		pn_ids_virtio(&s, disk, suffix, &pn->by_id);
 	else if (nvme_namespace(diskname))
 		pn_ids_nvme(&s, disk, suffix, &pn->by_id);
-	else if (str_has_prefix(diskname, "sd") || str_has_prefix(diskname, "sr"))
+	else if (str_has_prefix(diskname, "sd") || str_has_prefix(diskname, "sr")) {
 		pn_ids_scsi(&s, disk, suffix, &pn->by_id);
+		pn_booster_wwid(&s, disk, suffix, &pn->booster_wwid);
+	}
 	else if (str_has_prefix(diskname, "mmcblk") && isdigit((unsigned char)diskname[6]) &&
 		 !diskname[7]) /* the rules' KERNEL=="mmcblk[0-9]" */
 		pn_ids_mmc(&s, disk, suffix, &pn->by_id);
 	/* mmcblkNbootM has its own "-bootM" name; not made here */
 	if (!(str_has_prefix(diskname, "mmcblk") && strstr(diskname, "boot")))
-		pn_paths(&s, disk, diskname, suffix, &pn->by_path);
+		pn_paths(&s, disk, diskname, suffix, &pn->by_path, &pn->booster_hwpath);
 	free(disk);
 	free(diskname);
 	free(suffix);
@@ -128,5 +130,7 @@ out:
 void persistnames_free(struct persistnames *pn)
 {
 	strv_free(&pn->by_id);
+	strv_free(&pn->booster_wwid);
+	strv_free(&pn->booster_hwpath);
 	strv_free(&pn->by_path);
 }

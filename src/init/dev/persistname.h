@@ -12,6 +12,10 @@
 struct persistnames {
 	struct strv by_id;   /* "virtio-SERIAL", "nvme-eui.…-part2", … */
 	struct strv by_path; /* "pci-0000:00:04.0-scsi-0:0:1:0", … */
+	/* booster's names where they are not udev's, for its root=WWID=
+	 * and root=HWPATH=: a SCSI disk's "scsi-VENDOR_MODEL_SERIAL-0:0",
+	 * a path with the kernel's SCSI host number. Never links. */
+	struct strv booster_wwid, booster_hwpath;
 };
 
 /* Fill pn for the block device NAME ("vda", "nvme0n1p2", "sda"),

@@ -57,6 +57,9 @@ static char *skip_subsystem(const struct sys *s, char *dev, const char *subsys)
 struct pathwalk {
 	char *path, *compat;
 	bool transport, parent; /* path_id's supported_transport, _parent */
+	/* the scsi-H:B:T:L part with udev's host number and the kernel's,
+	 * which booster writes, when the two differ */
+	char *scsi_udev, *scsi_kernel;
 };
 
 /* libata: ata-PORT.TARGET (PORT.BUS.0 behind a port multiplier), and
@@ -130,6 +133,12 @@ static char *path_scsi_default(const struct sys *s, char *dev, struct pathwalk *
 		return shost;
 	prepend(&w->path, "scsi-%u:%u:%u:%u", (unsigned)(host - base), (unsigned)bus,
 		(unsigned)target, (unsigned)lun);
+	if (base > 0 && !w->scsi_udev) {
+		w->scsi_udev = xasprintf("scsi-%u:%u:%u:%u", (unsigned)(host - base), (unsigned)bus,
+					 (unsigned)target, (unsigned)lun);
+		w->scsi_kernel = xasprintf("scsi-%u:%u:%u:%u", (unsigned)host, (unsigned)bus,
+					   (unsigned)target, (unsigned)lun);
+	}
 	return shost;
 }
 
@@ -305,8 +314,29 @@ static void path_of(const struct sys *s, const char *disk, struct pathwalk *w)
 	}
 }
 
+/* booster's HWPATH= for the disk: udev's path with the kernel's SCSI
+ * host number in place of udev's, counted from the controller's first. */
+static void booster_path(const struct pathwalk *w, const char *suffix, struct strv *out)
+{
+	size_t n = strlen(w->scsi_udev);
+	const char *at = w->path;
+	char *name;
+
+	/* the part stands whole: at the start or after a '-', then '-' or the end */
+	while ((at = strstr(at, w->scsi_udev)) &&
+	       ((at != w->path && at[-1] != '-') || (at[n] && at[n] != '-')))
+		at++;
+	if (!at)
+		return;
+	name = xasprintf("%.*s%s%s%s", (int)(at - w->path), w->path, w->scsi_kernel, at + n, suffix);
+	if (persistname_valid(name) && !strv_contains(out, name))
+		strv_push_owned(out, name);
+	else
+		free(name);
+}
+
 void pn_paths(const struct sys *s, const char *disk, const char *name, const char *suffix,
-		  struct strv *out)
+	      struct strv *out, struct strv *booster)
 {
 	struct pathwalk w = { 0 };
 	const char *rel = disk + s->devlen - strlen("/devices");
@@ -322,7 +352,11 @@ void pn_paths(const struct sys *s, const char *disk, const char *name, const cha
 		pn_add_link(out, "", w.compat, suffix, false);
 		if (str_has_prefix(name, "vd") && str_has_prefix(w.path, "pci-"))
 			pn_add_link(out, "virtio-", w.path, suffix, false); /* the legacy name */
+		if (w.scsi_udev)
+			booster_path(&w, suffix, booster);
 	}
 	free(w.path);
 	free(w.compat);
+	free(w.scsi_udev);
+	free(w.scsi_kernel);
 }

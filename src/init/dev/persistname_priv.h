@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by persistname*.c: sysfs read as udev's rules read it
  * (persistname_sysfs.c), and the by-id (persistname_id.c) and by-path
- * (persistname_path.c) names made of it. Not an API. */
+ * (persistname_path.c) names made of it, and booster's
+ * own spellings (persistname_booster.c). Not an API. */
 #ifndef UNIRAMFS_INIT_DEV_PERSISTNAME_PRIV_H
 #define UNIRAMFS_INIT_DEV_PERSISTNAME_PRIV_H
 
@@ -39,6 +40,7 @@ void pn_ids_nvme(const struct sys *s, const char *disk, const char *suffix, stru
 void pn_ids_scsi(const struct sys *s, const char *disk, const char *suffix, struct strv *out);
 void pn_ids_virtio(const struct sys *s, const char *disk, const char *suffix, struct strv *out);
 void pn_paths(const struct sys *s, const char *disk, const char *name, const char *suffix,
-	      struct strv *out);
+	      struct strv *out, struct strv *booster);
+void pn_booster_wwid(const struct sys *s, const char *disk, const char *suffix, struct strv *out);
 
 #endif

@@ -297,6 +297,27 @@ static void test_matches_every_form(void)
 	blockdev_clear(&nvme);
 }
 
+/* booster's own WWID= and HWPATH= names match by those spellings only:
+ * /dev/disk/by-id/ and by-path/ are udev's links, which booster's names
+ * are not. */
+static void test_matches_booster_names(void)
+{
+	struct blockdev bd = bd_new("sda3", 8, 3);
+	strv_push(&bd.names.by_id, "scsi-0QEMU_QEMU_HARDDISK_bd0-part3");
+	strv_push(&bd.names.by_path, "pci-0000:00:04.0-scsi-0:0:0:0-part3");
+	strv_push(&bd.names.booster_wwid, "scsi-QEMU_QEMU_HARDDISK_-0:0-part3");
+	strv_push(&bd.names.booster_hwpath, "pci-0000:00:04.0-scsi-2:0:0:0-part3");
+
+	CHECK(blockdev_matches(&bd, "WWID=scsi-QEMU_QEMU_HARDDISK_-0:0-part3"));
+	CHECK(blockdev_matches(&bd, "WWID=scsi-0QEMU_QEMU_HARDDISK_bd0-part3"));
+	CHECK(blockdev_matches(&bd, "HWPATH=pci-0000:00:04.0-scsi-2:0:0:0-part3"));
+	CHECK(blockdev_matches(&bd, "HWPATH=pci-0000:00:04.0-scsi-0:0:0:0-part3"));
+	CHECK(!blockdev_matches(&bd, "/dev/disk/by-id/scsi-QEMU_QEMU_HARDDISK_-0:0-part3"));
+	CHECK(!blockdev_matches(&bd, "/dev/disk/by-path/pci-0000:00:04.0-scsi-2:0:0:0-part3"));
+	CHECK(!blockdev_matches(&bd, "HWPATH=scsi-QEMU_QEMU_HARDDISK_-0:0-part3"));
+	blockdev_clear(&bd);
+}
+
 static void test_partnroff_parse(void)
 {
 	char *u = NULL;
@@ -463,6 +484,7 @@ int main(void)
 	RUN(test_links);
 	RUN(test_persistent_names);
 	RUN(test_matches_every_form);
+	RUN(test_matches_booster_names);
 	RUN(test_registry_empty_and_ignored);
 	RUN(test_partnroff_parse);
 	RUN(test_registry_partnroff);

@@ -303,6 +303,45 @@ static void test_iscsi_path(void)
 	fixture_root = NULL;
 }
 
+/* booster's names (its init/wwid.go and hwpath.go) on the captured disks:
+ * what its WWID= and HWPATH= spell where udev's differ. */
+static void booster_names(const char *fixture, const char *name, const char *wwid,
+			  const char *hwpath)
+{
+	char *top = fixtures_dir();
+	struct persistnames pn;
+
+	fixture_root = xasprintf("%s/%s", top, fixture);
+	CHECK(persistname_get(&fix_ops, name, &pn) == 0);
+	char *a = joined(&pn.booster_wwid), *b = joined(&pn.booster_hwpath);
+	printf("# %s/%s booster: %s | %s\n", fixture, name, a, b);
+	CHECK_STR(a, wwid);
+	CHECK_STR(b, hwpath);
+	free(a);
+	free(b);
+	persistnames_free(&pn);
+	free(fixture_root);
+	fixture_root = NULL;
+	free(top);
+}
+
+static void test_booster(void)
+{
+	/* the unit serial page as it is; the host number 0: udev's path */
+	booster_names("virtio-scsi", "sda", "scsi-QEMU_QEMU_HARDDISK_SCSI-SER1-0:0", "");
+	/* no serial page: an empty serial; the second controller's host 1,
+	 * which udev counts as 0; target and LUN 2:3 written as 0:0 */
+	booster_names("virtio-scsi-cdrom", "sda", "scsi-QEMU_QEMU_HARDDISK_-0:0",
+		      "pci-0000:00:05.0-scsi-1:0:2:3");
+	/* a drive and a USB disk: udev's WWID (see persistname_booster.c),
+	 * the kernel's host number still */
+	booster_names("virtio-scsi-cdrom", "sr0", "", "pci-0000:00:05.0-scsi-1:0:0:0");
+	booster_names("usb-storage", "sde", "", "pci-0000:00:06.0-usb-0:1:1.0-scsi-7:0:0:0");
+	/* libata and virtio: booster's names are udev's */
+	booster_names("sata-ahci", "sdc", "", "");
+	booster_names("virtio-blk", "vda1", "", "");
+}
+
 static void test_valid(void)
 {
 	CHECK(persistname_valid("virtio-SER1"));
@@ -340,6 +379,7 @@ int main(void)
 	test_cur_failed = 0;
 	RUN(test_not_in_sysfs);
 	RUN(test_valid);
+	RUN(test_booster);
 	RUN(test_hostile);
 	RUN(test_iscsi_path);
 	printf("# %d devices compared with udev, %d of udev's names knowingly not made\n",
