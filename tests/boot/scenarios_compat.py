@@ -123,12 +123,18 @@ B_GPT_PARTS = (  # (MiB or 0 for the rest, type, PARTUUID, name)
      "раздел3"),
     (0, disks.LINUX_FS_TYPE, "7ab42460-1deb-4e22-80f1-47dc0e2a7153", "раздел4"),
 )
-# The names udev (and the init) gives the first disk on vmtest's controller.
-# booster computes its own: WWID=scsi-QEMU_QEMU_HARDDISK_-0:0 (no page 0x83
-# designator, the target and LUN always "0:0") and HWPATH=...-scsi-2:0:0:0
-# (the kernel's host number; udev counts hosts from the controller's first)
-B_WWID = "scsi-0QEMU_QEMU_HARDDISK_bd0"
-B_HWPATH = "pci-0000:00:04.0-scsi-0:0:0:0"
+# booster's own names for the first disk on vmtest's controller, as its
+# tests spell them: WWID= from the unit serial page (none here: empty) with
+# the target and LUN always "0:0", HWPATH= with the kernel's SCSI host
+# number (2, after the board's two PATA ports). udev names the disk
+# scsi-0QEMU_QEMU_HARDDISK_bd0 and ...-scsi-0:0:0:0; the init matches both
+# (src/init/dev/persistname_booster.c).
+B_WWID = "scsi-QEMU_QEMU_HARDDISK_-0:0"
+B_HWPATH = "pci-0000:00:04.0-scsi-2:0:0:0"
+# The kernel numbers SCSI hosts as their drivers probe: in booster's VM
+# ata_piix came first (hosts 0 and 1), in ours virtio_scsi may. Loading
+# ata_piix first makes the number booster's line names.
+ATA_FIRST = "rd.driver.pre=ata_piix"
 B_GPT4K_PARTUUID = "d4699213-6e73-41d5-ad81-3daf5dfcecfb"
 B_GPT4K_FS_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000007a4"   # gpt_4ksector.sh lets mkfs pick
 
@@ -825,14 +831,14 @@ def scenarios(Scenario):
           "PARTUUID=78073a8b-bdf6-48cc-918e-edb926b25f64/PARTNROFF=2",
           log_expect=("uniramfs: root=PARTUUID=78073a8b-bdf6-48cc-918e-edb926b25f64/PARTNROFF=2 "
                       "is /dev/sda3",)),
-        S("booster-gpt-wwid", "booster TestGptWwid: WWID= is a /dev/disk/by-id name (udev's, "
-          "not booster's own spelling of it)", b_gpt_slot4, "WWID=" + B_WWID + "-part3"),
-        S("booster-gpt-hwpath", "booster TestGptHwpath: HWPATH= is a /dev/disk/by-path name",
-          b_gpt_slot4, "HWPATH=" + B_HWPATH + "-part3"),
+        S("booster-gpt-wwid", "booster TestGptWwid: booster's own WWID= of a partition",
+          b_gpt_slot4, "WWID=" + B_WWID + "-part3"),
+        S("booster-gpt-hwpath", "booster TestGptHwpath: booster's HWPATH=, the kernel's host number",
+          b_gpt_slot4, "HWPATH=" + B_HWPATH + "-part3", cmdline=ATA_FIRST),
         S("booster-ext4-wwid", "booster TestExt4Wwid: a whole disk by WWID=", b_ext4_slot4,
           "WWID=" + B_WWID),
         S("booster-ext4-hwpath", "booster TestExt4Hwpath: a whole disk by HWPATH=",
-          b_ext4_slot4, "HWPATH=" + B_HWPATH),
+          b_ext4_slot4, "HWPATH=" + B_HWPATH, cmdline=ATA_FIRST),
         S("booster-load-extra-modules", "booster TestLoadExtraModules: rd.modules_force_load= "
           "is rd.driver.pre=: foo is not there, xfs is loaded before coldplug", b_ext4,
           "LABEL=atestlabel12", cmdline="rd.modules_force_load=foo,xfs "
