@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -277,7 +278,8 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 				end = strchr(o, ',');
 				if (end)
 					*end = '\0';
-				if (str_has_prefix(o, "header=/") && !strchr(o, ':'))
+				if (str_has_prefix(o, "header=/") && !str_has_prefix(o, "header=/dev/") &&
+				    !strchr(o, ':'))
 					strv_push(keyfiles, o + 7);
 			}
 		}
@@ -285,6 +287,39 @@ int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct
 	}
 	free(data);
 	return r;
+}
+
+int stack_plan_cmdline_headers(const char *sysroot, struct strv *headers)
+{
+	char *data = NULL, *save = NULL;
+	size_t len;
+	int r = sysroot_read(sysroot, "/proc/cmdline", &data, &len);
+
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	for (char *w = strtok_r(data, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		const char *v = w + strlen("rd.luks.header="), *path;
+		if (!str_has_prefix(w, "rd.luks.header="))
+			continue;
+		if (!strncasecmp(v, "UUID=", 5))
+			v += 5;
+		path = strchr(v, '=');
+		/* a file of the host, not a device and not a file on one */
+		if (!path || path[1] != '/' || str_has_prefix(path + 1, "/dev/") || strchr(path, ':') ||
+		    strv_contains(headers, path + 1))
+			continue;
+		char *src = NULL;
+		struct stat st;
+		if (sysroot_path(sysroot, path + 1, &src, &st) == 0 && S_ISREG(st.st_mode))
+			strv_push(headers, path + 1);
+		else
+			log_warn("hostonly: this machine's command line has %s, but %s is no file here; "
+				 "not packing it", w, path + 1);
+		free(src);
+		err_clear();
+	}
+	free(data);
+	return 0;
 }
 
 /* The host's crypttab lines for the dm-crypt layers of the root (and
@@ -296,6 +331,10 @@ static int add_crypttab(struct stack_plan *sp, struct image *img, const char *sy
 	struct strv keyfiles = { 0 };
 	int r = stack_plan_crypttab(sp, sysroot, &out, &keyfiles);
 
+	/* the header the running kernel's rd.luks.header= names, where the
+	 * next boot will look for it (docs/cmdline.md) */
+	if (r == 0)
+		r = stack_plan_cmdline_headers(sysroot, &keyfiles);
 	for (size_t i = 0; r == 0 && i < keyfiles.n; i++) {
 		/* as the init will open it: "/../k" is "/k" */
 		char *src = NULL, *dst = path_normalize(keyfiles.v[i]);

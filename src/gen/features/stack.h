@@ -50,6 +50,10 @@ int stack_plan_add(struct stack_plan *sp, struct image *img, const char *sysroot
  * the line and the setting that packs it. */
 int stack_plan_crypttab(const struct stack_plan *sp, const char *sysroot, struct buf *out,
 			struct strv *keyfiles);
+/* Hostonly: the detached header files the host's own /proc/cmdline
+ * names (rd.luks.header=U=/FILE) appended to headers, packed where the
+ * init will look for them; a /dev/ or FILE:DEVICE one is read at boot. */
+int stack_plan_cmdline_headers(const char *sysroot, struct strv *headers);
 void stack_plan_free(struct stack_plan *sp);
 
 /* stack_keyscript.c: the keyscript= programs of these crypttab lines

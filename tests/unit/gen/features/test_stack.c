@@ -770,7 +770,9 @@ static void test_crypttab_headers_and_keydevs(void)
 	put(root, "/etc/crypttab", "a UUID=3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718 /keys/a.key:LABEL=stick "
 				   "luks,header=/etc/hdr/a.hdr\n"
 				   "b /dev/vdb none discard,header=/etc/hdr/b.hdr,tries=1\n"
-				   "c /dev/vdc none header=/x:UUID=1\n", 0644);
+				   "c /dev/vdc none header=/x:UUID=1\n"
+				   "d /dev/vdd none header=/dev/vde\n", 0644);
+	strv_push(&sp.crypt_names, "d");
 	strv_push(&sp.crypt_names, "a");
 	strv_push(&sp.crypt_names, "b");
 	strv_push(&sp.crypt_names, "c");
@@ -780,6 +782,31 @@ static void test_crypttab_headers_and_keydevs(void)
 	strv_free(&keys);
 	strv_free(&sp.crypt_names);
 	buf_free(&ct);
+	{
+		char *rm = xasprintf("rm -rf %s", root);
+		CHECK(system(rm) == 0);
+		free(rm);
+	}
+}
+
+/* Hostonly: the header file the machine's own command line names
+ * (rd.luks.header=U=/FILE) is packed; a /dev/ one, a FILE:DEVICE one and
+ * the same file twice are not, nor one that is not there (a warning). */
+static void test_cmdline_headers(void)
+{
+	struct strv h = { 0 };
+	char tmpl[] = "/tmp/uniramfs-ch-XXXXXX", *root = mkdtemp(tmpl);
+
+	CHECK(stack_plan_cmdline_headers(root, &h) == 0 && h.n == 0); /* no /proc/cmdline */
+	put(root, "/proc/cmdline", "root=/dev/mapper/r rd.luks.name=cbd49694-81de-41bd-a850-"
+				   "0d934aff8328=r rd.luks.header=cbd49694-81de-41bd-a850-0d934aff8328="
+				   "/etc/luks/r.hdr rd.luks.header=UUID=4d4d4d4d-4444-4444-8444-444444444444="
+				   "/etc/luks/r.hdr rd.luks.header=1=/dev/vda "
+				   "rd.luks.header=2=/h.hdr:UUID=e2d8 rd.luks.header=3=/gone.hdr\n", 0644);
+	put(root, "/etc/luks/r.hdr", "LUKS", 0600);
+	CHECK(stack_plan_cmdline_headers(root, &h) == 0);
+	CHECK(h.n == 1 && !strcmp(h.v[0], "/etc/luks/r.hdr"));
+	strv_free(&h);
 	{
 		char *rm = xasprintf("rm -rf %s", root);
 		CHECK(system(rm) == 0);
@@ -962,6 +989,7 @@ int main(void)
 	RUN(test_generic_packs_what_host_has);
 	RUN(test_add_keys);
 	RUN(test_crypttab_headers_and_keydevs);
+	RUN(test_cmdline_headers);
 	RUN(test_crypttab_keyscripts);
 	RUN(test_sysroot_paths_stay_inside);
 	RUN(test_net_generic_tools_and_summary);
