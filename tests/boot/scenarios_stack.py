@@ -61,6 +61,9 @@ RAID5 = builder.Layout("raid5", "raid5", "ext4", _fs(0x16), "raid5root", ndisks=
 # (IMSM_* are mdadm's switches for disks without Intel's option ROM).
 IMSM = builder.Layout("imsm-raid1", "imsm-raid1", "ext4", _fs(0x1e), "imsmroot", ndisks=2)
 IMSM_ENV = "IMSM_NO_PLATFORM=1 IMSM_DEVNAME_AS_SERIAL=1"
+# SNIA DDF, the other firmware RAID metadata mdmon keeps (mdadm needs no
+# platform for it)
+DDF = builder.Layout("ddf-raid1", "ddf-raid1", "ext4", _fs(0x1f), "ddfroot", ndisks=2)
 LVM_RAID1 = builder.Layout("lvm-on-raid1", "lvm-on-raid1", "ext4", _fs(0x17), "lvmraidroot",
                            ndisks=2,
                            params=(("MD_UUID", "5f0c1a4e:1b2d4c3e:9f100000:000001d2"),))
@@ -239,6 +242,10 @@ def scenarios(Scenario):
           "disks, assembled by mdadm -I, written through the mdmon it started (rw)",
           IMSM, u(IMSM), cmdline="rw " + IMSM_ENV,
           expect=("root-writable=yes",), log_absent=("failed to launch mdmon",)),
+        S("ddf-raid1", "SNIA DDF firmware RAID: a RAID1 volume in a DDF container over two "
+          "disks, assembled by mdadm -I, written through the mdmon it started (rw)",
+          DDF, u(DDF), cmdline="rw", expect=("root-writable=yes",),
+          log_absent=("failed to launch mdmon",)),
         S("lvm-on-raid1", "LVM on RAID1: md0 a PV of testvg", LVM_RAID1, "/dev/testvg/root"),
         # The LV holding LUKS is a dm device: the init names it by its
         # kernel node (dm-0, the first mapping made).
