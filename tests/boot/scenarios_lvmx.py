@@ -58,4 +58,12 @@ def scenarios(Scenario):
         S("lvm-cache", "a cached LV (a cache pool on the other disk): cache_check packed, "
           "named by the image's lvm.conf", KINDS, "UUID=" + CACHED_UUID,
           log_absent=("cache_check: execvp failed", "Check of pool")),
+        # dracut's rd.auto=0 written out: only the LV named is activated
+        # (no thin pool, no cache: their dm tables never appear)
+        S("lvm-auto0", "rd.auto=0 rd.lvm.lv=dracut/raid1: only that LV activated, md left "
+          "alone as no rd.md.uuid= names an array", KINDS, "UUID=" + RAID1_UUID,
+          cmdline="rd.auto=0 rd.lvm.lv=dracut/raid1",
+          log_expect=("uniramfs: rd.auto=0: md arrays left alone: no rd.md.uuid= names one",
+                      "uniramfs: /dev/vda is LVM2_member: opening it with plugin lvm", RETRIED),
+          log_absent=("logical volume(s) in volume group",)),
     ]

@@ -53,12 +53,35 @@ void stack_init(struct stack *s)
 	luks_opts_init(&s->opts);
 }
 
+/* dracut's rd.auto: its default, 0, assembles only the md arrays, LUKS
+ * devices and LVM volumes the command line names (dracut's hostonly
+ * images name them in their own cmdline.d); rd.auto=1, every one found.
+ * uniramfs has no such names baked in and promises that a generic image
+ * boots a stacked root with root= alone, so without the word it assembles
+ * everything, as rd.auto=1 asks. An rd.auto=0 written out is honoured:
+ * a layer none of whose options is given is left alone (LUKS: unless the
+ * image's crypttab names the device). The last word counts; "rd.auto"
+ * alone is 1, as dracut's getargbool reads it. */
+static void auto_parse(struct stack *s, const struct cmdline_param *p)
+{
+	bool b;
+
+	if (!p->val)
+		s->auto_off = false;
+	else if (cmdline_parse_bool(p->val, &b) < 0)
+		log_warn("ignoring rd.auto=%s: not a boolean (use 1 or 0)", p->val);
+	else
+		s->auto_off = !b;
+}
+
 void stack_parse(struct stack *s, const struct cmdline *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cmdline_param *p = &c->p[i];
 		strv_push_owned(&s->params,
 				p->val ? xasprintf("%s=%s", p->key, p->val) : xstrdup(p->key));
+		if (!strcmp(p->key, "rd.auto"))
+			auto_parse(s, p);
 		for (size_t k = 0; k < ARRAY_SIZE(layers); k++) {
 			const char *o = layers[k]->option;
 			size_t n = strlen(o);
@@ -68,6 +91,10 @@ void stack_parse(struct stack *s, const struct cmdline *c)
 			layers[k]->parse(s, kv);
 			free(kv);
 		}
+	}
+	if (s->auto_off && !s->md_off && !s->md_uuids.n) {
+		log_info("rd.auto=0: md arrays left alone: no rd.md.uuid= names one");
+		s->md_off = true;
 	}
 }
 

@@ -507,6 +507,10 @@ static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 			 in_list(&s->name_uuids, bd->uuid, NULL);
 	} else if (s->crypttab.n && !s->crypttab_off) {
 		wanted = e != NULL;
+	} else if (s->auto_off) {
+		log_info("%s: LUKS UUID=%s left locked: rd.auto=0, and no rd.luks.uuid= or crypttab "
+			 "line names it", bd->devnode, bd->uuid);
+		return;
 	} else {
 		wanted = !stack_root_found(env); /* generic: only while the root is still to come */
 		generic = true;

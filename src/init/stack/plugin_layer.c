@@ -233,6 +233,22 @@ static void switch_read(struct plugin_row *r, const struct strv *params)
 		log_info("plugin %s: %s=0: %s devices left alone", r->plugin, r->switch_opt, r->key);
 }
 
+/* rd.auto=0 (layer.c): a row with options to name its devices by
+ * (LVM's rd.lvm.vg, rd.lvm.lv), none of them given, is off, as its
+ * switch would turn it off. A row with none has no way to be named:
+ * rd.auto does not gate it, as dracut's does not gate bcache. */
+static void auto_read(struct plugin_row *r, const struct stack *s)
+{
+	if (r->off || !s->auto_off || !r->options.n)
+		return;
+	for (size_t i = 0; i < s->params.n; i++)
+		if (plugin_row_reads(r, s->params.v[i]))
+			return;
+	r->off = true;
+	log_info("plugin %s: rd.auto=0: %s devices left alone: no option of the plugin's names one",
+		 r->plugin, r->key);
+}
+
 void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *type))
 {
 	struct stack *s = env->stack;
@@ -245,7 +261,8 @@ void plugin_layers_setup(struct stack_env *env, bool (*is_builtin)(const char *t
 		struct plugin_row *r = &s->plugins.v[i];
 		switch_read(r, &s->params);
 		if (r->root || r->claim)
-			continue; /* sequence.c's: plugin_rows_root() before root= is judged;
+			continue;
+		auto_read(r, s); /* sequence.c's: plugin_rows_root() before root= is judged;
 				   * plugin_claim.c's */
 		ARRAY_GROW(s->plugin_layers, s->capplugin_layers, s->nplugin_layers + 1);
 		s->plugin_layers[s->nplugin_layers++] = (struct layer){

@@ -34,6 +34,9 @@ struct unlock;
  * for, and what was done already (the plugins' options: params). */
 struct stack {
 	bool luks_off, md_off, crypttab_off;
+	/* rd.auto=0 given: dracut's "only what the command line names"
+	 * (layer.c); its absence keeps uniramfs's own default, everything */
+	bool auto_off;
 	struct strv luks_uuids;             /* rd.luks.uuid, lowercase, no "luks-" */
 	struct strv name_uuids, name_names; /* rd.luks.name=UUID=NAME, parallel */
 	struct luks_key *keys;              /* rd.luks.key, in order: the first that fits */

@@ -906,6 +906,66 @@ static void test_md_incremental(void)
 	finish(f, &in);
 }
 
+/* dracut's rd.auto: written out as 0, only what the command line names
+ * (rd.md.uuid, rd.luks.uuid or crypttab, rd.lvm.vg/lv) is assembled;
+ * "rd.auto" alone, =1, or no word at all: everything found. */
+static void test_rd_auto(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/vg0/root rd.auto=0");
+
+	stack_setup(&in.stack_env);
+	event(&in, "sda1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
+	event(&in, "vda3", "LVM2_member", "x");
+	event(&in, "vdb1", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "run") == 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(said("<6>rd.auto=0: md arrays left alone: no rd.md.uuid= names one\n"));
+	CHECK(said("<6>plugin lvm: rd.auto=0: LVM2_member devices left alone: no option of the "
+		   "plugin's names one\n"));
+	CHECK(said("<6>/dev/vdb1: LUKS UUID=" U2 " left locked: rd.auto=0, and no rd.luks.uuid= or "
+		   "crypttab line names it\n"));
+	finish(f, &in);
+
+	/* what is named is assembled; the last rd.auto counts */
+	f = setup(&in, "root=/dev/vg0/root rd.auto rd.auto=0 rd.md.uuid=3f1a7c2e:9b8d4e5f:a1b2c3d4:e5f60718 "
+		       "rd.lvm.vg=vg0 rd.luks.uuid=" U1);
+	stack_setup(&in.stack_env);
+	answer("p");
+	event(&in, "sda1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
+	event(&in, "vda3", "LVM2_member", "x");
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "run /sbin/mdadm mdadm -I /dev/sda1") >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/lvm /usr/sbin/lvm vgchange -ay --sysinit -- vg0") >= 0);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 luks-" U1, 0) >= 0);
+	finish(f, &in);
+
+	/* a crypttab line names its device */
+	f = setup(&in, "root=/dev/mapper/x rd.auto=0");
+	fake_write(f, "/etc/crypttab", "cryptroot UUID=" U1 " /etc/keys/k\n");
+	fake_write(f, "/etc/keys/k", "key");
+	stack_setup(&in.stack_env);
+	event(&in, "vda2", "crypto_LUKS", U1);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks /dev/vda2 cryptroot "
+			       "--key-file=/etc/keys/k") >= 0);
+	finish(f, &in);
+
+	/* rd.auto, rd.auto=1: everything, as without the word */
+	f = setup(&in, "root=/dev/vg0/root rd.auto=0 rd.auto=1");
+	stack_setup(&in.stack_env);
+	event(&in, "sda1", "linux_raid_member", "3f1a7c2e-9b8d-4e5f-a1b2-c3d4e5f60718");
+	event(&in, "vda3", "LVM2_member", "x");
+	CHECK(fake_log_count(f, "run") == 2);
+	finish(f, &in);
+
+	f = setup(&in, "root=/dev/vg0/root rd.auto=maybe");
+	stack_setup(&in.stack_env);
+	CHECK(said("<4>ignoring rd.auto=maybe: not a boolean (use 1 or 0)\n"));
+	event(&in, "vda3", "LVM2_member", "x");
+	CHECK(fake_log_count(f, "run") == 1);
+	finish(f, &in);
+}
+
 static void test_md_degraded_after_half_timeout(void)
 {
 	struct init in;
@@ -1085,6 +1145,7 @@ int main(void)
 	RUN(test_lvm_activation);
 	RUN(test_lvm_loads_modules_and_raid_on_failure);
 	RUN(test_md_incremental);
+	RUN(test_rd_auto);
 	RUN(test_md_degraded_after_half_timeout);
 	RUN(test_timeout_names_awaited_uuid);
 	RUN(test_dm_names_match_root);
