@@ -29,6 +29,7 @@ import scenarios_console
 import scenarios_early
 import scenarios_lvmx
 import scenarios_stack
+import scenarios_zfs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
@@ -518,6 +519,26 @@ D26 = builder.Layout("dracut26", "compat-dracut-enc-raid-lvm", "ext4",
 D20_BTRFS = builder.Layout("dracut20-btrfs", "btrfs-multi", "btrfs",
                            "5f0c1a4e-1b2d-4c3e-9f10-00000000072b", "dracut", ndisks=2, size_mb=160,
                            params=(("PROFILE", "raid1"),))
+# TEST_FSTYPE=zfs: pool dracut mirrored over both disks, made with the
+# ZFS plugin's builder image; booted by the shipped ZFS plugin
+D20_ZFS = scenarios_zfs.ZfsLayout("dracut20-zfs", "compat-dracut-zfs", "zfs",
+                                  "5f0c1a4e-1b2d-4c3e-9f10-00000000072c", "dracut", ndisks=2,
+                                  size_mb=128)
+
+
+class ZfsAttached(Attached):
+    """dracut's two disks holding a ZFS pool: the image gets the ZFS
+    plugin and the DKMS module directory, as scenarios_zfs's do."""
+
+    def __init__(self, name, layout, serials):
+        super().__init__(name, "zfs", [_layout(layout)],
+                         lambda paths: _dracut_drives(list(zip(paths, serials))))
+        self.layout = layout
+
+    def image_files(self, dpaths):
+        return self.layout.image_files(dpaths)
+
+
 # test_setup's /tmp/crypttab of each
 D20_CRYPTTAB = "testluks UUID=%s /etc/key\n" % D20_LUKS_UUID
 D26_CRYPTTAB = "".join("luks-%s /dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_disk%d /etc/key "
@@ -869,6 +890,13 @@ def scenarios(Scenario):
         S("dracut20-thin", "dracut TEST-20 \"ext4\" disk-thin: a thin LV in VG dracut's thin "
           "pool, rd.auto=1 rd.luks.crypttab=0 rd.md=0", d2("dracut20-thin", scenarios_lvmx.KINDS),
           "LABEL=dracut", cmdline="quiet ro rd.auto=1 rd.luks.crypttab=0 rd.md=0"),
+        # ---- dracut-ng TEST-20 with TEST_FSTYPE=zfs (daily-zfs.yml)
+        S("dracut20-zfs", "dracut TEST-20 with TEST_FSTYPE=zfs: pool dracut mirrored over both "
+          "disks, root=ZFS=dracut/root, by the shipped ZFS plugin",
+          ZfsAttached("dracut20-zfs", D20_ZFS, ["disk1", "disk2"]), "ZFS=dracut/root",
+          cmdline="quiet ro rd.auto=1 rd.luks.crypttab=0 rd.md=0",
+          expect=(r"root-mount=dracut/root zfs ro",),
+          log_expect=("zfs-mount-root: mounted dracut/root on /sysroot (ro)",)),
     ] + _detached(S)
 
 
