@@ -113,4 +113,17 @@ def scenarios(Scenario):
                  expect=(r"root-mount=/dev/nbd0 ext4 ro,\S*errors=panic",),
                  log_expect=("uniramfs: root-path nbd:%s:raw::errors=panic from DHCP" % VM_SERVER,
                              "uniramfs: NBD: connecting /dev/nbd0 to %s:10809 export raw" % VM_SERVER)),
+        # TEST-70 "root=dhcp": the NIC lan0 by ifname= (a .link file there)
+        Scenario("iscsi-dhcp-rootpath", "root=/dev/root netroot=dhcp ip=lan0:dhcp (TEST-70): "
+                 "DHCP's root-path iscsi:SERVER:::1:TARGET names the root's LUN",
+                 LOCAL, "/dev/root", build=net.ISCSI_BUILD, ours_only=True,
+                 cmdline="netroot=dhcp ip=lan0:dhcp rd.iscsi.initiator=%s ifname=lan0:%s" % (
+                     net.INITIATOR, servervm.GUEST_MAC),
+                 net=netvm.served("iscsi-dhcp-rootpath", iscsi=netservers.ISCSI_IQN,
+                                  rootpath="iscsi:%s:::1:%s" % (VM_SERVER, netservers.ISCSI_IQN)),
+                 expect=(r"root-mount=/dev/sd[a-z]+ ext4 ro",),
+                 log_expect=("uniramfs: root-path iscsi:%s:::1:%s from DHCP" % (
+                     VM_SERVER, netservers.ISCSI_IQN),
+                     "uniramfs: iSCSI: logging in to %s at %s:3260" % (
+                         netservers.ISCSI_IQN, VM_SERVER))),
     ]

@@ -6,8 +6,8 @@ rpcbind, which cannot be bound to loopback alone; and QEMU's slirp DHCP
 sends no root-path (option 17).  So these servers run in a second QEMU VM,
 booted with the same distribution kernel, whose initramfs our generator
 makes (`uniramfs build --init servervm/init.sh`, as builder.py does): busybox
-(udhcpd with `opt rootpath`, ip), the kernel's nfsd, rpcbind, rpcinfo and
-nbd-server from the host, and rpc.nfsd, rpc.mountd and exportfs from Debian's
+(udhcpd with `opt rootpath`, ip), the kernel's nfsd, rpcbind, rpcinfo,
+nbd-server, tgtd and tgtadm from the host, and rpc.nfsd, rpc.mountd and exportfs from Debian's
 nfs-kernel-server, which is never installed on the host (its services would
 start and listen on every address): `apt-get download` fetches it once into
 CACHE/nfs-kernel-server/VERSION/ (CACHE: $UNIRAMFS_TEST_CACHE, default
@@ -55,7 +55,7 @@ SERVER_MAC = "52:54:00:64:00:01"
 GUEST_MAC = "52:54:00:64:00:0a"  # QEMU gives both VMs the same MAC otherwise
 
 NFSD_TOOLS = ("rpc.nfsd", "rpc.mountd", "exportfs")
-BINARIES = ("busybox", "rpcbind", "rpcinfo", "nbd-server")
+BINARIES = ("busybox", "rpcbind", "rpcinfo", "nbd-server", "tgtd", "tgtadm")
 MODULES = ("virtio_pci", "virtio_net", "virtio_blk", "crc32c_generic", "ext4", "nfsd")
 # What libtirpc, rpcbind and glibc read; init.sh writes the rest of /etc.
 ETC = ("/etc/services", "/etc/protocols", "/etc/netconfig", "/etc/rpc")
@@ -176,11 +176,12 @@ class ServerVM:
         self.stop()
 
 
-def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd=""):
+def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=""):
     """Boot the server VM serving disk (an ext4 test root) at EXPORT and
     DHCP with rootpath as option 17 (none if empty) and siaddr as the
     next server (an address the VM also takes), over NFSv3 and (v4) v4,
-    and (nbd: the export's name) the disk itself over NBD, read-only;
+    and (nbd: the export's name) the disk itself over NBD, read-only,
+    (iscsi: a target's IQN) as that target's LUN 1, read-only;
     return the ServerVM once it is ready."""
     img, sbin = image(env, work)
     logs = os.path.join(work, "logs")
@@ -199,6 +200,8 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd=""):
         params.append("sv.nov4=1")
     if nbd:
         params.append("sv.nbd=" + nbd)
+    if iscsi:
+        params.append("sv.iscsi=" + iscsi)
     for p in params:
         if re.search(r"\s", p):
             raise ValueError("server VM parameter %r has a space" % p)

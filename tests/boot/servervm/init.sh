@@ -4,7 +4,9 @@
 # (busybox udhcpd, with a root-path, option 17) and the test root over
 # NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd; sv.nov4=1: v3 only) and,
 # with sv.nbd=NAME, over NBD (nbd-server, the disk read-only as export
-# NAME on port 10809) on its one NIC, a QEMU
+# NAME on port 10809) and, with sv.iscsi=IQN, over iSCSI (tgtd, the disk
+# read-only as LUN 1 of target IQN, open to any initiator) on its one
+# NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
 # Parameters come on the kernel command line as sv.KEY=VALUE (see
@@ -27,7 +29,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
-addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd=''
+addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd='' iscsi=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -38,6 +40,7 @@ for kv in $(cat /proc/cmdline); do
 	sv.nfsbin=*) nfsbin=${kv#sv.nfsbin=} ;;
 	sv.nov4=1) nfsd_opts="-N 4" ;;
 	sv.nbd=*) nbd=${kv#sv.nbd=} ;;
+	sv.iscsi=*) iscsi=${kv#sv.iscsi=} ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -122,17 +125,36 @@ for _ in $(seq 1 50); do
 	grep -q " 3 *tcp .*nfs" /tmp/rpcinfo && grep -q " 3 *tcp .*mountd" /tmp/rpcinfo && break
 	sleep 0.2
 done
-# nbd-server listening on 10809 (0x2A39, state 0A), on either family
+if [ -n "$iscsi" ]; then
+	mkdir -p /run/tgtd
+	tgtd || fail "tgtd"
+	for _ in $(seq 1 50); do
+		tgtadm --lld iscsi --op show --mode target > /dev/null 2>&1 && break
+		sleep 0.2
+	done
+	tgtadm --lld iscsi --op new --mode target --tid 1 -T "$iscsi" || fail "tgtadm: target $iscsi"
+	tgtadm --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b "$dev" ||
+		fail "tgtadm: LUN 1 on $dev"
+	# the disk is QEMU's read-only: say so to the initiator too
+	tgtadm --lld iscsi --op update --mode logicalunit --tid 1 --lun 1 --params readonly=1 ||
+		fail "tgtadm: LUN 1 read-only"
+	tgtadm --lld iscsi --op bind --mode target --tid 1 -I ALL || fail "tgtadm: bind"
+fi
+# PORT (hex) listening (state 0A), on either family
 listening() {
-	cat /proc/net/tcp /proc/net/tcp6 2> /dev/null | grep -q ':2A39 [0-9A-F:]* 0A '
+	cat /proc/net/tcp /proc/net/tcp6 2> /dev/null | grep -q ":$1 [0-9A-F:]* 0A "
 }
 if [ -n "$nbd" ]; then
 	for _ in $(seq 1 50); do
-		listening && break
+		listening 2A39 && break
 		sleep 0.2
 	done
-	listening || fail "nbd-server does not listen on 10809"
+	listening 2A39 || fail "nbd-server does not listen on 10809"
 	echo "servervm: nbd-server: export $nbd is $dev, read-only"
+fi
+if [ -n "$iscsi" ]; then
+	listening 0CBC || fail "tgtd does not listen on 3260"
+	echo "servervm: tgtd: $(tgtadm --lld iscsi --op show --mode target | grep -E 'Target|LUN:|Backing store path|Readonly' | tr -s ' \n' ' ')"
 fi
 sed 's/^/servervm: rpcinfo: /' /tmp/rpcinfo
 grep -q " 3 *tcp .*nfs" /tmp/rpcinfo || fail "nfs v3 is not registered with rpcbind"
