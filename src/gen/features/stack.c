@@ -139,6 +139,7 @@ void stack_plan_hostonly(struct stack_plan *sp, const char *sysroot, const struc
 	if (strv_contains(&sp->layers, "dm-crypt")) {
 		note_keyboards(sp, sysroot);
 		stack_plan_tokens(sp, sysroot);
+		stack_plan_ciphers(sp, sysroot);
 		stack_token_modules(sp, sysroot, &sp->tpm);
 		if (stack_clevis_wanted(sp))
 			stack_clevis_modules(sp, sysroot);
@@ -161,6 +162,8 @@ void stack_plan_modules(const struct stack_plan *sp, struct strv *out)
 		strv_push(out, sp->keyboard.v[i]);
 	for (size_t i = 0; i < sp->tpm.n; i++)
 		strv_push(out, sp->tpm.v[i]);
+	for (size_t i = 0; i < sp->ciphers.n; i++)
+		strv_push(out, sp->ciphers.v[i]);
 	for (size_t i = 0; i < sp->nics.n; i++)
 		strv_push(out, sp->nics.v[i]);
 }
@@ -472,6 +475,7 @@ void stack_plan_free(struct stack_plan *sp)
 	strv_free(&sp->keyboard);
 	strv_free(&sp->luks_devs);
 	strv_free(&sp->tpm);
+	strv_free(&sp->ciphers);
 	strv_free(&sp->nics);
 	memset(sp, 0, sizeof(*sp));
 }

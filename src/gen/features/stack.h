@@ -23,6 +23,7 @@ struct stack_plan {
 	struct strv luks_devs;   /* hostonly: kernel names of the LUKS devices under them */
 	unsigned tokens;         /* hostonly: LUKS2_TOKEN_* in their headers (~0: unknown) */
 	struct strv tpm;         /* hostonly: the host's TPM drivers, for a TPM2 token */
+	struct strv ciphers;     /* hostonly: "crypto-NAME" of the ciphers their headers name */
 	bool clevis;             /* clevis = yes: pack clevis (stack_clevis.c) */
 	bool clevis_on;          /* stack_clevis_decide: the feature "clevis" is in the image */
 	struct strv nics;        /* hostonly, a clevis token: the host's NIC drivers */
@@ -66,6 +67,10 @@ int stack_add_keyscripts(struct image *img, const char *sysroot, const char *lin
 char *stack_token_dir(const char *sysroot);
 /* Note the slaves of a dm-crypt device's sysfs dir as LUKS devices. */
 void stack_note_luks_devs(struct stack_plan *sp, const char *dmdir);
+/* stack_cipher.c: the ciphers the headers of sp->luks_devs name, as
+ * module aliases into sp->ciphers; from one LUKS2 JSON area (tests). */
+void stack_plan_ciphers(struct stack_plan *sp, const char *sysroot);
+void stack_ciphers_json(const char *json, size_t len, struct strv *out);
 /* Read their headers' tokens into sp->tokens. */
 void stack_plan_tokens(struct stack_plan *sp, const char *sysroot);
 /* The host's loaded TPM drivers, when a header has a TPM2 token. */

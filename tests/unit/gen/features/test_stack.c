@@ -209,6 +209,51 @@ static void luks2_dev(const char *root, const char *name, const char *json)
 	free(p);
 }
 
+/* Hostonly: the ciphers the root's LUKS headers name become module
+ * aliases the image packs (booster's TestLoadableCryptoModule: camellia);
+ * a name that is not one, or a device with no header, adds nothing. */
+static void test_luks_ciphers(void)
+{
+	struct stack_plan sp = { 0 };
+	struct strv out = { 0 };
+	char tmpl[] = "/tmp/uniramfs-ci-XXXXXX", *root = mkdtemp(tmpl);
+	static unsigned char l1[4096];
+	char *p;
+	FILE *f;
+
+	const char *json = "{\"keyslots\":{\"0\":{\"area\":{\"encryption\": \"serpent-xts-plain64\"}}},"
+			   "\"segments\":{\"0\":{\"encryption\":\"camellia-xts-plain64\"},"
+			   "\"1\":{\"encryption\":\"../x-cbc\"},\"2\":{\"encryption\":\"capi:xts(aes)\"},"
+			   "\"3\":{\"encryption\":\"unterminated";
+
+	stack_ciphers_json(json, strlen(json), &out);
+	CHECK(out.n == 2 && !strcmp(out.v[0], "crypto-serpent") && !strcmp(out.v[1], "crypto-camellia"));
+	strv_free(&out);
+	luks2_dev(root, "vda", "{\"segments\":{\"0\":{\"encryption\":\"twofish-xts-plain64\"}}}");
+	memcpy(l1, "LUKS\xba\xbe\0\1", 8);
+	memcpy(l1 + 8, "cast5", 5);
+	memcpy(l1 + 40, "cbc-essiv:sha256", 16);
+	p = xasprintf("%s/dev/vdb", root);
+	f = fopen(p, "wb");
+	CHECK(f && fwrite(l1, 1, sizeof(l1), f) == sizeof(l1));
+	if (f)
+		fclose(f);
+	free(p);
+	put(root, "/dev/vdc", "no header here", 0600);
+	strv_push(&sp.luks_devs, "vda");
+	strv_push(&sp.luks_devs, "vdb");
+	strv_push(&sp.luks_devs, "vdc");
+	strv_push(&sp.layers, "dm-crypt");
+	stack_plan_ciphers(&sp, root);
+	stack_plan_modules(&sp, &out);
+	CHECK(strv_contains(&out, "crypto-twofish") && strv_contains(&out, "crypto-cast5") &&
+	      strv_contains(&out, "crypto-xts"));
+	CHECK(sp.ciphers.n == 2);
+	strv_free(&out);
+	stack_plan_free(&sp);
+	rm_tree(xstrdup(root));
+}
+
 #define TOKEN_DIR "/usr/lib/x86_64-linux-gnu/cryptsetup"
 #define TOKEN_LIBS "/usr/lib/x86_64-linux-gnu"
 
@@ -990,6 +1035,7 @@ int main(void)
 	RUN(test_add_keys);
 	RUN(test_crypttab_headers_and_keydevs);
 	RUN(test_cmdline_headers);
+	RUN(test_luks_ciphers);
 	RUN(test_crypttab_keyscripts);
 	RUN(test_sysroot_paths_stay_inside);
 	RUN(test_net_generic_tools_and_summary);
