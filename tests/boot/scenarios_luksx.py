@@ -7,7 +7,8 @@ crypttab line per case. key-slot=1 makes slot 0's passphrase a wrong
 one: typed first, it is refused and the next prompt takes slot 1's, so
 the boot proves cryptsetup was told the slot. tries=1 with the wrong
 slot's passphrase gives up at once (the default would ask three times).
-A nofail line for a device that never comes stands beside the root's.
+A nofail line for a device that never comes stands beside the root's,
+and a nofail root given up on waits for the root instead of failing.
 """
 
 import os
@@ -65,5 +66,17 @@ def scenarios(Scenario):
           fail_msgs=("uniramfs: wrong passphrase for /dev/vda",
                      "uniramfs: giving up on /dev/vda after 1 wrong passphrases",
                      "uniramfs: not starting a shell: rd.shell=0",
+                     "uniramfs: rebooting now")),
+        S("luks2-nofail-given-up", "crypttab nofail: the device given up on after tries=1 does "
+          "not start the failure path; the boot waits on for the root, which then times out",
+          WithCrypttab(SLOTS, "luksx-nofail", "cryptroot UUID=%s none key-slot=1,tries=1,"
+                       "nofail\n" % SLOTS_UUID),
+          "UUID=" + SLOTS.uuid, cmdline=st.SHORT + " " + st.NO_SHELL,
+          interact=((prompt, st.PASS + "\n"),),
+          fail_msgs=("uniramfs: giving up on /dev/vda after 1 wrong passphrases",
+                     "uniramfs: /dev/vda: nofail: the boot goes on without "
+                     "/dev/mapper/cryptroot",
+                     "uniramfs: root device root=UUID=%s did not appear within 8 seconds"
+                     % SLOTS.uuid,
                      "uniramfs: rebooting now")),
     ]
