@@ -73,6 +73,17 @@ void init_free(struct init *in);
  * test). */
 int run_jobs(struct init *in);
 
+/* rootwait.c: the one place the boot waits for devices: the loop until
+ * ready(in, arg) or the deadline (-1: none), running the jobs the events
+ * queue as they come. Time spent at a passphrase prompt moves the
+ * deadline on. 1 ready, 0 not (timeout), < 0 the failure path gave up (a
+ * test). */
+int boot_wait(struct init *in, long long deadline,
+	      bool (*ready)(const struct init *in, const void *arg), const void *arg);
+/* When a block device, a driver load or a layer's tool last showed
+ * that devices are still coming. */
+long long last_activity(const struct init *in);
+
 /* The wait for root= (and resume=) with its jobs: 1 the root is there,
  * 0 it did not come (said so), < 0 the failure path gave up (a test). */
 int init_wait_root(struct init *in);

@@ -11,7 +11,8 @@
 /* The stages of the boot, each called by sequence.c in turn: the API
  * filesystems, the root, resume, fsck, a separate /usr, hooks,
  * switch_root, and the failure path. None of them waits on the loop
- * for devices: sequence.c does (and runs the queued jobs meanwhile). */
+ * for devices: sequence.c does, through rootwait.c (which runs the queued
+ * jobs meanwhile). */
 
 /* stage_mounts.c */
 int stage_mounts(struct init *in);
@@ -86,7 +87,7 @@ int write_state(struct init *in);
 void report_devices(struct init *in);
 /* Shell, then retry (returns 0), or wait and reboot (returns a negative
  * code, the reboot's, only when the reboot returned). Only sequence.c
- * calls it. */
+ * and rootwait.c (its waits) call it. */
 int failure(struct init *in, bool can_retry);
 void run_break(struct init *in, unsigned brk, const char *name);
 
