@@ -43,6 +43,7 @@ struct init {
 	char kver[256];
 	char *root;          /* kernel name of the root= device, NULL until found */
 	bool staged;         /* stage_modules ran: devices and the network are coming */
+	char *dps_disk;      /* the disk root discovery took the root from ("sda") */
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
 	bool squash_mounted; /* the squashfs segment is on LAYOUT_SQUASH_DIR */
 	bool resume_done;    /* resume= was dealt with (or cannot be any more) */
@@ -87,6 +88,10 @@ long long last_activity(const struct init *in);
 /* The wait for root= (and resume=) with its jobs: 1 the root is there,
  * 0 it did not come (said so), < 0 the failure path gave up (a test). */
 int init_wait_root(struct init *in);
+
+/* No root=: the root partition found by its type (stages/gptroot.c),
+ * made root=, then init_wait_root; 0 also after a refusal (said). */
+int gptroot_wait(struct init *in);
 
 /* The root is on the network (NFS): it names itself, no device. */
 static inline bool net_root(const struct init *in)

@@ -207,3 +207,25 @@ int init_wait_root(struct init *in)
 	return 0;
 }
 
+
+int gptroot_wait(struct init *in)
+{
+	long long start = now_ms(in), stall0 = in->stall_ms;
+	struct gptroot st;
+	int r;
+
+	gptroot_begin(in, &st);
+	for (;;) {
+		long long end = in->opt.timeout < 0 ? -1
+			: start + (in->stall_ms - stall0) + in->opt.timeout * 1000, until;
+
+		if ((r = gptroot_step(in, &st, end, last_activity(in), &until)) != 0)
+			break;
+		if ((r = boot_wait(in, until, gptroot_ready, &st)) < 0) {
+			gptroot_free(&st);
+			return r;
+		}
+	}
+	gptroot_free(&st);
+	return r < 0 ? 0 : init_wait_root(in);
+}

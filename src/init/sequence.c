@@ -267,17 +267,17 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 			goto mounted;
 	}
 	use_netroot_device(in);
-	if (!in->opt.root) {
+	if (!gptroot_wanted(in) && !in->opt.root) {
 		log_err("no root= on the kernel command line: nothing to mount");
 		return failure(in, false);
 	}
-	if ((pr = plugin_rows_root(&in->stack.plugins, in->opt.root))) {
+	if (in->opt.root && (pr = plugin_rows_root(&in->stack.plugins, in->opt.root))) {
 		stage_modules(in);
 		if ((r = plugin_root(in, pr)) < 0)
 			return r;
 		goto mounted;
 	}
-	if (!blockdev_spec_valid(in->opt.root)) {
+	if (in->opt.root && !blockdev_spec_valid(in->opt.root)) {
 		log_err("root=%s is not a device uniramfs understands "
 			"(use /dev/NAME, UUID=, LABEL=, PARTUUID=[/PARTNROFF=N], PARTLABEL=, "
 			"/dev/disk/by-id/... (WWID=), /dev/disk/by-path/... (HWPATH=) or MAJ:MIN)",
@@ -287,7 +287,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 
 	stage_modules(in);
 	for (;;) {
-		r = init_wait_root(in);
+		r = in->opt.root ? init_wait_root(in) : gptroot_wait(in);
 		if (r < 0)
 			return r;
 		if (r == 0) {
@@ -354,6 +354,7 @@ void init_free(struct init *in)
 	if (in->events.fd >= 0)
 		close(in->events.fd);
 	free(in->root);
+	free(in->dps_disk);
 	free(in->keymap);
 	for (char **e = in->envp; e && *e; e++)
 		free(*e);

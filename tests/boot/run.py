@@ -27,6 +27,9 @@ called instead (it must not block: scenarios_ssh's login runs in a
 thread).  A disk
 with a build() method (builder.py's stacked layouts) gives several disk
 files: the first goes on the scenario's bus, the others on virtio-blk.
+A disk with firmware = True boots itself through the firmware its
+attach() gives (scenarios_dps: OVMF, a UKI on the disk's ESP): no
+-kernel, no image of run.py's.
 """
 
 import argparse
@@ -55,6 +58,7 @@ import scenarios_btrfs  # noqa: E402
 import scenarios_clevis  # noqa: E402
 import scenarios_compat  # noqa: E402
 import scenarios_console  # noqa: E402
+import scenarios_dps  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_f2fs  # noqa: E402
 import scenarios_load  # noqa: E402
@@ -253,6 +257,7 @@ SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 SCENARIOS.extend(scenarios_luksx.scenarios(Scenario))
+SCENARIOS.extend(scenarios_dps.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
@@ -451,8 +456,8 @@ def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact
         # a keyboard needs a virtual console in front: a VGA card for it
         monitor = ["-monitor", "unix:%s.mon,server=on,wait=off" % sock_path, "-vga", "std"]
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
-           "-nodefaults", "-no-reboot", "-display", "none"] + monitor + [
-           "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline] + serial
+           "-nodefaults", "-no-reboot", "-display", "none"] + monitor + ([] if vmlinuz is None else [
+           "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline]) + serial
     if snapshot:
         cmd += ["-snapshot"]
     if disk_paths:
@@ -591,7 +596,7 @@ class Runner:
         if hasattr(sc.disk, "image_files"):   # files of the disk the image carries
             dpaths, extra_build = sc.disk.image_files(dpaths)
             sc = dataclasses.replace(sc, build=tuple(sc.build) + tuple(extra_build))
-        img, err = self._image(sc, initrd)
+        img, err = (None, None) if getattr(sc.disk, "firmware", False) else self._image(sc, initrd)
         if err:
             return sc, err, 0.0, NOTIMES, ""
         msgs = [m.replace("{root}", sc.root) for m in sc.fail_msgs]
@@ -625,7 +630,9 @@ class Runner:
         self.last_image, self.last_build = img, sc.build
         cmdline = " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline)
                            if x)
-        text, dt, timed_out, missed = boot(self.vmlinuz, img, dpaths, sc.bus, cmdline,
+        firmware = getattr(sc.disk, "firmware", False)   # the disk boots itself
+        text, dt, timed_out, missed = boot(None if firmware else self.vmlinuz, img, dpaths,
+                                           sc.bus, cmdline,
                                            self.log_path(sc), stop_on=sc.fail_msgs,
                                            interact=sc.interact, extra=extra)
         tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)

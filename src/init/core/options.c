@@ -178,9 +178,6 @@ static const struct {
 	{ "bond", "uniramfs sets up no bonded interface" },
 	{ "team", "uniramfs sets up no team interface" },
 	{ "vlan", "uniramfs sets up no VLAN interface" },
-	{ "mount.usr", "uniramfs mounts the /usr the root's /etc/fstab names" },
-	{ "mount.usrfstype", "uniramfs mounts the /usr the root's /etc/fstab names" },
-	{ "mount.usrflags", "uniramfs mounts the /usr the root's /etc/fstab names" },
 };
 
 static bool warn_unsupported(const struct cmdline_param *p)
@@ -208,6 +205,14 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->rootflags, p->val);
 	else if (!strcmp(k, "init"))
 		set_str(&o->init, p->val);
+	else if (!strcmp(k, "rd.systemd.gpt_auto") || !strcmp(k, "systemd.gpt_auto"))
+		set_bool(p, &o->gpt_auto);
+	else if (!strcmp(k, "mount.usr"))
+		set_str(&o->usr, p->val);
+	else if (!strcmp(k, "mount.usrfstype"))
+		set_str(&o->usrfstype, p->val);
+	else if (!strcmp(k, "mount.usrflags"))
+		set_str(&o->usrflags, p->val);
 	else if (!strcmp(k, "ro") && !p->val)
 		o->rw = false;
 	else if (!strcmp(k, "rw") && !p->val)
@@ -285,6 +290,7 @@ void options_parse(struct options *o, const struct cmdline *c)
 	o->loglevel = -1;
 	o->shell = true;
 	o->fstab = true;
+	o->gpt_auto = true;
 	o->ssh = true;
 	o->ssh_port = 22;
 	o->panic = DEFAULT_PANIC_WAIT;
@@ -308,7 +314,8 @@ void options_parse(struct options *o, const struct cmdline *c)
 void options_free(struct options *o)
 {
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
-			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font };
+			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
+			  &o->usr, &o->usrfstype, &o->usrflags };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

@@ -43,6 +43,8 @@ enum emergency {
 struct options {
 	char *root, *rootfstype, *rootflags, *init;
 	bool rw;
+	bool gpt_auto;  /* [rd.]systemd.gpt_auto: no root= finds the root by type */
+	char *usr, *usrfstype, *usrflags; /* mount.usr=, mount.usrfstype=, mount.usrflags= */
 	bool rootwait;
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;

@@ -90,10 +90,24 @@ static void part_entry_from_disk(const struct sysops *ops, struct blockdev *bd)
 		const char *u = blkid_partition_get_uuid(par), *l = blkid_partition_get_name(par);
 		if (u && *u)
 			bd->partuuid = xstrdup(u);
+		const char *t = blkid_partition_get_type_string(par);
 		if (l && *l)
 			bd->partlabel = xstrdup(l);
+		free(bd->parttype);
+		bd->parttype = t && *t ? xstrdup(t) : NULL;
+		bd->partflags = blkid_partition_get_flags(par);
 	}
 	blkid_free_probe(pr);
+}
+
+/* What root discovery reads of the entry (gptauto.h). */
+static void part_entry_more(blkid_probe pr, struct blockdev *bd)
+{
+	char *v = lookup(pr, "PART_ENTRY_FLAGS");
+
+	bd->parttype = lookup(pr, "PART_ENTRY_TYPE");
+	bd->partflags = v ? strtoull(v, NULL, 16) : 0;
+	free(v);
 }
 
 /* lvm and cryptsetup name their mappings; the kernel calls them dm-N. */
@@ -156,7 +170,9 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 	free(bd->label);
 	free(bd->partuuid);
 	free(bd->partlabel);
-	bd->type = bd->uuid = bd->label = NULL;
+	free(bd->parttype);
+	bd->type = bd->uuid = bd->label = bd->parttype = NULL;
+	bd->partflags = 0;
 	if (r == -2) {
 		/* two filesystems' signatures: mounting either could be wrong */
 		log_warn("%s: more than one filesystem signature, not using it", bd->devnode);
@@ -167,6 +183,7 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 	}
 	bd->partuuid = lookup(pr, "PART_ENTRY_UUID");
 	bd->partlabel = lookup(pr, "PART_ENTRY_NAME");
+	part_entry_more(pr, bd);
 	blkid_free_probe(pr);
 	if (!bd->partuuid && !bd->partlabel && bd->name)
 		part_entry_from_disk(ops, bd);
@@ -548,6 +565,7 @@ void blockdev_clear(struct blockdev *bd)
 	free(bd->label);
 	free(bd->partuuid);
 	free(bd->partlabel);
+	free(bd->parttype);
 	free(bd->dmname);
 	free(bd->disk);
 	persistnames_free(&bd->names);

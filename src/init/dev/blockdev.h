@@ -16,6 +16,10 @@ struct blockdev {
 	char *dmname; /* device-mapper name ("vg0-root"), NULL if not dm */
 	char *disk;      /* a partition's disk ("sda" for sda3) from sysfs, else NULL */
 	unsigned partno; /* its number in that disk's table, 0 if no partition */
+	/* its GPT entry's type GUID (NULL if none) and attributes, for root
+	 * discovery (gptauto.h) */
+	char *parttype;
+	unsigned long long partflags;
 	struct persistnames names; /* udev's by-id and by-path names */
 	unsigned seen; /* the sysfs scan that last saw it (init.h scan_gen) */
 	enum dev_claim { DEV_FREE, DEV_HELD, DEV_CLAIMED } claim; /* registry_hold's answer */

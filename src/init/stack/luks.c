@@ -12,6 +12,7 @@
 
 #include "err.h"
 #include "init/dev/driverq.h"
+#include "init/dev/gptauto.h"
 #include "init/remote/askpass.h"
 #include "init/stack/luks_clevis.h"
 #include "init/stack/luks_keyscript.h"
@@ -483,6 +484,17 @@ static struct unlock *new_unlock(struct stack_env *env, const struct blockdev *b
 	return u;
 }
 
+/* Root discovery names a LUKS partition of the root or usr type as
+ * systemd does, unless crypttab names it; the no-auto attribute keeps
+ * the name from it (discovery does not take it). */
+static const char *dps_name(const struct stack *s, const struct blockdev *bd,
+			    const struct crypttab_entry *e)
+{
+	if (!s->dps || e || (bd->partflags & DPS_FLAG_NO_AUTO))
+		return NULL;
+	return dps_mapper_name(dps_kind(bd->parttype));
+}
+
 static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 {
 	struct stack *s = env->stack;
@@ -529,7 +541,7 @@ static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 	if (in_list(&s->name_uuids, bd->uuid, &at))
 		u = new_unlock(env, bd, e, bd->uuid, s->name_names.v[at]);
 	else
-		u = new_unlock(env, bd, e, bd->uuid, NULL);
+		u = new_unlock(env, bd, e, bd->uuid, dps_name(s, bd, e));
 	u->generic = generic;
 	queue_or_wait(env, u);
 }

@@ -37,6 +37,7 @@ struct stack {
 	/* rd.auto=0 given: dracut's "only what the command line names"
 	 * (layer.c); its absence keeps uniramfs's own default, everything */
 	bool auto_off;
+	bool dps; /* root discovery: a LUKS partition of the root (usr) type opens as "root" ("usr") */
 	struct strv luks_uuids;             /* rd.luks.uuid, lowercase, no "luks-" */
 	struct strv name_uuids, name_names; /* rd.luks.name=UUID=NAME, parallel */
 	struct luks_key *keys;              /* rd.luks.key, in order: the first that fits */

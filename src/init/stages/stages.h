@@ -52,6 +52,30 @@ void root_seen(void *in, enum dev_change what, const struct blockdev *bd);
 bool root_timed_out(struct init *in);
 int mount_root(struct init *in);
 
+/* gptroot.c: root discovery (Discoverable Partitions Specification) */
+/* No root= (or root=gpt-auto, which it clears) and discovery is not
+ * turned off (rd.systemd.gpt_auto=0): true. */
+bool gptroot_wanted(struct init *in);
+/* The search, for rootwait.c's gptroot_wait: begin reads what the
+ * firmware says; step looks at the devices (last: when they last
+ * changed, last_activity): 1 the root is chosen (made root=, and known
+ * to root_seen), -1 refused or none by end (said why), 0 to wait on
+ * until *until (-1: forever) or gptroot_ready(in, st). */
+struct gptroot {
+	char loader[37]; /* LoaderDevicePartUUID */
+	bool have_loader;
+	char *disk;      /* its disk ("sda"), once seen */
+	bool said_skip;  /* a no-auto partition was named */
+};
+void gptroot_begin(struct init *in, struct gptroot *st);
+int gptroot_step(struct init *in, struct gptroot *st, long long end, long long last,
+		 long long *until);
+bool gptroot_ready(const struct init *in, const void *st);
+void gptroot_free(struct gptroot *st);
+/* The usr partition on the root's disk (discovery took the root) as a
+ * device spec, *ro if its read-only attribute is set; NULL: none. */
+char *gptroot_usr(struct init *in, bool *ro);
+
 /* netmount.c: the NFS root on /sysroot, the network up. 0 or a negative code (err
  * set: the server, the interface and its address, what mount said). */
 int mount_net_root(struct init *in);
@@ -142,14 +166,16 @@ int fsck_root(struct init *in);
 struct fstab_entry {
 	char *spec, *file, *type, *opts;
 	int passno;
+	const char *from; /* who named it, for messages: "/sysroot/etc/fstab", "mount.usr=" */
 };
 /* The entry for mountpoint in fstab text (comments, blank lines, tabs
  * and spaces handled). 0 found, 1 not there. */
 int fstab_find(const char *text, const char *mountpoint, struct fstab_entry *e);
 void fstab_entry_free(struct fstab_entry *e);
-/* After the root: the /usr entry of the root's /etc/fstab to mount, if
- * any. 1 (e filled), 0 none (or noauto, rd.fstab=0), < 0 (err set): a
- * spec uniramfs does not understand. */
+/* After the root: the /usr to mount, if any: mount.usr= on the command
+ * line, else the root's /etc/fstab's, else (root discovery) the usr
+ * partition of the root's disk. 1 (e filled), 0 none (or noauto,
+ * rd.fstab=0), < 0 (err set): a spec uniramfs does not understand. */
 int usr_entry(struct init *in, struct fstab_entry *e);
 /* Check and mount it on /sysroot/usr; its device must have come. 0, or
  * a negative code (err set). */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A separate /usr: systemd requires the initrd to mount it (it runs from
- * /usr), so when the root's /etc/fstab names one, it is mounted on
+ * /usr), so when mount.usr= or the root's /etc/fstab names one, or root
+ * discovery finds a usr partition beside the root, it is mounted on
  * /sysroot/usr before switch_root, its device waited for and checked as
- * the root's was. rd.fstab=0 turns this off, as in dracut. */
+ * the root's was. rd.fstab=0 turns the fstab's off, as in dracut. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,8 +121,8 @@ int mount_usr_entry(struct init *in, const struct fstab_entry *e)
 	int r;
 
 	if (!bd)
-		return err_set("the /usr device %s (from /sysroot/etc/fstab) did not appear "
-			       "within %ld seconds", e->spec, in->opt.timeout);
+		return err_set("the /usr device %s (from %s) did not appear "
+			       "within %ld seconds", e->spec, e->from, in->opt.timeout);
 	type = xstrdup(strcmp(e->type, "auto") ? e->type : bd->type ? bd->type : "");
 	if (!*type) {
 		free(type);
@@ -146,25 +147,71 @@ int mount_usr_entry(struct init *in, const struct fstab_entry *e)
 	return r;
 }
 
+/* ro or rw as the root's when opts say neither (systemd's fstab-generator
+ * does so for mount.usr=). */
+static char *with_rw(const char *opts, bool rw)
+{
+	if (has_opt(opts, "ro") || has_opt(opts, "rw"))
+		return xstrdup(opts);
+	return xasprintf("%s%s%s", opts, *opts ? "," : "", rw ? "rw" : "ro");
+}
+
+/* mount.usr=, with mount.usrfstype= and mount.usrflags=. */
+static int cmdline_usr(struct init *in, struct fstab_entry *e)
+{
+	const struct options *o = &in->opt;
+
+	if (!blockdev_spec_valid(o->usr))
+		return err_set("mount.usr=%s: not a device uniramfs understands", o->usr);
+	e->spec = xstrdup(o->usr);
+	e->file = xstrdup("/usr");
+	e->type = xstrdup(o->usrfstype ? o->usrfstype : "auto");
+	e->opts = with_rw(o->usrflags ? o->usrflags : "", o->rw);
+	e->passno = 1;
+	e->from = "mount.usr=";
+	return 1;
+}
+
+/* Root discovery's usr partition on the root's disk. */
+static int dps_usr(struct init *in, struct fstab_entry *e)
+{
+	bool ro = false;
+	char *spec = in->dps_disk ? gptroot_usr(in, &ro) : NULL;
+
+	if (!spec)
+		return 0;
+	e->spec = spec;
+	e->file = xstrdup("/usr");
+	e->type = xstrdup("auto");
+	e->opts = xstrdup(ro || !in->opt.rw ? "ro" : "rw");
+	e->passno = 1;
+	e->from = "the usr partition type";
+	return 1;
+}
+
 int usr_entry(struct init *in, struct fstab_entry *e)
 {
 	char *path, *text = NULL;
 	int r;
 
+	memset(e, 0, sizeof(*e));
+	if (in->opt.usr)
+		return cmdline_usr(in, e);
 	if (!in->opt.fstab)
-		return 0;
+		return dps_usr(in, e);
 	path = in->ops->path("/sysroot/etc/fstab");
 	r = read_file(path, &text, NULL);
 	free(path);
 	if (r < 0) {
 		if (r != -ENOENT)
 			log_warn("cannot read /sysroot/etc/fstab: %s", strerror(-r));
-		return 0;
+		return dps_usr(in, e);
 	}
 	r = fstab_find(text, "/usr", e);
 	free(text);
 	if (r > 0)
-		return 0;
+		return dps_usr(in, e);
+	e->from = "/sysroot/etc/fstab";
 	if (has_opt(e->opts, "noauto")) {
 		log_info("/usr (%s) is noauto in /sysroot/etc/fstab, not mounting it", e->spec);
 		fstab_entry_free(e);

@@ -321,17 +321,37 @@ static void test_options_unsupported_warned(void)
 	struct options o;
 
 	buf_free(&warnings);
-	parse(&o, "bridge=br0:eth0,eth1 bond=bond0:eth0 team vlan=vlan5:eth0 "
-		  "mount.usr=/dev/vdb mount.usrflags=ro mount.usrfstype=ext4");
+	parse(&o, "bridge=br0:eth0,eth1 bond=bond0:eth0 team vlan=vlan5:eth0");
 	CHECK_STR(warnings.p,
 		  "ignoring bridge=br0:eth0,eth1: uniramfs sets up no network bridge\n"
 		  "ignoring bond=bond0:eth0: uniramfs sets up no bonded interface\n"
 		  "ignoring team: uniramfs sets up no team interface\n"
-		  "ignoring vlan=vlan5:eth0: uniramfs sets up no VLAN interface\n"
-		  "ignoring mount.usr=/dev/vdb: uniramfs mounts the /usr the root's /etc/fstab names\n"
-		  "ignoring mount.usrflags=ro: uniramfs mounts the /usr the root's /etc/fstab names\n"
-		  "ignoring mount.usrfstype=ext4: uniramfs mounts the /usr the root's /etc/fstab names\n");
+		  "ignoring vlan=vlan5:eth0: uniramfs sets up no VLAN interface\n");
 	CHECK(o.modparam_mod.n == 0);
+	options_free(&o);
+	buf_free(&warnings);
+}
+
+/* systemd's (and dracut's) /usr and root discovery words: taken, not
+ * warned about nor passed on as module parameters. */
+static void test_options_usr_gpt_auto(void)
+{
+	struct options o;
+
+	buf_free(&warnings);
+	parse(&o, "mount.usr=/dev/vdb mount.usrflags=ro mount.usrfstype=ext4");
+	CHECK(warnings.len == 0);
+	CHECK_STR(o.usr, "/dev/vdb");
+	CHECK_STR(o.usrflags, "ro");
+	CHECK_STR(o.usrfstype, "ext4");
+	CHECK(o.gpt_auto);
+	CHECK(o.modparam_mod.n == 0);
+	options_free(&o);
+	parse(&o, "rd.systemd.gpt_auto=0");
+	CHECK(!o.gpt_auto && o.modparam_mod.n == 0);
+	options_free(&o);
+	parse(&o, "rd.systemd.gpt_auto=0 systemd.gpt_auto");
+	CHECK(o.gpt_auto);
 	options_free(&o);
 	buf_free(&warnings);
 }
@@ -366,6 +386,7 @@ int main(void)
 	RUN(test_options_modules);
 	RUN(test_options_of_others);
 	RUN(test_options_unsupported_warned);
+	RUN(test_options_usr_gpt_auto);
 	RUN(test_options_unknown_ignored);
 	RUN(test_options_ssh);
 	buf_free(&warnings);

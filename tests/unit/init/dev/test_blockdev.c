@@ -42,8 +42,10 @@ static struct fake_ops *make_disk(void)
 	make_sized(part, 8 << 20);
 	make_sized(disk, 10 << 20);
 	CHECK(run_shf("mkfs.ext4 -q -F -L '%s' -U %s %s", LABEL, UUID, part) == 0);
-	CHECK(run_shf("printf 'label: gpt\\nstart=2048, size=16384, uuid=%s, name=\"%s\"\\n' | "
-		 "sfdisk -q --no-reread --no-tell-kernel %s", PARTUUID, PARTLABEL, disk) == 0);
+	/* the x86-64 root type with the read-only attribute: root discovery's */
+	CHECK(run_shf("printf 'label: gpt\\nstart=2048, size=16384, uuid=%s, name=\"%s\", "
+		      "type=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709, attrs=\"GUID:60\"\\n' | "
+		      "sfdisk -q --no-reread --no-tell-kernel %s", PARTUUID, PARTLABEL, disk) == 0);
 	CHECK(read_file(part, &data, &len) == 0);
 	int fd = open(disk, O_WRONLY | O_CLOEXEC);
 	CHECK(fd >= 0 && pwrite(fd, data, len, 1 << 20) == (ssize_t)len);
@@ -81,8 +83,11 @@ static void test_probe_ext4_partition(void)
 	/* and its place on that disk, for PARTNROFF= */
 	CHECK_STR(bd.disk, "vda");
 	CHECK(bd.partno == 1);
+	/* its type and attributes, for root discovery */
+	CHECK_STR(bd.parttype, "4f68bce3-e8cd-4db1-96e7-fbcaf984b709");
+	CHECK(bd.partflags == 1ULL << 60);
 	blockdev_clear(&bd);
-	CHECK(bd.name == NULL && bd.type == NULL && bd.disk == NULL);
+	CHECK(bd.name == NULL && bd.type == NULL && bd.disk == NULL && bd.parttype == NULL);
 	fake_ops_free(f);
 }
 
