@@ -59,7 +59,8 @@ tests=(
 	# which apt-get downloads nfs-kernel-server itself: never installed)
 	rpcbind nfs-common
 	# other kernels (tests/kernels): the minimal kernel built from
-	# Debian's source, and a UKI booted by OVMF from an mtools ESP
+	# Debian's source, and a UKI booted by OVMF from an mtools ESP (also
+	# the root discovery boots, tests/boot/scenarios_dps.py)
 	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
 	ovmf mtools systemd-boot-efi
 	# remote unlock over SSH: dropbear packed into images, dropbearkey

@@ -212,8 +212,8 @@ def scenarios(Scenario):
                  fail_msgs=("uniramfs: gpt-auto: /dev/sda2 has the x86-64 root partition type "
                             "but the no-auto attribute (GPT bit 63): not using it",
                             "uniramfs: no root=, and no partition of the x86-64 root type "
-                            "4f68bce3-e8cd-4db1-96e7-fbcaf984b709 on the boot disk /dev/sda but "
-                            "one with the no-auto attribute")),
+                            "4f68bce3-e8cd-4db1-96e7-fbcaf984b709 on the boot disk /dev/sda: /dev/sda2 "
+                            "has it, but with the no-auto attribute (GPT bit 63)")),
         Scenario("booster-gpt-autodiscovery-readonly", "booster TestGptRootAutodiscoveryReadOnly: "
                  "the read-only attribute (GPT bit 60): mounted read-only",
                  UkiDisk("dps-uki-ro", attrs="GUID:60"), "", cmdline=B_CMDLINE, ours_only=True,

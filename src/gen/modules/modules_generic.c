@@ -127,6 +127,7 @@ static const struct generic generic[] = {
 	{ "nls_utf8", "" },
 	{ "nls_ascii", "" },
 	{ "isofs", "CD/DVD and ISO images" },
+	{ "efivarfs", "LoaderDevicePartUUID: the disk root discovery looks on (no root=)" },
 	{ "squashfs", "live media" },
 	{ "erofs", "live media, image-based systems" },
 	{ "overlay", "live media, containers' roots" },

@@ -209,14 +209,17 @@ static int decide(struct init *in, struct gptroot *st, bool final)
 		st->said_skip = true;
 	}
 	if (res == DPS_NONE && final) {
+		if (pick >= 0)
+			buf_printf(&list, ": %s has it, but with the no-auto attribute (GPT bit 63)",
+				   v[pick].node);
 		if (st->disk)
 			log_err("no root=, and no partition of the %s root type %s on the boot disk "
 				"%s%s", dps_arch(), dps_type(DPS_ROOT), disk_node(in, st->disk),
-				pick >= 0 ? " but one with the no-auto attribute" : "");
+				list.len ? list.p : "");
 		else
 			log_err("no root=, and no partition of the %s root type %s appeared within "
 				"%ld seconds%s", dps_arch(), dps_type(DPS_ROOT), in->opt.timeout,
-				pick >= 0 ? " but one with the no-auto attribute" : "");
+				list.len ? list.p : "");
 		r = -1;
 	}
 	buf_free(&list);
@@ -255,10 +258,14 @@ int gptroot_step(struct init *in, struct gptroot *st, long long end, long long l
 	long long now = now_ms(in);
 	long long quiet = in->opt.timeout < 0 || in->opt.timeout * 500 > ROOT_QUIET_MS
 				  ? ROOT_QUIET_MS : in->opt.timeout * 500;
-	bool over = end >= 0 && now >= end, quiet_now = false;
+	/* past rd.timeout, on while devices still appear, as for a root=
+	 * (rootwait.c wait_while_appearing) */
+	long long hard = end < 0 ? -1 : end + in->opt.timeout * 1000 * ROOT_EXTEND_TIMES;
+	bool over = end >= 0 && now >= end && (now >= hard || now - last >= quiet);
+	bool quiet_now = false;
 	int r = 0;
 
-	*until = end;
+	*until = end >= 0 && now >= end ? (last + quiet < hard ? last + quiet : hard) : end;
 	find_loader_disk(in, st);
 	if (st->have_loader && !st->disk && over) {
 		log_err("no root=, and the disk the firmware booted from (LoaderDevicePartUUID "
@@ -267,8 +274,10 @@ int gptroot_step(struct init *in, struct gptroot *st, long long end, long long l
 	}
 	if (!st->have_loader) {
 		quiet_now = !in->drivers.n && now - last >= quiet;
-		if (!quiet_now && (end < 0 || last + quiet < end))
+		if (!quiet_now && (*until < 0 || last + quiet < *until))
 			*until = last + quiet;
+		if (*until >= 0 && *until <= now)
+			*until = now + 100; /* quiet but for the drivers still loading */
 	}
 	/* the boot disk complete (nothing more comes on it), or all quiet
 	 * (decided once one disk has a root, else waited on) */
