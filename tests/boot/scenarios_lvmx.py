@@ -5,12 +5,14 @@ plugins (plugins/lvm.conf, lvm-thin.conf, lvm-cache.conf).
 
 One builder disk pair serves them all, and dracut TEST-20's "disk-thin"
 replay in scenarios_compat too (builder/lvm-kinds.sh): VG dracut over
-both disks holding the three LVs, so every boot activates all three and
-needs what each needs: thin_check and cache_check in the image, named by
-its lvm.conf (global/thin_check_executable, cache_check_executable), and
-dm_raid, loaded only after lvm failed without it (the plugin's
-layer-retry-modules).  Each scenario passes only on the root's marker
-after switch_root, with the root the LV its command line names.
+both disks holding the three LVs.  A boot with no LVM option activates
+all three, so it needs what each needs: thin_check and cache_check in
+the image, named by its lvm.conf (global/thin_check_executable,
+cache_check_executable), and dm_raid, loaded only after lvm failed
+without it (the plugin's layer-retry-modules).  The RAID1 boot names its
+LV under rd.auto=0, so lvm activates that one alone.  Each scenario
+passes only on the root's marker after switch_root, with the root the LV
+its command line names.
 """
 
 import builder
@@ -52,18 +54,16 @@ def scenarios(Scenario):
         S("lvm-thin", "a thin LV in a thin pool: thin_check packed, named by the image's "
           "lvm.conf", KINDS, "/dev/dracut/root",
           log_absent=("thin_check: execvp failed", "Check of pool")),
-        S("lvm-raid1", "a RAID1 LV (lvcreate --type raid1): vgchange fails without dm_raid, "
-          "which is loaded then, and runs again", KINDS, "UUID=" + RAID1_UUID,
-          log_expect=(NO_DM_RAID, RETRIED)),
+        # and dracut's rd.auto=0 written out: only the LV named is activated
+        # (no thin pool, no cache: lvm's "N logical volume(s) ... now
+        # active" is vgchange's, never said), md left alone
+        S("lvm-raid1", "a RAID1 LV (lvcreate --type raid1) under rd.auto=0 rd.lvm.lv=: lvchange "
+          "fails without dm_raid, which is loaded then, and runs again; nothing else activated",
+          KINDS, "UUID=" + RAID1_UUID, cmdline="rd.auto=0 rd.lvm.lv=dracut/raid1",
+          log_expect=(NO_DM_RAID, RETRIED,
+                      "uniramfs: rd.auto=0: md arrays left alone: no rd.md.uuid= names one"),
+          log_absent=("logical volume(s) in volume group",)),
         S("lvm-cache", "a cached LV (a cache pool on the other disk): cache_check packed, "
           "named by the image's lvm.conf", KINDS, "UUID=" + CACHED_UUID,
           log_absent=("cache_check: execvp failed", "Check of pool")),
-        # dracut's rd.auto=0 written out: only the LV named is activated
-        # (no thin pool, no cache: their dm tables never appear)
-        S("lvm-auto0", "rd.auto=0 rd.lvm.lv=dracut/raid1: only that LV activated, md left "
-          "alone as no rd.md.uuid= names an array", KINDS, "UUID=" + RAID1_UUID,
-          cmdline="rd.auto=0 rd.lvm.lv=dracut/raid1",
-          log_expect=("uniramfs: rd.auto=0: md arrays left alone: no rd.md.uuid= names one",
-                      "uniramfs: /dev/vda is LVM2_member: opening it with plugin lvm", RETRIED),
-          log_absent=("logical volume(s) in volume group",)),
     ]

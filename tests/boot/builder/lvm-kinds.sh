@@ -2,13 +2,13 @@
 # disks, as dracut TEST-20's "disk-thin" makes its VG (create-root.sh with
 # test.thin): VG dracut over disk1 and disk2, and in it
 #   root    a thin LV in the thin pool mythinpool, ext4 labelled dracut
-#           (dracut's; its pool takes 100%FREE, here the room the others
-#           leave, and its 400M virtual size is the pool's size here: a
-#           builder writing past the pool would stall on it);
+#           (dracut's pool takes 100%FREE and the LV is 400M virtual;
+#           here both are 40 MB, beside the others, so nothing written
+#           can outgrow the pool);
 #   raid1   lvcreate --type raid1 -m 1 (dm-raid, one image on each disk);
 #   cached  an LV on disk1 with a cache pool on disk2 (dm-cache, smq).
-# A boot of any one activates all three, so each needs its tools in the
-# image: thin_check, the dm_raid retry, cache_check.
+# A boot with no LVM option activates all three, so it needs each one's
+# tools in the image: thin_check, the dm_raid retry, cache_check.
 modprobe dm_thin_pool
 modprobe dm_raid
 modprobe dm_cache_smq
