@@ -64,6 +64,10 @@ void boot_read_cmdline(struct init *in, int argc, char **argv)
 	stack_parse(&in->stack, &c);
 	set_log_level(in);
 	log_info("uniramfs " UNIRAMFS_VERSION " starting");
+	if (!in->opt.root && verity_default_root(&in->stack)) {
+		in->opt.root = xstrdup(verity_default_root(&in->stack));
+		log_info("roothash= without root=: the root is %s", in->opt.root);
+	}
 	netup_parse(&in->net, in->ops, &c);
 	{
 		/* the log is kept on the real system: no CHAP secrets in it */

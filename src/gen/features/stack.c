@@ -31,6 +31,7 @@ static const struct tool {
 } tools[] = {
 	{ "dm-crypt", "cryptsetup", "LUKS", "cryptsetup-bin" },
 	{ "md", "mdadm", "md RAID", "mdadm" },
+	{ "dm-verity", "veritysetup", "dm-verity", "cryptsetup-bin" },
 };
 
 /* lvm without udev: it scans /dev itself, makes its /dev/mapper nodes

@@ -137,6 +137,17 @@ bool blockdev_empty(const struct sysops *ops, const char *name)
 	return empty;
 }
 
+bool blockdev_read_only(const struct sysops *ops, const char *name)
+{
+	char *p = xasprintf("/sys/class/block/%s/ro", name), *real = ops->path(p), *ro = NULL;
+	bool r = read_line(real, &ro) == 0 && strcmp(str_trim(ro), "1") == 0;
+
+	free(ro);
+	free(real);
+	free(p);
+	return r;
+}
+
 int blockdev_probe(const struct sysops *ops, struct blockdev *bd)
 {
 	char *real = ops->path(bd->devnode);

@@ -35,6 +35,9 @@ int blockdev_probe(const struct sysops *ops, struct blockdev *bd);
  * drive with no medium)? Nothing is there to probe; the kernel sends a
  * change event when something is. */
 bool blockdev_empty(const struct sysops *ops, const char *name);
+/* Does /sys/class/block/NAME/ro say 1 (a dm-verity mapping, a
+ * write-protected card)? It cannot be mounted rw, nor repaired. */
+bool blockdev_read_only(const struct sysops *ops, const char *name);
 /* /dev/disk/by-uuid/UUID, by-label/LABEL, by-partuuid/PARTUUID,
  * by-partlabel/PARTLABEL -> ../../NAME (udev's escaping of odd chars),
  * by-id/ID and by-path/PATH (names already as udev spells them),

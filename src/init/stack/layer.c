@@ -16,7 +16,7 @@
 #include "init/stack/stack.h"
 #include "log.h"
 
-static const struct layer *const layers[] = { &luks_layer, &md_layer };
+static const struct layer *const layers[] = { &luks_layer, &md_layer, &verity_layer };
 
 /* The k-th row: the built-in ones, then the plugins'; NULL past the end. */
 static const struct layer *layer_at(const struct stack *s, size_t k)
@@ -29,7 +29,7 @@ static const struct layer *layer_at(const struct stack *s, size_t k)
 
 static bool layer_opens(const struct layer *l, const char *type)
 {
-	if (!strcmp(type, l->blkid_type))
+	if (l->blkid_type && !strcmp(type, l->blkid_type))
 		return true;
 	for (const char *const *t = l->more_types; t && *t; t++)
 		if (!strcmp(type, *t))
@@ -42,6 +42,24 @@ static bool builtin_type(const char *type)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(layers); k++)
 		if (layer_opens(layers[k], type))
+			return true;
+	return false;
+}
+
+static bool option_is(const char *o, const char *key)
+{
+	size_t n = strlen(o);
+
+	return !strncmp(key, o, n) && (!key[n] || key[n] == '.');
+}
+
+/* Its option (KEY or KEY.*) or one of its more_options. */
+static bool layer_option(const struct layer *l, const char *key)
+{
+	if (option_is(l->option, key))
+		return true;
+	for (const char *const *o = l->more_options; o && *o; o++)
+		if (option_is(*o, key))
 			return true;
 	return false;
 }
@@ -83,9 +101,7 @@ void stack_parse(struct stack *s, const struct cmdline *c)
 		if (!strcmp(p->key, "rd.auto"))
 			auto_parse(s, p);
 		for (size_t k = 0; k < ARRAY_SIZE(layers); k++) {
-			const char *o = layers[k]->option;
-			size_t n = strlen(o);
-			if (strncmp(p->key, o, n) || (p->key[n] && p->key[n] != '.'))
+			if (!layer_option(layers[k], p->key))
 				continue;
 			char *kv = p->val ? xasprintf("%s=%s", p->key, p->val) : xstrdup(p->key);
 			layers[k]->parse(s, kv);
@@ -111,6 +127,7 @@ void stack_free(struct stack *s)
 	luks_header_free(s);
 	crypttab_free(&s->crypttab);
 	strv_free(&s->md_uuids);
+	verity_free(&s->verity);
 	strv_free(&s->done);
 	luks_opts_free(&s->opts);
 	luks_uuid_opts_free(s);
@@ -126,6 +143,9 @@ void stack_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 	if (what == DEV_REMOVED)
 		return;
 	luks_any_seen(env, bd);
+	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)
+		if (l->any_seen)
+			l->any_seen(env, bd);
 	if (!bd->type)
 		return;
 	for (size_t k = 0; (l = layer_at(env->stack, k)); k++)

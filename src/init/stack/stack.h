@@ -15,6 +15,7 @@
 #include "init/stack/luks_token.h"
 #include "init/stack/plugin_rows.h"
 #include "init/stack/stack_env.h"
+#include "init/stack/verity.h"
 #include "util.h"
 
 struct loop;
@@ -57,6 +58,7 @@ struct stack {
 	struct luks_detached *detached;     /* detached headers (luks_header.c) */
 	size_t ndetached, capdetached;
 	struct strv md_uuids;  /* rd.md.uuid as given (mdadm or blkid spelling) */
+	struct verity verity;  /* roothash=, systemd.verity_root_* (verity.c) */
 	struct strv done;      /* "luks:UUID", "plugin:/dev/X", "md:/dev/X", "modules:SET" */
 	bool md_member_seen, half_time_done;
 	long long last_run_ms; /* ops clock: when a layer's tool last ran */
@@ -82,10 +84,11 @@ struct stack {
  * NBD) is one file and one row in layer.c's table. */
 struct layer {
 	const char *name;       /* "luks" */
-	const char *blkid_type; /* the TYPE blkid gives its devices: "crypto_LUKS" */
+	const char *blkid_type; /* the TYPE blkid gives its devices: "crypto_LUKS"; NULL: none (any_seen) */
 	const char *const *more_types; /* others it opens the same way (NULL-terminated), or NULL */
 	const char *makes;      /* what opening one makes, for the docs and the log */
 	const char *option;     /* its command line options: "rd.luks" (and "rd.luks.*") */
+	const char *const *more_options; /* others matched the same way (NULL-terminated), or NULL */
 	const char *const *modules; /* loaded before its tool first runs (NULL-terminated) */
 	/* One of its options, "KEY=VALUE" or "KEY". */
 	void (*parse)(struct stack *s, const char *kv);
@@ -94,6 +97,9 @@ struct layer {
 	/* A device of its type appeared or changed: queue a job to open it
 	 * if it is wanted. Never blocks. */
 	void (*seen)(struct stack_env *env, const struct blockdev *bd);
+	/* Any device that appeared or changed, whatever its type (verity:
+	 * the devices the command line names), or NULL. Never blocks. */
+	void (*any_seen)(struct stack_env *env, const struct blockdev *bd);
 	/* The root is not there half way to its timeout (md: start arrays
 	 * degraded). NULL: nothing to do. Runs between loop runs. */
 	bool (*half_time)(struct stack_env *env);
@@ -177,8 +183,15 @@ void plugin_claims_free(struct stack *s);
 /* luks_parse.c: one rd.luks.* option (luks_layer's parse). */
 void luks_parse(struct stack *s, const char *kv);
 
-/* luks.c, md.c */
-extern const struct layer luks_layer, md_layer;
+/* luks.c, md.c, verity.c */
+extern const struct layer luks_layer, md_layer, verity_layer;
+/* verity.c: root= when the command line gives none: /dev/mapper/root
+ * with roothash= (as systemd's fstab-generator says), else NULL. Right
+ * after stack_parse already. */
+const char *verity_default_root(const struct stack *s);
+/* Is bd the verity root's data or hash device? Never the root itself:
+ * its filesystem, unchecked, is the mapping's. */
+bool verity_member(const struct stack *s, const struct sysops *ops, const struct blockdev *bd);
 /* luks.c: any device that appeared (not only LUKS ones): the key device
  * an unlock waits for. */
 void luks_any_seen(struct stack_env *env, const struct blockdev *bd);

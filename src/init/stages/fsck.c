@@ -139,6 +139,12 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 		log_debug("not checking %s (%s)", bd->devnode, fstype);
 		return 0;
 	}
+	if (blockdev_read_only(in->ops, bd->name)) {
+		/* nothing to repair there, and e2fsck -a refuses to open it */
+		log_info("not checking %s: a read-only device", bd->devnode);
+		free_argv(argv);
+		return 0;
+	}
 	path = find_checker(in, argv[0], fstype);
 	if (!path) {
 		log_info("no %s in this image, not checking %s", argv[0], bd->devnode);

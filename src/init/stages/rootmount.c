@@ -100,6 +100,11 @@ void root_seen(void *arg, enum dev_change what, const struct blockdev *bd)
 	member = !match && waiting && same_btrfs(bd, waiting);
 	if (!match && !member)
 		return;
+	if (match && verity_member(&in->stack, in->ops, bd)) {
+		log_info("%s has root=%s but is the dm-verity root's own device: not the root, "
+			 "which is " VERITY_ROOT_DEV, bd->devnode, in->opt.root);
+		return;
+	}
 	if (match && has_holders(in->ops, bd->name)) {
 		log_info("%s has root=%s but is held by another device (a member of it): "
 			 "not the root", bd->devnode, in->opt.root);
@@ -181,6 +186,11 @@ int mount_root(struct init *in)
 		flags &= ~MS_RDONLY;
 	else
 		flags |= MS_RDONLY;
+	if (!(flags & MS_RDONLY) && blockdev_read_only(in->ops, bd->name)) {
+		log_warn("%s is a read-only device: mounting the root read-only, not rw",
+			 bd->devnode);
+		flags |= MS_RDONLY;
+	}
 	if ((e = in->ops->mkdir("/sysroot", 0755)) < 0 && e != -EEXIST) {
 		ret = err_errno(e, "cannot create /sysroot");
 		goto out;
