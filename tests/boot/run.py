@@ -75,6 +75,7 @@ import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_zfs  # noqa: E402
 import scenarios_tpm  # noqa: E402
+import scenarios_verity  # noqa: E402
 import scenarios_rescue  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
@@ -255,6 +256,7 @@ SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
 SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
+SCENARIOS.extend(scenarios_verity.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 SCENARIOS.extend(scenarios_luksx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_dps.scenarios(Scenario))
@@ -561,6 +563,17 @@ def report_lines(text):
 NOTIMES = {"guest_uptime": None, "init_ms": None}
 
 
+def _fill(sc, words):
+    """{KEY} in sc's command line and expected texts, from words."""
+    def f(t):
+        for k, v in words.items():
+            t = t.replace("{%s}" % k, v)
+        return t
+    return dataclasses.replace(sc, cmdline=f(sc.cmdline),
+                               log_expect=tuple(f(m) for m in sc.log_expect),
+                               fail_msgs=tuple(f(m) for m in sc.fail_msgs))
+
+
 # ---------------------------------------------------------------- main
 class Runner:
     """One boot of a scenario, as run.py judges it: its disks (made on the
@@ -593,6 +606,8 @@ class Runner:
                 dpaths = [disks.ensure(sc.disk, self.testinit, self.work)]
         except Exception as e:  # a disk we cannot make is this scenario's failure
             return sc, "cannot build disk %s: %s" % (sc.disk.name, e), 0.0, NOTIMES, ""
+        if hasattr(sc.disk, "words"):   # what only the made disk knows (a root hash)
+            sc = _fill(sc, sc.disk.words(dpaths))
         if hasattr(sc.disk, "image_files"):   # files of the disk the image carries
             dpaths, extra_build = sc.disk.image_files(dpaths)
             sc = dataclasses.replace(sc, build=tuple(sc.build) + tuple(extra_build))
