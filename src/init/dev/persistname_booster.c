@@ -35,15 +35,12 @@ static void booster_field(char *s)
  * read for sysfs (booster asks the drive itself). */
 void pn_booster_wwid(const struct sys *s, const char *disk, const char *suffix, struct strv *out)
 {
-	char *scsi = pn_parent_with(s, disk, "scsi", "scsi_device"), *v = NULL, *m = NULL;
-	char *serial = NULL, *usb = NULL, *name;
-
-	if (!str_has_prefix(pn_sysname(disk), "sd"))
-		return;
+	char *scsi, *v = NULL, *m = NULL, *serial = NULL, *usb = NULL, *name;
 	unsigned char *pg;
 	size_t len = 0;
 
-	if (!scsi)
+	if (!str_has_prefix(pn_sysname(disk), "sd") ||
+	    !(scsi = pn_parent_with(s, disk, "scsi", "scsi_device")))
 		return;
 	v = pn_attr_raw(scsi, "vendor");
 	m = pn_attr_raw(scsi, "model");
