@@ -1,29 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* LUKS1 and LUKS2: which headers to open, under which name, with which
- * key, and the passphrase prompt with its tries. cryptsetup does the
- * work; the passphrase reaches it through a pipe, never argv. */
+/* LUKS1 and LUKS2: which headers to open, under which name, and when:
+ * the jobs, their waits for key and header devices and the network.
+ * With which key is luks_try.c's. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "err.h"
-#include "init/dev/driverq.h"
 #include "init/dev/gptauto.h"
-#include "init/remote/askpass.h"
-#include "init/stack/luks_clevis.h"
-#include "init/stack/luks_keyscript.h"
-#include "init/stack/passcache.h"
+#include "init/stack/luks_unlock.h"
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
-
-/* cryptsetup's limit for a typed passphrase (DEFAULT_PASSPHRASE_SIZE_MAX):
- * one it made is never longer, so a longer answer is a typing error. */
-#define MAX_PASSPHRASE 512
 
 static void luks_setup(struct stack_env *env)
 {
@@ -46,19 +36,6 @@ static bool in_list(const struct strv *l, const char *uuid, size_t *at)
 	}
 	return false;
 }
-
-/* What an unlock job needs, its own copies: the registry's device may
- * change or go while it runs. */
-struct unlock {
-	char *devnode, *uuid, *name, *key; /* key NULL: ask */
-	char *keydev;                      /* the device holding key; NULL: the image */
-	char *keynode, *keytype;           /* keydev's node and filesystem, once seen */
-	bool generic; /* no rd.luks.uuid/name, no crypttab entry: only while the root is to come */
-	bool net_waited; /* parked for clevis's network once: key and tokens were tried */
-	const struct crypttab_entry *ct; /* its crypttab line (the stack's, for the boot), or NULL */
-	struct luks_opts opts;
-	struct luks_hdr_src hdr; /* a detached header: where it is */
-};
 
 static void unlock_free(void *data)
 {
@@ -90,230 +67,9 @@ void luks_free_waiting(struct stack *s)
 	s->nnet_waiting = s->capnet_waiting = 0;
 }
 
-/* The job's unlock moves to the list (the job frees an empty one), to
- * be queued again when the network is up or at half time. */
-static void park_for_net(struct stack *s, struct unlock *u)
-{
-	struct unlock *w = xmalloc(sizeof(*w));
-
-	*w = *u;
-	memset(u, 0, sizeof(*u));
-	luks_opts_init(&u->opts);
-	w->net_waited = true;
-	ARRAY_GROW(s->net_waiting, s->capnet_waiting, s->nnet_waiting + 1);
-	s->net_waiting[s->nnet_waiting++] = w;
-}
-
 
 static const char *const luks_modules[] = { "dm_mod", "dm_crypt", "xts", "ecb", "essiv", "cbc",
 					    NULL };
-
-/* cryptsetup open --type luks [OPTIONS] DEV NAME --key-file=X. keyfile:
- * X is a key file (its offset and size apply), not a typed passphrase. */
-static int open_with(struct stack_env *env, const struct unlock *u, const char *keyarg, bool keyfile,
-		     const void *input, size_t len)
-{
-	char *kf = xasprintf("--key-file=%s", keyarg), scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
-	const char *argv[8 + LUKS_OPEN_ARGV];
-	size_t n = 0;
-	int st;
-
-	argv[n++] = "cryptsetup";
-	argv[n++] = "open";
-	argv[n++] = "--type";
-	argv[n++] = "luks";
-	n += luks_opts_argv(&u->opts, LUKS_ARGV_SECRET | (keyfile ? LUKS_ARGV_KEYFILE : 0), argv + n,
-			    scratch);
-	argv[n++] = u->devnode;
-	argv[n++] = u->name;
-	argv[n++] = kf;
-	argv[n] = NULL;
-	st = tool_run(env, "cryptsetup", (char *const *)argv, input, len);
-	free(kf);
-	return st;
-}
-
-/* The key on its own device, through cryptsetup's stdin like a typed
- * passphrase: the device is unmounted before cryptsetup runs. */
-static bool try_keydev(struct stack_env *env, const struct unlock *u)
-{
-	struct buf key = { 0 };
-	int st = -1;
-
-	if (!u->keynode)
-		log_warn("the key's device %s for %s did not appear; asking for the passphrase",
-			 u->keydev, u->devnode);
-	else if (luks_key_read(env, u->keynode, u->keytype, u->keydev, u->key, &key) == 0)
-		st = open_with(env, u, "-", true, key.p ? key.p : "", key.len);
-	if (key.p)
-		explicit_bzero(key.p, key.len);
-	buf_free(&key);
-	if (st > 0)
-		log_warn("key file %s on %s does not unlock %s; asking for the passphrase", u->key,
-			 u->keydev, u->devnode);
-	return st == 0;
-}
-
-static bool try_keyfile(struct stack_env *env, const struct unlock *u)
-{
-	int st;
-
-	if (u->keydev)
-		return try_keydev(env, u);
-	if (env->ops->access(u->key, R_OK) < 0) {
-		log_warn("key file %s for %s is not in this image; asking for the passphrase",
-			 u->key, u->devnode);
-		return false;
-	}
-	st = open_with(env, u, u->key, true, NULL, 0);
-	if (st == 0)
-		return true;
-	if (st > 0)
-		log_warn("key file %s does not unlock %s; asking for the passphrase", u->key,
-			 u->devnode);
-	return false;
-}
-
-/* 1: unlocked; 0: all tries wrong; a negative code: cannot go on (no
- * console, cryptsetup failed otherwise). */
-static int ask(struct stack_env *env, const struct unlock *u)
-{
-	/* a layout other than the kernel's US one is named: typing for
-	 * another explains a wrong passphrase */
-	char *prompt = env->keymap ? xasprintf("Passphrase for %s (%s, keymap %s): ", u->devnode,
-					       u->uuid, env->keymap)
-				   : xasprintf("Passphrase for %s (%s): ", u->devnode, u->uuid);
-	char pass[MAX_PASSPHRASE + 2]; /* one more: to see that it was longer */
-	/* the UUID is the disk's own text, and the prompt goes to the
-	 * console and SSH clients without the log: escaped as the log is */
-	size_t plen = strlen(prompt) * 4 + 1;
-	char *raw = prompt;
-
-	prompt = xmalloc(plen);
-	log_escape(prompt, plen, raw);
-	free(raw);
-	/* crypttab's tries= wins; 0 asks until it is right, as systemd does */
-	long tries = u->opts.tries >= 0 ? u->opts.tries : env->stack->tries;
-	int r = 0;
-
-	/* whoever types needs a keyboard: every queued driver loads now */
-	driverq_load_all(env->drivers);
-	for (long t = 0; tries == 0 || t < tries; t++) {
-		ssize_t n = env->xops->read_secret
-				    ? env->xops->read_secret(prompt, pass, sizeof(pass), env->loop,
-							     env->remote)
-				    : err_set("no console");
-		int st;
-		if (n < 0) {
-			log_err("cannot read a passphrase for %s: %s", u->devnode, err_msg());
-			r = (int)n;
-			break;
-		}
-		if (n > MAX_PASSPHRASE) {
-			explicit_bzero(pass, sizeof(pass));
-			log_err("the passphrase for %s is longer than %d characters, the most "
-				"cryptsetup takes typed; not trying it", u->devnode, MAX_PASSPHRASE);
-			askpass_tell(env->remote, "passphrase too long");
-			continue;
-		}
-		st = open_with(env, u, "-", false, pass, (size_t)n);
-		if (st == 0 && passcache_add(env->xops, pass, (size_t)n) < 0)
-			log_warn("%s; the root's own crypttab volumes will ask again", err_msg());
-		explicit_bzero(pass, sizeof(pass));
-		if (st == 0) {
-			askpass_tell(env->remote, "unlocked");
-			r = 1;
-			break;
-		}
-		if (st != 2) { /* 2: no key slot opened with it */
-			if (st > 0)
-				log_err("cryptsetup could not open %s (exit status %d)", u->devnode, st);
-			r = st < 0 ? st : -EIO;
-			break;
-		}
-		log_err("wrong passphrase for %s", u->devnode);
-		askpass_tell(env->remote, "wrong passphrase"); /* SSH logins too */
-	}
-	free(prompt);
-	return r;
-}
-
-struct cached_try {
-	struct stack_env *env;
-	const struct unlock *u;
-};
-
-/* a keyscript's output, as a key file is given */
-static int open_keyfile(void *ctx, const void *key, size_t len)
-{
-	struct cached_try *c = ctx;
-
-	return open_with(c->env, c->u, "-", true, key, len);
-}
-
-static bool open_cached(void *ctx, const char *pass, size_t len)
-{
-	struct cached_try *c = ctx;
-
-	return open_with(c->env, c->u, "-", false, pass, len) == 0;
-}
-
-/* A passphrase typed for another volume in this boot, tried before
- * asking (systemd-cryptsetup's accept_cached): one typing opens every
- * volume that shares it. A wrong one costs a key derivation, no try. */
-static bool try_cached(struct stack_env *env, const struct unlock *u)
-{
-	struct cached_try c = { env, u };
-
-	if (!passcache_each(env->xops, open_cached, &c))
-		return false;
-	log_info("%s: opened with a passphrase typed earlier in this boot", u->devnode);
-	return true;
-}
-
-/* 1: unlocked; 0: every try wrong; negative: not opened otherwise
- * (said); 2: parked for the network. */
-static int unlock_run(struct stack_env *env, struct unlock *u)
-{
-	enum luks_clevis c;
-	long long t0;
-	int r;
-
-	if (!u->net_waited && ((u->key && try_keyfile(env, u)) ||
-			       luks_token_try(env, u->devnode, u->name, &u->opts))) {
-		r = 1;
-		env->stack->auto_unlocked = true;
-	} else if ((c = luks_clevis_try(env, u->devnode, u->name, &u->opts,
-					u->net_waited || env->stack->half_time_done)) ==
-		   LUKS_CLEVIS_WAIT) {
-		luks_hdr_src_done(env, &u->hdr); /* fetched again when it runs again */
-		park_for_net(env->stack, u);
-		return 2;
-	} else if (c == LUKS_CLEVIS_OPENED) {
-		r = 1;
-		env->stack->auto_unlocked = true;
-	} else if (u->opts.keyscript) {
-		struct cached_try c = { env, u };
-		struct luks_keyscript ks = { u->opts.keyscript, u->name, u->devnode,
-			u->ct && u->ct->keyfield ? u->ct->keyfield : "none", u->ct ? u->ct->options : "",
-			u->opts.tries >= 0 ? u->opts.tries : env->stack->tries };
-		r = luks_keyscript_unlock(env, &ks, open_keyfile, &c);
-		/* it may have asked a person; nobody can tell (docs/unlock.md) */
-		if (r == 1)
-			env->stack->auto_unlocked = true;
-	} else if (try_cached(env, u)) {
-		r = 1;
-	} else if (u->opts.headless) {
-		log_err("%s: not asking for its passphrase: headless", u->devnode);
-		r = -1;
-	} else {
-		t0 = env->ops->now_ms();
-		r = ask(env, u);
-		/* A person typing does not count against rd.timeout. */
-		*env->stall_ms += env->ops->now_ms() - t0;
-	}
-	return r;
-}
 
 static enum job_result unlock_job(void *arg, void *data)
 {
@@ -335,7 +91,7 @@ static enum job_result unlock_job(void *arg, void *data)
 		u->opts.header = xstrdup(hdr);
 	}
 	if (!(u->hdr.path || u->hdr.dev) || hdr)
-		r = unlock_run(env, u);
+		r = luks_unlock_run(env, u);
 	luks_hdr_src_done(env, &u->hdr);
 	if (r == 2)
 		return JOB_DONE;
