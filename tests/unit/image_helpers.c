@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cpio.h"
+#include "gen/image/image.h"
 #include "must.h"
 
 void add_archive(struct buf *img, enum compression c, const struct ent *ents, size_t n)
@@ -70,4 +71,33 @@ int exists(const char *dir, const char *rel)
 	int r = lstat(p, &st) == 0;
 	free(p);
 	return r;
+}
+
+bool image_file_of(struct image *img, const char *path, struct buf *out)
+{
+	struct sink *s = sink_mem_new();
+	struct cpio_writer *w = cpio_writer_new(s);
+	struct cpio_reader rd;
+	struct cpio_entry e;
+	const uint8_t *data;
+	bool found = false;
+	size_t n;
+	const void *p;
+
+	memset(out, 0, sizeof(*out));
+	MUST(image_write_cpio(img, w, 0) == 0);
+	MUST(cpio_write_trailer(w) == 0);
+	p = sink_mem_data(s, &n);
+	cpio_reader_init(&rd, p, n);
+	while (!found && cpio_read_next(&rd, &e, &data) == 1)
+		if (strcmp(e.name, path) == 0 && S_ISREG(e.mode)) {
+			buf_append(out, data, e.size);
+			buf_append(out, "", 1);
+			out->len--;
+			found = true;
+		}
+	cpio_reader_free(&rd);
+	cpio_writer_free(w);
+	sink_free(s);
+	return found;
 }

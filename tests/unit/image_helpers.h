@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_TEST_IMAGE_HELPERS_H
 #define UNIRAMFS_TEST_IMAGE_HELPERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gen/compress/compress.h"
@@ -25,5 +26,10 @@ char *write_tmp(const char *dir, const char *name, const struct buf *b);
 void rm_rf(const char *dir);
 /* Whether path exists (lstat). */
 int exists(const char *dir, const char *rel);
+
+struct image;
+/* The bytes of the regular file PATH ("etc/ld.so.cache") in img as
+ * written, NUL-terminated after its size; false (out empty) if none. */
+bool image_file_of(struct image *img, const char *path, struct buf *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include "gen/elf/elf_ldcache.h"
 #include "gen/image/image.h"
 #include "log.h"
+#include "image_helpers.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"
@@ -35,31 +36,6 @@ static bool make_sysroot(void)
 		  "ln -s libx.so.1.2 opt/x/lib/libx.so.1; "
 		  "cc -shared -fPIC -Wl,-soname,liby.so.1 -o usr/lib/x86_64-linux-gnu/liby.so.1 src/x.c",
 		  tmp) == 0;
-}
-
-/* The contents of /etc/ld.so.cache in the written image, NULL if none. */
-static struct buf cache_of(struct image *img)
-{
-	struct sink *s = sink_mem_new();
-	struct cpio_writer *w = cpio_writer_new(s);
-	struct cpio_reader rd;
-	struct cpio_entry e;
-	const uint8_t *data;
-	struct buf out = { 0 };
-	size_t n;
-	const void *p;
-
-	CHECK(image_write_cpio(img, w, 0) == 0);
-	CHECK(cpio_write_trailer(w) == 0);
-	p = sink_mem_data(s, &n);
-	cpio_reader_init(&rd, p, n);
-	while (cpio_read_next(&rd, &e, &data) == 1)
-		if (strcmp(e.name, "etc/ld.so.cache") == 0 && S_ISREG(e.mode))
-			buf_append(&out, data, e.size);
-	cpio_reader_free(&rd);
-	cpio_writer_free(w);
-	sink_free(s);
-	return out;
 }
 
 static void add_lib(struct image *img, const char *path)
@@ -90,7 +66,7 @@ static void test_conf_dir(void)
 	add_lib(img, "/usr/lib/x86_64-linux-gnu/liby.so.1");
 	CHECK(elf_ldcache_add(img, tmp) == 0);
 	CHECK(image_has(img, "/etc/ld.so.cache"));
-	cache = cache_of(img);
+	CHECK(image_file_of(img, "etc/ld.so.cache", &cache));
 	CHECK(cache.len > 0);
 	/* glibc's own reader of the format says what ld.so will find */
 	file = xasprintf("%s/cache", tmp);
@@ -120,7 +96,7 @@ static void test_own_cache_kept(void)
 	add_lib(img, "/opt/x/lib/libx.so.1");
 	CHECK(image_add_data(img, "/etc/ld.so.cache", "mine", 4, 0644) == 0);
 	CHECK(elf_ldcache_add(img, tmp) == 0);
-	cache = cache_of(img);
+	CHECK(image_file_of(img, "etc/ld.so.cache", &cache));
 	CHECK(cache.len == 4 && memcmp(cache.p, "mine", 4) == 0);
 	buf_free(&cache);
 	image_free(img);

@@ -21,6 +21,7 @@
 #include "gen/features/nettools.h"
 #include "gen/features/stack.h"
 #include "gen/plugins/plugin.h"
+#include "image_helpers.h"
 #include "run_helpers.h"
 #include "test.h"
 #include "util.h"
@@ -458,28 +459,9 @@ static void test_thin_pool_needs_thin_check(void)
 /* The text of the image's file PATH ("etc/lvm/lvm.conf"), NULL if none. */
 static char *image_text(struct image *img, const char *path)
 {
-	struct sink *s = sink_mem_new();
-	struct cpio_writer *w = cpio_writer_new(s);
-	struct cpio_reader rd;
-	struct cpio_entry e;
-	const uint8_t *data;
-	struct buf out = { 0 };
-	size_t n;
-	const void *p;
+	struct buf out;
 
-	CHECK(image_write_cpio(img, w, 0) == 0);
-	CHECK(cpio_write_trailer(w) == 0);
-	p = sink_mem_data(s, &n);
-	cpio_reader_init(&rd, p, n);
-	while (cpio_read_next(&rd, &e, &data) == 1)
-		if (strcmp(e.name, path) == 0 && S_ISREG(e.mode)) {
-			buf_append(&out, data, e.size);
-			buf_append(&out, "", 1);
-		}
-	cpio_reader_free(&rd);
-	cpio_writer_free(w);
-	sink_free(s);
-	return out.p;
+	return image_file_of(img, path, &out) ? out.p : NULL;
 }
 
 /* lvm finds thin_check and cache_check by the paths its lvm.conf names
