@@ -9,7 +9,7 @@ one passphrase, each booted with uniramfs --generic and dracut
                     [--out DIR] [--workdir DIR] [--no-install]
 
 The disks are made in the builder VM (tests/boot/builder.py: the boot
-tests' btrfs-raid1 layout, and builder/btrfs-luks3.sh) and cached.  Every
+tests' btrfs-raid1 layout, and builder/btrfs-luks.sh) and cached.  Every
 boot runs under QEMU TCG with -icount shift=0 (the guest's clock counts
 its own instructions, 10^9 a second), so the init time (the root's
 /sbin/init's /proc/uptime minus the kernel's "Run /init" timestamp) does
@@ -37,12 +37,8 @@ import scenarios_stack as st  # noqa: E402
 VERSIONS = ("dracut-core", "cryptsetup-bin", "btrfs-progs", "qemu-system-x86")
 ICOUNT = ["-icount", "shift=0"]
 boottest.BOOT_TIMEOUT = 300   # dracut under icount, three prompts
-LUKS3_UUIDS = ("5f0c1a4e-1b2d-4c3e-9f10-0000000001e3", "5f0c1a4e-1b2d-4c3e-9f10-0000000001e4",
-               "5f0c1a4e-1b2d-4c3e-9f10-0000000001e5")
-LUKS3 = builder.Layout("btrfs-luks3", "btrfs-luks3", "btrfs", st._fs(0x2c), "btrluks3",
-                       ndisks=3, size_mb=160,
-                       params=(("LUKS_UUID", LUKS3_UUIDS[0]), ("LUKS_UUID2", LUKS3_UUIDS[1]),
-                               ("LUKS_UUID3", LUKS3_UUIDS[2]), ("PASS", st.PASS)))
+LUKS3_UUIDS = scenarios_btrfs.LUKS3_UUIDS
+LUKS3 = scenarios_btrfs.LUKS3   # the boot tests' disk: one cache between them
 # either generator's prompt, each answered once
 PROMPT = r"Passphrase for|Please enter passphrase|Enter passphrase"
 

@@ -21,10 +21,21 @@ RAID1 = builder.Layout("btrfs-raid1", "btrfs-multi", "btrfs", st._fs(0x29), "btr
                        ndisks=2, size_mb=160, params=PROFILE("raid1"))
 LUKS_A = "5f0c1a4e-1b2d-4c3e-9f10-0000000001da"
 LUKS_B = "5f0c1a4e-1b2d-4c3e-9f10-0000000001db"
-LUKS_RAID1 = builder.Layout("btrfs-luks-raid1", "btrfs-luks-raid1", "btrfs", st._fs(0x2a),
+LUKS_RAID1 = builder.Layout("btrfs-luks-raid1", "btrfs-luks", "btrfs", st._fs(0x2a),
                             "btrluksraid1", ndisks=2, size_mb=160,
                             params=(("LUKS_UUID", LUKS_A), ("LUKS_UUID2", LUKS_B),
                                     ("PASS", st.PASS)))
+# Three devices: one passphrase (the boot tests and bench/multidev.py), and
+# the same disks with the third's own passphrase.
+LUKS3_UUIDS = ("5f0c1a4e-1b2d-4c3e-9f10-0000000001e3", "5f0c1a4e-1b2d-4c3e-9f10-0000000001e4",
+               "5f0c1a4e-1b2d-4c3e-9f10-0000000001e5")
+_LUKS3_PARAMS = (("LUKS_UUID", LUKS3_UUIDS[0]), ("LUKS_UUID2", LUKS3_UUIDS[1]),
+                 ("LUKS_UUID3", LUKS3_UUIDS[2]), ("PASS", st.PASS))
+LUKS3 = builder.Layout("btrfs-luks3", "btrfs-luks", "btrfs", st._fs(0x2c), "btrluks3",
+                       ndisks=3, size_mb=160, params=_LUKS3_PARAMS)
+OWN_PASS = "third-disk-own"
+LUKS3_OWN = builder.Layout("btrfs-luks3-own", "btrfs-luks", "btrfs", st._fs(0x2d), "btrluks3own",
+                           ndisks=3, size_mb=160, params=_LUKS3_PARAMS + (("PASS_3", OWN_PASS),))
 
 SHORT = "rd.timeout=8"
 
@@ -66,5 +77,21 @@ def scenarios(Scenario):
           log_expect=("uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + LUKS_A,
                       "uniramfs: /dev/vdb: opened with a passphrase typed earlier in this boot",
                       "uniramfs: unlocked /dev/vdb as /dev/mapper/luks-" + LUKS_B),
+          log_absent=("Passphrase for /dev/vdb",)),
+        S("btrfs-luks3-raid1", "btrfs RAID1 over three LUKS2 devices with one passphrase, "
+          "typed once: the other two open with it", LUKS3, u(LUKS3),
+          interact=st.typed("/dev/vda", LUKS3_UUIDS[0], st.PASS),
+          log_expect=tuple("uniramfs: %s: opened with a passphrase typed earlier in this boot"
+                           % d for d in ("/dev/vdb", "/dev/vdc")) +
+          tuple("uniramfs: unlocked /dev/vd%s as /dev/mapper/luks-%s" % (c, uu)
+                for c, uu in zip("abc", LUKS3_UUIDS)),
+          log_absent=("Passphrase for /dev/vdb", "Passphrase for /dev/vdc")),
+        S("btrfs-luks3-own-pass", "the same with the third device's own passphrase: the "
+          "second opens with the first's, the third is asked for its own",
+          LUKS3_OWN, u(LUKS3_OWN),
+          interact=st.typed("/dev/vda", LUKS3_UUIDS[0], st.PASS) +
+          st.typed("/dev/vdc", LUKS3_UUIDS[2], OWN_PASS),
+          log_expect=("uniramfs: /dev/vdb: opened with a passphrase typed earlier in this boot",
+                      "uniramfs: unlocked /dev/vdc as /dev/mapper/luks-" + LUKS3_UUIDS[2]),
           log_absent=("Passphrase for /dev/vdb",)),
     ]
