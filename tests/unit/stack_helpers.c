@@ -8,6 +8,7 @@
 
 #include "cmdline.h"
 #include "init/init.h"
+#include "err.h"
 #include "init/stack/stack.h"
 #include "log.h"
 
@@ -52,6 +53,58 @@ void stack_log_run(struct fake_ops *f, const char *path, char *const argv[], cha
 		buf_printf(&b, " <%.*s>", (int)len, (const char *)input);
 	strv_push_owned(&f->log, b.p);
 }
+
+struct stack_script stack_script;
+
+void stack_script_start(struct fake_ops *f)
+{
+	memset(&stack_script, 0, sizeof(stack_script));
+	stack_script.f = f;
+}
+
+void stack_script_answer(const char *answer)
+{
+	if (stack_script.nanswer < (int)ARRAY_SIZE(stack_script.answers))
+		stack_script.answers[stack_script.nanswer++] = answer;
+}
+
+int stack_script_next_status(void)
+{
+	int *v = stack_script.statuses, st = v[0];
+
+	memmove(v, v + 1, sizeof(stack_script.statuses) - sizeof(v[0]));
+	v[ARRAY_SIZE(stack_script.statuses) - 1] = 0;
+	return st;
+}
+
+static int script_run(const char *path, char *const argv[], char *const envp[],
+		      const void *input, size_t len)
+{
+	stack_log_run(stack_script.f, path, argv, stack_script.log_env ? envp : NULL, input, len);
+	return stack_script_next_status();
+}
+
+static ssize_t script_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
+				  struct askpass *remote)
+{
+	struct stack_script *s = &stack_script;
+
+	(void)loop;
+	(void)remote;
+	strv_push_owned(&s->f->log, xasprintf("prompt %s", prompt));
+	if (s->nanswer == 0)
+		return err_set("end of input on /dev/console");
+	snprintf(buf, size, "%s", s->answers[0]);
+	memmove(s->answers, s->answers + 1, sizeof(s->answers) - sizeof(s->answers[0]));
+	s->nanswer--;
+	return (ssize_t)strlen(buf);
+}
+
+const struct initops stack_script_ops = {
+	.reboot = fake_reboot,
+	.run = script_run,
+	.read_secret = script_read_secret,
+};
 
 void stack_luks2_header(struct fake_ops *f, const char *dev, const char *json)
 {

@@ -31,6 +31,24 @@ void stack_init_start(struct init *in, struct fake_ops *f, const char *cmdline,
  * tool the init ran, as the tests check it. */
 void stack_log_run(struct fake_ops *f, const char *path, char *const argv[], char *const envp[],
 		   const void *input, size_t len);
+/* The tools' exit statuses and the prompt's answers, as a test scripts
+ * them: each run takes the next status (0 when none is left), each
+ * prompt the next answer (end of input when none is left). The initops
+ * stack_script_ops plays them; every run and prompt goes to f's log. */
+struct stack_script {
+	struct fake_ops *f;
+	int statuses[8];
+	const char *answers[8];
+	int nanswer;
+	bool log_env; /* the runs' SYSTEMD_* environment in the log too */
+};
+extern struct stack_script stack_script;
+extern const struct initops stack_script_ops;
+/* A fresh script logging to f. */
+void stack_script_start(struct fake_ops *f);
+void stack_script_answer(const char *answer);
+int stack_script_next_status(void);
+
 /* A LUKS2 header at dev in f's tree: the binary part, then json in its
  * 12 KiB JSON area. */
 void stack_luks2_header(struct fake_ops *f, const char *dev, const char *json);

@@ -28,40 +28,6 @@
 #define CLEVIS_RUN "run /usr/bin/clevis clevis luks unlock -d /dev/vda2 -n luks-" U1
 #define PROMPT "prompt Passphrase for /dev/vda2 (" U1 "): "
 
-static struct fake_ops *cur;
-static int statuses[8];
-static const char *answer_text;
-
-static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
-		 size_t len)
-{
-	int st = statuses[0];
-
-	(void)envp;
-	stack_log_run(cur, path, argv, NULL, input, len);
-	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
-	return st;
-}
-
-static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
-			     struct askpass *remote)
-{
-	(void)loop;
-	(void)remote;
-	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
-	if (!answer_text)
-		return err_set("end of input on /dev/console");
-	snprintf(buf, size, "%s", answer_text);
-	answer_text = NULL;
-	return (ssize_t)strlen(buf);
-}
-
-static const struct initops fake_initops = {
-	.reboot = fake_reboot,
-	.run = x_run,
-	.read_secret = x_read_secret,
-};
-
 
 /* An image with cryptsetup, the token plugins and (with_clevis) clevis;
  * /dev/vda2 a LUKS2 device with a clevis token; the network wanted and
@@ -70,16 +36,14 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, bool with_cl
 {
 	struct fake_ops *f = fake_ops_new();
 
-	cur = f;
-	memset(statuses, 0, sizeof(statuses));
-	answer_text = NULL;
+	stack_script_start(f);
 	fake_tool(f, "/usr/sbin/cryptsetup");
 	if (with_clevis)
 		fake_tool(f, "/usr/bin/clevis");
 	fake_mkdir(f, "/dev");
 	fake_write(f, LAYOUT_TOKENS_FILE, "dir=/usr/lib/x86_64-linux-gnu/cryptsetup\n");
 	stack_luks2_header(f, "/dev/vda2", CLEVIS_JSON);
-	stack_init_start(in, f, cmdline, &fake_initops);
+	stack_init_start(in, f, cmdline, &stack_script_ops);
 	in->net.wanted = true;
 	in->net.chosen = -1;
 	stack_setup(&in->stack_env);
@@ -89,7 +53,6 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, bool with_cl
 static void finish(struct fake_ops *f, struct init *in)
 {
 	stack_init_finish(f, in, test_cur_failed);
-	cur = NULL;
 }
 
 static void event(struct init *in, const char *name)
@@ -155,8 +118,8 @@ static void test_tang_down_then_passphrase(void)
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 
 	in.net.chosen = 0; /* up already: no wait */
-	statuses[0] = 1;   /* clevis luks unlock: Tang not reached */
-	answer_text = "pw";
+	stack_script.statuses[0] = 1;   /* clevis luks unlock: Tang not reached */
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(!said("waiting for the network"));
 	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
@@ -174,7 +137,7 @@ static void test_network_bound_then_passphrase(void)
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 
-	answer_text = "pw";
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(in.stack.nnet_waiting == 1);
 	/* half the root timeout, no address yet */
@@ -189,7 +152,7 @@ static void test_network_bound_then_passphrase(void)
 	/* a device seen after the bound: no wait at all */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 	CHECK(!stack_half_time(&in.stack_env));
-	answer_text = "pw";
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(!said("waiting for the network"));
 	CHECK(said("<4>/dev/vda2: the network is not up; not trying clevis, asking for the "
@@ -200,7 +163,7 @@ static void test_network_bound_then_passphrase(void)
 	/* every interface failed: settled, not up */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 	in.net.failed = true;
-	answer_text = "pw";
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: the network is not up; not trying clevis, asking for the "
 		   "passphrase\n"));
@@ -217,7 +180,7 @@ static void test_when_clevis_is_not_tried(void)
 	for (size_t i = 0; i < 2; i++) {
 		char *cmdline = xasprintf("root=/dev/mapper/luks-" U1 " %s", off[i]);
 		f = setup(&in, cmdline, true);
-		answer_text = "pw";
+		stack_script_answer("pw");
 		event(&in, "vda2");
 		CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
 		CHECK(fake_log_count(f, "prompt") == 1);
@@ -228,7 +191,7 @@ static void test_when_clevis_is_not_tried(void)
 
 	/* the image has no clevis */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, false);
-	answer_text = "pw";
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: its LUKS2 header has a clevis token, but clevis is not in this "
 		   "image (uniramfs build --clevis); asking for the passphrase\n"));
@@ -238,7 +201,7 @@ static void test_when_clevis_is_not_tried(void)
 	/* no ip= or rd.neednet=1 */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 	in.net.wanted = false;
-	answer_text = "pw";
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: its clevis token needs the network: add rd.neednet=1 ip=dhcp to "
 		   "the command line; asking for the passphrase\n"));
@@ -248,7 +211,7 @@ static void test_when_clevis_is_not_tried(void)
 	/* a header without a clevis token: nothing said */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 	stack_luks2_header(f, "/dev/vda2", "{\"keyslots\":{},\"tokens\":{},\"config\":{}}");
-	answer_text = "pw";
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(!said("clevis"));
 	CHECK(fake_log_count(f, "run /usr/bin/clevis") == 0);

@@ -22,36 +22,6 @@
 #define HU2 "4d4d4d4d-4444-4444-8444-444444444444"
 #define FSU "e2d8f1a3-7b4c-4e9d-a1b2-3c4d5e6f7a8b"
 
-static struct fake_ops *cur;
-static int statuses[8];
-static const char *answers[8];
-static int nanswer;
-
-static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
-		 size_t len)
-{
-	int st = statuses[0];
-
-	(void)envp;
-	stack_log_run(cur, path, argv, NULL, input, len);
-	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
-	return st;
-}
-
-static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
-			     struct askpass *remote)
-{
-	(void)loop;
-	(void)remote;
-	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
-	if (nanswer == 0)
-		return err_set("end of input on /dev/console");
-	snprintf(buf, size, "%s", answers[0]);
-	memmove(answers, answers + 1, sizeof(answers) - sizeof(answers[0]));
-	nanswer--;
-	return (ssize_t)strlen(buf);
-}
-
 static int x_key_set(const char *desc, const void *data, size_t len, unsigned timeout_s)
 {
 	(void)desc;
@@ -69,21 +39,17 @@ static ssize_t x_key_get(const char *desc, void *buf, size_t size)
 	return -ENOKEY;
 }
 
-static const struct initops xops = {
-	.reboot = fake_reboot,
-	.run = x_run,
-	.read_secret = x_read_secret,
-	.key_set = x_key_set,
-	.key_get = x_key_get,
-};
+static struct initops xops;
 
 static struct fake_ops *setup(struct init *in, const char *cmdline, const char *crypttab)
 {
 	struct fake_ops *f = fake_ops_new();
 
-	cur = f;
-	memset(statuses, 0, sizeof(statuses));
-	nanswer = 0;
+	/* the script's run and prompt, and no kernel keyring */
+	xops = stack_script_ops;
+	xops.key_set = x_key_set;
+	xops.key_get = x_key_get;
+	stack_script_start(f);
 	fake_tool(f, "/usr/sbin/cryptsetup");
 	if (crypttab)
 		fake_write(f, "/etc/crypttab", crypttab);
@@ -94,12 +60,6 @@ static struct fake_ops *setup(struct init *in, const char *cmdline, const char *
 static void finish(struct fake_ops *f, struct init *in)
 {
 	stack_init_finish(f, in, test_cur_failed);
-	cur = NULL;
-}
-
-static void answer(const char *a)
-{
-	answers[nanswer++] = a;
 }
 
 static size_t said_count(const char *line)
@@ -137,7 +97,7 @@ static void test_header_in_image(void)
 	header_file(f, "/assets/root.hdr", HU);
 	fake_write(f, "/sys/class/block/sdb/sdb1/partition", "1");
 	stack_setup(&in.stack_env);
-	answer("1234");
+	stack_script_answer("1234");
 	stack_event(&in, "sdb", NULL, NULL); /* a partitioned disk: not the data */
 	stack_event(&in, "loop1", NULL, NULL); /* nor the init's own loop device */
 	CHECK(fake_log_count(f, "prompt") == 0);
@@ -176,7 +136,7 @@ static void test_data_pinned(void)
 	header_file(f, "/h2.hdr", HU2);
 	fake_write(f, "/h2.key", "k");
 	stack_setup(&in.stack_env);
-	answer("1234");
+	stack_script_answer("1234");
 	stack_event(&in, "vdb", NULL, NULL);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --header=/h.hdr "
 			       "/dev/vdb cryptroot --key-file=- <1234>") >= 0);
@@ -196,7 +156,7 @@ static void test_header_device(void)
 				   "=/dev/vda root=UUID=x", NULL);
 
 	stack_setup(&in.stack_env);
-	answer("1234");
+	stack_script_answer("1234");
 	stack_event(&in, "sda", NULL, NULL);
 	CHECK(said("<6>/dev/sda: waiting for the LUKS header's device /dev/vda\n"));
 	CHECK(fake_log_count(f, "run") == 0);
@@ -233,7 +193,7 @@ static void test_header_on_device(void)
 
 	header_file(f, "/run/uniramfs/keydev/root.hdr", HU);
 	stack_setup(&in.stack_env);
-	answer("1234");
+	stack_script_answer("1234");
 	stack_event(&in, "sda", NULL, NULL);
 	CHECK(said("<6>/dev/sda: waiting for the LUKS header's device UUID=" FSU "\n"));
 	hd.name = (char *)"vda";
@@ -268,7 +228,7 @@ static void test_crypttab_header_uuid(void)
 	stack_setup(&in.stack_env);
 	CHECK(said("<4>/etc/crypttab other: its header /h.hdr holds LUKS UUID=" HU ", not " HU2
 		   "; not opening it\n"));
-	answer("1234");
+	stack_script_answer("1234");
 	stack_event(&in, "vda", NULL, NULL);
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda (" HU "): ") >= 0);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --header=/h.hdr "
@@ -281,7 +241,7 @@ static void test_crypttab_header_uuid(void)
 	header_file(f, "/h.hdr", HU);
 	header_file(f, "/c.hdr", HU);
 	stack_setup(&in.stack_env);
-	answer("1234");
+	stack_script_answer("1234");
 	stack_event(&in, "vda", NULL, NULL);
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks --header=/c.hdr "
 			       "/dev/vda cmdroot --key-file=- <1234>") >= 0);
@@ -298,8 +258,8 @@ static void test_crypttab_slot_nofail_once(void)
 				   "readonly\n");
 
 	stack_setup(&in.stack_env);
-	statuses[0] = 2; /* no key slot opened with it */
-	answer("1234");
+	stack_script.statuses[0] = 2; /* no key slot opened with it */
+	stack_script_answer("1234");
 	stack_event(&in, "vda", "crypto_LUKS", HU);
 	stack_event(&in, "vdb", NULL, NULL);
 	stack_event(&in, "vdc", "ext4", FSU);

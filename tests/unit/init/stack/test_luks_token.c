@@ -27,58 +27,18 @@
 	"\"tpm2-pcrs\":[]}},\"segments\":{\"0\":{\"type\":\"crypt\"}}}"
 #define NO_TOKENS_JSON "{\"keyslots\":{\"0\":{\"type\":\"luks2\"}},\"tokens\":{},\"config\":{}}"
 
-static struct fake_ops *cur;
-static int statuses[8];
-static const char *answers[8];
-static int nanswer;
-
-static int next_status(void)
-{
-	int st = statuses[0];
-	memmove(statuses, statuses + 1, sizeof(statuses) - sizeof(statuses[0]));
-	return st;
-}
-
-static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
-		 size_t len)
-{
-	stack_log_run(cur, path, argv, envp, input, len);
-	return next_status();
-}
-
-static ssize_t x_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
-			     struct askpass *remote)
-{
-	(void)loop;
-	(void)remote;
-	strv_push_owned(&cur->log, xasprintf("prompt %s", prompt));
-	if (nanswer == 0)
-		return err_set("end of input on /dev/console");
-	snprintf(buf, size, "%s", answers[0]);
-	memmove(answers, answers + 1, sizeof(answers) - sizeof(answers[0]));
-	nanswer--;
-	return (ssize_t)strlen(buf);
-}
-
-static const struct initops fake_initops = {
-	.reboot = fake_reboot,
-	.run = x_run,
-	.read_secret = x_read_secret,
-};
-
 
 static struct fake_ops *setup(struct init *in, const char *cmdline, bool plugins)
 {
 	struct fake_ops *f = fake_ops_new();
 
-	cur = f;
-	memset(statuses, 0, sizeof(statuses));
-	nanswer = 0;
+	stack_script_start(f);
+	stack_script.log_env = true;
 	fake_tool(f, "/usr/sbin/cryptsetup");
 	fake_mkdir(f, "/dev");
 	if (plugins)
 		fake_write(f, LAYOUT_TOKENS_FILE, "dir=/usr/lib/x86_64-linux-gnu/cryptsetup\n");
-	stack_init_start(in, f, cmdline, &fake_initops);
+	stack_init_start(in, f, cmdline, &stack_script_ops);
 	return f;
 }
 
@@ -95,17 +55,10 @@ static struct fake_ops *setup_tpm2(struct init *in, const char *cmdline, const c
 	return f;
 }
 
-/* the prompt's one answer */
-static void answer(const char *a)
-{
-	answers[0] = a;
-	nanswer = 1;
-}
 
 static void finish(struct fake_ops *f, struct init *in)
 {
 	stack_init_finish(f, in, test_cur_failed);
-	cur = NULL;
 }
 
 static void event(struct init *in, const char *name)
@@ -363,8 +316,8 @@ static void test_token_fails_then_passphrase(void)
 	struct init in;
 	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
 
-	statuses[0] = 1; /* the token open fails (a TPM that does not unseal) */
-	answer("pw");
+	stack_script.statuses[0] = 1; /* the token open fails (a TPM that does not unseal) */
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1); asking for "
 		   "the passphrase\n"));
@@ -382,7 +335,7 @@ static void test_no_tpm_waits_then_passphrase(void)
 	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=2",
 					NULL);
 
-	answer("pw");
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<6>/dev/vda2: waiting up to 2 s for the TPM2 device /dev/tpmrm0\n"
 		   "<4>/dev/vda2: no TPM2 device /dev/tpmrm0; asking for the passphrase\n"));
@@ -399,7 +352,7 @@ static void test_when_tokens_are_not_tried(void)
 	/* a header with no tokens: straight to the prompt, nothing said */
 	stack_luks2_header(f, "/dev/vda2", NO_TOKENS_JSON);
 	stack_setup(&in.stack_env);
-	answer("pw");
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -408,7 +361,7 @@ static void test_when_tokens_are_not_tried(void)
 
 	/* rd.luks.tokens=0 */
 	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1 " rd.luks.tokens=0", "/dev/tpmrm0");
-	answer("pw");
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only") == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
@@ -418,7 +371,7 @@ static void test_when_tokens_are_not_tried(void)
 	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=tpm2-device=auto", false);
 	stack_luks2_header(f, "/dev/vda2", TPM2_JSON);
 	stack_setup(&in.stack_env);
-	answer("pw");
+	stack_script_answer("pw");
 	event(&in, "vda2");
 	CHECK(said("<4>/dev/vda2: systemd-tpm2 asked for, but this image has no LUKS2 token "
 		   "plugins; asking for the passphrase\n"));
@@ -436,7 +389,7 @@ static void test_crypttab_options_and_headless(void)
 		   "cryptroot UUID=" U1 " none luks,discard,fido2-device=auto,headless=true,tpm2-pcrs=7\n");
 	stack_luks2_header(f, "/dev/vda2", "{\"tokens\":{\"0\":{\"type\":\"systemd-fido2\"}}}");
 	stack_setup(&in.stack_env);
-	statuses[0] = 2;
+	stack_script.statuses[0] = 2;
 	event(&in, "vda2");
 	CHECK(said("<4>/etc/crypttab cryptroot: tpm2-pcrs is not supported here; ignoring it\n"));
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only --token-type "
