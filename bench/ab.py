@@ -12,7 +12,6 @@ init's time (Run /init to the real init), the kernel's unpack and the
 whole boot. Every boot must pass as bench/run.py's do (the marker after
 switch_root)."""
 
-import argparse
 import os
 import statistics
 import sys
@@ -37,13 +36,11 @@ def values(boots):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = common.new_parser(__doc__)
     ap.add_argument("a", metavar="IMAGE_A")
     ap.add_argument("b", metavar="IMAGE_B")
     ap.add_argument("--boots", type=int, default=5, help="boots of each image (5)")
     ap.add_argument("--cmdline", default="", help="more on the kernel command line")
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     a = common.parse_args(ap, os.path.join(HERE, "work"))
     for img in (a.a, a.b):
         if not os.path.isfile(img):

@@ -4,6 +4,7 @@ directory and kernel they start from, the copies of /etc/initramfs-tools
 they hand mkinitramfs, an image's size and entries, one boot's init time,
 and the machine and package versions a report names."""
 
+import argparse
 import json
 import os
 import platform
@@ -185,9 +186,18 @@ def commit():
                           stdout=subprocess.PIPE, text=True).stdout.strip()
 
 
+def new_parser(doc):
+    """The command line every script starts with: its docstring's first
+    paragraph as the description, --builddir."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--builddir", default=DEFAULT_BUILDDIR)
+    return ap
+
+
 def parse_args(ap, workdir):
-    """Add the options every script ends with (--kver, --workdir,
-    --out) and parse the command line."""
+    """Add the options every script ends with (--no-install, --kver,
+    --workdir, --out) and parse the command line."""
+    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     ap.add_argument("--kver", help="kernel version (default: newest installed)")
     ap.add_argument("--workdir", default=workdir)
     ap.add_argument("--out", default=os.path.join(HERE, "results"))

@@ -20,7 +20,6 @@ it shows: the table says how many prompts each generator asked.
 Writes OUT/multidev.md and OUT/multidev.json.
 """
 
-import argparse
 import dataclasses
 import datetime
 import os
@@ -123,12 +122,10 @@ def report(res, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
+    ap = common.new_parser(__doc__)
     ap.add_argument("--boots", type=int, default=1, help="TCG boots per image and disk (1)")
     ap.add_argument("--only", help="comma-separated case keys (see --list)")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     a = common.parse_args(ap, os.path.join(HERE, "work", "multidev"))
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     cases = CASES

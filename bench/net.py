@@ -42,7 +42,6 @@ under /etc is needed or touched.
 Writes OUT/net.md and OUT/net.json.
 """
 
-import argparse
 import dataclasses
 import datetime
 import json
@@ -314,13 +313,11 @@ def merged(path, results, skipped, gens):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
+    ap = common.new_parser(__doc__)
     ap.add_argument("--runs", type=int, default=3, help="timed builds per generator (3; 0: time the warm-up)")
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated ROW:KEY (see --list)")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds per boot (300: dracut's systemd boot takes 1-2 minutes "
                          "under TCG on a loaded machine)")

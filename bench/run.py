@@ -18,7 +18,6 @@ tests judge it.  Also the peak RSS of `uniramfs build --generic`.
 Writes OUT/results.md, OUT/results.json and OUT/chart.png (gnuplot).
 """
 
-import argparse
 import datetime
 import inspect
 import json
@@ -260,14 +259,12 @@ VERSIONS = ("initramfs-tools", "dracut-core", "qemu-system-x86", "hyperfine", "z
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
+    ap = common.new_parser(__doc__)
     ap.add_argument("--runs", type=int, default=5, help="timed builds per generator (5)")
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated generator keys (see --list)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-boot", action="store_true", help="builds only")
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     ap.add_argument("--smp", type=int, default=1, help="CPUs of each boot (1)")
     ap.add_argument("--icount", type=int, metavar="SHIFT",
                     help="boot with QEMU -icount shift=SHIFT: the guest's clock counts "

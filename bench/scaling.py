@@ -28,7 +28,6 @@ the boot tests judge a boot.
 Writes OUT/scaling.md, OUT/scaling.json and OUT/scaling.png.
 """
 
-import argparse
 import dataclasses
 import datetime
 import os
@@ -311,12 +310,10 @@ def chart(res, out, work):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
+    ap = common.new_parser(__doc__)
     ap.add_argument("--runs", type=int, default=3, help="timed builds per point (3)")
     ap.add_argument("--boots", type=int, default=1, help="TCG boots per point (1)")
     ap.add_argument("--only", help="comma-separated axes: " + ",".join(AXES))
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     a = common.parse_args(ap, os.path.join(HERE, "work", "scaling"))
     axes = common.pick(list(AXES), a.only, lambda x: x, "bench/scaling.py")
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)

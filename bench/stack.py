@@ -19,7 +19,6 @@ prompt shows (it polls every 0.1 s), the same for every generator.
 Writes OUT/stack.md and OUT/stack.json.
 """
 
-import argparse
 import dataclasses
 import datetime
 import os
@@ -206,12 +205,10 @@ def report(res, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
+    ap = common.new_parser(__doc__)
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated generator keys (see --list)")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     a = common.parse_args(ap, os.path.join(HERE, "work", "stack"))
 
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)

@@ -29,7 +29,6 @@ passphrase is sent as soon as the prompt shows (the harness polls every
 Writes OUT/unlock.md and OUT/unlock.json.
 """
 
-import argparse
 import dataclasses
 import datetime
 import os
@@ -150,12 +149,10 @@ def report(res, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--builddir", default=common.DEFAULT_BUILDDIR)
+    ap = common.new_parser(__doc__)
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per row (3)")
     ap.add_argument("--only", help="comma-separated row keys (see --list)")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--no-install", action="store_true", help="skip tools/install-deps.sh")
     a = common.parse_args(ap, os.path.join(HERE, "work", "unlock"))
     if a.list:
         for r in rows():
