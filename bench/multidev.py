@@ -9,7 +9,7 @@ one passphrase, each booted with uniramfs --generic and dracut
                     [--out DIR] [--workdir DIR] [--no-install]
 
 The disks are made in the builder VM (tests/boot/builder.py: the boot
-tests' btrfs-raid1 layout, and builder/btrfs-luks.sh) and cached.  Every
+tests' btrfs-raid1 layout, and builder/btrfs-luks-multi.sh) and cached.  Every
 boot runs under QEMU TCG with -icount shift=0 (the guest's clock counts
 its own instructions, 10^9 a second), so the init time (the root's
 /sbin/init's /proc/uptime minus the kernel's "Run /init" timestamp) does

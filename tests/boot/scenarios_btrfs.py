@@ -21,7 +21,7 @@ RAID1 = builder.Layout("btrfs-raid1", "btrfs-multi", "btrfs", st._fs(0x29), "btr
                        ndisks=2, size_mb=160, params=PROFILE("raid1"))
 LUKS_A = "5f0c1a4e-1b2d-4c3e-9f10-0000000001da"
 LUKS_B = "5f0c1a4e-1b2d-4c3e-9f10-0000000001db"
-LUKS_RAID1 = builder.Layout("btrfs-luks-raid1", "btrfs-luks", "btrfs", st._fs(0x2a),
+LUKS_RAID1 = builder.Layout("btrfs-luks-raid1", "btrfs-luks-multi", "btrfs", st._fs(0x2a),
                             "btrluksraid1", ndisks=2, size_mb=160,
                             params=(("LUKS_UUID", LUKS_A), ("LUKS_UUID2", LUKS_B),
                                     ("PASS", st.PASS)))
@@ -31,10 +31,10 @@ LUKS3_UUIDS = ("5f0c1a4e-1b2d-4c3e-9f10-0000000001e3", "5f0c1a4e-1b2d-4c3e-9f10-
                "5f0c1a4e-1b2d-4c3e-9f10-0000000001e5")
 _LUKS3_PARAMS = (("LUKS_UUID", LUKS3_UUIDS[0]), ("LUKS_UUID2", LUKS3_UUIDS[1]),
                  ("LUKS_UUID3", LUKS3_UUIDS[2]), ("PASS", st.PASS))
-LUKS3 = builder.Layout("btrfs-luks3", "btrfs-luks", "btrfs", st._fs(0x2c), "btrluks3",
+LUKS3 = builder.Layout("btrfs-luks3", "btrfs-luks-multi", "btrfs", st._fs(0x2c), "btrluks3",
                        ndisks=3, size_mb=160, params=_LUKS3_PARAMS)
 OWN_PASS = "third-disk-own"
-LUKS3_OWN = builder.Layout("btrfs-luks3-own", "btrfs-luks", "btrfs", st._fs(0x2d), "btrluks3own",
+LUKS3_OWN = builder.Layout("btrfs-luks3-own", "btrfs-luks-multi", "btrfs", st._fs(0x2d), "btrluks3own",
                            ndisks=3, size_mb=160, params=_LUKS3_PARAMS + (("PASS_3", OWN_PASS),))
 
 SHORT = "rd.timeout=8"
