@@ -5,9 +5,13 @@
 # whichever comes first, then a table: target, executions, coverage
 # (libFuzzer's cov: edges and ft: features), corpus size, findings.
 #
-#   tests/fuzz/long.sh [-n RUNS] [-t SECONDS] [-w WORKDIR] [-k] [TARGET[=RUNS]]...
+#   tests/fuzz/long.sh [-n RUNS] [-c CHUNK] [-t SECONDS] [-w WORKDIR] [-k] [TARGET[=RUNS]]...
 #
 #   -n RUNS     inputs per target (default 1000000; 1e7 is understood)
+#   -c CHUNK    run libFuzzer at most CHUNK inputs at a time (default
+#               500000) and add each chunk to the table as it ends, so
+#               that a campaign killed after hours keeps all but its
+#               last chunk
 #   -t SECONDS  time per target (default none: RUNS decides)
 #   -w WORKDIR  where the build, the working corpora, the logs and the
 #               findings go (default /tmp/uniramfs-fuzz-long); reusing it
@@ -37,13 +41,15 @@ main() {
 
 
 	runs=1000000
+	chunk=500000
 	seconds=
 	work=/tmp/uniramfs-fuzz-long
 	keep=
 	table_only=
-	while getopts n:t:w:kT o; do
+	while getopts n:c:t:w:kT o; do
 		case $o in
 		n) runs=$OPTARG ;;
+		c) chunk=$OPTARG ;;
 		t) seconds=$OPTARG ;;
 		w) work=$OPTARG ;;
 		k) keep=1 ;;
@@ -118,6 +124,7 @@ main() {
 		start=$(date +%s)
 		left=$want
 		tries=0
+		chunk=$(count "$chunk")
 		while :; do
 			tries=$((tries + 1))
 			log="$work/logs/$t.$(date +%Y%m%dT%H%M%S).log"
@@ -127,11 +134,13 @@ main() {
 				[ "$rest" -gt 0 ] || break
 				limit="-max_total_time=$rest"
 			fi
-			echo "long: $t: up to $left inputs${limit:+, ${rest}s} (log $log)"
+			this=$left
+			[ "$this" -le "$chunk" ] || this=$chunk
+			echo "long: $t: $this of $left inputs${limit:+, ${rest}s} (log $log)"
 			t0=$(date +%s)
 			rc=0
 			# shellcheck disable=SC2046,SC2086
-			"$work/bin/$t" -runs="$left" $limit -max_len="$(fuzz_max_len "$t")" -rss_limit_mb=2048 -timeout=10 \
+			"$work/bin/$t" -runs="$this" $limit -max_len="$(fuzz_max_len "$t")" -rss_limit_mb=2048 -timeout=10 \
 				-artifact_prefix="$work/findings/$t/" -print_final_stats=1 -print_pcs=0 \
 				"$corpus" $(fuzz_dirs "$src" "$work" "$t") > "$log" 2>&1 || rc=$?
 			secs=$(($(date +%s) - t0))
@@ -142,7 +151,10 @@ main() {
 			echo "${execs:-0} ${cov:-0 0} $secs" >> "$work/results/$t"
 			left=$((left - ${execs:-0}))
 			if [ "$rc" -eq 0 ]; then
-				break
+				[ "$left" -gt 0 ] || break
+				# a chunk ended: go on with a fresh process
+				tries=$((tries - 1))
+				continue
 			fi
 			echo "long: $t: FINDING (exit $rc), see $log"
 			grep -m 3 -E '^==[0-9]+==ERROR|SUMMARY|runtime error' "$log" || true
