@@ -18,6 +18,7 @@
 
 #include "err.h"
 #include "gen/read/extract_path.h"
+#include "gen/compress/compress.h"
 #include "gen/read/imagefile.h"
 #include "log.h"
 #include "util.h"
@@ -52,6 +53,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	l.max_total = 2u << 20;
 	l.ratio_floor = 256u << 10;
 	image_set_limits(&l);
+	/* a 128 MiB zstd window or xz dictionary costs an ASan build its
+	 * shadow memory's clearing twice per input: most of a run's time */
+	decompress_set_memory(8u << 20);
 	log_set_sink(quiet, NULL);
 	/* every input is written out twice and removed: on tmpfs that
 	 * costs memory, not disk I/O, several times faster */

@@ -21,6 +21,18 @@ uint64_t decompress_get_limit(void)
 	return decompress_limit;
 }
 
+static uint64_t decompress_mem;
+
+void decompress_set_memory(uint64_t bytes)
+{
+	decompress_mem = bytes;
+}
+
+uint64_t decompress_memory(uint64_t format_max)
+{
+	return decompress_mem && decompress_mem < format_max ? decompress_mem : format_max;
+}
+
 void *csink_new(size_t size, struct sink *out, size_t olen)
 {
 	struct csink *c = xcalloc(1, size);

@@ -55,4 +55,12 @@ int decompress_file(const char *path, struct buf *out);
 void decompress_set_limit(uint64_t max);
 uint64_t decompress_get_limit(void);
 
+/* Bound on the memory a decoder may take for its history (zstd's window,
+ * xz's dictionary); 0, the default, is each format's own: the kernel's
+ * 128 MiB zstd window, 1 GiB for xz. A stream that asks for more is
+ * refused. Fuzzers lower it: under ASan a 128 MiB window costs more
+ * than the rest of an input's run. */
+void decompress_set_memory(uint64_t bytes);
+uint64_t decompress_memory(uint64_t format_max);
+
 #endif

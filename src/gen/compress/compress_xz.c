@@ -101,7 +101,7 @@ static int unxz(const uint8_t *in, size_t len, struct buf *out, size_t *consumed
 
 	/* A single stream: stream padding and what follows are left to the
 	 * caller, as the kernel's unxz leaves them to the initramfs loop. */
-	if (lzma_stream_decoder(&s, XZ_MEMLIMIT, 0) != LZMA_OK)
+	if (lzma_stream_decoder(&s, decompress_memory(XZ_MEMLIMIT), 0) != LZMA_OK)
 		return err_set("xz: cannot start the decoder");
 	s.next_in = in;
 	s.avail_in = len;

@@ -94,16 +94,34 @@ static struct sink *zstd_sink_new(struct sink *out, int level, int threads)
 	return &z->c.s;
 }
 
+/* The largest window decompress_memory() allows, as a power of two. */
+static int window_log_max(void)
+{
+	uint64_t mem = decompress_memory(1ull << ZSTD_KERNEL_WINDOWLOG_MAX);
+	int log = ZSTD_WINDOWLOG_MIN;
+
+	while (log < ZSTD_KERNEL_WINDOWLOG_MAX && (2ull << log) <= mem)
+		log++;
+	return log;
+}
+
 static int unzstd(const uint8_t *in, size_t len, struct buf *out, size_t *consumed)
 {
-	ZSTD_DCtx *d = ZSTD_createDCtx();
+	/* One context for every frame (the generator decompresses on one
+	 * thread): its window and buffers are kept, not mapped and cleared
+	 * again per segment, which cost an image of many small segments
+	 * (and the fuzzers) most of their time. */
+	static ZSTD_DCtx *d;
 	ZSTD_inBuffer ib = { in, len, 0 };
 	size_t start = out->len;
 	int ret = -1;
 
 	if (!d)
+		d = ZSTD_createDCtx();
+	if (!d)
 		return err_set("zstd: cannot create a decompression context");
-	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, ZSTD_KERNEL_WINDOWLOG_MAX);
+	ZSTD_DCtx_reset(d, ZSTD_reset_session_and_parameters);
+	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, window_log_max());
 	/* One frame, as the kernel's unzstd reads it: what follows is the
 	 * next segment. */
 	for (;;) {
@@ -127,7 +145,6 @@ static int unzstd(const uint8_t *in, size_t len, struct buf *out, size_t *consum
 	*consumed = ib.pos;
 	ret = 0;
 out:
-	ZSTD_freeDCtx(d);
 	/* every way to out: has recorded its message */
 	return ret == 0 ? 0 : err_code();
 }

@@ -466,6 +466,51 @@ static void test_decompress_file_from_tools(void)
 	free(in);
 }
 
+/* A stream whose window or dictionary is above decompress_set_memory()
+ * is refused before its history is allocated; the default is each
+ * format's own bound. Made from a pipe, as a build's cpio is, so the
+ * frame does not carry its size and the decoder must trust the header. */
+static void test_history_memory_bound(void)
+{
+	char dir[] = "/tmp/uniramfs-test-compress-XXXXXX";
+	static const struct {
+		enum compression c;
+		const char *tool, *file, *msg;
+	} cases[] = {
+		{ COMP_ZSTD, "zstd -q --long=24 -c", "w.zst",
+		  "zstd: Frame requires too much memory for decoding" },
+		{ COMP_XZ, "xz -6 -c", "w.xz", "xz: needs too much memory" },
+	};
+
+	CHECK(mkdtemp(dir) != NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct buf out = { 0 };
+		char *f = path_join(dir, cases[i].file);
+		char *cmd = xasprintf("head -c 100000 /dev/zero | %s > %s", cases[i].tool, f);
+		char *in = NULL;
+		size_t len = 0, used;
+
+		CHECK(run(cmd) == 0);
+		CHECK(read_file(f, &in, &len) == 0);
+		decompress_set_memory(1u << 20);
+		CHECK(decompress_buf(cases[i].c, (uint8_t *)in, len, &out, &used) < 0);
+		CHECK_STR(err_msg(), cases[i].msg);
+		decompress_set_memory(0);
+		out.len = 0;
+		CHECK(decompress_buf(cases[i].c, (uint8_t *)in, len, &out, &used) == 0);
+		CHECK(out.len == 100000 && used == len);
+		free(cmd);
+		free(f);
+		free(in);
+		buf_free(&out);
+	}
+	{
+		char *cmd = xasprintf("rm -rf %s", dir);
+		CHECK(run(cmd) == 0);
+		free(cmd);
+	}
+}
+
 int main(void)
 {
 	RUN(test_not_built_in);
@@ -485,5 +530,6 @@ int main(void)
 	RUN(test_truncated_and_corrupt);
 	RUN(test_bomb_is_refused);
 	RUN(test_decompress_file_from_tools);
+	RUN(test_history_memory_bound);
 	return test_done();
 }
