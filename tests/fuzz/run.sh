@@ -5,6 +5,8 @@
 # non-zero on a crash, a leak or a build failure. FUZZ_SECONDS (default
 # 15) per target, FUZZ_TARGETS (default all) a space-separated subset,
 # FUZZ_OUT (default a temp dir) keeps the build and the corpus.
+# FUZZ_JOBS (default the number of CPUs) targets run at once: each is one
+# process, and nothing else runs beside this step in CI.
 # Long campaigns: long.sh.
 set -eu
 
@@ -21,21 +23,47 @@ echo "fuzz: building in $out with ${CC_FUZZ:-clang}"
 fuzz_build "$src" "$out" $targets
 fuzz_seeds "$out"
 
-status=0
-for t in $targets; do
-	dirs=$(fuzz_dirs "$src" "$out" "$t")
-	mkdir -p "$out/corpus-$t"
-	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"
-	# shellcheck disable=SC2086
-	if ! "$out/$t" -max_total_time="$seconds" -max_len="$(fuzz_max_len "$t")" -rss_limit_mb=2048 \
-		-timeout=10 -artifact_prefix="$out/$t-" -print_final_stats=1 \
-		"$out/corpus-$t" $dirs > "$out/$t.log" 2>&1; then
-		echo "fuzz: $t FAILED, log follows (artifacts: $out/$t-*)"
-		tail -n 60 "$out/$t.log"
+jobs=${FUZZ_JOBS:-$(nproc)}
+
+# one target, its exit status in OUT/TARGET.rc
+run_one() {
+	_t=$1 _rc=0
+	# shellcheck disable=SC2046 # a list of words
+	"$out/$_t" -max_total_time="$seconds" -max_len="$(fuzz_max_len "$_t")" -rss_limit_mb=2048 \
+		-timeout=10 -artifact_prefix="$out/$_t-" -print_final_stats=1 \
+		"$out/corpus-$_t" $(fuzz_dirs "$src" "$out" "$_t") > "$out/$_t.log" 2>&1 || _rc=$?
+	echo "$_rc" > "$out/$_t.rc"
+}
+
+# what a finished target says, in the order of the list
+report() {
+	_t=$1
+	if [ "$(cat "$out/$_t.rc")" != 0 ]; then
+		echo "fuzz: $_t FAILED, log follows (artifacts: $out/$_t-*)"
+		tail -n 60 "$out/$_t.log"
 		status=1
 	else
-		grep -E '^stat::number_of_executed_units|^Done' "$out/$t.log" || true
-		echo "fuzz: $t ok"
+		grep -E '^stat::number_of_executed_units|^Done' "$out/$_t.log" || true
+		echo "fuzz: $_t ok"
+	fi
+}
+
+status=0
+batch=
+n=0
+for t in $targets; do
+	mkdir -p "$out/corpus-$t"
+	echo "fuzz: running $t for ${seconds}s (corpus $out/corpus-$t)"
+	run_one "$t" &
+	batch="$batch $t"
+	n=$((n + 1))
+	if [ "$n" -ge "$jobs" ]; then
+		wait
+		for b in $batch; do report "$b"; done
+		batch=
+		n=0
 	fi
 done
+wait
+for b in $batch; do report "$b"; done
 exit $status
