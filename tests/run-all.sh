@@ -10,7 +10,8 @@ bash tools/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 passed=0
 failed=0
-note() { printf '\n=== %s\n' "$*"; }
+# each step's start, in seconds since this script began: where CI's time goes
+note() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 # Add a sub-suite's closing "N passed, N failed" line to the totals; a
 # suite that printed none counts as one failure.
@@ -103,6 +104,7 @@ if [ -x build/uniramfs ]; then
 	add_counts build/demo-fresh.log
 fi
 
+note "done"
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
