@@ -55,6 +55,9 @@ tests=(
 	# network roots: the servers on 127.0.0.1 (tests/boot/netservers.py)
 	# and the clients a probe image carries (tests/boot/netprobe.py)
 	nfs-ganesha nfs-ganesha-vfs tgt nbd-server nbd-client open-iscsi
+	# iPXE's ROM for QEMU's NICs: its sanhook leaves a real iBFT
+	# (tests/boot/scenarios_ibft.py; socat, above, per connection)
+	ipxe-qemu
 	# what the server VM packs besides busybox (tests/boot/servervm.py,
 	# which apt-get downloads nfs-kernel-server itself: never installed)
 	rpcbind nfs-common

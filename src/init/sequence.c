@@ -259,6 +259,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	/* the image's crypttab and plugin rows: before root= is judged,
 	 * since a plugin's root handler may claim it */
 	stack_setup(&in->stack_env);
+	ibft_boot(in);
 	if (net_root(in)) {
 		stage_modules(in);
 		if ((r = net_root_mount(in)) < 0)
@@ -276,6 +277,10 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		if ((r = plugin_root(in, pr)) < 0)
 			return r;
 		goto mounted;
+	}
+	if (in->opt.root && !strcmp(in->opt.root, "ibft")) { /* ibftboot.c said why */
+		log_err("root=ibft: the firmware's iSCSI boot table gave no target to boot from");
+		return failure(in, false);
 	}
 	if (in->opt.root && !blockdev_spec_valid(in->opt.root)) {
 		log_err("root=%s is not a device uniramfs understands "

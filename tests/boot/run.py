@@ -71,6 +71,7 @@ import scenarios_plugins  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
 import scenarios_net27  # noqa: E402
+import scenarios_ibft  # noqa: E402
 import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_zfs  # noqa: E402
@@ -170,7 +171,10 @@ class Scenario:
     log_absent: tuple = ()          # texts the console log must not show
     # The network (scenarios_net.py): a callable given (testinit, work)
     # that returns a context manager whose value is (disk paths, extra
-    # QEMU arguments): the servers it started run for the boot.
+    # QEMU arguments): the servers it started run for the boot.  One
+    # with firmware_boot = True boots the guest through the NIC's
+    # firmware instead of -kernel (scenarios_ibft.py's iPXE) and is also
+    # given boot=(vmlinuz, image, command line).
     net: object = None
 
 
@@ -247,6 +251,7 @@ SCENARIOS.extend(scenarios_load.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net27.scenarios(Scenario))
+SCENARIOS.extend(scenarios_ibft.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
@@ -626,7 +631,10 @@ class Runner:
         if err:
             return sc, err, 0.0, NOTIMES, ""
         try:
-            ctx = sc.net(self.testinit, self.work)
+            # a firmware that boots the image itself (scenarios_ibft's
+            # iPXE) is given the kernel, the image and the command line
+            fw = {"boot": (self.vmlinuz, img, _cmdline(sc))} if _net_boots(sc) else {}
+            ctx = sc.net(self.testinit, self.work, **fw)
             dpaths, extra = ctx.__enter__()
         except Exception as e:
             return sc, "cannot start the servers: %s" % e, 0.0, NOTIMES, ""
@@ -643,9 +651,9 @@ class Runner:
     def _boot(self, sc, img, dpaths, extra, ours):
         # for bench/unlock.py's sizes and commands (one boot at a time there)
         self.last_image, self.last_build = img, sc.build
-        cmdline = " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline)
-                           if x)
-        firmware = getattr(sc.disk, "firmware", False)   # the disk boots itself
+        cmdline = _cmdline(sc)
+        # the disk boots itself, or the network's firmware boots the image
+        firmware = getattr(sc.disk, "firmware", False) or _net_boots(sc)
         text, dt, timed_out, missed = boot(None if firmware else self.vmlinuz, img, dpaths,
                                            sc.bus, cmdline,
                                            self.log_path(sc), stop_on=sc.fail_msgs,
@@ -655,6 +663,15 @@ class Runner:
         times = {"guest_uptime": float(up.group(1)) if up else None,
                  "init_ms": int(tot.group(1)) if tot else None}
         return sc, check(sc, text, timed_out, ours=ours, missed=missed), dt, times, text
+
+
+def _cmdline(sc):
+    return " ".join(x for x in (BASE_CMDLINE, sc.root and "root=" + sc.root, sc.cmdline) if x)
+
+
+def _net_boots(sc):
+    """Does sc's network boot the guest through its firmware (no -kernel)?"""
+    return getattr(sc.net, "firmware_boot", False)
 
 
 def main():

@@ -206,6 +206,7 @@ static const struct generic generic[] = {
 	{ "nfsv3", "" },
 	{ "nfsv4", "NFSv4.0 to 4.2" },
 	{ "iscsi_tcp", "software iSCSI (libiscsi, scsi_transport_iscsi as dependencies)" },
+	{ "iscsi_ibft", "the firmware's iSCSI boot table (iBFT) as /sys/firmware/ibft: root=ibft" },
 	{ "nbd", "network block device" },
 };
 

@@ -46,6 +46,7 @@ struct ip_conf {
 	unsigned mtu; /* 0: unset */
 	bool has_mac;
 	uint8_t mac[6];
+	bool by_mac; /* names the interface with mac, not by a device (the iBFT's NIC) */
 };
 
 struct ifname_rule {

@@ -339,8 +339,10 @@ static int iscsi_from_cmdline(const struct cmdline *c, struct netroot *r, struct
 			continue;
 		fw = false;
 		v = last_val(c, keys[k]);
-		if (!v || (cmdline_parse_bool(v, &fw) == 0 && fw))
+		if (!v || (cmdline_parse_bool(v, &fw) == 0 && fw)) {
 			i->firmware = true;
+			i->ibft_net |= k == 1; /* dracut's rd.iscsi.ibft: its NIC too */
+		}
 	}
 	if (r->kind == NETROOT_NONE && (name || i->firmware)) {
 		r->kind = NETROOT_ISCSI;
@@ -398,6 +400,11 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 			    str_has_prefix(root, "iscsi:") || str_has_prefix(root, "nbd:") || strcmp(root, "dhcp") == 0 ||
 			    strcmp(root, "dhcp6") == 0)) {
 		ret = netroot_parse(root, r, w);
+	} else if (root && strcmp(root, "ibft") == 0) {
+		/* the firmware's table names it all: NIC, target, LUN */
+		r->kind = NETROOT_ISCSI;
+		r->iscsi.firmware = r->iscsi.ibft_net = r->iscsi.ibft_root = true;
+		r->iscsi.target.port = 3260;
 	} else if (root && legacy_nfs(root)) {
 		r->kind = NETROOT_NFS;
 		ret = nfs_dracut_parse(root, root, 0, &r->nfs, w);
@@ -446,7 +453,7 @@ char *netroot_root_spec(const struct netroot *r, const char *root, const char **
 	 * (dracut's root=/dev/root; root=dhcp once DHCP named a disk): the
 	 * filesystem on the network disk is the root, as in dracut */
 	bool own = !root || !strcmp(root, "/dev/root") || !strcmp(root, "dhcp") ||
-		   !strcmp(root, "dhcp6");
+		   !strcmp(root, "dhcp6") || !strcmp(root, "ibft");
 
 	*fstype = *rootflags = NULL;
 	if (r->kind == NETROOT_NBD && (own || str_has_prefix(root, "nbd:"))) {

@@ -47,7 +47,9 @@ struct iscsi_root {
 	 * each), each logged in too. */
 	struct iscsi_target *more;
 	size_t nmore;
-	bool firmware; /* rd.iscsi.firmware / rd.iscsi.ibft: use iBFT */
+	bool firmware; /* rd.iscsi.firmware / rd.iscsi.ibft / root=ibft: log in to iBFT's target */
+	bool ibft_net;	/* rd.iscsi.ibft / root=ibft: the network from the iBFT's NIC */
+	bool ibft_root; /* root=ibft: the root is the iBFT target's disk */
 };
 
 /* The one NBD device a network root uses. */
@@ -69,8 +71,9 @@ struct netroot {
 
 /* One "TYPE:…" spec: nfs:, nfs4:, iscsi:, nbd:, or dhcp. 0 or -EINVAL. */
 int netroot_parse(const char *spec, struct netroot *out, struct strv *warnings);
-/* The command line: netroot= wins, then root=TYPE:…, then root=/dev/nfs
- * with nfsroot=, then nbdroot=; rd.iscsi.* fill or make an iSCSI root.
+/* The command line: netroot= wins, then root=TYPE:…, then root=ibft,
+ * then root=/dev/nfs with nfsroot=, then nbdroot=; rd.iscsi.* fill or
+ * make an iSCSI root (the iBFT's target is read at boot: stages/ibftboot.c).
  * Returns 0 (kind may be NETROOT_NONE) or -EINVAL on a spec that is wrong. */
 int netroot_from_cmdline(const struct cmdline *c, struct netroot *out, struct strv *warnings);
 /* DHCP's root-path: a TYPE:… spec, or else the kernel's

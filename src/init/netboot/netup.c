@@ -80,9 +80,9 @@ static const struct ip_conf *ip_for(const struct netup *nu, const struct netif *
 
 	for (size_t i = 0; i < nu->cmd.n_ip; i++) {
 		const struct ip_conf *ip = &nu->cmd.ip[i];
-		if (ip->device && names_iface(ni, ip->device))
+		if ((ip->device && names_iface(ni, ip->device)) || (ip->by_mac && !memcmp(ip->mac, ni->mac, 6)))
 			return ip;
-		if (!ip->device && !any)
+		if (!ip->device && !ip->by_mac && !any)
 			any = ip;
 	}
 	return any;
@@ -91,7 +91,7 @@ static const struct ip_conf *ip_for(const struct netup *nu, const struct netif *
 static bool names_devices(const struct netup *nu)
 {
 	for (size_t i = 0; i < nu->cmd.n_ip; i++)
-		if (nu->cmd.ip[i].device)
+		if (nu->cmd.ip[i].device || nu->cmd.ip[i].by_mac)
 			return true;
 	return false;
 }
@@ -103,7 +103,7 @@ static bool candidate(const struct netup *nu, const struct netif *ni)
 
 	if (names_devices(nu)) {
 		ip = ip_for(nu, ni);
-		return ip && ip->device && ip_configures(ip);
+		return ip && (ip->device || ip->by_mac) && ip_configures(ip);
 	}
 	if (nu->cmd.has_bootif)
 		return !memcmp(nu->cmd.bootif, ni->mac, 6);
@@ -315,7 +315,13 @@ static void bring_up(struct netup *nu, size_t idx)
 		configure(nu, idx);
 		return;
 	}
-	if (ip && ip->autoconf >= IP_AUTO_DHCP6 && ip->autoconf <= IP_AUTO_IBFT) {
+	if (ip && ip->autoconf == IP_AUTO_IBFT) { /* stages/ibftboot.c found no table */
+		log_warn("%s: ip=%s: the firmware left no iBFT to take it from", ni->name, ip->text);
+		ni->failed = true;
+		check_failed(nu);
+		return;
+	}
+	if (ip && ip->autoconf >= IP_AUTO_DHCP6 && ip->autoconf < IP_AUTO_IBFT) {
 		log_warn("%s: ip=%s: %s is not supported by uniramfs", ni->name, ip->text,
 			 ip_autoconf_name(ip->autoconf));
 		ni->failed = true;

@@ -16,19 +16,6 @@
 
 #define DEFAULT_INITIATOR "iqn.2026-12.org.uniramfs:initiator"
 
-/* The name iscsistart -b logged in with: the firmware's. NULL if none. */
-static char *ibft_initiator(struct init *in)
-{
-	char *p = in->ops->path("/sys/firmware/ibft/initiator/initiator-name"), *line = NULL;
-
-	if (read_line(p, &line) < 0)
-		line = NULL;
-	free(p);
-	if (line)
-		line[strcspn(line, "\n")] = '\0';
-	return line;
-}
-
 static void handover_file(struct init *in, const char *const dirs[], const char *name, const struct buf *b)
 {
 	int e = net_run_file_write(in->ops, dirs, name, b->p ? b->p : "", b->len);
@@ -52,10 +39,6 @@ static void iscsi_handover(struct init *in, const char *iqn)
 		handover_file(in, d, "open-iscsi.interface", &b);
 		buf_free(&b);
 	}
-	if (!iqn) {
-		log_warn("iSCSI: the firmware gives no initiator name: the root's iscsid keeps its own");
-		return;
-	}
 	if (net_iscsi_initiator_render(iqn, &b) < 0) {
 		log_warn("iSCSI: the initiator name is not one iscsid can read: the root's iscsid keeps its own");
 		return;
@@ -74,8 +57,10 @@ static void iscsi_handover(struct init *in, const char *iqn)
 	buf_free(&b);
 }
 
-/* One iscsistart: the iBFT's target, or t. Its exit status (-1: it did
- * not run), said when not 0. */
+/* One iscsistart for t (from the command line, DHCP or the iBFT, read
+ * and checked by ibftboot.c: never iscsistart -b, which would read the
+ * table again unchecked). Its exit status (-1: it did not run), said
+ * when not 0. */
 static int login_one(struct init *in, const struct iscsi_root *r, const struct iscsi_target *t)
 {
 	char port[16];
@@ -84,38 +69,33 @@ static int login_one(struct init *in, const struct iscsi_root *r, const struct i
 
 	snprintf(port, sizeof(port), "%u", t->port ? t->port : 3260);
 	strv_push(&argv, "iscsistart");
-	if (r->firmware && !t->name) {
-		strv_push(&argv, "-b"); /* the target from iBFT */
-	} else {
-		strv_push(&argv, "-i");
-		strv_push(&argv, r->initiator ? r->initiator : DEFAULT_INITIATOR);
-		strv_push(&argv, "-t");
-		strv_push(&argv, t->name ? t->name : "");
-		strv_push(&argv, "-g");
-		strv_push(&argv, "1");
-		strv_push(&argv, "-a");
-		strv_push(&argv, t->server ? t->server : "");
-		strv_push(&argv, "-p");
-		strv_push(&argv, port);
-		if (t->user && t->password) {
-			strv_push(&argv, "-u");
-			strv_push(&argv, t->user);
-			strv_push(&argv, "-w");
-			strv_push(&argv, t->password);
-		}
-		if (t->in_user && t->in_password) {
-			strv_push(&argv, "-U");
-			strv_push(&argv, t->in_user);
-			strv_push(&argv, "-W");
-			strv_push(&argv, t->in_password);
-		}
+	strv_push(&argv, "-i");
+	strv_push(&argv, r->initiator ? r->initiator : DEFAULT_INITIATOR);
+	strv_push(&argv, "-t");
+	strv_push(&argv, t->name ? t->name : "");
+	strv_push(&argv, "-g");
+	strv_push(&argv, "1");
+	strv_push(&argv, "-a");
+	strv_push(&argv, t->server ? t->server : "");
+	strv_push(&argv, "-p");
+	strv_push(&argv, port);
+	if (t->user && t->password) {
+		strv_push(&argv, "-u");
+		strv_push(&argv, t->user);
+		strv_push(&argv, "-w");
+		strv_push(&argv, t->password);
 	}
-	log_info("iSCSI: logging in to %s at %s:%s", t->name ? t->name : "the iBFT target",
-		 t->server ? t->server : "?", port);
+	if (t->in_user && t->in_password) {
+		strv_push(&argv, "-U");
+		strv_push(&argv, t->in_user);
+		strv_push(&argv, "-W");
+		strv_push(&argv, t->in_password);
+	}
+	log_info("iSCSI: logging in to %s at %s:%s", t->name ? t->name : "?", t->server ? t->server : "?", port);
 	st = tool_run(&in->stack_env, "iscsistart", argv.v, NULL, 0);
 	/* a tool that did not run is "status -1" (docs/messages.md) */
 	if (st != 0)
-		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "iBFT",
+		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "?",
 			st < 0 ? -1 : st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
 	strv_free(&argv);
 	return st;
@@ -139,15 +119,8 @@ static enum job_result iscsi_login(void *ctx, void *data)
 	 * disk of its own, the multipath plugin's claim row makes the map */
 	for (size_t i = 0; i < r->nmore; i++)
 		logged_in |= login_one(in, r, &r->more[i]) == 0;
-	if (!logged_in) {
-		/* said by login_one */
-	} else if (r->firmware && !r->target.name) {
-		char *iqn = ibft_initiator(in);
-		iscsi_handover(in, iqn);
-		free(iqn);
-	} else {
+	if (logged_in) /* else said by login_one */
 		iscsi_handover(in, r->initiator ? r->initiator : DEFAULT_INITIATOR);
-	}
 	return JOB_DONE;
 }
 
@@ -238,9 +211,10 @@ void netblock_up(void *arg)
 	}
 	if (in->net.root.kind != NETROOT_ISCSI && !in->net.root.iscsi.firmware)
 		return;
-	if (!in->net.root.iscsi.firmware && (!in->net.root.iscsi.target.name ||
-					      !in->net.root.iscsi.target.server)) {
-		log_err("iSCSI: the target needs a server address and a name");
+	if (!in->net.root.iscsi.target.name || !in->net.root.iscsi.target.server) {
+		/* rd.iscsi.firmware whose table could not be read: said by ibftboot.c */
+		if (!in->net.root.iscsi.firmware)
+			log_err("iSCSI: the target needs a server address and a name");
 		return;
 	}
 	jobq_push(&in->jobs, &j);

@@ -85,6 +85,11 @@ int mount_net_root(struct init *in);
  * says why). */
 int mount_plugin_root(struct init *in, const struct plugin_row *r);
 
+/* ibftboot.c: root=ibft, rd.iscsi.firmware, rd.iscsi.ibft, ip=ibft: the
+ * firmware's table read (iscsi_ibft loaded first) into the network's
+ * ip= (its NIC, by MAC) and the iSCSI root's target, before the network
+ * comes up. A missing or broken table is said; the boot goes on. */
+void ibft_boot(struct init *in);
 /* netblock.c: netup's on_up (arg: struct init) for an iSCSI or NBD
  * root: queues the iscsistart or nbd-client job. */
 void netblock_up(void *in);

@@ -567,6 +567,32 @@ static void test_iscsi_firmware_flags(void)
 	CHECK(line("rd.iscsi.ibft=yes") == 0 && r.iscsi.firmware);
 	CHECK(line("rd.iscsi.firmware rd.iscsi.ibft=0") == 0 && r.iscsi.firmware);
 	CHECK(line("rd.iscsi.ibft=banana") == 0 && !r.iscsi.firmware);
+	/* dracut's rd.iscsi.ibft: the table's NIC too; rd.iscsi.firmware: the login alone */
+	CHECK(line("rd.iscsi.ibft=1") == 0 && r.iscsi.ibft_net && !r.iscsi.ibft_root);
+	CHECK(line("rd.iscsi.firmware=1") == 0 && !r.iscsi.ibft_net);
+}
+
+/* root=ibft: the table's target, NIC and disk; once ibftboot.c filled
+ * the target from the table, the root is that LUN's disk. */
+static void test_root_ibft(void)
+{
+	const char *fs, *flags;
+	char *spec;
+
+	CHECK(line("root=ibft") == 0 && r.kind == NETROOT_ISCSI);
+	CHECK(r.iscsi.firmware && r.iscsi.ibft_net && r.iscsi.ibft_root);
+	CHECK(netroot_use(&r) == NETROOT_USE_DEVICE);
+	CHECK(!netroot_root_spec(&r, "ibft", &fs, &flags)); /* no table read yet */
+	r.iscsi.target.name = xstrdup("iqn.2026-12.test:fw");
+	r.iscsi.target.server = xstrdup("10.0.2.100");
+	r.iscsi.target.lun = 1;
+	spec = netroot_root_spec(&r, "ibft", &fs, &flags);
+	CHECK_STR(spec, "/dev/disk/by-path/ip-10.0.2.100:3260-iscsi-iqn.2026-12.test:fw-lun-1");
+	free(spec);
+	/* a netroot= still wins over root=ibft */
+	CHECK(line("root=ibft netroot=nbd:10.0.2.100:10809") == 0);
+	CHECK(r.kind == NETROOT_NBD);
+	CHECK(!r.iscsi.ibft_root);
 	/* netroot=dhcp: rd.iscsi.initiator= kept for an iSCSI root-path */
 	CHECK(line("netroot=dhcp rd.iscsi.initiator=iqn.me") == 0);
 	CHECK(r.kind == NETROOT_DHCP);
@@ -589,6 +615,7 @@ int main(void)
 	RUN(test_nbd_test72);
 	RUN(test_nfs_test60);
 	RUN(test_iscsi_firmware_flags);
+	RUN(test_root_ibft);
 	netroot_free(&r);
 	strv_free(&w);
 	return test_done();

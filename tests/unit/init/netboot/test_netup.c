@@ -415,32 +415,6 @@ static void test_iscsi_login(void)
 	fake_ops_free(f);
 }
 
-/* rd.iscsi.firmware: the target is iBFT's, iscsistart -b reads it. */
-static void test_iscsi_firmware(void)
-{
-	struct fake_ops *f;
-	struct init in;
-
-	if (!fake_boot_make_ext4())
-		SKIP("mkfs.ext4 not available");
-	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
-	add_tool(f, "/usr/sbin/iscsistart");
-	fake_write(f, "/sys/firmware/ibft/initiator/initiator-name", "iqn.2026-12.fw:host\n");
-	CHECK(run(f, &in) == 0);
-	const char *order[] = {
-		"netlink addr add 2 10.0.2.15/24",
-		"run /usr/sbin/iscsistart -b",
-		"execve /sbin/init",
-	};
-	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	/* iscsistart -b logged in under the firmware's name: iscsid's too */
-	char *t = fake_boot_read(f, "/run/uniramfs/iscsi/initiatorname.iscsi");
-	CHECK(t && strstr(t, "\nInitiatorName=iqn.2026-12.fw:host\n"));
-	free(t);
-	init_free(&in);
-	fake_ops_free(f);
-}
-
 /* netroot=nbd: nbd-client connects /dev/nbd0 once the address is there. */
 static void test_nbd_connect(void)
 {
@@ -603,7 +577,6 @@ static void test_unknown_name(void)
 int main(void)
 {
 	RUN(test_iscsi_login);
-	RUN(test_iscsi_firmware);
 	RUN(test_nbd_connect);
 	RUN(test_no_network);
 	RUN(test_nfs_by_dhcp);

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for the firmware's iSCSI Boot Firmware Table (issue 27,
+part B): root=ibft, rd.iscsi.firmware, rd.iscsi.ibft.
+
+The table is a real one: QEMU's iPXE ROM (Debian's ipxe-qemu) boots the
+guest from its NIC, runs a script from QEMU's own TFTP server (slirp's,
+inside QEMU, on the guest side only) that logs in to the target with
+`sanhook` (which leaves the iBFT in base memory, where the kernel's
+iscsi_ibft finds it) and then boots our kernel and image, also over that
+TFTP, with the scenario's command line.  The target is netservers.py's
+tgtd on 127.0.0.1, reached at 10.0.2.100:3260 through a guestfwd whose
+`cmd:` form runs one socat per connection: iPXE's login and the init's
+are two connections (the `tcp:` form serves one for the VM's life).
+No -acpitable table is made: the firmware's own is the test.
+"""
+
+import contextlib
+import os
+import shutil
+import tempfile
+
+import disks
+import netservers
+import scenarios_net as net
+
+LOCAL = net.LOCAL
+SERVER, IQN, LUN = net.SERVER, netservers.ISCSI_IQN, netservers.ISCSI_LUN
+MAC = net.MAC1
+# The image: the NIC, iSCSI and the table's module, as the generic image has them.
+BUILD = ["--add-modules", "virtio_pci,virtio_net,iscsi_tcp,iscsi_ibft,sd_mod,crc32c_generic",
+         "--add-binaries", "iscsistart"]
+# The initiator name is the table's (iPXE's initiator-iqn): the target
+# lets in only that name, so a login under any other is refused.
+FW_INITIATOR = "iqn.2026-12.test.uniramfs:ipxe"
+ISCSI_NAME = "/run/uniramfs/iscsi/initiatorname.iscsi"
+
+
+def _script(cmdline, chap):
+    """iPXE's script: DHCP, the target hooked (the iBFT made), our kernel."""
+    lines = ["#!ipxe", "dhcp", "set initiator-iqn " + FW_INITIATOR]
+    if chap:
+        lines += ["set username " + chap[0], "set password " + chap[1]]
+    lines += ["sanhook iscsi:%s::3260:%d:%s" % (SERVER, LUN, IQN),
+              "kernel tftp://10.0.2.2/vmlinuz " + cmdline,
+              "initrd tftp://10.0.2.2/initrd.img",
+              "boot", ""]
+    return "\n".join(lines)
+
+
+def ipxe_ibft(chap=None):
+    """A copy of the local root disk as tgtd's LUN (CHAP when chap, only
+    FW_INITIATOR let in), booted through iPXE's sanhook."""
+    def net_fn(testinit, work, boot):
+        vmlinuz, image, cmdline = boot
+
+        @contextlib.contextmanager
+        def ctx():
+            tmp = tempfile.mkdtemp(prefix="ibft-", dir=work)
+            try:
+                tftp = os.path.join(tmp, "tftp")
+                os.mkdir(tftp)
+                os.symlink(os.path.abspath(vmlinuz), os.path.join(tftp, "vmlinuz"))
+                os.symlink(os.path.abspath(image), os.path.join(tftp, "initrd.img"))
+                with open(os.path.join(tftp, "boot.ipxe"), "w") as f:
+                    f.write(_script(cmdline, chap))
+                lun = os.path.join(tmp, "lun.img")
+                shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
+                with netservers.start_iscsi(lun, tmp, chap=chap, initiator=FW_INITIATOR) as s:
+                    fwd = "guestfwd=tcp:%s:3260-cmd:socat - TCP:127.0.0.1:%d" % (SERVER, s.port)
+                    try:
+                        yield [], ["-netdev", "user,id=n0,restrict=on,tftp=%s,bootfile=boot.ipxe,%s"
+                                   % (tftp, fwd),
+                                   "-device", "virtio-net-pci,netdev=n0,bootindex=1,mac=" + MAC,
+                                   "-boot", "n"]
+                    finally:
+                        with open(os.path.join(work, "logs", "tgtd-last.log"), "w") as f:
+                            f.write(s.log_text())
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return ctx()
+    net_fn.firmware_boot = True
+    return net_fn
+
+
+def scenarios(Scenario):
+    by_path = "/dev/disk/by-path/ip-%s:3260-iscsi-%s-lun-%d" % (SERVER, IQN, LUN)
+    return [
+        # root=ibft alone: the NIC (by the table's MAC), the target, its
+        # CHAP account and the initiator name all from the firmware's
+        # table, the root the LUN's whole disk
+        Scenario("ibft-root", "root=ibft: iPXE's iBFT names the NIC, the target, its CHAP "
+                 "account and our initiator name; the root is the LUN's disk",
+                 LOCAL, "ibft", build=BUILD, net=ipxe_ibft(chap=net.CHAP), ours_only=True,
+                 cmdline="rd.debug %s %s" % (net._show(ISCSI_NAME), net.KERNEL_NAMES),
+                 expect=(r"root-mount=/dev/sd[a-z]+ ext4 ",
+                         r"show %s: InitiatorName=%s$" % (ISCSI_NAME, FW_INITIATOR.replace(".", r"\."))),
+                 # rd.debug: each line has its time after "uniramfs: "
+                 log_expect=("iBFT: target %s at %s:3260 LUN %d, through the NIC %s" % (
+                     IQN, SERVER, LUN, MAC),
+                     "iBFT: NIC %s: DHCP, as the table says" % MAC,
+                     "root=ibft: the root is " + by_path,
+                     "iSCSI: logging in to %s at %s:3260" % (IQN, SERVER),
+                     "-i %s -t %s" % (FW_INITIATOR, IQN),
+                     "-u %s -w (secret)" % net.CHAP[0],
+                     "root=%s is /dev/sd" % by_path)),
+        # TEST-70 "root=ibft": dracut's command line for it
+        Scenario("ibft-test70", "root=LABEL= rd.iscsi.ibft=1 rd.iscsi.firmware=1 (TEST-70's "
+                 "root=ibft): the network and the login from the firmware's table",
+                 LOCAL, "LABEL=" + LOCAL.label, build=BUILD, net=ipxe_ibft(), ours_only=True,
+                 cmdline="rd.iscsi.ibft=1 rd.iscsi.firmware=1 " + net.KERNEL_NAMES,
+                 log_expect=("uniramfs: iBFT: target %s at %s:3260 LUN %d, through the NIC %s" % (
+                     IQN, SERVER, LUN, MAC),
+                     "uniramfs: iSCSI: logging in to %s at %s:3260" % (IQN, SERVER))),
+    ]
