@@ -25,6 +25,7 @@ static void net_up(void *arg)
 	struct init *in = arg;
 
 	netblock_up(in);
+	nvmf_up(in);
 	luks_net_up(&in->stack_env);
 	sshd_start(&in->ssh, in->ops, in->xops, &in->opt, in->tool_envp);
 }

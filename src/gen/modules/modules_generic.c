@@ -208,6 +208,7 @@ static const struct generic generic[] = {
 	{ "iscsi_tcp", "software iSCSI (libiscsi, scsi_transport_iscsi as dependencies)" },
 	{ "iscsi_ibft", "the firmware's iSCSI boot table (iBFT) as /sys/firmware/ibft: root=ibft" },
 	{ "nbd", "network block device" },
+	{ "nvme_tcp", "NVMe over TCP (nvme_fabrics, nvme_core as dependencies)" },
 };
 
 static bool dir_match(const char *relpath, const char *pat)

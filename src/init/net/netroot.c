@@ -421,7 +421,11 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 	}
 	if (netroot && r->kind == NETROOT_ISCSI)
 		iscsi_more_paths(c, netroot, r, w);
-	return iscsi_from_cmdline(c, r, w);
+	if ((ret = iscsi_from_cmdline(c, r, w)) < 0)
+		return ret;
+	if (r->kind == NETROOT_NONE && !r->iscsi.firmware && nvmf_from_cmdline(c, &r->nvmf, w) > 0)
+		r->kind = NETROOT_NVMF;
+	return 0;
 }
 
 void netroot_free(struct netroot *r)
@@ -429,6 +433,7 @@ void netroot_free(struct netroot *r)
 	nfs_root_free(&r->nfs);
 	iscsi_root_free(&r->iscsi);
 	nbd_root_free(&r->nbd);
+	nvmf_root_free(&r->nvmf);
 	r->kind = NETROOT_NONE;
 }
 
@@ -440,6 +445,7 @@ enum netroot_use netroot_use(const struct netroot *r)
 		return NETROOT_USE_MOUNT;
 	case NETROOT_ISCSI:
 	case NETROOT_NBD:
+	case NETROOT_NVMF:
 		return NETROOT_USE_DEVICE;
 	default:
 		return r->iscsi.firmware ? NETROOT_USE_DEVICE : NETROOT_USE_NONE;

@@ -7,6 +7,7 @@
 #include "cmdline.h"
 #include "util.h"
 #include "init/net/netaddr.h"
+#include "init/net/nvmf.h"
 
 /* Where a network root lives, from the command line (root=, netroot=,
  * nfsroot=, nbdroot=, rd.iscsi.*) or from DHCP's root-path (option
@@ -19,6 +20,7 @@ enum netroot_kind {
 	NETROOT_ISCSI,
 	NETROOT_NBD,
 	NETROOT_DHCP, /* root=dhcp or netroot=dhcp: DHCP's root-path says */
+	NETROOT_NVMF, /* rd.nvmf.*: NVMe over TCP (nvmf.h) */
 };
 
 struct nfs_root {
@@ -67,13 +69,15 @@ struct netroot {
 	struct nfs_root nfs;
 	struct iscsi_root iscsi;
 	struct nbd_root nbd;
+	struct nvmf_root nvmf;
 };
 
 /* One "TYPE:…" spec: nfs:, nfs4:, iscsi:, nbd:, or dhcp. 0 or -EINVAL. */
 int netroot_parse(const char *spec, struct netroot *out, struct strv *warnings);
 /* The command line: netroot= wins, then root=TYPE:…, then root=ibft,
  * then root=/dev/nfs with nfsroot=, then nbdroot=; rd.iscsi.* fill or
- * make an iSCSI root (the iBFT's target is read at boot: stages/ibftboot.c).
+ * make an iSCSI root (the iBFT's target is read at boot: stages/ibftboot.c);
+ * with none of them, rd.nvmf.* make an NVMe over TCP root.
  * Returns 0 (kind may be NETROOT_NONE) or -EINVAL on a spec that is wrong. */
 int netroot_from_cmdline(const struct cmdline *c, struct netroot *out, struct strv *warnings);
 /* DHCP's root-path: a TYPE:… spec, or else the kernel's
@@ -86,7 +90,7 @@ void netroot_free(struct netroot *r);
 enum netroot_use {
 	NETROOT_USE_NONE,   /* no network root: root= names a local device */
 	NETROOT_USE_MOUNT,  /* NFS, or DHCP's root-path: mounted by its name */
-	NETROOT_USE_DEVICE, /* iSCSI, NBD: a disk, then the block path */
+	NETROOT_USE_DEVICE, /* iSCSI, NBD, NVMe/TCP: a disk, then the block path */
 };
 enum netroot_use netroot_use(const struct netroot *r);
 /* root=nbd:… and root=iscsi:… (dracut's) name the network disk itself:

@@ -96,6 +96,9 @@ void netblock_up(void *in);
 /* root=nbd:… or root=iscsi:… names the network disk itself: root=
  * becomes the device that session brings. */
 void use_netroot_device(struct init *in);
+/* nvmfconnect.c: netup's on_up for an NVMe over TCP root: queues the
+ * job that connects its targets. */
+void nvmf_up(struct init *in);
 
 /* udevdb.c: udev's database entries for every dm device, so the root's
  * udev treats them as set up (the number written, or a negative code,

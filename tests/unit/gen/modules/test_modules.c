@@ -925,6 +925,8 @@ static void test_generic(void)
 					    "virtio_net", "e1000", "e1000e", "igb", "r8169",
 					    "nfs", "nfsv4", "sunrpc", "iscsi_tcp", "libiscsi",
 					    "scsi_transport_iscsi", "nbd",
+					    /* NVMe over TCP: issue 27 */
+					    "nvme_tcp", "nvme_fabrics",
 					    /* SAN roots: issue 25 */
 					    "qla2xxx", "lpfc", "scsi_transport_fc", "dm_multipath",
 					    "scsi_dh_alua" };
