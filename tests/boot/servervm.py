@@ -56,7 +56,10 @@ GUEST_MAC = "52:54:00:64:00:0a"  # QEMU gives both VMs the same MAC otherwise
 
 NFSD_TOOLS = ("rpc.nfsd", "rpc.mountd", "exportfs")
 BINARIES = ("busybox", "rpcbind", "rpcinfo", "nbd-server", "tgtd", "tgtadm")
-MODULES = ("virtio_pci", "virtio_net", "virtio_blk", "crc32c_generic", "ext4", "nfsd")
+MODULES = ("virtio_pci", "virtio_net", "virtio_blk", "crc32c_generic", "ext4", "nfsd",
+           "nvmet", "nvmet_tcp")   # nvmet=True only
+NVMET_NQN = "nqn.2026-12.org.uniramfs:root"   # the subsystem nvmet=True serves
+NVMET_PORT = 4420
 # What libtirpc, rpcbind and glibc read; init.sh writes the rest of /etc.
 ETC = ("/etc/services", "/etc/protocols", "/etc/netconfig", "/etc/rpc")
 
@@ -176,12 +179,18 @@ class ServerVM:
         self.stop()
 
 
-def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=""):
+def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi="", nvmet=False,
+          nvmet_host=""):
     """Boot the server VM serving disk (an ext4 test root) at EXPORT and
     DHCP with rootpath as option 17 (none if empty) and siaddr as the
     next server (an address the VM also takes), over NFSv3 and (v4) v4,
     and (nbd: the export's name) the disk itself over NBD, read-only,
-    (iscsi: a target's IQN) as that target's LUN 1, read-only;
+    (iscsi: a target's IQN) as that target's LUN 1, read-only,
+    (nvmet) over NVMe/TCP with the kernel's nvmet as namespace 1 of
+    NVMET_NQN on SERVER_ADDR:NVMET_PORT, open to any host or (nvmet_host:
+    a host NQN) to that host alone; nvmet opens its disk for writing, so
+    the disk is then QEMU's snapshot=on instead of read-only (writes go
+    to a temporary overlay, never to the file);
     return the ServerVM once it is ready."""
     img, sbin = image(env, work)
     logs = os.path.join(work, "logs")
@@ -202,6 +211,10 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
         params.append("sv.nbd=" + nbd)
     if iscsi:
         params.append("sv.iscsi=" + iscsi)
+    if nvmet:
+        params.append("sv.nvmet=" + NVMET_NQN)
+        if nvmet_host:
+            params.append("sv.nvmethost=" + nvmet_host)
     for p in params:
         if re.search(r"\s", p):
             raise ValueError("server VM parameter %r has a space" % p)
@@ -209,7 +222,8 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
            "-serial", "file:" + log, "-kernel", env["vmlinuz"], "-initrd", img,
            "-append", " ".join(["console=ttyS0", "loglevel=4", "panic=-1"] + params),
-           "-drive", "if=none,id=d0,format=raw,readonly=on,file=" + disk,
+           "-drive", "if=none,id=d0,format=raw,%s,file=%s" % (
+               "snapshot=on" if nvmet else "readonly=on", disk),
            "-device", "virtio-blk-pci,drive=d0",
            "-netdev", "socket,id=s0,listen=127.0.0.1:%d" % port,
            "-device", "virtio-net-pci,netdev=s0,mac=" + SERVER_MAC]

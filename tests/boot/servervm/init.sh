@@ -5,7 +5,9 @@
 # NFSv3 and v4 (kernel nfsd, rpcbind, rpc.mountd; sv.nov4=1: v3 only) and,
 # with sv.nbd=NAME, over NBD (nbd-server, the disk read-only as export
 # NAME on port 10809) and, with sv.iscsi=IQN, over iSCSI (tgtd, the disk
-# read-only as LUN 1 of target IQN, open to any initiator) on its one
+# read-only as LUN 1 of target IQN, open to any initiator) and, with
+# sv.nvmet=NQN, over NVMe/TCP (the kernel's nvmet, the disk as namespace 1
+# of subsystem NQN on port 4420, open to any host or to sv.nvmethost=) on its one
 # NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
@@ -30,6 +32,7 @@ mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
 addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd='' iscsi=''
+nvmet='' nvmethost=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -41,6 +44,8 @@ for kv in $(cat /proc/cmdline); do
 	sv.nov4=1) nfsd_opts="-N 4" ;;
 	sv.nbd=*) nbd=${kv#sv.nbd=} ;;
 	sv.iscsi=*) iscsi=${kv#sv.iscsi=} ;;
+	sv.nvmet=*) nvmet=${kv#sv.nvmet=} ;;
+	sv.nvmethost=*) nvmethost=${kv#sv.nvmethost=} ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -155,6 +160,38 @@ fi
 if [ -n "$iscsi" ]; then
 	listening 0CBC || fail "tgtd does not listen on 3260"
 	echo "servervm: tgtd: $(tgtadm --lld iscsi --op show --mode target | grep -E 'Target|LUN:|Backing store path|Readonly' | tr -s ' \n' ' ')"
+fi
+# ---- NVMe over TCP (sv.nvmet=NQN): the kernel's own target, set up
+# through configfs: the disk as namespace 1 of subsystem NQN, on a TCP
+# port (4420) of the server's address; the discovery controller comes
+# with the port. Any host, or only sv.nvmethost= (the guest's host NQN).
+if [ -n "$nvmet" ]; then
+	for m in nvmet nvmet_tcp; do
+		modprobe "$m" || fail "modprobe $m"
+	done
+	grep -q ' /sys/kernel/config ' /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config || fail "mount -t configfs"
+	cfg=/sys/kernel/config/nvmet
+	sub=$cfg/subsystems/$nvmet
+	mkdir "$sub" || fail "nvmet: subsystem $nvmet"
+	if [ -n "$nvmethost" ]; then
+		mkdir "$cfg/hosts/$nvmethost" || fail "nvmet: host $nvmethost"
+		echo 0 > "$sub/attr_allow_any_host"
+		ln -s "$cfg/hosts/$nvmethost" "$sub/allowed_hosts/$nvmethost" || fail "nvmet: allow $nvmethost"
+	else
+		echo 1 > "$sub/attr_allow_any_host"
+	fi
+	mkdir "$sub/namespaces/1" || fail "nvmet: namespace 1"
+	printf '%s' "$dev" > "$sub/namespaces/1/device_path"
+	echo 1 > "$sub/namespaces/1/enable" || fail "nvmet: namespace 1 on $dev"
+	mkdir "$cfg/ports/1" || fail "nvmet: port 1"
+	echo tcp > "$cfg/ports/1/addr_trtype"
+	echo ipv4 > "$cfg/ports/1/addr_adrfam"
+	echo "${addr%/*}" > "$cfg/ports/1/addr_traddr"
+	echo 4420 > "$cfg/ports/1/addr_trsvcid"
+	ln -s "$sub" "$cfg/ports/1/subsystems/$nvmet" || fail "nvmet: port 1 serves $nvmet"
+	listening 1144 || fail "nvmet-tcp does not listen on 4420"
+	echo "servervm: nvmet: $nvmet namespace 1 is $dev on tcp ${addr%/*}:4420, hosts: ${nvmethost:-any}"
 fi
 sed 's/^/servervm: rpcinfo: /' /tmp/rpcinfo
 grep -q " 3 *tcp .*nfs" /tmp/rpcinfo || fail "nfs v3 is not registered with rpcbind"
