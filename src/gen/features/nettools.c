@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The network root's share of an image (issue 11): iscsistart and
  * nbd-client with their libraries, the netroot=/ip= defaults a hostonly
- * image bakes in, and the line that says which network roots the image
- * can boot. */
+ * image bakes in (an NVMe/TCP root's rd.nvmf.* too: it needs no tool),
+ * and the line that says which network roots the image can boot. */
 #include "gen/features/nettools.h"
 
 #include <limits.h>
@@ -154,6 +154,8 @@ char *net_plan_summary(const struct net_plan *np)
 			buf_printf(&missing, "%sno %s: apt install %s", missing.len ? "; " : "", net_tools[i].name,
 				   net_tools[i].package);
 	}
+	/* NFS and NVMe/TCP need no tool: the init speaks to the kernel */
+	buf_printf(&b, ", nvmf");
 	if (missing.len)
 		buf_printf(&b, " (%s)", missing.p);
 	buf_free(&missing);

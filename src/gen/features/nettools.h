@@ -14,7 +14,7 @@
  * init reads from the baked command line. */
 struct net_plan {
 	bool hostonly;
-	char *kind;          /* hostonly: "nfs", "iscsi", "nbd"; NULL: a local root */
+	char *kind;          /* hostonly: "nfs", "iscsi", "nbd", "nvmf"; NULL: a local root */
 	char *server, *iface;
 	struct strv cmdline; /* hostonly: the words to bake */
 	bool have[2];        /* added: iscsistart, nbd-client */
@@ -29,7 +29,7 @@ int net_plan_add(struct net_plan *np, struct image *img, const char *sysroot);
 /* The command line to bake: the plan's words first, each unless the
  * user's line (may be NULL) already sets that key, then the user's. */
 char *net_plan_cmdline(const struct net_plan *np, const char *user);
-/* "nfs, iscsi, nbd" or what is missing; hostonly: the root's kind,
+/* "nfs, iscsi, nbd, nvmf" or what is missing; hostonly: the root's kind,
  * server and interface. NULL: nothing to say (a hostonly local root). */
 char *net_plan_summary(const struct net_plan *np);
 void net_plan_free(struct net_plan *np);

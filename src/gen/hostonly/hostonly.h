@@ -9,10 +9,10 @@
  * again (dracut's spellings, as src/init/net/netroot.c and ipconf.c
  * read them). */
 struct hostonly_net {
-	char *kind;          /* "nfs", "iscsi" or "nbd"; NULL: the root is local */
+	char *kind;          /* "nfs", "iscsi", "nbd" or "nvmf"; NULL: the root is local */
 	char *server;        /* its address; NULL: not known (an nbd client gone) */
 	char *iface;         /* NULL: no route or no NIC behind it */
-	struct strv cmdline; /* netroot=..., rd.iscsi.initiator=..., ifname=..., ip=... */
+	struct strv cmdline; /* netroot=..., rd.iscsi.initiator=..., rd.nvmf.*=..., ifname=..., ip=... */
 };
 
 /* What this machine's root needs, found by reading (sysroot-prefixed)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Hostonly for a network root (issue 11): an nfs/nfs4 root mount, a root
- * disk under an iSCSI session, or /dev/nbdN. From the server's address
+ * disk under an iSCSI session, or /dev/nbdN (NVMe over TCP: hostonly_nvmf.c).
+ * From the server's address
  * the routing table (/proc/net/route, /proc/net/ipv6_route) gives the
  * interface, and /sys/class/net/IFACE/device its NIC's driver; then the
  * command line the init needs is written in dracut's spellings:
@@ -387,6 +388,11 @@ static int find_net_disk(const struct ctx *c, const char *dir, const char *fstyp
 		free(disk);
 		return r;
 	}
+	if ((r = hostonly_net_nvmf(c, disk)) <= 0) { /* 1: not NVMe over Fabrics */
+		free(disk);
+		return r;
+	}
+	r = 0;
 	slaves = xasprintf("%s/slaves", disk);
 	n = depth < MAX_DEPTH ? scandir(slaves, &ents, NULL, alphasort) : 0;
 	for (int i = 0; i < n; i++) {

@@ -10,5 +10,9 @@
 
 /* The interface that reaches the server, its NIC's drivers, and ip=. */
 int hostonly_net_reach_server(const struct ctx *c);
+/* hostonly_nvmf.c: the namespace disk dir (a /sys/devices path) on an
+ * NVMe over TCP controller: 0 (c->h->net filled), 1 when the disk is
+ * not on NVMe over Fabrics, or a negative code (err set). */
+int hostonly_net_nvmf(const struct ctx *c, const char *disk);
 
 #endif

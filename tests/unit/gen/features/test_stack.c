@@ -592,10 +592,10 @@ static void test_net_generic_tools_and_summary(void)
 		const char *tools, *summary;
 		bool iscsi, nbd;
 	} cases[] = {
-		{ "iscsistart,nbd-client", "nfs, iscsi, nbd", true, true },
-		{ "nbd-client", "nfs, nbd (no iscsistart: apt install open-iscsi)", false, true },
-		{ "", "nfs (no iscsistart: apt install open-iscsi; no nbd-client: apt install nbd-client)", false,
-		  false },
+		{ "iscsistart,nbd-client", "nfs, iscsi, nbd, nvmf", true, true },
+		{ "nbd-client", "nfs, nbd, nvmf (no iscsistart: apt install open-iscsi)", false, true },
+		{ "", "nfs, nvmf (no iscsistart: apt install open-iscsi; no nbd-client: apt install "
+		      "nbd-client)", false, false },
 	};
 
 	if (access(STATIC_ELF, X_OK) < 0)

@@ -247,6 +247,38 @@ static void test_nbd_root(void)
 	free(root);
 }
 
+/* The host's NVMe/TCP controller becomes rd.nvmf.* (the port only when
+ * not 4420), nvme_tcp its module; enp1s0 reaches the server. */
+static void test_nvmf_tcp_root(void)
+{
+	char *root = hostonly_fixture("nvmf-tcp");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK_STR(h.root_dev, "259:0");
+	CHECK_STR(joined(&h.modules), "nvme_tcp,virtio_net,virtio_pci");
+	CHECK_STR(h.net.kind, "nvmf");
+	CHECK_STR(h.net.server, "192.168.1.10");
+	CHECK_STR(h.net.iface, "enp1s0");
+	CHECK_STR(joined(&h.net.cmdline),
+		  "rd.nvmf.traddr=192.168.1.10,rd.nvmf.trsvcid=4421,rd.nvmf.nqn=nqn.2026-12.org.example:storage.root,"
+		  "rd.nvmf.hostnqn=nqn.2014-08.org.nvmexpress:uuid:5f0c1a4e-1b2d-4c3e-9f10-0000000000f1,"
+		  "rd.nvmf.hostid=5f0c1a4e-1b2d-4c3e-9f10-0000000000f1,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
+	hostonly_free(&h);
+	free(root);
+}
+
+static void test_nvmf_rdma_refused(void)
+{
+	char *root = hostonly_fixture("nvmf-rdma");
+	struct hostonly h;
+
+	CHECK(hostonly_detect(root, &h) < 0);
+	CHECK_STR(err_msg(), "the root is on NVMe over Fabrics nvme0, transport \"rdma\": uniramfs connects over "
+			     "tcp only");
+	free(root);
+}
+
 static void test_nbd_without_client_warns(void)
 {
 	char *root = hostonly_fixture("nbd-noclient"), *want;
@@ -419,6 +451,8 @@ int main(void)
 	RUN(test_iscsi_root);
 	RUN(test_iscsi_target_with_space_and_quote_fails);
 	RUN(test_nbd_root);
+	RUN(test_nvmf_tcp_root);
+	RUN(test_nvmf_rdma_refused);
 	RUN(test_nbd_without_client_warns);
 	RUN(test_local_root_has_no_net);
 	RUN(test_error_no_mountinfo);

@@ -137,11 +137,29 @@ static void test_nbd(void)
 	parsed_free(&p);
 }
 
+static void test_nvmf(void)
+{
+	struct parsed p;
+
+	parse_baked("nvmf-tcp", &p);
+	CHECK(p.r == 0 && p.nr.kind == NETROOT_NVMF && p.nr.nvmf.n == 1);
+	if (p.nr.nvmf.n == 1) {
+		CHECK_STR(p.nr.nvmf.t[0].traddr, "192.168.1.10");
+		CHECK(p.nr.nvmf.t[0].port == 4421);
+		CHECK_STR(p.nr.nvmf.t[0].nqn, "nqn.2026-12.org.example:storage.root");
+	}
+	CHECK_STR(p.nr.nvmf.hostnqn, "nqn.2014-08.org.nvmexpress:uuid:5f0c1a4e-1b2d-4c3e-9f10-0000000000f1");
+	CHECK_STR(p.nr.nvmf.hostid, "5f0c1a4e-1b2d-4c3e-9f10-0000000000f1");
+	check_ip(&p, "enp1s0", true);
+	parsed_free(&p);
+}
+
 int main(void)
 {
 	RUN(test_nfs4);
 	RUN(test_nfs4_ipv6_with_space);
 	RUN(test_iscsi);
 	RUN(test_nbd);
+	RUN(test_nvmf);
 	return test_done();
 }
