@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Boot scenarios for the firmware's iSCSI Boot Firmware Table (issue 27,
-part B): root=ibft, rd.iscsi.firmware, rd.iscsi.ibft.
+part B): root=ibft, rd.iscsi.firmware, rd.iscsi.ibft; and dracut's
+TEST-71, two iSCSI targets on two wires, each NIC with its own ip=.
 
 The table is a real one: QEMU's iPXE ROM (Debian's ipxe-qemu) boots the
 guest from its NIC, runs a script from QEMU's own TFTP server (slirp's,
@@ -12,6 +13,11 @@ tgtd on 127.0.0.1, reached at 10.0.2.100:3260 through a guestfwd whose
 `cmd:` form runs one socat per connection: iPXE's login and the init's
 are two connections (the `tcp:` form serves one for the VM's life).
 No -acpitable table is made: the firmware's own is the test.
+
+TEST-71's wires are two QEMU user networks with dracut's subnets
+(192.168.50.0/24 and 192.168.51.0/24), each with a tgtd at .1 through a
+guestfwd; the filesystem spanning both LUNs is scenarios_btrfs's btrfs
+RAID0 (dracut's is LVM on an md stripe), one of its disks behind each.
 """
 
 import contextlib
@@ -21,6 +27,7 @@ import tempfile
 
 import disks
 import netservers
+import scenarios_btrfs
 import scenarios_net as net
 
 LOCAL = net.LOCAL
@@ -82,6 +89,40 @@ def ipxe_ibft(chap=None):
     return net_fn
 
 
+TEST71_IQN = "iqn.2009-06.dracut:target%d"
+TEST71_WIRES = ((0, "192.168.50"), (1, "192.168.51"))     # (disk, subnet): target1 on .51
+SPAN = scenarios_btrfs.RAID0
+
+
+def two_wires(testinit, work):
+    """The spanning filesystem's two disks, each the LUN of its own tgtd
+    (only net.INITIATOR let in), each tgtd on its own wire at .1."""
+    @contextlib.contextmanager
+    def ctx():
+        tmp = tempfile.mkdtemp(prefix="iscsi71-", dir=work)
+        try:
+            src = SPAN.build(testinit, work, net.BUILDER_ENV)
+            with contextlib.ExitStack() as stack:
+                args = []
+                for disk, subnet in TEST71_WIRES:
+                    lun = os.path.join(tmp, "lun%d.img" % disk)
+                    shutil.copyfile(src[disk], lun)
+                    n = 2 if subnet.endswith("50") else 1       # dracut: target2 on .50
+                    s = stack.enter_context(netservers.start_iscsi(
+                        lun, tmp, iqn=TEST71_IQN % n, initiator=net.INITIATOR))
+                    mac = (net.MAC1, net.MAC2)[disk]
+                    # cmd:, not tcp:: QEMU names a tcp: forward's chardev by
+                    # its port alone, and two of port 3260 clash
+                    args += ["-netdev", "user,id=n%d,restrict=on,net=%s.0/24,host=%s.2,"
+                             "guestfwd=tcp:%s.1:3260-cmd:socat - TCP:127.0.0.1:%d" % (
+                                 disk, subnet, subnet, subnet, s.port),
+                             "-device", "virtio-net-pci,netdev=n%d,mac=%s" % (disk, mac)]
+                yield [], args
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx()
+
+
 def scenarios(Scenario):
     by_path = "/dev/disk/by-path/ip-%s:3260-iscsi-%s-lun-%d" % (SERVER, IQN, LUN)
     return [
@@ -111,4 +152,24 @@ def scenarios(Scenario):
                  log_expect=("uniramfs: iBFT: target %s at %s:3260 LUN %d, through the NIC %s" % (
                      IQN, SERVER, LUN, MAC),
                      "uniramfs: iSCSI: logging in to %s at %s:3260" % (IQN, SERVER))),
+        # TEST-71 "… rd.iscsi.waitnet=0 rd.iscsi.testroute=0 default GW":
+        # its command line, with ifname= for dracut's .link files; no iBFT
+        # on this machine, so rd.iscsi.firmware only warns
+        Scenario("iscsi-test71-multi", "two iSCSI targets on two wires, each NIC with its own "
+                 "static ip= and gateway, a btrfs RAID0 over both LUNs by LABEL= (TEST-71)",
+                 SPAN, "LABEL=" + SPAN.label, build=tuple(net.ISCSI_BUILD), net=two_wires,
+                 cmdline=("ip=192.168.50.101::192.168.50.1:255.255.255.0::lan0:off "
+                          "ip=192.168.51.101::192.168.51.1:255.255.255.0::lan1:off "
+                          "netroot=iscsi:192.168.51.1::::%s netroot=iscsi:192.168.50.1::::%s "
+                          "rd.iscsi.firmware rd.iscsi.initiator=%s rd.iscsi.waitnet=0 "
+                          "rd.iscsi.testroute=0 ifname=lan0:%s ifname=lan1:%s" % (
+                              TEST71_IQN % 1, TEST71_IQN % 2, net.INITIATOR, net.MAC1, net.MAC2)),
+                 expect=(r"root-mount=/dev/sd[a-z]+ btrfs ",),
+                 log_expect=("uniramfs: lan0: 192.168.50.101/24 as ip=",
+                             "uniramfs: lan1: 192.168.51.101/24 as ip=",
+                             "uniramfs: iBFT: no /sys/firmware/ibft: the firmware left no iSCSI "
+                             "boot table",
+                             "uniramfs: iSCSI: logging in to %s at 192.168.51.1:3260" % (TEST71_IQN % 1),
+                             "uniramfs: iSCSI: logging in to %s at 192.168.50.1:3260" % (TEST71_IQN % 2)),
+                 log_absent=("exited with status",)),
     ]

@@ -111,6 +111,42 @@ static bool candidate(const struct netup *nu, const struct netif *ni)
 	return !ip || ip_configures(ip);
 }
 
+/* Several ip= that each name their interface (dracut's TEST-71: two
+ * NICs, each with its own address): every one is configured. */
+static size_t named_count(const struct netup *nu)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nu->cmd.n_ip; i++)
+		n += (nu->cmd.ip[i].device || nu->cmd.ip[i].by_mac) && ip_configures(&nu->cmd.ip[i]);
+	return n;
+}
+
+static bool several_named(const struct netup *nu)
+{
+	return named_count(nu) > 1;
+}
+
+/* The network is up for the boot (on_up): at the first address, or
+ * with several named interfaces once each has its address or gave up,
+ * so that a login finds every route (dracut's rd.iscsi.waitnet=1). */
+static void maybe_up(struct netup *nu)
+{
+	size_t settled = 0;
+
+	if (nu->up_called || nu->chosen < 0)
+		return;
+	if (several_named(nu)) {
+		for (size_t i = 0; i < nu->n; i++)
+			settled += (nu->v[i].configured || nu->v[i].failed) && candidate(nu, &nu->v[i]);
+		if (settled < named_count(nu))
+			return;
+	}
+	nu->up_called = true;
+	if (nu->on_up)
+		nu->on_up(nu->up_arg);
+}
+
 static bool is_static(const struct ip_conf *ip)
 {
 	return ip && ip->client.family == AF_INET &&
@@ -204,6 +240,9 @@ static void configure(struct netup *nu, size_t idx)
 		log_warn("%s: cannot add the route through %s: %s", ni->name,
 			 inet_ntop(AF_INET, &nu->gateway, g, sizeof(g)), strerror(-e));
 	nu->chosen = (int)idx;
+	ni->configured = true;
+	ni->addr = nu->addr;
+	ni->prefix = nu->prefix;
 	inet_ntop(AF_INET, &nu->addr, a, sizeof(a));
 	if (nu->from_dhcp)
 		log_info("%s: %s/%d from DHCP server %s", ni->name, a, nu->prefix,
@@ -211,7 +250,7 @@ static void configure(struct netup *nu, size_t idx)
 	else
 		log_info("%s: %s/%d as ip=%s says", ni->name, a, nu->prefix, nu->ip->text);
 	for (size_t i = 0; i < nu->n; i++) {
-		if (i == idx || !nu->v[i].up)
+		if (i == idx || !nu->v[i].up || (several_named(nu) && candidate(nu, &nu->v[i])))
 			continue;
 		nu->v[i].dhcp = false;
 		nu->v[i].deadline = -1;
@@ -220,14 +259,15 @@ static void configure(struct netup *nu, size_t idx)
 	}
 	dhcp_maybe_close(nu);
 	netstate_write(nu, ni);
-	if (nu->on_up)
-		nu->on_up(nu->up_arg);
+	maybe_up(nu);
 }
 
 static void check_failed(struct netup *nu)
 {
-	if (nu->chosen >= 0)
+	if (nu->chosen >= 0) {
+		maybe_up(nu); /* the last of several named interfaces gave up */
 		return;
+	}
 	for (size_t i = 0; i < nu->n; i++)
 		if (nu->v[i].up && !nu->v[i].failed)
 			return;
@@ -426,7 +466,7 @@ void netup_scan(void *arg)
 			ARRAY_GROW(nu->v, nu->cap, nu->n + 1);
 			nu->v[nu->n++] = ni;
 			log_debug("interface %s (index %d, %s)", ni.name, ni.ifindex, addr);
-			if (nu->chosen < 0) {
+			if (nu->chosen < 0 || several_named(nu)) {
 				rename_if_asked(nu, &nu->v[nu->n - 1]);
 				if (candidate(nu, &nu->v[nu->n - 1])) {
 					rename_as_udev(nu, &nu->v[nu->n - 1]);
@@ -528,8 +568,8 @@ void netup_stop(struct netup *nu, bool keep)
 		for (size_t i = 0; i < nu->n; i++) {
 			if (!nu->v[i].up)
 				continue;
-			if ((int)i == nu->chosen)
-				nl_addr(&nu->nl, false, nu->v[i].ifindex, nu->addr, nu->prefix);
+			if (nu->v[i].configured)
+				nl_addr(&nu->nl, false, nu->v[i].ifindex, nu->v[i].addr, nu->v[i].prefix);
 			nl_link_set(&nu->nl, nu->v[i].ifindex, false, 0, NULL);
 			nu->v[i].up = false;
 		}
@@ -554,6 +594,8 @@ void netup_report(const struct netup *nu)
 		if ((int)i == nu->chosen)
 			log_err("  %s: %s/%d%s", ni->name, inet_ntop(AF_INET, &nu->addr, a, sizeof(a)),
 				nu->prefix, nu->from_dhcp ? " from DHCP" : "");
+		else if (ni->configured)
+			log_err("  %s: %s/%d", ni->name, inet_ntop(AF_INET, &ni->addr, a, sizeof(a)), ni->prefix);
 		else if (ni->failed)
 			log_err("  %s: no address: DHCP got no answer", ni->name);
 		else if (ni->up)

@@ -21,7 +21,9 @@
  * renamed as udev would name them (netname.h), brought up, and configured statically or
  * by DHCP (one AF_PACKET socket for every interface, a loop source with
  * a timer). The first interface that gets an address wins; the others
- * go down again. */
+ * go down again. Several ip= that each name an interface configure each
+ * one (dracut's TEST-71), and on_up waits until every one of them has
+ * its address or gave up. */
 struct netif {
 	char name[16];
 	char kname[16];          /* the kernel's name, which ip= may use too */
@@ -30,6 +32,9 @@ struct netif {
 	int ifindex;
 	uint8_t mac[6];
 	bool up, failed, dhcp;
+	bool configured;      /* has addr/prefix */
+	struct in_addr addr;
+	int prefix;
 	struct dhcp_client dc;
 	long long deadline; /* the DHCP client's, -1: none */
 };
@@ -46,8 +51,11 @@ struct netup {
 	struct loop *loop; /* whose source polls pfd */
 	struct netif *v;
 	size_t n, cap;
-	/* The result: which interface, how it was configured. */
+	/* The result: which interface, how it was configured. With several
+	 * ip= each naming its interface, each is configured, and this is
+	 * the last one. */
 	int chosen;      /* index into v, -1 until one is configured */
+	bool up_called;  /* on_up ran */
 	bool failed;     /* every candidate gave up: nothing will come */
 	bool from_dhcp;
 	struct dhcp_lease lease; /* from_dhcp */
