@@ -163,6 +163,24 @@ static void set_autoconf(const char *val, const char *text, struct ip_conf *ip, 
 		warn(w, val, "is not an autoconfiguration method", text);
 }
 
+/* dracut's IPv6 form brackets every address: a server or gateway of
+ * the other family than the client's cannot be reached through it. */
+static void mixed_families(const char *val, char **f, int n, struct ip_conf *ip, struct strv *w)
+{
+	struct net_addr *other[] = { &ip->server, &ip->gateway };
+
+	if (!ip->client.family)
+		return;
+	for (int i = 0; i < 2 && i + 1 < n; i++) {
+		if (!other[i]->family || other[i]->family == ip->client.family)
+			continue;
+		warn(w, val, ip->client.family == AF_INET6 ? "is not an IPv6 address, as the client's is"
+							     : "is not an IPv4 address, as the client's is",
+		     f[i + 1]);
+		memset(other[i], 0, sizeof(*other[i]));
+	}
+}
+
 int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 {
 	char *copy, *f[IP_MAX_FIELDS];
@@ -244,6 +262,7 @@ int ip_conf_parse(const char *val, struct ip_conf *ip, struct strv *w)
 		set_autoconf(val, f[6], ip, w);
 	if (n > 7)
 		parse_tail(val, f + 7, n - 7, ip, true, w);
+	mixed_families(val, f, n, ip, w);
 out:
 	free(copy);
 	return ret;

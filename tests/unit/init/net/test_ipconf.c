@@ -125,6 +125,35 @@ static void test_ipv6_brackets(void)
 	CHECK_STR(w.v[0], "ip=[zz::1]:::::eth0:none: \"[zz::1]\" is not an IP address");
 }
 
+/* dracut's IPv6 methods and forms, and addresses of the wrong family. */
+static void test_ipv6_methods(void)
+{
+	CHECK(parse("[fd00::2]:[fd00::1]:[fd00::fe]:64:guest:ens3:none") == 0);
+	CHECK(w.n == 0);
+	CHECK_STR(addr(&ip.server), "fd00::1");
+	CHECK_STR(ip.device, "ens3");
+	CHECK(ip.autoconf == IP_AUTO_NONE);
+	CHECK(parse("[fd00::2]::[fd00::1]:64::eth0:none:[fd00::53]") == 0);
+	CHECK(w.n == 0);
+	CHECK_STR(addr(&ip.dns[0]), "fd00::53");
+	CHECK(parse("[fd00::2]:10.0.0.1:[fd00::1]:64::eth0:none") == 0);
+	CHECK(w.n == 1);
+	CHECK_STR(w.v[0], "ip=[fd00::2]:10.0.0.1:[fd00::1]:64::eth0:none: \"10.0.0.1\" is not an IPv6 address, as the client's is");
+	CHECK(ip.server.family == 0 && ip.gateway.family == AF_INET6);
+	CHECK(parse("10.0.0.2::[fd00::1]:24::eth0:none") == 0);
+	CHECK(w.n == 1);
+	CHECK_STR(w.v[0], "ip=10.0.0.2::[fd00::1]:24::eth0:none: \"[fd00::1]\" is not an IPv4 address, as the client's is");
+	CHECK(parse("[fd00::2]::[fd00::1]:255.255.255.0::eth0:none") == 0);
+	CHECK(w.n == 1);
+	CHECK_STR(w.v[0], "ip=[fd00::2]::[fd00::1]:255.255.255.0::eth0:none: \"255.255.255.0\" is not a netmask");
+	CHECK(parse("eth0:link6") == 0 && ip.autoconf == IP_AUTO_LINK6 && w.n == 0);
+	CHECK(parse("either6") == 0 && ip.autoconf == IP_AUTO_EITHER6 && !ip.device);
+	CHECK(parse("enp1s0:auto6") == 0 && ip.autoconf == IP_AUTO_AUTO6);
+	CHECK_STR(ip.device, "enp1s0");
+	CHECK(parse("eth0:dhcp7") == 0);
+	CHECK_STR(w.v[0], "ip=eth0:dhcp7: \"eth0\" is not an IPv4 address");
+}
+
 static void test_bad_values(void)
 {
 	CHECK(parse("300.1.1.1::10.0.0.1:255.255.255.0::eth0:none") == 0);
@@ -238,6 +267,7 @@ int main(void)
 	RUN(test_dracut_iface);
 	RUN(test_dracut_static_mtu_mac);
 	RUN(test_ipv6_brackets);
+	RUN(test_ipv6_methods);
 	RUN(test_bad_values);
 	RUN(test_hostile_device);
 	RUN(test_cmdline_all);
