@@ -155,3 +155,40 @@ int nl_default_route(struct nl *nl, int ifindex, struct in_addr gw)
 	attr(h, RTA_OIF, &oif, sizeof(oif));
 	return transact(nl, h);
 }
+
+int nl_addr6(struct nl *nl, int ifindex, const struct in6_addr *addr, int prefix)
+{
+	struct req r;
+	struct nlmsghdr *h = start(&r, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE, sizeof(struct ifaddrmsg));
+	struct ifaddrmsg *ifa = NLMSG_DATA(h);
+	/* usable at once: the address is the server's to hand out, or the
+	 * administrator's; duplicate address detection would hold the
+	 * mount back a second for nothing */
+	uint32_t flags = IFA_F_NODAD;
+
+	ifa->ifa_family = AF_INET6;
+	ifa->ifa_prefixlen = (unsigned char)prefix;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = (unsigned)ifindex;
+	attr(h, IFA_LOCAL, addr, sizeof(*addr));
+	attr(h, IFA_ADDRESS, addr, sizeof(*addr));
+	attr(h, IFA_FLAGS, &flags, sizeof(flags));
+	return transact(nl, h);
+}
+
+int nl_default_route6(struct nl *nl, int ifindex, const struct in6_addr *gw)
+{
+	struct req r;
+	struct nlmsghdr *h = start(&r, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, sizeof(struct rtmsg));
+	struct rtmsg *rt = NLMSG_DATA(h);
+	uint32_t oif = (uint32_t)ifindex;
+
+	rt->rtm_family = AF_INET6;
+	rt->rtm_table = RT_TABLE_MAIN;
+	rt->rtm_protocol = RTPROT_BOOT;
+	rt->rtm_scope = RT_SCOPE_UNIVERSE;
+	rt->rtm_type = RTN_UNICAST;
+	attr(h, RTA_GATEWAY, gw, sizeof(*gw));
+	attr(h, RTA_OIF, &oif, sizeof(oif));
+	return transact(nl, h);
+}

@@ -27,5 +27,9 @@ int nl_link_set(struct nl *nl, int ifindex, bool up, unsigned mtu, const char *n
 int nl_addr(struct nl *nl, bool add, int ifindex, struct in_addr addr, int prefix);
 /* The default route through gw on ifindex. */
 int nl_default_route(struct nl *nl, int ifindex, struct in_addr gw);
+/* IPv6 (netup6.c): addr/prefix on ifindex, without duplicate address
+ * detection; the default route through gw. */
+int nl_addr6(struct nl *nl, int ifindex, const struct in6_addr *addr, int prefix);
+int nl_default_route6(struct nl *nl, int ifindex, const struct in6_addr *gw);
 
 #endif

@@ -2,6 +2,7 @@
 /* The network for the boot: interfaces, link up, ip= or DHCP. */
 #include "init/netboot/netup.h"
 #include "init/netboot/netstate.h"
+#include "init/netboot/netup6.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -35,6 +36,7 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 	nu->pfd = -1;
 	nu->nl.fd = -1;
 	nu->chosen = -1;
+	netup6_init(nu, netup_chose, netup_failed);
 	net_cmdline_parse(&nu->cmd, c);
 	if (netroot_from_cmdline(c, &nu->root, &w) < 0)
 		nu->root.kind = NETROOT_NONE;
@@ -239,16 +241,24 @@ static void configure(struct netup *nu, size_t idx)
 	if (nu->gateway.s_addr && (e = nl_default_route(&nu->nl, ni->ifindex, nu->gateway)) < 0)
 		log_warn("%s: cannot add the route through %s: %s", ni->name,
 			 inet_ntop(AF_INET, &nu->gateway, g, sizeof(g)), strerror(-e));
-	nu->chosen = (int)idx;
 	ni->configured = true;
 	ni->addr = nu->addr;
 	ni->prefix = nu->prefix;
+	nu->family = AF_INET;
 	inet_ntop(AF_INET, &nu->addr, a, sizeof(a));
 	if (nu->from_dhcp)
 		log_info("%s: %s/%d from DHCP server %s", ni->name, a, nu->prefix,
 			 inet_ntop(AF_INET, &nu->lease.server_id, g, sizeof(g)));
 	else
 		log_info("%s: %s/%d as ip=%s says", ni->name, a, nu->prefix, nu->ip->text);
+	netup_chose(nu, idx);
+}
+
+void netup_chose(struct netup *nu, size_t idx)
+{
+	struct netif *ni = &nu->v[idx];
+
+	nu->chosen = (int)idx;
 	for (size_t i = 0; i < nu->n; i++) {
 		if (i == idx || !nu->v[i].up || (several_named(nu) && candidate(nu, &nu->v[i])))
 			continue;
@@ -258,6 +268,7 @@ static void configure(struct netup *nu, size_t idx)
 		nu->v[i].up = false;
 	}
 	dhcp_maybe_close(nu);
+	netup6_settle(nu);
 	netstate_write(nu, ni);
 	maybe_up(nu);
 }
@@ -273,6 +284,12 @@ static void check_failed(struct netup *nu)
 			return;
 	if (nu->n)
 		nu->failed = true;
+}
+
+void netup_failed(struct netup *nu, size_t idx)
+{
+	nu->v[idx].failed = true;
+	check_failed(nu);
 }
 
 static void dhcp_send(struct netup *nu, struct netif *ni, const uint8_t *tx, size_t txlen)
@@ -361,11 +378,8 @@ static void bring_up(struct netup *nu, size_t idx)
 		check_failed(nu);
 		return;
 	}
-	if (ip && ip->autoconf >= IP_AUTO_DHCP6 && ip->autoconf < IP_AUTO_IBFT) {
-		log_warn("%s: ip=%s: %s is not supported by uniramfs", ni->name, ip->text,
-			 ip_autoconf_name(ip->autoconf));
-		ni->failed = true;
-		check_failed(nu);
+	if (netup6_wanted(ip)) {
+		netup6_bring_up(nu, idx, ip);
 		return;
 	}
 	if ((e = dhcp_socket_open(nu)) < 0) {
@@ -581,6 +595,7 @@ void netup_stop(struct netup *nu, bool keep)
 		nu->v[i].deadline = -1;
 	}
 	dhcp_socket_close(nu);
+	netup6_close(nu);
 	nl_close(&nu->nl);
 }
 
@@ -590,12 +605,17 @@ void netup_report(const struct netup *nu)
 		log_err("no network interface appeared (is its driver in the image?)");
 	for (size_t i = 0; i < nu->n; i++) {
 		const struct netif *ni = &nu->v[i];
-		char a[INET_ADDRSTRLEN];
-		if ((int)i == nu->chosen)
+		char a[INET6_ADDRSTRLEN];
+		if ((int)i == nu->chosen && nu->family == AF_INET6)
+			log_err("  %s: %s/%d (IPv6)", ni->name, inet_ntop(AF_INET6, &nu->addr6, a, sizeof(a)),
+				nu->prefix6);
+		else if ((int)i == nu->chosen)
 			log_err("  %s: %s/%d%s", ni->name, inet_ntop(AF_INET, &nu->addr, a, sizeof(a)),
 				nu->prefix, nu->from_dhcp ? " from DHCP" : "");
 		else if (ni->configured)
 			log_err("  %s: %s/%d", ni->name, inet_ntop(AF_INET, &ni->addr, a, sizeof(a)), ni->prefix);
+		else if (ni->failed && ni->v6)
+			log_err("  %s: no IPv6 address (ip=%s)", ni->name, ip_autoconf_name(ni->v6));
 		else if (ni->failed)
 			log_err("  %s: no address: DHCP got no answer", ni->name);
 		else if (ni->up)
@@ -610,6 +630,7 @@ void netup_free(struct netup *nu)
 	if (!nu->ops)
 		return; /* never parsed: nothing opened */
 	nl_close(&nu->nl);
+	netup6_close(nu);
 	if (nu->pfd >= 0)
 		nu->ops->close(nu->pfd);
 	net_cmdline_free(&nu->cmd);
@@ -619,4 +640,5 @@ void netup_free(struct netup *nu)
 	memset(nu, 0, sizeof(*nu));
 	nu->pfd = -1;
 	nu->nl.fd = -1;
+	netup6_init(nu, netup_chose, netup_failed);
 }

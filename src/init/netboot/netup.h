@@ -8,8 +8,10 @@
 #include "cmdline.h"
 #include "init/core/loop.h"
 #include "init/core/ops.h"
+#include "init/net/dhcp6_client.h"
 #include "init/net/dhcp_client.h"
 #include "init/net/ipconf.h"
+#include "init/net/ndopt.h"
 #include "init/net/netname.h"
 #include "init/net/netroot.h"
 #include "init/netboot/netlink.h"
@@ -37,6 +39,25 @@ struct netif {
 	int prefix;
 	struct dhcp_client dc;
 	long long deadline; /* the DHCP client's, -1: none */
+	/* IPv6 (netup6.h): the ip= method it waits on, 0 for none */
+	int v6;
+	bool dhcp6;          /* its DHCPv6 client runs */
+	bool ll6;            /* its link-local address is past DAD */
+	struct dhcp6_client dc6;
+	long long deadline6; /* the DHCPv6 client's or SLAAC's wait, -1: none */
+};
+
+/* The IPv6 side's sockets (netup6.c): a DHCPv6 one and an rtnetlink
+ * listener for addresses and router advertisements' DNS. */
+struct netup6 {
+	struct netup *nu;
+	/* netup.c's netup_chose and netup_failed, called back (netup.c
+	 * calls into netup6.c, not the other way) */
+	void (*chose)(struct netup *nu, size_t idx);
+	void (*failed)(struct netup *nu, size_t idx);
+	int fd, mon; /* -1: not open */
+	bool sources; /* added to the loop */
+	struct nd_dns ra; /* the last router advertisement's DNS */
 };
 
 struct netup {
@@ -62,6 +83,14 @@ struct netup {
 	struct in_addr addr, gateway, server;
 	int prefix;
 	const struct ip_conf *ip; /* the ip= that applies, NULL: dhcp by default */
+	/* An IPv6 result (netup6.h): family AF_INET6, and addr6/prefix6
+	 * from ip=, DHCPv6 (lease6) or the kernel's SLAAC. */
+	int family;
+	struct in6_addr addr6;
+	int prefix6;
+	int how6; /* the ip= method that gave it */
+	struct dhcp6_lease lease6;
+	struct netup6 v6;
 	/* Called once an interface is configured (from inside the loop:
 	 * queue work, do not block). */
 	void (*on_up)(void *arg);
@@ -85,6 +114,11 @@ static inline bool netup_settled(const struct netup *nu)
  * otherwise the address goes and the links go down. Sockets closed
  * (the DHCP one already is, once DHCP settled). */
 void netup_stop(struct netup *nu, bool keep);
+/* ni (nu->v[idx]) is configured: it carries the boot, the others go
+ * down, the files for the real system are written, on_up is called. */
+void netup_chose(struct netup *nu, size_t idx);
+/* ni gave up: the boot fails once every candidate has. */
+void netup_failed(struct netup *nu, size_t idx);
 /* The failure report's lines: each interface, what it got. */
 void netup_report(const struct netup *nu);
 void netup_free(struct netup *nu);

@@ -106,7 +106,7 @@ int mount_net_root(struct init *in)
 	struct net_addr server = { 0 }, client = { .family = AF_INET, .v4 = nu->addr };
 	const char *vers[NFS_MAX_TRIES];
 	const char *ifname = nu->chosen >= 0 ? nu->v[nu->chosen].name : "?";
-	char addr[INET_ADDRSTRLEN];
+	char addr[INET6_ADDRSTRLEN];
 	bool owned;
 	int n, e = 0, ret;
 	char *last_src = NULL;
@@ -118,6 +118,13 @@ int mount_net_root(struct init *in)
 	if (nu->server.s_addr) {
 		server.family = AF_INET;
 		server.v4 = nu->server;
+	}
+	if (nu->family == AF_INET6) {
+		/* the NFSv4 callback goes to the address the mount comes from */
+		client.family = AF_INET6;
+		client.v6 = nu->addr6;
+		if (nu->ip && nu->ip->server.family == AF_INET6)
+			server = nu->ip->server;
 	}
 	if ((e = in->ops->mkdir("/sysroot", 0755)) < 0 && e != -EEXIST) {
 		ret = err_errno(e, "cannot create /sysroot");
@@ -159,13 +166,14 @@ int mount_net_root(struct init *in)
 		if (e != -EPROTONOSUPPORT && e != -EINVAL && e != -ENOENT && e != -EOPNOTSUPP)
 			break;
 	}
-	inet_ntop(AF_INET, &nu->addr, addr, sizeof(addr));
+	net_addr_str(&client, addr);
 	if (e == -ETIMEDOUT)
 		ret = err_set_code(e, "cannot mount the NFS root %s from %s (%s/%d): no answer within %ld seconds",
-				   last_src ? last_src : "?", ifname, addr, nu->prefix, in->opt.timeout);
+				   last_src ? last_src : "?", ifname, addr,
+				   nu->family == AF_INET6 ? nu->prefix6 : nu->prefix, in->opt.timeout);
 	else
 		ret = err_errno(e, "cannot mount the NFS root %s from %s (%s/%d)", last_src ? last_src : "?",
-				ifname, addr, nu->prefix);
+				ifname, addr, nu->family == AF_INET6 ? nu->prefix6 : nu->prefix);
 out:
 	free(last_src);
 	if (owned)
