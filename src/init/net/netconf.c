@@ -83,6 +83,27 @@ static void put_addr(struct buf *b, const char *key, struct in_addr a)
 		buf_printf(b, "%s='%s'\n", key, t);
 }
 
+static void put_addr6(struct buf *b, const char *key, const struct in6_addr *a)
+{
+	char t[INET6_ADDRSTRLEN];
+	if (!IN6_IS_ADDR_UNSPECIFIED(a) && inet_ntop(AF_INET6, a, t, sizeof(t)))
+		buf_printf(b, "%s='%s'\n", key, t);
+}
+
+static void render6(const struct net_conf *nc, struct buf *b, struct strv *w)
+{
+	if (!nc->proto6)
+		return;
+	put_str(b, "IPV6PROTO", nc->proto6, w);
+	put_addr6(b, "IPV6ADDR", &nc->addr6);
+	if (nc->prefix6 >= 0)
+		buf_printf(b, "IPV6NETMASK='%d'\n", nc->prefix6);
+	put_addr6(b, "IPV6GATEWAY", &nc->gateway6);
+	for (unsigned i = 0; i < nc->n_dns6 && i < 2; i++)
+		put_addr6(b, i ? "IPV6DNS1" : "IPV6DNS0", &nc->dns6[i]);
+	put_str(b, "IPV6DOMAINSEARCH", nc->search6, w);
+}
+
 void net_conf_render(const struct net_conf *nc, struct buf *b, struct strv *w)
 {
 	put_str(b, "DEVICE", nc->device, w);
@@ -103,6 +124,7 @@ void net_conf_render(const struct net_conf *nc, struct buf *b, struct strv *w)
 		buf_printf(b, "DHCPLEASETIME='%u'\n", (unsigned)nc->lease_time);
 	if (nc->mtu)
 		buf_printf(b, "MTU='%u'\n", nc->mtu);
+	render6(nc, b, w);
 }
 
 void net_resolv_render(const struct net_conf *nc, const struct net_addr *extra, size_t n_extra, bool peerdns,
@@ -117,6 +139,12 @@ void net_resolv_render(const struct net_conf *nc, const struct net_addr *extra, 
 	for (unsigned i = 0; i < nc->n_dns; i++)
 		if (nc->dns[i].s_addr && inet_ntop(AF_INET, &nc->dns[i], t, sizeof(t)))
 			buf_printf(b, "nameserver %s\n", t);
+	for (unsigned i = 0; i < nc->n_dns6; i++)
+		if (!IN6_IS_ADDR_UNSPECIFIED(&nc->dns6[i]) && inet_ntop(AF_INET6, &nc->dns6[i], t, sizeof(t)))
+			buf_printf(b, "nameserver %s\n", t);
+	/* checked name by name where it was read (dnsname.h) */
+	if (nc->search6 && *nc->search6 && !net_has_control(nc->search6))
+		buf_printf(b, "search %s\n", nc->search6);
 	if (nc->domain && *nc->domain) {
 		/* resolv.conf has no quoting: only a real domain name goes in. */
 		if (net_hostname_valid(nc->domain))

@@ -29,6 +29,15 @@ struct net_conf {
 	uint32_t lease_time;
 	unsigned mtu;
 	long uptime; /* seconds since boot when configured (klibc's UPTIME) */
+	/* IPv6, when the interface was configured so (netup6.h): proto6
+	 * "dhcp6", "auto6" (SLAAC), "link6" or "none" (static); NULL: no
+	 * IPv6. Written with initramfs-tools' IPV6* keys. */
+	const char *proto6;
+	struct in6_addr addr6, gateway6;
+	int prefix6;
+	struct in6_addr dns6[DHCP_MAX_DNS];
+	unsigned n_dns6;
+	const char *search6; /* valid domain names, space-separated */
 };
 
 /* Does s hold a control byte (C0 or DEL)? Such a value is never written:
@@ -49,8 +58,8 @@ void net_conf_render(const struct net_conf *nc, struct buf *out, struct strv *wa
  * netconf_klibc.c. */
 void net_conf_render_klibc(const struct net_conf *nc, struct buf *out, struct strv *warnings);
 /* nameserver lines (extra first: nameserver= from the command line,
- * then the lease's unless peerdns is false) and a search line for a
- * valid domain. */
+ * then the lease's or ip='s, IPv4 then IPv6, unless peerdns is false)
+ * and a search line for a valid domain and the IPv6 search list. */
 void net_resolv_render(const struct net_conf *nc, const struct net_addr *extra, size_t n_extra, bool peerdns,
 		       struct buf *out, struct strv *warnings);
 

@@ -53,6 +53,29 @@ static const char *ntoa(struct in_addr a, char t[INET_ADDRSTRLEN])
 	return inet_ntop(AF_INET, &a, t, INET_ADDRSTRLEN) ? t : "0.0.0.0";
 }
 
+/* The IPv6 interface as the init configured it: the same method, so a
+ * restart of networkd asks for (or keeps) the same address. */
+static void render6(const struct net_conf *nc, struct buf *b)
+{
+	char t[INET6_ADDRSTRLEN];
+
+	if (!strcmp(nc->proto6, "dhcp6")) {
+		buf_printf(b, "DHCP=ipv6\nIPv6AcceptRA=yes\n");
+	} else if (!strcmp(nc->proto6, "auto6")) {
+		buf_printf(b, "IPv6AcceptRA=yes\n");
+	} else if (!strcmp(nc->proto6, "link6")) {
+		buf_printf(b, "LinkLocalAddressing=ipv6\nIPv6AcceptRA=no\n");
+	} else {
+		buf_printf(b, "Address=%s/%d\n", inet_ntop(AF_INET6, &nc->addr6, t, sizeof(t)) ? t : "::",
+			   nc->prefix6 >= 0 ? nc->prefix6 : 64);
+		if (!IN6_IS_ADDR_UNSPECIFIED(&nc->gateway6))
+			buf_printf(b, "Gateway=%s\n", inet_ntop(AF_INET6, &nc->gateway6, t, sizeof(t)) ? t : "::");
+	}
+	for (unsigned i = 0; i < nc->n_dns6; i++)
+		if (inet_ntop(AF_INET6, &nc->dns6[i], t, sizeof(t)))
+			buf_printf(b, "DNS=%s\n", t);
+}
+
 int net_networkd_render(const struct net_conf *nc, struct buf *b)
 {
 	char t[INET_ADDRSTRLEN];
@@ -67,7 +90,9 @@ int net_networkd_render(const struct net_conf *nc, struct buf *b)
 		      "\n"
 		      "[Network]\n",
 		   nc->device, nc->device);
-	if (dhcp) {
+	if (nc->proto6) {
+		render6(nc, b);
+	} else if (dhcp) {
 		buf_printf(b, "DHCP=ipv4\n");
 	} else {
 		buf_printf(b, "Address=%s/%d\n", ntoa(nc->addr, t), nc->prefix >= 0 ? nc->prefix : 32);

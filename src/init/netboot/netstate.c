@@ -58,6 +58,40 @@ static void write_handover(struct netup *nu, const struct netif *ni, const struc
 	buf_free(&b);
 }
 
+/* An IPv6 result: its method, address, and DNS from DHCPv6, from the
+ * router advertisement (SLAAC) or from ip=. */
+static void conf6(struct netup *nu, const struct netif *ni, struct net_conf *nc)
+{
+	static const char *const proto[] = { [IP_AUTO_NONE] = "none", [IP_AUTO_DHCP6] = "dhcp6",
+					     [IP_AUTO_AUTO6] = "auto6", [IP_AUTO_LINK6] = "link6" };
+
+	memset(nc, 0, sizeof(*nc));
+	nc->device = ni->name;
+	nc->prefix = -1;
+	nc->proto6 = nu->how6 >= 0 && (size_t)nu->how6 < ARRAY_SIZE(proto) && proto[nu->how6] ? proto[nu->how6]
+												: "none";
+	nc->addr6 = nu->addr6;
+	nc->prefix6 = nu->prefix6;
+	nc->uptime = (long)(nu->ops->now_ms() / 1000);
+	if (nu->how6 == IP_AUTO_DHCP6) {
+		for (unsigned i = 0; i < nu->lease6.n_dns && i < DHCP_MAX_DNS; i++)
+			nc->dns6[nc->n_dns6++] = nu->lease6.dns[i];
+		nc->search6 = nu->lease6.domains;
+	} else if (nu->how6 == IP_AUTO_AUTO6 && nu->v6.ra.ifindex == ni->ifindex) {
+		for (unsigned i = 0; i < nu->v6.ra.n_dns && i < DHCP_MAX_DNS; i++)
+			nc->dns6[nc->n_dns6++] = nu->v6.ra.dns[i];
+		nc->search6 = nu->v6.ra.search;
+	} else if (nu->how6 == IP_AUTO_NONE && nu->ip) {
+		if (nu->ip->gateway.family == AF_INET6)
+			nc->gateway6 = nu->ip->gateway.v6;
+		for (int i = 0; i < 2; i++)
+			if (nu->ip->dns[i].family == AF_INET6)
+				nc->dns6[nc->n_dns6++] = nu->ip->dns[i].v6;
+		nc->hostname = nu->ip->hostname;
+		nc->mtu = nu->ip->mtu;
+	}
+}
+
 void netstate_write(struct netup *nu, const struct netif *ni)
 {
 	struct net_conf nc;
@@ -65,7 +99,9 @@ void netstate_write(struct netup *nu, const struct netif *ni)
 	struct strv w = { 0 };
 	int dfd, e;
 
-	if (nu->from_dhcp) {
+	if (nu->family == AF_INET6) {
+		conf6(nu, ni, &nc);
+	} else if (nu->from_dhcp) {
 		net_conf_from_lease(&nc, ni->name, &nu->lease);
 	} else {
 		net_conf_from_ip(&nc, ni->name, nu->ip);
@@ -92,9 +128,10 @@ void netstate_write(struct netup *nu, const struct netif *ni)
 			log_warn("cannot write " RESOLV_CONF ": %s", strerror(-e));
 		close(dfd);
 	}
-	{
-		/* initramfs-tools' name and layout, beside ours; its warnings
-		 * are the same fields', already in w */
+	if (nu->family == AF_INET) {
+		/* initramfs-tools' name and layout, beside ours (klibc's
+		 * ipconfig knows IPv4 only); its warnings are the same
+		 * fields', already in w */
 		struct strv kw = { 0 };
 		char *name = xasprintf("net-%s.conf", ni->name);
 		buf_free(&b);
