@@ -73,6 +73,7 @@ import scenarios_netvm  # noqa: E402
 import scenarios_net27  # noqa: E402
 import scenarios_ibft  # noqa: E402
 import scenarios_nvmf  # noqa: E402
+import scenarios_ipv6  # noqa: E402
 import scenarios_ssh  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_zfs  # noqa: E402
@@ -254,6 +255,7 @@ SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net27.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ibft.scenarios(Scenario))
 SCENARIOS.extend(scenarios_nvmf.scenarios(Scenario))
+SCENARIOS.extend(scenarios_ipv6.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))

@@ -51,11 +51,18 @@ POOL = "192.168.100.10"          # udhcpd's only address: the guest's lease
 STATIC = "192.168.100.2"         # the guest's address for ip= scenarios
 NEXT_SERVER = "192.168.100.3"    # a second address of the server, for siaddr
 EXPORT = "/srv/root"
+# ipv6=True (scenarios_ipv6.py): the server's IPv6 address on the wire, and
+# the one address its DHCPv6 server hands out; router advertisements
+# (dnsmasq) offer the /64 for SLAAC too, with the server as DNS.
+SERVER_ADDR6 = "fd00::1"
+PREFIX6 = 64
+POOL6 = "fd00::10"
 SERVER_MAC = "52:54:00:64:00:01"
 GUEST_MAC = "52:54:00:64:00:0a"  # QEMU gives both VMs the same MAC otherwise
 
 NFSD_TOOLS = ("rpc.nfsd", "rpc.mountd", "exportfs")
-BINARIES = ("busybox", "rpcbind", "rpcinfo", "nbd-server", "tgtd", "tgtadm")
+BINARIES = ("busybox", "rpcbind", "rpcinfo", "nbd-server", "tgtd", "tgtadm",
+            "/usr/sbin/dnsmasq")   # dnsmasq-base: RAs and DHCPv6 (ipv6=True)
 MODULES = ("virtio_pci", "virtio_net", "virtio_blk", "crc32c_generic", "ext4", "nfsd",
            "nvmet", "nvmet_tcp")   # nvmet=True only
 NVMET_NQN = "nqn.2026-12.org.uniramfs:root"   # the subsystem nvmet=True serves
@@ -180,7 +187,7 @@ class ServerVM:
 
 
 def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi="", nvmet=False,
-          nvmet_host=""):
+          nvmet_host="", ipv6=False):
     """Boot the server VM serving disk (an ext4 test root) at EXPORT and
     DHCP with rootpath as option 17 (none if empty) and siaddr as the
     next server (an address the VM also takes), over NFSv3 and (v4) v4,
@@ -191,7 +198,9 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
     a host NQN) to that host alone; nvmet opens its disk for writing, so
     the disk is then QEMU's snapshot=on instead of read-only (writes go
     to a temporary overlay, never to the file);
-    return the ServerVM once it is ready."""
+    (ipv6) over IPv6 too: SERVER_ADDR6/PREFIX6 on the wire, router
+    advertisements for SLAAC and DHCPv6 handing out POOL6 (dnsmasq), NFS
+    exported to the /64; return the ServerVM once it is ready."""
     img, sbin = image(env, work)
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
@@ -215,6 +224,8 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
         params.append("sv.nvmet=" + NVMET_NQN)
         if nvmet_host:
             params.append("sv.nvmethost=" + nvmet_host)
+    if ipv6:
+        params.append("sv.ipv6=%s/%d,%s" % (SERVER_ADDR6, PREFIX6, POOL6))
     for p in params:
         if re.search(r"\s", p):
             raise ValueError("server VM parameter %r has a space" % p)

@@ -32,7 +32,7 @@ mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
 addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd='' iscsi=''
-nvmet='' nvmethost=''
+nvmet='' nvmethost='' ipv6=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -46,6 +46,7 @@ for kv in $(cat /proc/cmdline); do
 	sv.iscsi=*) iscsi=${kv#sv.iscsi=} ;;
 	sv.nvmet=*) nvmet=${kv#sv.nvmet=} ;;
 	sv.nvmethost=*) nvmethost=${kv#sv.nvmethost=} ;;
+	sv.ipv6=*) ipv6=${kv#sv.ipv6=} ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -108,6 +109,32 @@ EOF
 net=${addr%.*}.0/${addr#*/}
 echo "$exp_dir $net(ro,no_root_squash,no_subtree_check,insecure)" > /etc/exports
 
+# --- IPv6 (sv.ipv6=ADDR/PREFIX,POOL; servervm.start(ipv6=True)) ---
+# ADDR on the wire, NFS exported to its prefix, and dnsmasq (DNS off)
+# sending router advertisements (A flag: SLAAC; M flag: DHCPv6) with
+# ADDR as RDNSS and "test" as DNSSL, and handing out POOL by DHCPv6.
+if [ -n "$ipv6" ]; then
+	addr6=${ipv6%,*} pool6=${ipv6#*,}
+	echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_ra
+	echo 0 > /proc/sys/net/ipv6/conf/eth0/accept_dad # busybox ip has no nodad
+	ip -6 addr add "$addr6" dev eth0 || fail "ip -6 addr add $addr6"
+	echo "$exp_dir ${addr6%::*}::/${addr6#*/}(ro,no_root_squash,no_subtree_check,insecure)" >> /etc/exports
+	cat > /etc/dnsmasq.conf <<EOF
+port=0
+interface=eth0
+bind-interfaces
+enable-ra
+ra-param=eth0,10,0
+dhcp-range=$pool6,$pool6,slaac,${addr6#*/},1h
+dhcp-option=option6:dns-server,[${addr6%/*}]
+dhcp-option=option6:domain-search,test
+dhcp-leasefile=/run/dnsmasq.leases
+pid-file=/run/dnsmasq.pid
+user=root
+log-dhcp
+EOF
+fi
+
 mount -t nfsd nfsd /proc/fs/nfsd || fail "mount -t nfsd"
 mount -t rpc_pipefs sunrpc /var/lib/nfs/rpc_pipefs || fail "mount -t rpc_pipefs"
 mkdir -p /run/rpcbind
@@ -118,6 +145,9 @@ rpc.mountd || fail "rpc.mountd"
 # shellcheck disable=SC2086 # nfsd_opts is words
 rpc.nfsd -G 10 -L 10 $nfsd_opts 4 || fail "rpc.nfsd $nfsd_opts"
 udhcpd /etc/udhcpd.conf || fail "udhcpd"
+if [ -n "$ipv6" ]; then
+	dnsmasq -C /etc/dnsmasq.conf || fail "dnsmasq"
+fi
 if [ -n "$nbd" ]; then
 	mkdir -p /etc/nbd-server
 	printf '[generic]\n    port = 10809\n    allowlist = false\n[%s]\n    exportname = %s\n    readonly = true\n' \
@@ -199,6 +229,11 @@ grep -q " 3 *tcp .*mountd" /tmp/rpcinfo || fail "mountd v3 is not registered wit
 echo "servervm: exports: $(exportfs -v | tr -s ' \t\n' ' ')"
 echo "servervm: udhcpd: $(grep -v '^ *$' /etc/udhcpd.conf | tr '\n' ';')"
 pidof udhcpd > /dev/null || fail "udhcpd is not running"
+if [ -n "$ipv6" ]; then
+	pidof dnsmasq > /dev/null || fail "dnsmasq is not running"
+	listening 0801 || fail "nfsd does not listen on 2049"
+	echo "servervm: ipv6: $(ip -6 addr show dev eth0 | grep inet6 | tr -s ' \n' ' ')"
+fi
 echo "servervm: up for $(cut -d' ' -f1 /proc/uptime) s"
 echo "SERVERVM-READY"
 while :; do
