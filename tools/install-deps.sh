@@ -61,6 +61,9 @@ tests=(
 	# what the server VM packs besides busybox (tests/boot/servervm.py,
 	# which apt-get downloads nfs-kernel-server itself: never installed)
 	rpcbind nfs-common
+	# the server VM's router advertisements and DHCPv6 server for the IPv6
+	# boots (tests/boot/scenarios_ipv6.py); -base: the binary, no service
+	dnsmasq-base
 	# other kernels (tests/kernels): the minimal kernel built from
 	# Debian's source, and a UKI booted by OVMF from an mtools ESP (also
 	# the root discovery boots, tests/boot/scenarios_dps.py)
