@@ -13,6 +13,7 @@ test of its own to replay (its test/ has none).
 """
 
 import contextlib
+import os
 
 import disks
 import scenarios_net as net
@@ -24,6 +25,11 @@ SERVER, NQN, PORT = servervm.SERVER_ADDR, servervm.NVMET_NQN, servervm.NVMET_POR
 HOSTID = "5f0c1a4e-1b2d-4c3e-9f10-0000000000f1"
 HOSTNQN = "nqn.2014-08.org.nvmexpress:uuid:" + HOSTID
 DISCOVERY = "nqn.2014-08.org.nvmexpress.discovery"
+# The guest as a hostonly build would see it once booted (its root on
+# NQN at SERVER:PORT through eth0): tests/unit/fixtures/hostonly/make-fixtures.sh
+GUEST_SYSROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit", "fixtures",
+                             "hostonly", "nvmf-guest")
+REFUSED_PORT = 4421     # nothing listens there
 
 
 def served(name, host=""):
@@ -52,4 +58,22 @@ def scenarios(Scenario):
                      DISCOVERY, SERVER, PORT),
                      "uniramfs: NVMe/TCP: %s at %s:%d is nvme" % (NQN, SERVER, PORT)),
                  log_absent=("NVMe/TCP: cannot",)),
+        # hostonly's bake, read by the init: rd.nvmf.traddr=/nqn=/hostnqn=
+        # connect straight to the subsystem; the --cmdline's discovery
+        # controller on a port nothing listens on fails first, named
+        Scenario("nvmf-hostonly", "a --hostonly image for a root on NVMe/TCP bakes rd.nvmf.traddr= "
+                 "rd.nvmf.nqn= rd.nvmf.hostnqn= ip=eth0:dhcp and boots by them; a refused "
+                 "rd.nvmf.discover= says who refused",
+                 LOCAL, "LABEL=" + LOCAL.label, ours_only=True,
+                 build=("--hostonly", "--sysroot", GUEST_SYSROOT, "--kmoddir", "/lib/modules/{kver}",
+                        "--microcode", "none",
+                        "--cmdline", "rd.nvmf.discover=tcp,%s,,%d" % (SERVER, REFUSED_PORT)),
+                 cmdline=net.KERNEL_NAMES, net=served("nvmf-hostonly", host=HOSTNQN),
+                 expect=(r"root-mount=/dev/nvme\d+n1 ext4 ro",),
+                 log_expect=("uniramfs: NVMe/TCP: cannot connect to %s at %s:%d over eth0 (IPv4): "
+                             "Connection refused: the server answered that nothing listens on that port"
+                             % (DISCOVERY, SERVER, REFUSED_PORT),
+                             "uniramfs: NVMe/TCP: connecting to %s at %s:%d over eth0 (IPv4)" % (
+                                 NQN, SERVER, PORT),
+                             "uniramfs: NVMe/TCP: %s at %s:%d is nvme" % (NQN, SERVER, PORT))),
     ]

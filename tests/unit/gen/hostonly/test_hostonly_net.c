@@ -152,6 +152,13 @@ static void test_nvmf(void)
 	CHECK_STR(p.nr.nvmf.hostid, "5f0c1a4e-1b2d-4c3e-9f10-0000000000f1");
 	check_ip(&p, "enp1s0", true);
 	parsed_free(&p);
+	/* the boot test nvmf-hostonly's guest: the port is 4420, eth0 a kernel name */
+	parse_baked("nvmf-guest", &p);
+	CHECK(p.r == 0 && p.nr.kind == NETROOT_NVMF && p.nr.nvmf.n == 1);
+	if (p.nr.nvmf.n == 1)
+		CHECK(p.nr.nvmf.t[0].port == 4420);
+	check_ip(&p, "eth0", false);
+	parsed_free(&p);
 }
 
 int main(void)
