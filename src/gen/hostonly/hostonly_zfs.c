@@ -77,7 +77,8 @@ int hostonly_zfs_members(const struct ctx *c, const char *source, struct strv *m
 	}
 	closedir(d);
 	free(dir);
-	qsort(majmins->v, majmins->n, sizeof(char *), by_name);
+	if (majmins->n) /* qsort(NULL, 0, …) is undefined: UBSan stops on it */
+		qsort(majmins->v, majmins->n, sizeof(char *), by_name);
 	if (majmins->n == 0) {
 		int r = err_set("the root is on ZFS pool %s: no zfs_member device of it under %s/dev",
 				pool, c->root);
