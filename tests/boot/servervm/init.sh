@@ -7,7 +7,9 @@
 # NAME on port 10809) and, with sv.iscsi=IQN, over iSCSI (tgtd, the disk
 # read-only as LUN 1 of target IQN, open to any initiator) and, with
 # sv.nvmet=NQN, over NVMe/TCP (the kernel's nvmet, the disk as namespace 1
-# of subsystem NQN on port 4420, open to any host or to sv.nvmethost=) on its one
+# of subsystem NQN on port 4420, open to any host or to sv.nvmethost=) and,
+# with sv.ipv6=ADDR/PREFIX,POOL, over IPv6 too (ADDR on the wire, dnsmasq's
+# router advertisements and DHCPv6 handing out POOL) on its one
 # NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
