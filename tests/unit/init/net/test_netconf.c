@@ -307,6 +307,59 @@ static void test_networkd(void)
 	strv_free(&w);
 }
 
+/* IPv6: initramfs-tools' IPV6* keys, v6 servers and the search list in
+ * resolv.conf after the v4 ones, networkd's spelling of each method; a
+ * search list with a control byte never reaches resolv.conf. */
+static void test_ipv6(void)
+{
+	struct net_conf nc = { .device = "eth0", .prefix = -1, .proto6 = "dhcp6", .prefix6 = 128,
+			       .search6 = "test example.org" };
+	struct net_addr extra = { .family = AF_INET6 };
+	struct buf b = { 0 };
+	struct strv w = { 0 };
+
+	inet_pton(AF_INET6, "fd00::10", &nc.addr6);
+	inet_pton(AF_INET6, "fd00::53", &nc.dns6[0]);
+	nc.n_dns6 = 1;
+	net_conf_render(&nc, &b, &w);
+	buf_append(&b, "", 1);
+	CHECK_STR(b.p, "DEVICE='eth0'\nIPV6PROTO='dhcp6'\nIPV6ADDR='fd00::10'\nIPV6NETMASK='128'\n"
+		       "IPV6DNS0='fd00::53'\nIPV6DOMAINSEARCH='test example.org'\n");
+	buf_free(&b);
+	inet_pton(AF_INET6, "fd00::1", &extra.v6);
+	net_resolv_render(&nc, &extra, 1, true, &b, &w);
+	buf_append(&b, "", 1);
+	CHECK_STR(b.p, "nameserver fd00::1\nnameserver fd00::53\nsearch test example.org\n");
+	buf_free(&b);
+	nc.search6 = "a\nnameserver 6.6.6.6";
+	net_resolv_render(&nc, NULL, 0, true, &b, &w);
+	buf_append(&b, "", 1);
+	CHECK_STR(b.p, "nameserver fd00::53\n");
+	buf_free(&b);
+	CHECK(w.n == 0);
+
+	CHECK(net_networkd_render(&nc, &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[Network]\nDHCP=ipv6\nIPv6AcceptRA=yes\nDNS=fd00::53\nKeepConfiguration=yes\n") != NULL);
+	CHECK(strstr(b.p, "DHCPv4") == NULL);
+	buf_free(&b);
+	nc.proto6 = "auto6";
+	CHECK(net_networkd_render(&nc, &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[Network]\nIPv6AcceptRA=yes\nDNS=fd00::53\n") != NULL);
+	buf_free(&b);
+	nc.proto6 = "none";
+	nc.prefix6 = 64;
+	inet_pton(AF_INET6, "fd00::fe", &nc.gateway6);
+	nc.n_dns6 = 0;
+	CHECK(net_networkd_render(&nc, &b) == 0);
+	buf_append(&b, "", 1);
+	CHECK(strstr(b.p, "\n[Network]\nAddress=fd00::10/64\nGateway=fd00::fe\nKeepConfiguration=yes\n") != NULL);
+	CHECK(strstr(b.p, "0.0.0.0") == NULL);
+	buf_free(&b);
+	strv_free(&w);
+}
+
 /* iSCSI: iscsid's name file and the drop-in that shows it to iscsid
  * alone; a name iscsid could not read back is refused. */
 static void test_iscsi_initiator(void)
@@ -343,6 +396,7 @@ int main(void)
 	RUN(test_klibc_static_and_hostile);
 	RUN(test_nm_unmanaged);
 	RUN(test_networkd);
+	RUN(test_ipv6);
 	RUN(test_iscsi_initiator);
 	return test_done();
 }
