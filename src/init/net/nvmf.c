@@ -322,7 +322,7 @@ int nvmf_disc_parse(const uint8_t *page, size_t len, const struct nvmf_target *f
 		    struct strv *w)
 {
 	long count = nvmf_disc_count(page, len, NVMF_MAX_TARGETS, w);
-	size_t before = r->n;
+	int listed = 0;
 
 	for (long i = 0; i < count; i++) {
 		const uint8_t *e = page + NVMF_DISC_HDR + (size_t)i * NVMF_DISC_ENTRY;
@@ -355,6 +355,7 @@ int nvmf_disc_parse(const uint8_t *page, size_t len, const struct nvmf_target *f
 		t.nqn = xstrndup((const char *)e + 256, nqn_n);
 		t.host_traddr = from->host_traddr ? xstrdup(from->host_traddr) : NULL;
 		add_target(r, &t, w);
+		listed++;
 	}
-	return (int)(r->n - before);
+	return listed;
 }

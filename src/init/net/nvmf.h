@@ -64,8 +64,8 @@ long nvmf_disc_count(const uint8_t *page, size_t len, size_t max, struct strv *w
 /* The NVMe subsystems over TCP that page lists (its other records:
  * other transports, referrals to discovery controllers, are skipped,
  * and a record whose text fields are not an address, a port and an NQN
- * is warned about), appended to out as targets; host_traddr is copied
- * from "from". Returns how many were added. */
+ * is warned about), appended to out as targets unless out has them;
+ * host_traddr is copied from "from". Returns how many it lists. */
 int nvmf_disc_parse(const uint8_t *page, size_t len, const struct nvmf_target *from, struct nvmf_root *out,
 		    struct strv *warnings);
 

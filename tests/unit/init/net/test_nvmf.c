@@ -149,6 +149,7 @@ static void test_discovery_log(void)
 	nvmf_root_free(&r);
 	strv_free(&w);
 	CHECK(nvmf_disc_parse(p, len, &from, &r, &w) == 2);
+	CHECK(r.n == 2);
 	CHECK_STR(r.t[0].nqn, "nqn.2026-12.org.uniramfs:root");
 	CHECK_STR(r.t[0].traddr, "192.168.100.1");
 	CHECK_STR(r.t[0].host_traddr, "192.168.100.10");
@@ -156,6 +157,9 @@ static void test_discovery_log(void)
 	CHECK(w.n == 1);
 	CHECK_STR(w.v[0], "NVMe discovery log page from 192.168.100.1:4420: record 4 is not a TCP address, "
 			  "port and NQN (\"192.168.100.1\", \"44x0\")");
+	/* listed again (a second discovery controller): counted, not added */
+	strv_free(&w);
+	CHECK(nvmf_disc_parse(p, len, &from, &r, &w) == 2 && r.n == 2 && w.n == 1);
 	/* NUMREC past the bytes sent: what came is read, the rest said */
 	nvmf_root_free(&r);
 	strv_free(&w);
