@@ -91,7 +91,10 @@ static int login_one(struct init *in, const struct iscsi_root *r, const struct i
 		strv_push(&argv, "-W");
 		strv_push(&argv, t->in_password);
 	}
-	log_info("iSCSI: logging in to %s at %s:%s", t->name ? t->name : "?", t->server ? t->server : "?", port);
+	/* an IPv6 server in brackets, as a portal is written */
+	log_info("iSCSI: logging in to %s at %s%s%s:%s", t->name ? t->name : "?",
+		 t->server && strchr(t->server, ':') ? "[" : "", t->server ? t->server : "?",
+		 t->server && strchr(t->server, ':') ? "]" : "", port);
 	st = tool_run(&in->stack_env, "iscsistart", argv.v, NULL, 0);
 	/* a tool that did not run is "status -1" (docs/messages.md) */
 	if (st != 0)
