@@ -4,9 +4,9 @@
  * network's. The input is records, each a byte choosing the attribute
  * (initiator-name, ethernetN/…, targetN/…) and its value up to a
  * newline or NUL, as sysfs shows one line; a later record of the same
- * attribute replaces the earlier. Rules beyond "no crash": a target
- * taken has an address, a port from 1 to 65535, a LUN below 2^14 and a
- * name; the NIC's prefix fits its family; and no warning quotes a CHAP
+ * attribute replaces the earlier. Rules beyond "no crash": every
+ * target taken (the boot one and the others, fewer than the slots) has
+ * an address, a port from 1 to 65535, a LUN below 2^14 and a name; the NIC's prefix fits its family; and no warning quotes a CHAP
  * secret. A broken rule traps. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -114,12 +114,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	if (ibft_parse(get, NULL, "fuzz", &root, &nic, &w) == 0) {
-		const struct iscsi_target *t = &root.target;
 		struct net_addr a;
-		if (!root.firmware || !t->server || net_parse_addr(t->server, &a) < 0 || !t->name || !*t->name)
+		if (!root.firmware || root.nmore >= SLOTS)
 			__builtin_trap();
-		if (t->port < 1 || t->port > 65535 || t->lun >= 1u << 14)
-			__builtin_trap();
+		for (size_t i = 0; i <= root.nmore; i++) { /* the boot target, then the others */
+			const struct iscsi_target *t = i ? &root.more[i - 1] : &root.target;
+			if (!t->server || net_parse_addr(t->server, &a) < 0 || !t->name || !*t->name)
+				__builtin_trap();
+			if (t->port < 1 || t->port > 65535 || t->lun >= 1u << 14)
+				__builtin_trap();
+		}
 		if (nic.prefix < -1 || nic.prefix > (nic.client.family == AF_INET6 ? 128 : 32))
 			__builtin_trap();
 		iscsi_root_free(&root);

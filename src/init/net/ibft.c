@@ -172,6 +172,13 @@ static int read_target(const struct ibft_src *src, int index, struct iscsi_targe
 	return 0;
 }
 
+static void more_push(struct iscsi_root *root, struct iscsi_target *t)
+{
+	root->more = xrealloc(root->more, (root->nmore + 1) * sizeof(*root->more));
+	root->more[root->nmore++] = *t;
+	memset(t, 0, sizeof(*t));
+}
+
 int ibft_parse(ibft_attr_fn get, void *userdata, const char *where, struct iscsi_root *root, struct ip_conf *nic,
 	       struct strv *w)
 {
@@ -186,14 +193,16 @@ int ibft_parse(ibft_attr_fn get, void *userdata, const char *where, struct iscsi
 			iscsi_target_free(&t);
 			continue;
 		}
-		/* The one the firmware booted from beats the first valid one. */
+		/* The one the firmware booted from beats the first valid one;
+		 * the others are more logins (iscsistart -b logs in to each). */
 		if (best_flags < 0 || ((flags & IBFT_FLAG_BOOT) && !(best_flags & IBFT_FLAG_BOOT))) {
-			iscsi_target_free(&best);
+			if (best_flags >= 0)
+				more_push(root, &best);
 			best = t;
 			best_flags = flags;
 			best_nic = nic_index < 0 ? 0 : nic_index;
 		} else {
-			iscsi_target_free(&t);
+			more_push(root, &t);
 		}
 	}
 	if (best_flags < 0) {

@@ -12,7 +12,8 @@
 
 /* Read the tree at dir (normally "/sys/firmware/ibft") into an iSCSI
  * root (the target the firmware booted from, or else the first valid
- * one) and the NIC that reaches it. Returns 0, or -ENOENT when there is no
+ * one; every other valid target in its more[], in the table's order)
+ * and the NIC that reaches it. Returns 0, or -ENOENT when there is no
  * usable target; problems are pushed onto warnings. */
 int ibft_read(const char *dir, struct iscsi_root *root, struct ip_conf *nic, struct strv *warnings);
 

@@ -59,8 +59,9 @@ static void take_nic(struct net_cmdline *cmd, const struct ip_conf *nic)
 	cmd->n_ip++;
 }
 
-/* The table's target: the root's, or one more to log in to after the
- * command line's own (rd.iscsi.firmware beside netroot=iscsi:). */
+/* The table's boot target: the root's, or one more to log in to after
+ * the command line's own (rd.iscsi.firmware beside netroot=iscsi:); its
+ * other targets after it. */
 static void take_target(struct iscsi_root *r, struct iscsi_root *fw)
 {
 	if (!r->initiator) { /* rd.iscsi.initiator= wins, as in dracut */
@@ -75,6 +76,12 @@ static void take_target(struct iscsi_root *r, struct iscsi_root *fw)
 		r->more[r->nmore++] = fw->target;
 	}
 	memset(&fw->target, 0, sizeof(fw->target));
+	/* the table's other targets: more logins, as iscsistart -b makes */
+	for (size_t i = 0; i < fw->nmore; i++) {
+		r->more = xrealloc(r->more, (r->nmore + 1) * sizeof(*r->more));
+		r->more[r->nmore++] = fw->more[i];
+		memset(&fw->more[i], 0, sizeof(fw->more[i]));
+	}
 }
 
 void ibft_boot(struct init *in)

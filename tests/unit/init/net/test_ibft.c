@@ -32,6 +32,10 @@ static void test_boot_target(void)
 	CHECK_STR(r.initiator, "iqn.2026-12.test.uniramfs:client");
 	CHECK(r.firmware);
 	CHECK_STR(r.target.name, "iqn.2026-12.test.uniramfs:root"); /* boot-selected beats first */
+	/* the first valid one is another login */
+	CHECK(r.nmore == 1);
+	CHECK(r.nmore == 1 && !strcmp(r.more[0].name, "iqn.2026-12.test.uniramfs:other"));
+	CHECK(r.nmore == 1 && !strcmp(r.more[0].server, "10.0.2.50"));
 	CHECK_STR(r.target.server, "10.0.2.100");
 	CHECK(r.target.port == 3261 && r.target.lun == 1);
 	CHECK_STR(r.target.user, "user");

@@ -99,8 +99,9 @@ static void write_table(struct fake_ops *f)
 }
 
 /* rd.iscsi.firmware=1 and no ip=: the table's NIC gets the table's
- * address, and iscsistart logs in to the table's target with its CHAP
- * under its initiator name, which iscsid is then given too. */
+ * address, and iscsistart logs in to the table's boot target with its
+ * CHAP under its initiator name, which iscsid is then given too, and
+ * then to the table's other target. */
 static void test_firmware_login(void)
 {
 	struct fake_ops *f;
@@ -111,6 +112,10 @@ static void test_firmware_login(void)
 		SKIP("mkfs.ext4 not available");
 	f = setup("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.firmware=1");
 	write_table(f);
+	/* a second valid target, not the boot one: logged in to after it */
+	fake_write(f, IBFT "/target1/flags", "1\n");
+	fake_write(f, IBFT "/target1/ip-addr", "10.0.2.101\n");
+	fake_write(f, IBFT "/target1/target-name", "iqn.2026-12.test:fw2\n");
 	CHECK(run(f, &in) == 0);
 	const char *order[] = {
 		"finit_module iscsi_ibft",
@@ -119,6 +124,7 @@ static void test_firmware_login(void)
 		"netlink route 2 via 10.0.2.2",
 		"run /usr/sbin/iscsistart -i iqn.2026-12.fw:host -t iqn.2026-12.test:fw -g 1 -a 10.0.2.100 "
 		"-p 3261 -u fwuser -w fw-secret-123",
+		"run /usr/sbin/iscsistart -i iqn.2026-12.fw:host -t iqn.2026-12.test:fw2 -g 1 -a 10.0.2.101 -p 3260",
 		"execve /sbin/init",
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
