@@ -80,6 +80,10 @@ def _script(cmdline, chap):
     return "\n".join(lines)
 
 
+# QEMU's virtio-net ROM, which Debian's QEMU finds in ipxe-qemu's folder
+IPXE_ROM = "/usr/lib/ipxe/qemu/efi-virtio.rom"
+
+
 def ipxe_ibft(chap=None):
     """A copy of the local root disk as tgtd's LUN (CHAP when chap, only
     FW_INITIATOR let in), booted through iPXE's sanhook."""
@@ -88,6 +92,9 @@ def ipxe_ibft(chap=None):
 
         @contextlib.contextmanager
         def ctx():
+            if not os.path.exists(IPXE_ROM):    # else QEMU boots without it: no iBFT
+                raise netservers.ServerError("no %s: install ipxe-qemu (tools/install-deps.sh)"
+                                             % IPXE_ROM)
             tmp = tempfile.mkdtemp(prefix="ibft-", dir=work)
             try:
                 tftp = os.path.join(tmp, "tftp")
@@ -100,8 +107,8 @@ def ipxe_ibft(chap=None):
                 shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
                 with netservers.start_iscsi(lun, tmp, chap=chap, initiator=FW_INITIATOR) as s, \
                         _http(tftp) as web:
-                    fwd = "guestfwd=tcp:%s:3260-cmd:socat - TCP:127.0.0.1:%d,guestfwd=tcp:%s:80-cmd:socat - " \
-                          "TCP:127.0.0.1:%d" % (SERVER, s.port, SERVER, web)
+                    fwd = ",".join("guestfwd=tcp:%s:%d-cmd:socat - TCP:127.0.0.1:%d" % (
+                        SERVER, guest, host) for guest, host in ((3260, s.port), (80, web)))
                     try:
                         yield [], ["-netdev", "user,id=n0,restrict=on,tftp=%s,bootfile=boot.ipxe,%s"
                                    % (tftp, fwd),
@@ -197,7 +204,9 @@ def scenarios(Scenario):
                              "uniramfs: lan1: 192.168.51.101/24 as ip=",
                              "uniramfs: iBFT: no /sys/firmware/ibft: the firmware left no iSCSI "
                              "boot table",
-                             "uniramfs: iSCSI: logging in to %s at 192.168.51.1:3260" % (TEST71_IQN % 1),
-                             "uniramfs: iSCSI: logging in to %s at 192.168.50.1:3260" % (TEST71_IQN % 2)),
+                             "uniramfs: iSCSI: logging in to %s at 192.168.51.1:3260"
+                             % (TEST71_IQN % 1),
+                             "uniramfs: iSCSI: logging in to %s at 192.168.50.1:3260"
+                             % (TEST71_IQN % 2)),
                  log_absent=("exited with status",)),
     ]
