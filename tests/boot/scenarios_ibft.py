@@ -68,9 +68,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def _script(cmdline, chap):
-    """iPXE's script: DHCP, the target hooked (the iBFT made), our kernel."""
-    lines = ["#!ipxe", "dhcp", "set initiator-iqn " + FW_INITIATOR]
+def _script(cmdline, chap, static):
+    """iPXE's script: DHCP (or a static address: the table's NIC says
+    so), the target hooked (the iBFT made), our kernel."""
+    lines = ["#!ipxe"]
+    lines += (["set net0/ip 10.0.2.15", "set net0/netmask 255.255.255.0",
+               "set net0/gateway 10.0.2.2"] if static else ["dhcp"])
+    lines += ["set initiator-iqn " + FW_INITIATOR]
     if chap:
         lines += ["set username " + chap[0], "set password " + chap[1]]
     lines += ["sanhook iscsi:%s::3260:%d:%s" % (SERVER, LUN, IQN),
@@ -84,9 +88,10 @@ def _script(cmdline, chap):
 IPXE_ROM = "/usr/lib/ipxe/qemu/efi-virtio.rom"
 
 
-def ipxe_ibft(chap=None):
+def ipxe_ibft(chap=None, static=False):
     """A copy of the local root disk as tgtd's LUN (CHAP when chap, only
-    FW_INITIATOR let in), booted through iPXE's sanhook."""
+    FW_INITIATOR let in), booted through iPXE's sanhook; static: iPXE's
+    address set by hand, not by DHCP (the table's NIC origin then says so)."""
     def net_fn(testinit, work, boot):
         vmlinuz, image, cmdline = boot
 
@@ -102,7 +107,7 @@ def ipxe_ibft(chap=None):
                 os.symlink(os.path.abspath(vmlinuz), os.path.join(tftp, "vmlinuz"))
                 os.symlink(os.path.abspath(image), os.path.join(tftp, "initrd.img"))
                 with open(os.path.join(tftp, "boot.ipxe"), "w") as f:
-                    f.write(_script(cmdline, chap))
+                    f.write(_script(cmdline, chap, static))
                 lun = os.path.join(tmp, "lun.img")
                 shutil.copyfile(disks.ensure(LOCAL, testinit, work), lun)
                 with netservers.start_iscsi(lun, tmp, chap=chap, initiator=FW_INITIATOR) as s, \
@@ -182,11 +187,15 @@ def scenarios(Scenario):
         # TEST-70 "root=ibft": dracut's command line for it
         Scenario("ibft-test70", "root=LABEL= rd.iscsi.ibft=1 rd.iscsi.firmware=1 (TEST-70's "
                  "root=ibft): the network and the login from the firmware's table",
-                 LOCAL, "LABEL=" + LOCAL.label, build=BUILD, net=ipxe_ibft(), ours_only=True,
-                 cmdline="rd.iscsi.ibft=1 rd.iscsi.firmware=1 " + net.KERNEL_NAMES,
+                 LOCAL, "LABEL=" + LOCAL.label, build=BUILD, net=ipxe_ibft(static=True),
+                 ours_only=True, cmdline="rd.iscsi.ibft=1 rd.iscsi.firmware=1 " + net.KERNEL_NAMES,
+                 # iPXE's address was set by hand: the table's, no DHCP
                  log_expect=("uniramfs: iBFT: target %s at %s:3260 LUN %d, through the NIC %s" % (
                      IQN, SERVER, LUN, MAC),
-                     "uniramfs: iSCSI: logging in to %s at %s:3260" % (IQN, SERVER))),
+                     "uniramfs: iBFT: NIC %s: 10.0.2.15/24" % MAC,
+                     "uniramfs: eth0: 10.0.2.15/24 as ip=ibft says",
+                     "uniramfs: iSCSI: logging in to %s at %s:3260" % (IQN, SERVER)),
+                 log_absent=("asking for an address by DHCP",)),
         # TEST-71 "… rd.iscsi.waitnet=0 rd.iscsi.testroute=0 default GW":
         # its command line, with ifname= for dracut's .link files; no iBFT
         # on this machine, so rd.iscsi.firmware only warns
