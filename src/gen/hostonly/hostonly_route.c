@@ -188,7 +188,9 @@ int hostonly_net_reach_server(const struct ctx *c)
 	}
 	free(mac);
 	if (r == 0) {
-		char *spec = xasprintf("%s:dhcp", iface);
+		/* an IPv6 server: dracut's either6 (SLAAC, else DHCPv6), which
+		 * is how a host whose address is not static got its own */
+		char *spec = xasprintf("%s:%s", iface, family == AF_INET6 ? "either6" : "dhcp");
 		r = hostonly_net_push_word(c, "ip", spec, "the interface");
 		free(spec);
 	}

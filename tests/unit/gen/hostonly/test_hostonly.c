@@ -183,7 +183,7 @@ static void test_nfs_ipv6_path_with_space_is_quoted(void)
 	CHECK_STR(h.net.iface, "enp1s0");
 	CHECK_STR(joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
 	CHECK_STR(joined(&h.net.cmdline),
-		  "netroot=\"nfs4:[fd00::10]:/srv/my root\",ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
+		  "netroot=\"nfs4:[fd00::10]:/srv/my root\",ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:either6");
 	hostonly_free(&h);
 	free(root);
 }

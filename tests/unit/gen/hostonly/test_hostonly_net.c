@@ -68,13 +68,14 @@ static void parsed_free(struct parsed *p)
 	strv_free(&p->warnings);
 }
 
-/* ip=IFACE:dhcp and, unless it is a kernel name, ifname=IFACE:MAC. */
-static void check_ip(const struct parsed *p, const char *iface, bool with_ifname)
+/* ip=IFACE:METHOD (dhcp; either6 for an IPv6 server) and, unless it is
+ * a kernel name, ifname=IFACE:MAC. */
+static void check_ip_as(const struct parsed *p, const char *iface, bool with_ifname, enum ip_autoconf how)
 {
 	CHECK(p->net.n_ip == 1);
 	if (p->net.n_ip == 1) {
 		CHECK_STR(p->net.ip[0].device, iface);
-		CHECK(p->net.ip[0].autoconf == IP_AUTO_DHCP);
+		CHECK(p->net.ip[0].autoconf == how);
 	}
 	CHECK(p->net.n_ifname == (with_ifname ? 1u : 0u));
 	if (with_ifname && p->net.n_ifname == 1) {
@@ -82,6 +83,11 @@ static void check_ip(const struct parsed *p, const char *iface, bool with_ifname
 		CHECK_STR(p->net.ifname[0].name, iface);
 		CHECK(memcmp(p->net.ifname[0].mac, mac, 6) == 0);
 	}
+}
+
+static void check_ip(const struct parsed *p, const char *iface, bool with_ifname)
+{
+	check_ip_as(p, iface, with_ifname, IP_AUTO_DHCP);
 }
 
 static void test_nfs4(void)
@@ -105,7 +111,7 @@ static void test_nfs4_ipv6_with_space(void)
 	CHECK(p.r == 0 && p.nr.kind == NETROOT_NFS);
 	CHECK_STR(p.nr.nfs.server, "fd00::10");
 	CHECK_STR(p.nr.nfs.path, "/srv/my root");
-	check_ip(&p, "enp1s0", true);
+	check_ip_as(&p, "enp1s0", true, IP_AUTO_EITHER6);
 	parsed_free(&p);
 }
 
