@@ -13,6 +13,7 @@
 #include "init/boot_inputs.h"
 #include "init/stackenv.h"
 #include "init/init.h"
+#include "init/netboot/netvirt_up.h"
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
@@ -82,6 +83,7 @@ static void stage_modules(struct init *in)
 		in->events.net_arg = &in->net;
 		in->net.on_up = net_up;
 		in->net.up_arg = in;
+		netvirt_modules(&in->net, in->ml);
 		if (netup_start(&in->net, &in->loop) < 0)
 			log_err("%s", err_msg());
 	}

@@ -54,6 +54,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import disks  # noqa: E402
 import serialtext  # noqa: E402
+import scenarios_bond  # noqa: E402
 import scenarios_btrfs  # noqa: E402
 import scenarios_clevis  # noqa: E402
 import scenarios_compat  # noqa: E402
@@ -256,6 +257,7 @@ SCENARIOS.extend(scenarios_net27.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ibft.scenarios(Scenario))
 SCENARIOS.extend(scenarios_nvmf.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ipv6.scenarios(Scenario))
+SCENARIOS.extend(scenarios_bond.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))

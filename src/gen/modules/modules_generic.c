@@ -198,6 +198,11 @@ static const struct generic generic[] = {
 	{ "r8169", "Realtek onboard, most desktops" },
 	{ "tg3", "Broadcom NetXtreme onboard (HPE, Dell, Apple)" },
 	{ "mlx5_core", "Mellanox ConnectX-4 and later, the usual 25/100G NIC" },
+	/* The links servers sit on: bond=, vlan=, bridge= (garp, mrp,
+	 * stp and llc come as dependencies) */
+	{ "bonding", "bond=" },
+	{ "8021q", "vlan=" },
+	{ "bridge", "bridge=" },
 	/* Network roots. NFS's sunrpc, lockd, grace, fscache, netfs and
 	 * dns_resolver come as dependencies; auth_rpcgss and
 	 * rpcsec_gss_krb5 only serve sec=krb5, which needs a keytab and

@@ -174,10 +174,10 @@ static void add_modparam(struct options *o, const struct cmdline_param *p)
 static const struct {
 	const char *key, *why;
 } unsupported[] = {
-	{ "bridge", "uniramfs sets up no network bridge" },
-	{ "bond", "uniramfs sets up no bonded interface" },
-	{ "team", "uniramfs sets up no team interface" },
-	{ "vlan", "uniramfs sets up no VLAN interface" },
+	/* the team driver passes no traffic until teamd, a daemon with
+	 * its own JSON configuration, drives it over generic netlink: bond=
+	 * has the same modes */
+	{ "team", "uniramfs sets up no team interface (it needs teamd): use bond=" },
 };
 
 static bool warn_unsupported(const struct cmdline_param *p)

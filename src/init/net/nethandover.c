@@ -115,6 +115,21 @@ int net_networkd_render(const struct net_conf *nc, struct buf *b)
 	return 0;
 }
 
+int net_networkd_port_render(const char *port, const char *master, struct buf *b)
+{
+	if (!net_handover_ifname_ok(port) || !net_handover_ifname_ok(master))
+		return -EINVAL;
+	buf_printf(b, "# uniramfs: the root is reached through %s, over this port; networkd\n"
+		      "# must leave it in %s as it is.\n"
+		      "[Match]\n"
+		      "Name=%s\n"
+		      "\n"
+		      "[Link]\n"
+		      "Unmanaged=yes\n",
+		   master, master, port);
+	return 0;
+}
+
 int net_iscsi_initiator_render(const char *iqn, struct buf *b)
 {
 	size_t n = iqn ? strlen(iqn) : 0;

@@ -30,6 +30,12 @@
  * written into these formats (a ';' would split NM's list). */
 int net_nm_unmanaged_render(const char *ifname, struct buf *out);
 int net_networkd_render(const struct net_conf *nc, struct buf *out);
+/* A port of the bond or bridge (or a VLAN's link) the root is reached
+ * through: networkd leaves it alone (Unmanaged=yes), so it neither
+ * runs DHCP on it nor takes it out of its master; NM gets
+ * net_nm_unmanaged_render for it. The file is net_networkd_name(port).
+ * 0, or -EINVAL as above. */
+int net_networkd_port_render(const char *port, const char *master, struct buf *out);
 /* The file names: "90-uniramfs-IFACE.conf", "00-uniramfs-IFACE.network"
  * (malloc'd). */
 char *net_nm_conf_name(const char *ifname);

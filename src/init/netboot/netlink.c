@@ -66,8 +66,7 @@ static void attr(struct nlmsghdr *h, unsigned type, const void *data, size_t len
 	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_SPACE(len);
 }
 
-/* Send h and read until its ACK (or error) comes back. */
-static int transact(struct nl *nl, struct nlmsghdr *h)
+int nl_transact(struct nl *nl, struct nlmsghdr *h)
 {
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
 	unsigned char rx[1024] __attribute__((aligned(NLMSG_ALIGNTO)));
@@ -114,7 +113,7 @@ int nl_link_set(struct nl *nl, int ifindex, bool up, unsigned mtu, const char *n
 		attr(h, IFLA_MTU, &mtu, sizeof(mtu));
 	if (name)
 		attr(h, IFLA_IFNAME, name, strlen(name) + 1);
-	return transact(nl, h);
+	return nl_transact(nl, h);
 }
 
 int nl_addr(struct nl *nl, bool add, int ifindex, struct in_addr addr, int prefix)
@@ -135,7 +134,7 @@ int nl_addr(struct nl *nl, bool add, int ifindex, struct in_addr addr, int prefi
 		struct in_addr b = { addr.s_addr | htonl(host) };
 		attr(h, IFA_BROADCAST, &b, sizeof(b));
 	}
-	return transact(nl, h);
+	return nl_transact(nl, h);
 }
 
 int nl_default_route(struct nl *nl, int ifindex, struct in_addr gw)
@@ -153,7 +152,7 @@ int nl_default_route(struct nl *nl, int ifindex, struct in_addr gw)
 	rt->rtm_type = RTN_UNICAST;
 	attr(h, RTA_GATEWAY, &gw, sizeof(gw));
 	attr(h, RTA_OIF, &oif, sizeof(oif));
-	return transact(nl, h);
+	return nl_transact(nl, h);
 }
 
 int nl_addr6(struct nl *nl, int ifindex, const struct in6_addr *addr, int prefix)

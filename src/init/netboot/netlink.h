@@ -19,6 +19,10 @@ struct nl {
 };
 
 /* 0, or -errno. */
+struct nlmsghdr;
+/* Send h (its seq set here) and read until its ACK: 0 or the kernel's
+ * -errno. For netlink_link.c, which builds the nested link requests. */
+int nl_transact(struct nl *nl, struct nlmsghdr *h);
 int nl_open(struct nl *nl, const struct sysops *ops);
 void nl_close(struct nl *nl);
 /* Up or down; mtu 0 and name NULL leave those as they are. */

@@ -34,6 +34,30 @@ static void write_run_file(struct netup *nu, const char *parent, const char *dir
 /* A root on the network (or the disk under it) is reached through ni:
  * the root's NetworkManager and systemd-networkd must leave its address
  * alone (nethandover.h). */
+/* The ports under ni (bond=, bridge=, vlan=): theirs too. */
+static void write_ports(struct netup *nu, const struct netif *ni)
+{
+	for (size_t i = 0; i < nu->n; i++) {
+		const struct netvirt *m = netvirt_master_of(&nu->virt, nu->v[i].name);
+		struct buf b = { 0 };
+		char *name;
+		if (!nu->v[i].slave || !m || strcmp(m->name, ni->name))
+			continue;
+		if (net_nm_unmanaged_render(nu->v[i].name, &b) == 0) {
+			name = net_nm_conf_name(nu->v[i].name);
+			write_run_file(nu, "/run/NetworkManager", "/run/NetworkManager/conf.d", name, &b);
+			free(name);
+		}
+		buf_free(&b);
+		if (net_networkd_port_render(nu->v[i].name, ni->name, &b) == 0) {
+			name = net_networkd_name(nu->v[i].name);
+			write_run_file(nu, "/run/systemd", "/run/systemd/network", name, &b);
+			free(name);
+		}
+		buf_free(&b);
+	}
+}
+
 static void write_handover(struct netup *nu, const struct netif *ni, const struct net_conf *nc)
 {
 	struct buf b = { 0 };
@@ -41,6 +65,7 @@ static void write_handover(struct netup *nu, const struct netif *ni, const struc
 
 	if (nu->root.kind == NETROOT_NONE && !nu->root.iscsi.firmware)
 		return;
+	write_ports(nu, ni);
 	if (net_nm_unmanaged_render(ni->name, &b) < 0) {
 		log_warn("%s: the name cannot be written into NetworkManager's and networkd's files: "
 			 "they may reconfigure the root's link", ni->name);

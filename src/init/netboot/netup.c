@@ -3,6 +3,7 @@
 #include "init/netboot/netup.h"
 #include "init/netboot/netstate.h"
 #include "init/netboot/netup6.h"
+#include "init/netboot/netvirt_up.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -40,6 +41,7 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 	net_cmdline_parse(&nu->cmd, c);
 	if (netroot_from_cmdline(c, &nu->root, &w) < 0)
 		nu->root.kind = NETROOT_NONE;
+	netvirt_cmdline(&nu->virt, c, &w);
 	for (size_t i = 0; i < nu->cmd.warnings.n; i++)
 		log_warn("%s", nu->cmd.warnings.v[i]);
 	for (size_t i = 0; i < w.n; i++)
@@ -482,7 +484,8 @@ void netup_scan(void *arg)
 			log_debug("interface %s (index %d, %s)", ni.name, ni.ifindex, addr);
 			if (nu->chosen < 0 || several_named(nu)) {
 				rename_if_asked(nu, &nu->v[nu->n - 1]);
-				if (candidate(nu, &nu->v[nu->n - 1])) {
+				if (!netvirt_claim(nu, &nu->v[nu->n - 1]) &&
+				    candidate(nu, &nu->v[nu->n - 1])) {
 					rename_as_udev(nu, &nu->v[nu->n - 1]);
 					bring_up(nu, nu->n - 1);
 				}
@@ -493,6 +496,8 @@ void netup_scan(void *arg)
 		free(addr);
 	}
 	closedir(d);
+	if ((nu->chosen < 0 || several_named(nu)) && netvirt_create_ready(nu))
+		netup_scan(nu); /* the new link, itself an interface */
 }
 
 static void packet_ready(void *arg)
@@ -579,6 +584,7 @@ void netup_stop(struct netup *nu, bool keep)
 	if (!nu->started)
 		return;
 	if (!keep) {
+		netvirt_teardown(nu);
 		for (size_t i = 0; i < nu->n; i++) {
 			if (!nu->v[i].up)
 				continue;
@@ -616,6 +622,9 @@ void netup_report(const struct netup *nu)
 			log_err("  %s: %s/%d", ni->name, inet_ntop(AF_INET, &ni->addr, a, sizeof(a)), ni->prefix);
 		else if (ni->failed && ni->v6)
 			log_err("  %s: no IPv6 address (ip=%s)", ni->name, ip_autoconf_name(ni->v6));
+		else if (ni->slave)
+			log_err("  %s: a port of %s", ni->name, netvirt_master_of(&nu->virt, ni->name) ?
+				netvirt_master_of(&nu->virt, ni->name)->name : "?");
 		else if (ni->failed)
 			log_err("  %s: no address: DHCP got no answer", ni->name);
 		else if (ni->up)
@@ -635,6 +644,7 @@ void netup_free(struct netup *nu)
 		nu->ops->close(nu->pfd);
 	net_cmdline_free(&nu->cmd);
 	netroot_free(&nu->root);
+	netvirt_set_free(&nu->virt);
 	free(nu->nfsroot);
 	free(nu->v);
 	memset(nu, 0, sizeof(*nu));

@@ -14,6 +14,7 @@
 #include "init/net/ndopt.h"
 #include "init/net/netname.h"
 #include "init/net/netroot.h"
+#include "init/net/netvirt.h"
 #include "init/netboot/netlink.h"
 
 /* Bringing the network up for the boot, only when it is asked for (a
@@ -37,6 +38,7 @@ struct netif {
 	bool configured;      /* has addr/prefix */
 	struct in_addr addr;
 	int prefix;
+	bool slave;              /* a port of a bond=, bridge=, vlan= link */
 	struct dhcp_client dc;
 	long long deadline; /* the DHCP client's, -1: none */
 	/* IPv6 (netup6.h): the ip= method it waits on, 0 for none */
@@ -64,6 +66,7 @@ struct netup {
 	const struct sysops *ops;
 	struct net_cmdline cmd;
 	struct netroot root;
+	struct netvirt_set virt; /* bond=, vlan=, bridge= (netvirt_up.h) */
 	char *nfsroot;   /* nfsroot= as given, for the kernel form over root-path */
 	bool wanted;     /* the boot needs the network */
 	bool started;
