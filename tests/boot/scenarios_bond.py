@@ -41,10 +41,11 @@ VM_MODULES = netvm.MODULES
 
 
 @contextlib.contextmanager
-def _monitor(commands):
+def _monitor(commands, log):
     """QEMU arguments that stop the VM at start (-S) and connect a second
     monitor to a socket here, which sends commands and then `cont`: the
-    guest runs only once they are done."""
+    guest runs only once they are done.  What the monitor answers goes
+    to log."""
     tmp = tempfile.mkdtemp(prefix="mon-")
     path = os.path.join(tmp, "mon.sock")
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -54,12 +55,24 @@ def _monitor(commands):
     conns = []
 
     def feed():
-        try:
-            c, _ = srv.accept()
-        except OSError:
-            return
-        conns.append(c)
-        c.sendall(("".join(cmd + "\n" for cmd in commands) + "cont\n").encode())
+        with open(log, "wb") as out:
+            try:
+                c, _ = srv.accept()
+            except OSError as e:
+                out.write(b"no connection from QEMU: %s\n" % str(e).encode())
+                return
+            conns.append(c)
+            c.settimeout(None)
+            c.sendall(("".join(cmd + "\n" for cmd in commands) + "cont\n").encode())
+            while True:
+                try:
+                    data = c.recv(4096)
+                except OSError:
+                    return
+                if not data:
+                    return
+                out.write(data)
+                out.flush()
 
     t = threading.Thread(target=feed, daemon=True)
     t.start()
@@ -68,6 +81,7 @@ def _monitor(commands):
     finally:
         srv.close()
         for c in conns:
+            c.shutdown(socket.SHUT_RDWR)
             c.close()
         t.join(5)
         os.unlink(path)
@@ -81,7 +95,8 @@ def bond_nfs(testinit, work):
     instance"; the first would carry nothing anyway)."""
     @contextlib.contextmanager
     def ctx():
-        with net._nfs_server(testinit, work) as s, _monitor(["set_link n0 off"]) as mon:
+        log = os.path.join(work, "logs", "bond-failover-monitor.log")
+        with net._nfs_server(testinit, work) as s, _monitor(["set_link n0 off"], log) as mon:
             yield [], mon + [
                 "-netdev", "user,id=n0,restrict=on",
                 "-device", "virtio-net-pci,netdev=n0,mac=" + MAC1,
