@@ -172,7 +172,7 @@ int nl_addr6(struct nl *nl, int ifindex, const struct in6_addr *addr, int prefix
 	attr(h, IFA_LOCAL, addr, sizeof(*addr));
 	attr(h, IFA_ADDRESS, addr, sizeof(*addr));
 	attr(h, IFA_FLAGS, &flags, sizeof(flags));
-	return transact(nl, h);
+	return nl_transact(nl, h);
 }
 
 int nl_default_route6(struct nl *nl, int ifindex, const struct in6_addr *gw)
@@ -189,5 +189,5 @@ int nl_default_route6(struct nl *nl, int ifindex, const struct in6_addr *gw)
 	rt->rtm_type = RTN_UNICAST;
 	attr(h, RTA_GATEWAY, gw, sizeof(*gw));
 	attr(h, RTA_OIF, &oif, sizeof(oif));
-	return transact(nl, h);
+	return nl_transact(nl, h);
 }
