@@ -64,7 +64,8 @@ NFSD_TOOLS = ("rpc.nfsd", "rpc.mountd", "exportfs")
 BINARIES = ("busybox", "rpcbind", "rpcinfo", "nbd-server", "tgtd", "tgtadm",
             "/usr/sbin/dnsmasq")   # dnsmasq-base: RAs and DHCPv6 (ipv6=True)
 MODULES = ("virtio_pci", "virtio_net", "virtio_blk", "crc32c_generic", "ext4", "nfsd",
-           "nvmet", "nvmet_tcp")   # nvmet=True only
+           "nvmet", "nvmet_tcp",   # nvmet=True only
+           "8021q")                # vlan=ID only
 NVMET_NQN = "nqn.2026-12.org.uniramfs:root"   # the subsystem nvmet=True serves
 NVMET_PORT = 4420
 # What libtirpc, rpcbind and glibc read; init.sh writes the rest of /etc.
@@ -187,7 +188,7 @@ class ServerVM:
 
 
 def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi="", nvmet=False,
-          nvmet_host="", ipv6=False):
+          nvmet_host="", ipv6=False, vlan=0):
     """Boot the server VM serving disk (an ext4 test root) at EXPORT and
     DHCP with rootpath as option 17 (none if empty) and siaddr as the
     next server (an address the VM also takes), over NFSv3 and (v4) v4,
@@ -200,7 +201,9 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
     to a temporary overlay, never to the file);
     (ipv6) over IPv6 too: SERVER_ADDR6/PREFIX6 on the wire, router
     advertisements for SLAAC and DHCPv6 handing out POOL6 (dnsmasq), NFS
-    exported to the /64; return the ServerVM once it is ready."""
+    exported to the /64; (vlan: an 802.1Q id) with its IPv4 addresses and
+    DHCP on a VLAN of that id only, so that only tagged frames reach
+    them; return the ServerVM once it is ready."""
     img, sbin = image(env, work)
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
@@ -226,6 +229,8 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
             params.append("sv.nvmethost=" + nvmet_host)
     if ipv6:
         params.append("sv.ipv6=%s/%d,%s" % (SERVER_ADDR6, PREFIX6, POOL6))
+    if vlan:
+        params.append("sv.vlan=%d" % vlan)
     for p in params:
         if re.search(r"\s", p):
             raise ValueError("server VM parameter %r has a space" % p)

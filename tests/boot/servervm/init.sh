@@ -9,7 +9,8 @@
 # sv.nvmet=NQN, over NVMe/TCP (the kernel's nvmet, the disk as namespace 1
 # of subsystem NQN on port 4420, open to any host or to sv.nvmethost=) and,
 # with sv.ipv6=ADDR/PREFIX,POOL, over IPv6 too (ADDR on the wire, dnsmasq's
-# router advertisements and DHCPv6 handing out POOL) on its one
+# router advertisements and DHCPv6 handing out POOL) and, with sv.vlan=ID,
+# with its IPv4 addresses and DHCP on a VLAN (eth0.ID) only, on its one
 # NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
@@ -34,7 +35,7 @@ mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
 addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd='' iscsi=''
-nvmet='' nvmethost='' ipv6=''
+nvmet='' nvmethost='' ipv6='' vlan=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -49,6 +50,7 @@ for kv in $(cat /proc/cmdline); do
 	sv.nvmet=*) nvmet=${kv#sv.nvmet=} ;;
 	sv.nvmethost=*) nvmethost=${kv#sv.nvmethost=} ;;
 	sv.ipv6=*) ipv6=${kv#sv.ipv6=} ;;
+	sv.vlan=*) vlan=${kv#sv.vlan=} ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -73,12 +75,22 @@ printf '127.0.0.1 localhost\n%s server\n' "${addr%/*}" > /etc/hosts
 : > /var/lib/nfs/rmtab
 
 ip link set lo up
-ip addr add "$addr" dev eth0 || fail "ip addr add $addr dev eth0"
+ifc=eth0
+# --- VLAN (sv.vlan=ID; servervm.start(vlan=ID)) ---
+# The addresses and DHCP on eth0.ID, a VLAN of eth0, and none on eth0
+# itself: only 802.1Q-tagged frames of that VLAN reach a service.
+if [ -n "$vlan" ]; then
+	modprobe 8021q || fail "modprobe 8021q"
+	ip link set eth0 up || fail "ip link set eth0 up"
+	ip link add link eth0 name "eth0.$vlan" type vlan id "$vlan" || fail "VLAN $vlan on eth0"
+	ifc=eth0.$vlan
+fi
+ip addr add "$addr" dev "$ifc" || fail "ip addr add $addr dev $ifc"
 # A next-server other than the server id is a second address of this VM.
 if [ -n "$siaddr" ] && [ "$siaddr" != "${addr%/*}" ]; then
-	ip addr add "$siaddr/${addr#*/}" dev eth0 || fail "ip addr add $siaddr dev eth0"
+	ip addr add "$siaddr/${addr#*/}" dev "$ifc" || fail "ip addr add $siaddr dev $ifc"
 fi
-ip link set eth0 up || fail "ip link set eth0 up"
+ip link set "$ifc" up || fail "ip link set $ifc up"
 
 dev=
 for _ in $(seq 1 100); do
@@ -94,7 +106,7 @@ mount -t ext4 -o ro "$dev" "$exp_dir" || fail "mount $dev $exp_dir"
 cat > /etc/udhcpd.conf <<EOF
 start $pool
 end $pool
-interface eth0
+interface $ifc
 max_leases 1
 auto_time 0
 lease_file /run/udhcpd.leases
