@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "cmdline.h"
 #include "err.h"
 #include "gen/build/build_priv.h"
 #include "gen/build/opts.h"
@@ -200,6 +201,19 @@ static int add_hostonly(struct plan *p, struct modules *m)
 	}
 	for (size_t i = 0; r == 0 && i < h.modules.n; i++)
 		r = want_module(m, h.modules.v[i]);
+	/* bond=, vlan=, bridge= in --cmdline: their drivers, though no
+	 * interface of the host is one (the host's own links are found
+	 * with the network root, hostonly_netvirt.c) */
+	if (r == 0 && p->o->cmdline) {
+		static const char *const links[][2] = { { "bond", "bonding" }, { "vlan", "8021q" },
+							{ "bridge", "bridge" } };
+		struct cmdline c = { 0 };
+		cmdline_parse(&c, p->o->cmdline);
+		for (size_t i = 0; r == 0 && i < ARRAY_SIZE(links); i++)
+			if (cmdline_has(&c, links[i][0]))
+				r = want_module(m, links[i][1]);
+		cmdline_free(&c);
+	}
 	for (size_t i = 0; r == 0 && i < h.modaliases.n; i++)
 		r = want_module(m, h.modaliases.v[i]);
 	for (size_t i = 0; r == 0 && i < h.fstypes.n; i++) {

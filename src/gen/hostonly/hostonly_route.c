@@ -168,10 +168,19 @@ int hostonly_net_reach_server(const struct ctx *c)
 	r = hostonly_resolve_link(c, link, &dev);
 	free(link);
 	if (r > 0) {
-		log_warn("hostonly: %s, the way to %s, has no device (a bridge, bond or VLAN?): add its NIC's "
-			 "driver with --add-modules, and ip= with --cmdline",
-			 iface, n->server);
 		free(dir);
+		r = hostonly_net_virtual(c, iface, 0);
+		if (r < 0)
+			return r;
+		if (r == 0) { /* a bond, bridge or VLAN: it is the interface */
+			char *spec = xasprintf("%s:dhcp", iface);
+			r = hostonly_net_push_word(c, "ip", spec, "the interface");
+			free(spec);
+			return r;
+		}
+		log_warn("hostonly: %s, the way to %s, has no device and is no bond, bridge or VLAN: add "
+			 "its NIC's driver with --add-modules, and ip= with --cmdline",
+			 iface, n->server);
 		return 0;
 	}
 	if (r == 0)

@@ -12,6 +12,7 @@
 #include "gen/hostonly/hostonly.h"
 #include "init/net/ipconf.h"
 #include "init/net/netroot.h"
+#include "init/net/netvirt.h"
 #include "gen/features/nettools.h"
 #include "run_helpers.h"
 #include "test.h"
@@ -167,8 +168,49 @@ static void test_nvmf(void)
 	parsed_free(&p);
 }
 
+/* A root reached through a bond: the bonding driver and both ports'
+ * NIC drivers packed, and the bond= word the init makes bond0 from. */
+static void test_bond(void)
+{
+	char *root = hostonly_fixture("nfs-bond"), *line;
+	struct hostonly h;
+	struct net_plan np = { 0 };
+	struct cmdline c = { 0 };
+	struct netvirt_set vs = { 0 };
+	struct strv w = { 0 };
+	struct parsed p;
+
+	CHECK(hostonly_detect(root, &h) == 0);
+	CHECK(strv_contains(&h.modules, "bonding"));
+	CHECK(strv_contains(&h.modules, "e1000"));
+	CHECK(strv_contains(&h.modules, "virtio_net"));
+	net_plan_hostonly(&np, &h);
+	line = net_plan_cmdline(&np, NULL);
+	cmdline_parse(&c, line);
+	netvirt_cmdline(&vs, &c, &w);
+	CHECK(w.n == 0);
+	CHECK(vs.n == 1);
+	if (vs.n == 1) {
+		CHECK_STR(vs.v[0].text, "bond=bond0:enp0s3,enp1s0:mode=active-backup,miimon=100");
+		CHECK(vs.v[0].n_slaves == 2);
+	}
+	netvirt_set_free(&vs);
+	strv_free(&w);
+	cmdline_free(&c);
+	free(line);
+	net_plan_free(&np);
+	hostonly_free(&h);
+	free(root);
+	parse_baked("nfs-bond", &p);
+	CHECK(p.r == 0 && p.nr.kind == NETROOT_NFS);
+	CHECK_STR(p.nr.nfs.server, "192.168.1.10");
+	check_ip(&p, "bond0", false);
+	parsed_free(&p);
+}
+
 int main(void)
 {
+	RUN(test_bond);
 	RUN(test_nfs4);
 	RUN(test_nfs4_ipv6_with_space);
 	RUN(test_iscsi);
