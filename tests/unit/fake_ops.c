@@ -286,10 +286,11 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 
 	for (nfds_t i = 0; i < n; i++)
 		fds[i].revents = 0;
-	if (cur->nrecv || cur->npkts) {
+	if (cur->nrecv || cur->npkts || cur->nlmon_len) {
 		for (nfds_t i = 0; i < n; i++)
 			if ((cur->nrecv && fds[i].fd == cur->uevent_fd) ||
-			    (cur->npkts && fds[i].fd == cur->pkt_fd))
+			    (cur->npkts && fds[i].fd == cur->pkt_fd) ||
+			    (cur->nlmon_len && fds[i].fd == cur->nlmon_fd))
 				fds[i].revents = POLLIN;
 		return 1;
 	}
@@ -300,7 +301,7 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 		return r;
 	if (cur->on_idle) {
 		cur->on_idle(cur);
-		if (cur->nrecv || cur->npkts)
+		if (cur->nrecv || cur->npkts || cur->nlmon_len)
 			return op_poll(fds, n, 0);
 	}
 	cur->now += timeout < 0 ? 60000 : timeout;
@@ -325,8 +326,12 @@ static int op_socket(int domain, int type, int proto)
 	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
 	logf_("socket %d %d %d", domain, type & 0xff, proto);
-	if (domain == AF_NETLINK) {
+	if (domain == AF_NETLINK && cur->nl_fd >= 0) {
+		cur->nlmon_fd = fd;
+	} else if (domain == AF_NETLINK) {
 		cur->nl_fd = fd;
+	} else if (domain == AF_INET6) {
+		cur->udp6_fd = fd;
 	} else {
 		cur->pkt_fd = fd;
 		cur->pkt_type = type;
@@ -342,6 +347,12 @@ static int op_close(int fd)
 	} else if (fd == cur->nl_fd) {
 		strv_push(&cur->log, "close netlink");
 		cur->nl_fd = -1;
+	} else if (fd == cur->nlmon_fd) {
+		strv_push(&cur->log, "close netlink listener");
+		cur->nlmon_fd = -1;
+	} else if (fd == cur->udp6_fd) {
+		strv_push(&cur->log, "close udp6");
+		cur->udp6_fd = -1;
 	} else {
 		strv_push(&cur->log, "close");
 	}
@@ -410,6 +421,15 @@ static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const v
 {
 	(void)flags;
 	(void)alen;
+	if (fd == cur->nlmon_fd) {
+		logf_("netlink listener %u", ((const struct nlmsghdr *)buf)->nlmsg_type);
+		return (ssize_t)len;
+	}
+	if (fd == cur->udp6_fd) {
+		const struct sockaddr_in6 *to = addr;
+		logf_("udp6-send %u %u %zu", to->sin6_scope_id, ntohs(to->sin6_port), len);
+		return (ssize_t)len;
+	}
 	if (fd == cur->nl_fd) {
 		const struct nlmsghdr *h = buf;
 		struct nlmsghdr *r = (struct nlmsghdr *)cur->nl_reply;
@@ -436,6 +456,16 @@ static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const v
 static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, unsigned *alen)
 {
 	(void)flags;
+	if (fd == cur->nlmon_fd) {
+		size_t n = cur->nlmon_len < len ? cur->nlmon_len : len;
+		if (!n)
+			return -EAGAIN;
+		memcpy(buf, cur->nlmon, n);
+		cur->nlmon_len = 0;
+		return (ssize_t)n;
+	}
+	if (fd == cur->udp6_fd)
+		return -EAGAIN;
 	if (fd == cur->nl_fd) {
 		size_t n = cur->nl_reply_len < len ? cur->nl_reply_len : len;
 		if (!n)
@@ -541,7 +571,7 @@ struct fake_ops *fake_ops_new(void)
 		.close = op_close,
 		.ioctl = op_ioctl,
 	};
-	f->nl_fd = f->pkt_fd = -1;
+	f->nl_fd = f->pkt_fd = f->nlmon_fd = f->udp6_fd = -1;
 	f->now = FAKE_T0;
 	f->uevent_fd = -1;
 	cur = f;

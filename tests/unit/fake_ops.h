@@ -67,6 +67,13 @@ struct fake_ops {
 	 * and the fd becomes -1 here; pkt_type is the packet socket's type
 	 * with its flags (SOCK_CLOEXEC...). */
 	int nl_fd, pkt_fd, pkt_type;
+	/* IPv6 (netup6.c): a second rtnetlink socket is the listener, its
+	 * sends recorded "netlink listener TYPE" and what fake_nlmon queued
+	 * read from it; an AF_INET6 socket's sends are recorded
+	 * "udp6-send SCOPE_ID PORT LEN" and nothing ever answers on it. */
+	int nlmon_fd, udp6_fd;
+	unsigned char nlmon[512];
+	size_t nlmon_len;
 	int netlink_err; /* -errno for every request, 0: success */
 	unsigned char nl_reply[64];
 	size_t nl_reply_len;

@@ -4,6 +4,7 @@
  * or brought down before switch_root, and a boot that needs no network
  * never opening a socket. */
 #include <errno.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,53 @@ static void test_dhcp_silent(void)
 	fake_ops_free(f);
 }
 
+/* ip=dhcp6 and no DHCPv6 server: the listener hears eth0's link-local
+ * address, SOLICITs go to port 547 on eth0's link until the client gives
+ * up, and the failure names the interface, the family and that nothing
+ * answered. */
+static bool v6_ll_sent;
+
+static void v6_linklocal(struct fake_ops *f)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifaddrmsg ifa;
+		struct rtattr rta;
+		struct in6_addr a;
+	} m = { .h = { .nlmsg_len = sizeof(m), .nlmsg_type = RTM_NEWADDR },
+		.ifa = { .ifa_family = AF_INET6, .ifa_prefixlen = 64, .ifa_scope = RT_SCOPE_LINK, .ifa_index = 2 },
+		.rta = { .rta_len = RTA_LENGTH(sizeof(struct in6_addr)), .rta_type = IFA_ADDRESS } };
+
+	if (f->nlmon_fd < 0 || v6_ll_sent)
+		return;
+	inet_pton(AF_INET6, "fe80::5054:ff:fe12:3456", &m.a);
+	memcpy(f->nlmon, &m, sizeof(m));
+	f->nlmon_len = sizeof(m);
+	v6_ll_sent = true;
+}
+
+static void test_dhcp6_silent(void)
+{
+	struct fake_ops *f = setup_net("root=nfs4:[fd00::1]:/root ip=dhcp6 rd.timeout=300 rd.shell=0 panic=1");
+	struct init in;
+
+	v6_ll_sent = false;
+	f->on_idle = v6_linklocal;
+	CHECK(run(f, &in) < 0);
+	CHECK(fake_boot_logged("<6>eth0: IPv6: waiting for a link-local address, to ask DHCPv6 from\n"));
+	CHECK(fake_boot_logged("<6>eth0: asking for an IPv6 address by DHCPv6\n"));
+	CHECK(fake_boot_logged("<4>eth0: IPv6: no DHCPv6 lease: no server answered (SOLICIT to ff02::1:2)\n"));
+	CHECK(fake_boot_logged("<3>  eth0: no IPv6 address (ip=dhcp6)\n"));
+	CHECK(fake_log_count(f, "udp6-send 2 547 ") == 7);
+	CHECK(fake_log_count(f, "netlink listener 22") == 1); /* RTM_GETADDR: what is there already */
+	CHECK(fake_log_count(f, "packet-send") == 0);         /* no DHCPv4 */
+	CHECK(fake_log_count(f, "mount [fd00::1]") == 0);
+	if (!fake_boot_logged("<4>eth0: IPv6: no DHCPv6 lease: no server answered (SOLICIT to ff02::1:2)\n"))
+		fake_log_dump(f);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 /* Issue 24: a server that NAKs every REQUEST: the client gives up, and
  * the raw socket goes with it, not at switch_root (a broadcast flood
  * would keep PID 1 checksumming frames meanwhile). */
@@ -589,6 +637,7 @@ int main(void)
 	RUN(test_ifname_wins);
 	RUN(test_unknown_name);
 	RUN(test_dhcp_silent);
+	RUN(test_dhcp6_silent);
 	RUN(test_dhcp_gives_up_closes);
 	RUN(test_nfs_refused);
 	fake_boot_remove_ext4();
