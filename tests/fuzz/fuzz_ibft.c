@@ -24,7 +24,7 @@ static const char *const target_attrs[] = {
 	"chap-name", "chap-secret", "rev-chap-name", "rev-chap-name-secret",
 };
 static const char *const nic_attrs[] = {
-	"mac", "ip-addr", "gateway", "primary-dns", "secondary-dns", "subnet-mask", "hostname", "origin",
+	"mac", "ip-addr", "gateway", "primary-dns", "secondary-dns", "subnet-mask", "prefix-len", "hostname", "origin",
 };
 #define N_TARGET (sizeof(target_attrs) / sizeof(target_attrs[0]))
 #define N_NIC (sizeof(nic_attrs) / sizeof(nic_attrs[0]))

@@ -79,7 +79,7 @@ static int read_nic(const struct ibft_src *src, long index, struct ip_conf *nic,
 {
 	char sub[32], *v;
 	struct net_addr mask;
-	long origin;
+	long origin, plen;
 
 	snprintf(sub, sizeof(sub), "ethernet%ld", index);
 	memset(nic, 0, sizeof(*nic));
@@ -100,14 +100,28 @@ static int read_nic(const struct ibft_src *src, long index, struct ip_conf *nic,
 	addr_attr(src, sub, "gateway", &nic->gateway, w);
 	addr_attr(src, sub, "primary-dns", &nic->dns[0], w);
 	addr_attr(src, sub, "secondary-dns", &nic->dns[1], w);
-	addr_attr(src, sub, "subnet-mask", &mask, w);
-	if (mask.family == AF_INET) {
-		char t[NET_ADDR_TEXT];
-		int prefix = net_parse_prefix(net_addr_str(&mask, t), AF_INET);
-		if (prefix < 0)
-			strv_push_owned(w, xasprintf("ibft: %s/subnet-mask: \"%s\" is not a netmask", sub, t));
-		else
-			nic->prefix = prefix;
+	/* The kernel shows the prefix both ways; subnet-mask is an IPv4
+	 * mask even for an IPv6 NIC (all ones past 32), so IPv6 takes
+	 * prefix-len alone. */
+	v = attr(src, sub, "prefix-len");
+	plen = number(v, nic->client.family == AF_INET6 ? 128 : 32);
+	if (v && plen < 0)
+		strv_push_owned(w, xasprintf("ibft: %s/prefix-len: \"%s\" is not a prefix length", sub, v));
+	free(v);
+	if (nic->client.family == AF_INET6) {
+		nic->prefix = (int)plen;
+	} else {
+		addr_attr(src, sub, "subnet-mask", &mask, w);
+		if (mask.family == AF_INET) {
+			char t[NET_ADDR_TEXT];
+			int prefix = net_parse_prefix(net_addr_str(&mask, t), AF_INET);
+			if (prefix < 0)
+				strv_push_owned(w, xasprintf("ibft: %s/subnet-mask: \"%s\" is not a netmask", sub, t));
+			else
+				nic->prefix = prefix;
+		} else if (plen >= 0) {
+			nic->prefix = (int)plen;
+		}
 	}
 	if ((v = text_attr(src, sub, "hostname"))) {
 		if (net_hostname_valid(v))
@@ -120,7 +134,10 @@ static int read_nic(const struct ibft_src *src, long index, struct ip_conf *nic,
 	v = attr(src, sub, "origin");
 	origin = number(v, 255);
 	free(v);
-	if (origin == IBFT_ORIGIN_DHCP || !nic->client.family)
+	/* the firmware's address came from DHCP: ask again, in its family */
+	if (origin == IBFT_ORIGIN_DHCP && nic->client.family == AF_INET6)
+		nic->autoconf = IP_AUTO_DHCP6;
+	else if (origin == IBFT_ORIGIN_DHCP || !nic->client.family)
 		nic->autoconf = IP_AUTO_DHCP;
 	nic->text = xasprintf("ibft %s", sub);
 	return 0;

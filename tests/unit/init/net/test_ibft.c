@@ -71,6 +71,38 @@ static void test_dhcp_nic_ipv6_target(void)
 	free(dir);
 }
 
+/* An IPv6 NIC: its prefix from prefix-len, never from subnet-mask
+ * (the kernel shows all ones there past 32); a DHCP origin with an
+ * IPv6 address asks DHCPv6; a prefix past 128 is named. */
+static void test_ipv6_nic(void)
+{
+	struct iscsi_root r;
+	struct ip_conf nic;
+	struct strv w = { 0 };
+	char *dir = fixture("static6");
+
+	CHECK(ibft_read(dir, &r, &nic, &w) == 0);
+	CHECK(w.n == 0);
+	CHECK_STR(addr(&nic.client), "fd00::15");
+	CHECK(nic.prefix == 64);
+	CHECK_STR(addr(&nic.gateway), "fd00::1");
+	CHECK(nic.autoconf == IP_AUTO_NONE);
+	CHECK_STR(r.target.server, "fd00::100");
+	iscsi_root_free(&r);
+	ip_conf_free(&nic);
+	free(dir);
+
+	dir = fixture("dhcp6addr");
+	CHECK(ibft_read(dir, &r, &nic, &w) == 0);
+	CHECK(nic.autoconf == IP_AUTO_DHCP6 && nic.prefix == -1);
+	CHECK(w.n == 1);
+	CHECK(w.n == 1 && !strcmp(w.v[0], "ibft: ethernet0/prefix-len: \"129\" is not a prefix length"));
+	iscsi_root_free(&r);
+	ip_conf_free(&nic);
+	strv_free(&w);
+	free(dir);
+}
+
 static void test_hostile(void)
 {
 	struct iscsi_root r;
@@ -111,6 +143,7 @@ int main(void)
 {
 	RUN(test_boot_target);
 	RUN(test_dhcp_nic_ipv6_target);
+	RUN(test_ipv6_nic);
 	RUN(test_hostile);
 	return test_done();
 }
