@@ -385,7 +385,20 @@ static void log_netlink(const struct nlmsghdr *h)
 				n += snprintf(line + n, sizeof(line) - n, " mtu %u", *(unsigned *)RTA_DATA(a));
 			if (a->rta_type == IFLA_IFNAME)
 				n += snprintf(line + n, sizeof(line) - n, " name %s", (char *)RTA_DATA(a));
+			if (a->rta_type == IFLA_MASTER)
+				n += snprintf(line + n, sizeof(line) - n, " master %u", *(unsigned *)RTA_DATA(a));
+			if (a->rta_type == IFLA_LINKINFO) {
+				const struct rtattr *k = RTA_DATA(a);
+				size_t klen = RTA_PAYLOAD(a);
+				for (; RTA_OK(k, klen); k = RTA_NEXT(k, klen))
+					if (k->rta_type == IFLA_INFO_KIND)
+						n += snprintf(line + n, sizeof(line) - n, " kind %.*s",
+							      (int)RTA_PAYLOAD(k), (char *)RTA_DATA(k));
+			}
 		}
+	} else if (h->nlmsg_type == RTM_DELLINK) {
+		const struct ifinfomsg *ifi = NLMSG_DATA(h);
+		snprintf(line, sizeof(line), "netlink dellink %d", ifi->ifi_index);
 	} else if (h->nlmsg_type == RTM_NEWADDR || h->nlmsg_type == RTM_DELADDR) {
 		const struct ifaddrmsg *ifa = NLMSG_DATA(h);
 		char ab[INET_ADDRSTRLEN] = "?";
@@ -436,6 +449,8 @@ static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const v
 		struct nlmsgerr *e = NLMSG_DATA(r);
 
 		log_netlink(h);
+		if (cur->on_netlink)
+			cur->on_netlink(cur, buf, len);
 		memset(cur->nl_reply, 0, sizeof(cur->nl_reply));
 		r->nlmsg_len = NLMSG_LENGTH(sizeof(*e));
 		r->nlmsg_type = NLMSG_ERROR;

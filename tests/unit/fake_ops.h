@@ -81,6 +81,10 @@ struct fake_ops {
 	size_t npkts, cappkts;
 	int pkt_ifindex;
 	void (*on_packet)(struct fake_ops *f, int ifindex, const void *frame, size_t len);
+	/* every rtnetlink request before its ACK (a test makes the link a
+	 * request creates appear in sysfs); RTM_NEWLINK also records
+	 * " master N" and " kind KIND", RTM_DELLINK "netlink dellink N" */
+	void (*on_netlink)(struct fake_ops *f, const void *msg, size_t len);
 	/* btrfs: BTRFS_IOC_DEVICES_READY records "ioctl BTRFS_IOC_DEVICES_READY
 	 * DEVNODE" and remembers the device; it answers 0 (complete) once
 	 * btrfs_members distinct ones were registered, 1 before (0: always
