@@ -14,6 +14,7 @@
 #include "init/stackenv.h"
 #include "init/init.h"
 #include "init/netboot/netvirt_up.h"
+#include "init/stages/overlayspec.h"
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
@@ -144,7 +145,7 @@ static int net_root_mount(struct init *in)
 	}
 }
 
-static bool usr_ready(const struct init *in, const void *spec)
+static bool spec_there(const struct init *in, const void *spec)
 {
 	return registry_match(&in->devs, spec) != NULL;
 }
@@ -152,6 +153,44 @@ static bool usr_ready(const struct init *in, const void *spec)
 static bool never(const struct init *in, const void *arg)
 {
 	return (void)in, (void)arg, false;
+}
+
+/* Until ready, or the devices have been quiet for ROOT_QUIET_MS (no
+ * driver left to load), as the root's wait decides they are all there,
+ * never past end (-1: no end). 0, or < 0: the failure path gave up. */
+static int wait_quiet(struct init *in, long long end,
+		      bool (*ready)(const struct init *in, const void *arg), const void *arg)
+{
+	int r;
+
+	while ((end < 0 || now_ms(in) < end) && !ready(in, arg) &&
+	       (in->drivers.n || now_ms(in) - last_activity(in) < ROOT_QUIET_MS)) {
+		long long until = last_activity(in) + ROOT_QUIET_MS;
+		if ((r = boot_wait(in, end >= 0 && end < until ? end : until, ready, arg)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* rd.overlay=DEVICE: the upper layer's disk may come after the root's (a
+ * USB stick, another controller), so it is waited for as dracut's udev
+ * settle before its mount hook would; overlay.c then uses it or falls
+ * back to a tmpfs. */
+static int wait_overlay_device(struct init *in)
+{
+	struct overlay_spec s;
+	struct strv w = { 0 };
+	int r = 0;
+
+	overlay_spec_parse(in->opt.overlay, &s, &w); /* stage_overlay says the warnings */
+	strv_free(&w);
+	if (s.mode == OVERLAY_DEVICE && !spec_there(in, s.device)) {
+		log_info("waiting for the rd.overlay device %s", s.device);
+		r = wait_quiet(in, in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000,
+			       spec_there, s.device);
+	}
+	overlay_spec_free(&s);
+	return r;
 }
 
 /* root= is a plugin's: its program mounts it once the devices are quiet
@@ -164,12 +203,8 @@ static int plugin_root(struct init *in, const struct plugin_row *pr)
 		long long end = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 		int r;
 
-		while ((end < 0 || now_ms(in) < end) &&
-		       (in->drivers.n || now_ms(in) - last_activity(in) < ROOT_QUIET_MS)) {
-			long long until = last_activity(in) + ROOT_QUIET_MS;
-			if ((r = boot_wait(in, end >= 0 && end < until ? end : until, never, NULL)) < 0)
-				return r;
-		}
+		if ((r = wait_quiet(in, end, never, NULL)) < 0)
+			return r;
 		timing_mark(&in->timing, "devices");
 		run_break(in, BRK_PRE_MOUNT, "pre-mount");
 		run_hooks(in, "pre-mount");
@@ -195,7 +230,7 @@ static int stage_usr(struct init *in, bool *gave_up)
 	if (!registry_match(&in->devs, e.spec)) {
 		deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 		log_info("waiting for the /usr device %s", e.spec);
-		r = boot_wait(in, deadline, usr_ready, e.spec);
+		r = boot_wait(in, deadline, spec_there, e.spec);
 		if (r < 0) {
 			fstab_entry_free(&e);
 			*gave_up = true;
@@ -325,6 +360,15 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 			log_warn("the network did not come up; the root is local, going on");
 	}
 mounted:
+	/* before the mount hooks, as dracut's mount hook 01, and before /usr,
+	 * which would otherwise be hidden below the overlay */
+	if ((r = wait_overlay_device(in)) < 0)
+		return r;
+	if (stage_overlay(in) < 0) {
+		log_err("%s", err_msg());
+		if ((r = failure(in, true)) < 0)
+			return r;
+	}
 	run_break(in, BRK_MOUNT, "mount");
 	run_hooks(in, "mount");
 	while ((r = stage_usr(in, &gave_up)) < 0) {

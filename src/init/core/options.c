@@ -174,6 +174,9 @@ static void add_modparam(struct options *o, const struct cmdline_param *p)
 static const struct {
 	const char *key, *why;
 } unsupported[] = {
+	{ "rd.overlay.crypt", "uniramfs makes no encrypted upper layer (a tmpfs or rd.overlay=DEVICE)" },
+	{ "rd.overlay.reset", "uniramfs never empties a persistent upper layer" },
+	{ "rd.overlay.readonly", "uniramfs has no read-only overlay layer" },
 	/* the team driver passes no traffic until teamd, a daemon with
 	 * its own JSON configuration, drives it over generic netlink: bond=
 	 * has the same modes */
@@ -213,6 +216,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->usrfstype, p->val);
 	else if (!strcmp(k, "mount.usrflags"))
 		set_str(&o->usrflags, p->val);
+	else if (!strcmp(k, "rd.overlay") || !strcmp(k, "rd.live.overlay.overlayfs"))
+		set_str(&o->overlay, p->val ? p->val : "");
 	else if (!strcmp(k, "ro") && !p->val)
 		o->rw = false;
 	else if (!strcmp(k, "rw") && !p->val)
@@ -315,7 +320,7 @@ void options_free(struct options *o)
 {
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
-			  &o->usr, &o->usrfstype, &o->usrflags };
+			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

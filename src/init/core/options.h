@@ -45,6 +45,7 @@ struct options {
 	bool rw;
 	bool gpt_auto;  /* [rd.]systemd.gpt_auto: no root= finds the root by type */
 	char *usr, *usrfstype, *usrflags; /* mount.usr=, mount.usrfstype=, mount.usrflags= */
+	char *overlay;  /* rd.overlay's value ("" for the bare word; NULL: not given) */
 	bool rootwait;
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;

@@ -169,6 +169,12 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype);
 /* fsck_device for the root, with the type mount_root will use. */
 int fsck_root(struct init *in);
 
+/* overlay.c: rd.overlay: the root mounted on /sysroot becomes the lower
+ * layer of an overlay there (a tmpfs or a device above). 0 when not
+ * asked or done; an error only when the overlay cannot be mounted (the
+ * root is then back on /sysroot). */
+int stage_overlay(struct init *in);
+
 /* usrmount.c */
 /* One fstab line: fields unescaped (\040 and the other octal escapes). */
 struct fstab_entry {

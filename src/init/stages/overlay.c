@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rd.overlay (dracut's overlayfs module, TEST-21): the mounted root
+ * becomes the read-only lower layer of an overlay whose upper layer is a
+ * tmpfs or a device's filesystem, so a kiosk, a classroom machine or a
+ * netbooted node writes without changing its root. The places are
+ * dracut's, which live systems and their scripts know: the root below at
+ * /run/rootfsbase, a device above at /run/overlayfs-backing, a tmpfs
+ * above at /run/initramfs/overlay, /run/overlayfs and /run/ovlwork
+ * pointing at the upper and work directories. All are under /run, so
+ * they move with it through switch_root. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "err.h"
+#include "init/dev/modload.h"
+#include "init/init.h"
+#include "init/stages/overlayspec.h"
+#include "init/stages/stages.h"
+#include "log.h"
+
+#define ROOT_BELOW "/run/rootfsbase"
+#define BACKING "/run/overlayfs-backing"
+#define TMPFS_UPPER "/run/initramfs/overlay"
+
+static int make_dir(struct init *in, const char *path)
+{
+	int r = in->ops->mkdir(path, 0755);
+
+	return r < 0 && r != -EEXIST ? err_errno(r, "rd.overlay: cannot create %s", path) : 0;
+}
+
+/* The upper and work directories inside top, and dracut's links to them. */
+static int upper_dirs(struct init *in, const char *top, const char *upper, char **up, char **work)
+{
+	int r;
+
+	*up = xasprintf("%s/%s", top, upper);
+	*work = xasprintf("%s/ovlwork", top);
+	if ((r = make_dir(in, *up)) < 0 || (r = make_dir(in, *work)) < 0)
+		return r;
+	in->ops->unlink("/run/overlayfs");
+	in->ops->unlink("/run/ovlwork");
+	if (in->ops->symlink(*up, "/run/overlayfs") < 0 || in->ops->symlink(*work, "/run/ovlwork") < 0)
+		log_warn("rd.overlay: cannot link /run/overlayfs and /run/ovlwork to %s", top);
+	return 0;
+}
+
+/* A device's filesystem, if it is there and mounts: 1; else 0, said,
+ * and the caller falls back to a tmpfs, as dracut does. */
+static int upper_device(struct init *in, const char *spec)
+{
+	const struct blockdev *bd = registry_match(&in->devs, spec);
+	int r;
+
+	if (!bd) {
+		log_warn("rd.overlay=%s: no such device; the upper layer is a tmpfs "
+			 "(changes will not persist)", spec);
+		return 0;
+	}
+	if (!bd->type) {
+		log_warn("rd.overlay=%s: %s has no filesystem; the upper layer is a tmpfs "
+			 "(changes will not persist)", spec, bd->devnode);
+		return 0;
+	}
+	if ((r = make_dir(in, BACKING)) < 0)
+		return r;
+	if ((r = in->ops->mount(bd->devnode, BACKING, bd->type, MS_NOATIME, NULL)) < 0) {
+		log_warn("rd.overlay=%s: cannot mount %s (%s): %s; the upper layer is a tmpfs "
+			 "(changes will not persist)", spec, bd->devnode, bd->type, strerror(-r));
+		return 0;
+	}
+	log_info("rd.overlay: the upper layer is %s (%s) on " BACKING, bd->devnode, bd->type);
+	return 1;
+}
+
+static int upper_tmpfs(struct init *in, const char *opts)
+{
+	char *data;
+	int r;
+
+	if ((r = make_dir(in, "/run/initramfs")) < 0 || (r = make_dir(in, TMPFS_UPPER)) < 0)
+		return r;
+	if (!opts) {
+		log_info("rd.overlay: the upper layer is a tmpfs (changes will not persist)");
+		return 0;
+	}
+	/* a tmpfs of its own only for a size: else /run's serves */
+	data = xasprintf("mode=0755,%s", opts);
+	r = in->ops->mount("tmpfs", TMPFS_UPPER, "tmpfs", MS_NOSUID | MS_NODEV, data);
+	if (r < 0)
+		log_warn("rd.overlay: cannot mount a tmpfs with %s: %s; using /run's", opts,
+			 strerror(-r));
+	else
+		log_info("rd.overlay: the upper layer is a tmpfs with %s (changes will not persist)",
+			 opts);
+	free(data);
+	return 0;
+}
+
+int stage_overlay(struct init *in)
+{
+	struct overlay_spec s;
+	struct strv w = { 0 };
+	char *up = NULL, *work = NULL, *data = NULL;
+	int r, dev = 0;
+
+	overlay_spec_parse(in->opt.overlay, &s, &w);
+	for (size_t i = 0; i < w.n; i++)
+		log_warn("%s", w.v[i]);
+	strv_free(&w);
+	if (s.mode == OVERLAY_OFF)
+		return 0;
+	if (in->ml && (r = modload_name(in->ml, "overlay")) < 0)
+		goto out;
+	if ((r = make_dir(in, ROOT_BELOW)) < 0)
+		goto out;
+	if ((r = in->ops->mount("/sysroot", ROOT_BELOW, NULL, MS_MOVE, NULL)) < 0) {
+		r = err_errno(r, "rd.overlay: cannot move the root from /sysroot to " ROOT_BELOW);
+		goto out;
+	}
+	if (s.mode == OVERLAY_DEVICE && (dev = upper_device(in, s.device)) < 0) {
+		r = dev;
+		goto back;
+	}
+	if (dev)
+		r = upper_dirs(in, BACKING, "overlay", &up, &work);
+	else if ((r = upper_tmpfs(in, s.tmpfs_opts)) == 0)
+		r = upper_dirs(in, TMPFS_UPPER, "overlayfs", &up, &work);
+	if (r < 0)
+		goto back;
+	data = xasprintf("lowerdir=" ROOT_BELOW ",upperdir=%s,workdir=%s", up, work);
+	if ((r = in->ops->mount("LiveOS_rootfs", "/sysroot", "overlay", 0, data)) < 0) {
+		r = err_errno(r, "rd.overlay: cannot mount the overlay on /sysroot (%s)", data);
+		goto back;
+	}
+	log_info("rd.overlay: / is an overlay over the root, writes go to %s", up);
+	goto out;
+back:
+	/* the root as it was, so the failure can still be reported over it */
+	if (in->ops->mount(ROOT_BELOW, "/sysroot", NULL, MS_MOVE, NULL) < 0)
+		log_warn("rd.overlay: cannot move the root back to /sysroot");
+out:
+	free(up);
+	free(work);
+	free(data);
+	overlay_spec_free(&s);
+	return r;
+}
