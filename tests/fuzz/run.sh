@@ -3,7 +3,7 @@
 # short while from seed images made here plus the committed corpus of
 # crafted ones (tests/fuzz/corpus/TARGET, from make-corpus.py); exit
 # non-zero on a crash, a leak or a build failure. FUZZ_SECONDS (default
-# 15) per target, FUZZ_TARGETS (default all) a space-separated subset,
+# 10) per target, FUZZ_TARGETS (default all) a space-separated subset,
 # FUZZ_OUT (default a temp dir) keeps the build and the corpus.
 # FUZZ_JOBS (default the number of CPUs) targets run at once: each is one
 # process, and nothing else runs beside this step in CI.
@@ -13,7 +13,7 @@ set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/fuzz/prepare.sh
 . "$src/tests/fuzz/prepare.sh"
-seconds=${FUZZ_SECONDS:-15}
+seconds=${FUZZ_SECONDS:-10}
 out=${FUZZ_OUT:-$(mktemp -d /tmp/uniramfs-fuzz.XXXXXX)}
 mkdir -p "$out"
 targets=${FUZZ_TARGETS:-$fuzz_all}
