@@ -10,6 +10,8 @@ or the sized tmpfs at /run/initramfs/overlay, and no mount point twice."""
 import contextlib
 
 import disks
+import netservers
+import scenarios_net as net
 
 ROOT = disks.Disk("test21-root", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000210", "dracut")
 UPPER = disks.Disk("test21-overlay", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000211", "OVERLAY",
@@ -77,8 +79,19 @@ CASES = (
 )
 
 
+# TEST-60 "NFSv4 Overlayfs": the NFS root (read-only) below, a tmpfs above
+NFS_OVERLAID = disks.Disk("nfs4-overlay", "overlay", "", "")     # only .fs is looked at
+
+
 def scenarios(Scenario):
     """run.py's Scenario list for rd.overlay."""
-    return [Scenario(name, doc, PLAIN if name.endswith("-off") else OVERLAID, "LABEL=dracut", cmdline=words, ours_only=True,
+    return [Scenario(name, doc, PLAIN if name.endswith("-off") else OVERLAID, "LABEL=dracut",
+                     cmdline=words, ours_only=True,
                      expect=expect, log_expect=log_expect, log_absent=log_absent)
-            for name, doc, words, expect, log_expect, log_absent in CASES]
+            for name, doc, words, expect, log_expect, log_absent in CASES] + [
+        Scenario("overlay-test60-nfs4", "root=nfs4:... rd.overlay (TEST-60 \"NFSv4 Overlayfs\"): "
+                 "the NFS root below, a tmpfs above", NFS_OVERLAID,
+                 "nfs4:%s:%s" % (net.SERVER, netservers.NFS_PSEUDO),
+                 build=["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4,overlay"],
+                 net=net.nfs_root, cmdline="rd.overlay", ours_only=True,
+                 expect=(OVERLAY_ROOT, WRITABLE, r"mounts: \S+ /run/rootfsbase nfs4 ro,"))]
