@@ -6,76 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "fake_boot.h"
+#include "fake_net.h"
 #include "init/init.h"
 #include "test.h"
 
-static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
-		 size_t len)
-{
-	struct buf b = { 0 };
-
-	(void)envp;
-	(void)input;
-	(void)len;
-	buf_printf(&b, "run %s", path);
-	for (size_t i = 1; argv[i]; i++)
-		buf_printf(&b, " %s", argv[i]);
-	strv_push(&fake_boot_tree->log, b.p);
-	buf_free(&b);
-	return 0;
-}
-
-static const struct initops fake_initops = {
-	.run = x_run,
-	.uname_release = fake_boot_uname,
-	.free_initramfs = fake_free_initramfs,
-	.reboot = fake_reboot,
-	.spawn = fake_boot_spawn,
-};
-
-static int run(struct fake_ops *f, struct init *in)
-{
-	return fake_boot_run(f, in, &fake_initops, fake_boot_kernel_env);
-}
-
-#define NIC "/sys/devices/pci0000:00/0000:00:03.0"
 #define IBFT "/sys/firmware/ibft"
 
-/* fake_boot_setup()'s machine with a virtio NIC as eth0 (index 2, MAC
- * 52:54:00:12:34:56), iscsi_ibft in the image and iscsistart. */
+/* fake_net's machine with one NIC, and iscsi_ibft in the image. */
 static struct fake_ops *setup(const char *cmdline)
 {
-	struct fake_ops *f = fake_boot_setup(cmdline);
-	char *dep = fake_boot_read(f, MODDIR "/modules.dep"), *al = fake_boot_read(f, MODDIR "/modules.alias");
-	char *t;
+	struct fake_ops *f = fake_net_setup(cmdline, 1);
 
-	fake_write(f, MODDIR "/kernel/drivers/net/virtio_net.ko", "");
-	fake_write(f, MODDIR "/kernel/drivers/firmware/iscsi_ibft.ko", "");
-	t = xasprintf("%skernel/drivers/net/virtio_net.ko:\nkernel/drivers/firmware/iscsi_ibft.ko:\n", dep);
-	fake_write(f, MODDIR "/modules.dep", t);
-	free(t);
-	t = xasprintf("%salias virtio:d00000001v* virtio_net\n", al);
-	fake_write(f, MODDIR "/modules.alias", t);
-	free(t);
-	free(dep);
-	free(al);
-	fake_write(f, NIC "/virtio2/modalias", "virtio:d00000001v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", NIC "/virtio2/subsystem");
-	fake_write(f, "/sys/class/net/eth0/type", "1\n");
-	fake_write(f, "/sys/class/net/eth0/ifindex", "2\n");
-	fake_write(f, "/sys/class/net/eth0/address", "52:54:00:12:34:56\n");
-	fake_write(f, "/sys/class/net/lo/type", "772\n");
-	fake_write(f, "/sys/class/net/lo/ifindex", "1\n");
-	fake_write(f, "/sys/class/net/lo/address", "00:00:00:00:00:00\n");
-	fake_write(f, "/usr/sbin/iscsistart", "");
-	{
-		char *p = fake_path(f, "/usr/sbin/iscsistart");
-		chmod(p, 0755);
-		free(p);
-	}
+	fake_net_module(f, "kernel/drivers/firmware/iscsi_ibft.ko", NULL);
 	return f;
 }
 
@@ -116,7 +59,7 @@ static void test_firmware_login(void)
 	fake_write(f, IBFT "/target1/flags", "1\n");
 	fake_write(f, IBFT "/target1/ip-addr", "10.0.2.101\n");
 	fake_write(f, IBFT "/target1/target-name", "iqn.2026-12.test:fw2\n");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"finit_module iscsi_ibft",
 		"netlink link 2 up",
@@ -151,7 +94,7 @@ static void test_ip_ibft(void)
 		SKIP("mkfs.ext4 not available");
 	f = setup("root=UUID=" UUID " rd.timeout=5 rd.shell=0 ip=ibft");
 	write_table(f);
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = { "netlink addr add 2 10.0.2.15/24", "execve /sbin/init" };
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
 	CHECK(fake_log_count(f, "run /usr/sbin/iscsistart") == 0);
@@ -169,7 +112,7 @@ static void test_ip_ibft_no_table(void)
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup("root=UUID=" UUID " rd.timeout=5 rd.shell=0 ip=ibft");
-	CHECK(run(f, &in) == 0); /* a local root goes on */
+	CHECK(fake_net_run(f, &in) == 0); /* a local root goes on */
 	CHECK(fake_boot_logged("<4>iBFT: no /sys/firmware/ibft: the firmware left no iSCSI boot table "
 			       "(or the image has no iscsi_ibft)\n"));
 	CHECK(fake_boot_logged("<4>eth0: ip=ibft: the firmware left no iBFT to take it from\n"));
@@ -190,7 +133,7 @@ static void test_root_ibft_broken_table(void)
 	fake_write(f, IBFT "/target0/port", "99999\n");
 	fake_write(f, IBFT "/target0/target-name", "\n");
 	fake_write(f, IBFT "/target1/flags", "banana\n");
-	CHECK(run(f, &in) < 0);
+	CHECK(fake_net_run(f, &in) < 0);
 	CHECK(fake_boot_logged("<4>ibft: target0/port: \"99999\" is not a port\n"));
 	CHECK(fake_boot_logged("<4>ibft: target0: no target-name\n"));
 	CHECK(fake_boot_logged("<4>iBFT: /sys/firmware/ibft holds no target uniramfs can log in to\n"));
