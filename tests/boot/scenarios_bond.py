@@ -46,8 +46,10 @@ def _monitor(commands, log):
     """QEMU arguments that connect a second monitor to a socket here,
     which sends commands as soon as QEMU starts, while the firmware
     runs, seconds before the guest's kernel loads a NIC driver (the
-    scenario checks the kernel's word that the bond found it down).  What the monitor answers goes to log.  Not -S and
-    `cont`: under load a `cont` sent at once left the VM stopped."""
+    scenario checks the kernel's word that the bond found it down).
+    What the monitor answers goes to log.  No -S and `cont`: two boots
+    that way left nothing on the guest's console (the cause was not
+    found; one boot without -S did the same once since)."""
     tmp = tempfile.mkdtemp(prefix="mon-")
     path = os.path.join(tmp, "mon.sock")
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
