@@ -43,6 +43,7 @@ struct init {
 	char kver[256];
 	char *root;          /* kernel name of the root= device, NULL until found */
 	bool staged;         /* stage_modules ran: devices and the network are coming */
+	bool root_netdev;    /* root= is the network disk's name (use_netroot_device) */
 	char *dps_disk;      /* the disk root discovery took the root from ("sda") */
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
 	bool squash_mounted; /* the squashfs segment is on LAYOUT_SQUASH_DIR */

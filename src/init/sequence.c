@@ -103,14 +103,24 @@ static int wait_net(struct init *in)
 	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 	int r;
 
-	if (netup_settled(&in->net) && in->net.chosen >= 0)
+	if (netup_settled(&in->net) && in->net.chosen >= 0 && !in->net.names_error)
 		return 1;
 	log_info("waiting for the network");
 	r = boot_wait(in, deadline, net_ready, NULL);
 	if (r < 0)
 		return r;
-	if (in->net.chosen >= 0)
+	if (in->net.chosen >= 0 && in->net.names_error) {
+		log_err("NFS: not mounted: %s", in->net.names_error);
+		netup_report(&in->net);
+		return 0;
+	}
+	if (in->net.chosen >= 0 && netup_settled(&in->net))
 		return 1;
+	if (in->net.chosen >= 0) {
+		log_err("the root's server name was not resolved within %ld seconds", in->opt.timeout);
+		netup_report(&in->net);
+		return 0;
+	}
 	if (in->net.failed)
 		log_err("the network did not come up: no interface got an address");
 	else

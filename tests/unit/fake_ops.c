@@ -286,11 +286,12 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 
 	for (nfds_t i = 0; i < n; i++)
 		fds[i].revents = 0;
-	if (cur->nrecv || cur->npkts || cur->nlmon_len) {
+	if (cur->nrecv || cur->npkts || cur->nlmon_len || cur->nudps) {
 		for (nfds_t i = 0; i < n; i++)
 			if ((cur->nrecv && fds[i].fd == cur->uevent_fd) ||
 			    (cur->npkts && fds[i].fd == cur->pkt_fd) ||
-			    (cur->nlmon_len && fds[i].fd == cur->nlmon_fd))
+			    (cur->nlmon_len && fds[i].fd == cur->nlmon_fd) ||
+			    (cur->nudps && fds[i].fd == cur->udp_fd))
 				fds[i].revents = POLLIN;
 		return 1;
 	}
@@ -330,6 +331,8 @@ static int op_socket(int domain, int type, int proto)
 		cur->nlmon_fd = fd;
 	} else if (domain == AF_NETLINK) {
 		cur->nl_fd = fd;
+	} else if (domain == AF_INET && (type & 0xff) == SOCK_DGRAM) {
+		cur->udp_fd = fd;
 	} else if (domain == AF_INET6) {
 		cur->udp6_fd = fd;
 	} else {
@@ -353,6 +356,9 @@ static int op_close(int fd)
 	} else if (fd == cur->udp6_fd) {
 		strv_push(&cur->log, "close udp6");
 		cur->udp6_fd = -1;
+	} else if (fd == cur->udp_fd) {
+		strv_push(&cur->log, "close udp");
+		cur->udp_fd = -1;
 	} else {
 		strv_push(&cur->log, "close");
 	}
@@ -433,7 +439,6 @@ static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const v
 			 unsigned alen)
 {
 	(void)flags;
-	(void)alen;
 	if (fd == cur->nlmon_fd) {
 		logf_("netlink listener %u", ((const struct nlmsghdr *)buf)->nlmsg_type);
 		return (ssize_t)len;
@@ -457,6 +462,14 @@ static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const v
 		r->nlmsg_seq = h->nlmsg_seq;
 		e->error = cur->netlink_err;
 		cur->nl_reply_len = r->nlmsg_len;
+		return (ssize_t)len;
+	}
+	if (fd == cur->udp_fd && addr && alen >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *to = addr;
+		char a[INET_ADDRSTRLEN];
+		logf_("udp-send %s:%u %zu", inet_ntop(AF_INET, &to->sin_addr, a, sizeof(a)), ntohs(to->sin_port), len);
+		if (cur->on_udp)
+			cur->on_udp(cur, to, buf, len);
 		return (ssize_t)len;
 	}
 	{
@@ -489,6 +502,26 @@ static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr,
 		cur->nl_reply_len = 0;
 		return (ssize_t)n;
 	}
+	if (fd == cur->udp_fd) {
+		struct fake_recv r;
+		struct sockaddr_in from;
+		if (!cur->nudps)
+			return -EAGAIN;
+		r = cur->udps[0];
+		from = cur->udp_from[0];
+		cur->nudps--;
+		memmove(cur->udps, cur->udps + 1, cur->nudps * sizeof(*cur->udps));
+		memmove(cur->udp_from, cur->udp_from + 1, cur->nudps * sizeof(*cur->udp_from));
+		if (r.len > len)
+			r.len = len;
+		memcpy(buf, r.data, r.len);
+		free(r.data);
+		if (addr && alen && *alen >= sizeof(from)) {
+			memcpy(addr, &from, sizeof(from));
+			*alen = sizeof(from);
+		}
+		return (ssize_t)r.len;
+	}
 	if (cur->npkts) {
 		struct fake_recv r = cur->pkts[0];
 		memmove(cur->pkts, cur->pkts + 1, --cur->npkts * sizeof(*cur->pkts));
@@ -504,6 +537,19 @@ static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr,
 		return (ssize_t)r.len;
 	}
 	return -EAGAIN;
+}
+
+void fake_udp(struct fake_ops *f, const char *from, unsigned port, const void *data, size_t len)
+{
+	ARRAY_GROW(f->udps, f->capudps, f->nudps + 1);
+	ARRAY_GROW(f->udp_from, f->capfrom, f->nudps + 1);
+	f->udp_from[f->nudps] = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	inet_pton(AF_INET, from, &f->udp_from[f->nudps].sin_addr);
+	f->udps[f->nudps].data = xmalloc(len ? len : 1);
+	memcpy(f->udps[f->nudps].data, data, len);
+	f->udps[f->nudps].len = len;
+	f->udps[f->nudps].err = 0;
+	f->nudps++;
 }
 
 void fake_packet(struct fake_ops *f, const void *frame, size_t len)
@@ -586,7 +632,7 @@ struct fake_ops *fake_ops_new(void)
 		.close = op_close,
 		.ioctl = op_ioctl,
 	};
-	f->nl_fd = f->pkt_fd = f->nlmon_fd = f->udp6_fd = -1;
+	f->nl_fd = f->pkt_fd = f->nlmon_fd = f->udp6_fd = f->udp_fd = -1;
 	f->now = FAKE_T0;
 	f->uevent_fd = -1;
 	cur = f;
@@ -618,6 +664,10 @@ void fake_ops_free(struct fake_ops *f)
 	for (size_t i = 0; i < f->npkts; i++)
 		free(f->pkts[i].data);
 	free(f->pkts);
+	for (size_t i = 0; i < f->nudps; i++)
+		free(f->udps[i].data);
+	free(f->udps);
+	free(f->udp_from);
 	/* nl_fd and pkt_fd belong to the code under test, which closes them */
 	strv_free(&f->log);
 	strv_free(&f->btrfs_registered);

@@ -26,6 +26,7 @@
 #ifndef UNIRAMFS_FAKE_OPS_H
 #define UNIRAMFS_FAKE_OPS_H
 
+#include <netinet/in.h>
 #include <stdbool.h>
 
 #include "init/core/ops.h"
@@ -85,6 +86,14 @@ struct fake_ops {
 	 * request creates appear in sysfs); RTM_NEWLINK also records
 	 * " master N" and " kind KIND", RTM_DELLINK "netlink dellink N" */
 	void (*on_netlink)(struct fake_ops *f, const void *msg, size_t len);
+	/* A UDP socket (AF_INET, SOCK_DGRAM: the DNS resolver's): sendto
+	 * records "udp-send A.B.C.D:PORT LEN" and hands the payload to
+	 * on_udp, which may queue answers with fake_udp. */
+	int udp_fd;
+	struct fake_recv *udps;
+	struct sockaddr_in *udp_from;
+	size_t nudps, capudps, capfrom;
+	void (*on_udp)(struct fake_ops *f, const struct sockaddr_in *to, const void *buf, size_t len);
 	/* btrfs: BTRFS_IOC_DEVICES_READY records "ioctl BTRFS_IOC_DEVICES_READY
 	 * DEVNODE" and remembers the device; it answers 0 (complete) once
 	 * btrfs_members distinct ones were registered, 1 before (0: always
@@ -115,6 +124,8 @@ void fake_recv_err(struct fake_ops *f, int err);
 
 /* Queue one frame (an IP packet) for the packet socket. */
 void fake_packet(struct fake_ops *f, const void *frame, size_t len);
+/* Queue one datagram for the UDP socket, from A.B.C.D:port. */
+void fake_udp(struct fake_ops *f, const char *from, unsigned port, const void *data, size_t len);
 
 /* The real path of p inside the tree (caller frees). */
 char *fake_path(struct fake_ops *f, const char *p);

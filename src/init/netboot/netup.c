@@ -147,8 +147,7 @@ static void maybe_up(struct netup *nu)
 			return;
 	}
 	nu->up_called = true;
-	if (nu->on_up)
-		nu->on_up(nu->up_arg);
+	netnames_start(nu); /* then on_up */
 }
 
 static bool is_static(const struct ip_conf *ip)
@@ -642,6 +641,7 @@ void netup_free(struct netup *nu)
 	netup6_close(nu);
 	if (nu->pfd >= 0)
 		nu->ops->close(nu->pfd);
+	netnames_free(nu);
 	net_cmdline_free(&nu->cmd);
 	netroot_free(&nu->root);
 	netvirt_set_free(&nu->virt);

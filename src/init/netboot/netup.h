@@ -16,6 +16,7 @@
 #include "init/net/netroot.h"
 #include "init/net/netvirt.h"
 #include "init/netboot/netlink.h"
+#include "init/netboot/netnames.h"
 
 /* Bringing the network up for the boot, only when it is asked for (a
  * network root, rd.neednet=1, an ip= that configures something):
@@ -94,8 +95,11 @@ struct netup {
 	int how6; /* the ip= method that gave it */
 	struct dhcp6_lease lease6;
 	struct netup6 v6;
-	/* Called once an interface is configured (from inside the loop:
-	 * queue work, do not block). */
+	struct netnames *names; /* the root's server names (netnames.h) */
+	char *names_error;	/* why one could not be resolved, NULL: none */
+	/* Called once an interface is configured and the root's server
+	 * names are resolved (from inside the loop: queue work, do not
+	 * block). */
 	void (*on_up)(void *arg);
 	void *up_arg;
 };
@@ -108,10 +112,11 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 int netup_start(struct netup *nu, struct loop *l);
 /* /sys/class/net again (an interface came or was renamed). */
 void netup_scan(void *nu);
-/* Configured, or nothing more will come of it. */
+/* Configured and the root's server names resolved (or not), or
+ * nothing more will come of it. */
 static inline bool netup_settled(const struct netup *nu)
 {
-	return nu->chosen >= 0 || nu->failed;
+	return (nu->chosen >= 0 && !netnames_busy(nu)) || nu->failed;
 }
 /* Before switch_root: a root on the network keeps its interface;
  * otherwise the address goes and the links go down. Sockets closed

@@ -206,6 +206,26 @@ void netblock_up(void *arg)
 	struct job j = { .what = "iSCSI login", .run = iscsi_login, .ctx = in };
 
 	root_from_lease(in);
+	if (in->net.names_error) {
+		/* the server is a name nobody could resolve: no tool would
+		 * get further */
+		log_err("%s: %s", in->net.root.kind == NETROOT_NBD ? "NBD: not connected" : "iSCSI: not logged in",
+			in->net.names_error);
+		return;
+	}
+	if (in->root_netdev && in->net.root.kind == NETROOT_ISCSI) {
+		/* the LUN's by-path name holds the server's address: a server
+		 * given by name is an address only now */
+		const char *fstype, *flags;
+		char *spec = netroot_root_spec(&in->net.root, NULL, &fstype, &flags);
+		if (spec && strcmp(spec, in->opt.root)) {
+			log_debug("the root is %s", spec);
+			free(in->opt.root);
+			in->opt.root = spec;
+		} else {
+			free(spec);
+		}
+	}
 	if (in->net.root.kind == NETROOT_NBD && in->net.root.nbd.server) {
 		j.what = "NBD connect";
 		j.run = nbd_connect;
@@ -242,6 +262,7 @@ void use_netroot_device(struct init *in)
 	}
 	free(in->opt.root);
 	in->opt.root = spec;
+	in->root_netdev = true;
 	if (fstype && !in->opt.rootfstype)
 		in->opt.rootfstype = xstrdup(fstype);
 	if (flags && !in->opt.rootflags)
