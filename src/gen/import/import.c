@@ -136,6 +136,8 @@ static int read_initramfs_tools(struct conv *c)
 	if (r >= 0)
 		r = read_dir(c, confd, 1, NULL, it_assign);
 	if (r >= 0)
+		it_finish(c);
+	if (r >= 0)
 		r = parse_one(c, "/etc/initramfs-tools/modules", NULL);
 	return r < 0 ? r : 0;
 }

@@ -8,6 +8,75 @@
 
 #include "gen/import/import_priv.h"
 
+/* A value that can stand as one word of the kernel command line. */
+static bool cmdline_word(const char *v)
+{
+	return *v && !strpbrk(v, " \t\"'\\") && !conv_has_ctl(v);
+}
+
+/* DEVICE=: the interface initramfs-tools' ipconfig configures when it
+ * brings the network up, for BOOT=nfs (or ip=). As ip=…:DEVICE:dhcp it
+ * would bring the network up on every boot: it_finish keeps it only when
+ * the configuration makes every boot a network boot. */
+static void it_device(struct conv *c, const struct shell_assign *a, const char *v)
+{
+	char *p;
+
+	if (!*v) {
+		conv_same(c, a, "no interface named: every Ethernet interface tries, the first to get an address is "
+			  "used");
+		return;
+	}
+	if (!cmdline_word(v) || strlen(v) > 15 || strpbrk(v, "/:")) {
+		conv_skip(c, a, "not an interface name");
+		return;
+	}
+	p = xasprintf("ip=:::::%s:dhcp", v);
+	conv_add(c, a, "cmdline", p, NULL)->net_only = true;
+	free(p);
+}
+
+/* NFSROOT=auto (DHCP's root-path) or SERVER:PATH, used by an NFS boot:
+ * the kernel's nfsroot=, which the init reads only with root=/dev/nfs,
+ * initramfs-tools' own switch to BOOT=nfs. */
+static void it_nfsroot(struct conv *c, const struct shell_assign *a, const char *v)
+{
+	char *p;
+
+	if (!*v || strcmp(v, "auto") == 0) {
+		conv_same(c, a, "auto: with root=/dev/nfs and no nfsroot=, DHCP's root-path names the NFS root");
+		return;
+	}
+	if (!cmdline_word(v) || (v[0] != '/' && !strchr(v, ':'))) {
+		conv_skip(c, a, "not auto or SERVER:PATH");
+		return;
+	}
+	p = xasprintf("nfsroot=%s", v);
+	conv_add(c, a, "cmdline", p, NULL);
+	free(p);
+}
+
+void it_finish(struct conv *c)
+{
+	bool nfs = false;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].key && !c->items[i].dropped && !strcmp(c->items[i].key, "cmdline") &&
+		    !strcmp(c->items[i].value, "root=/dev/nfs"))
+			nfs = true;
+	for (size_t i = 0; i < c->n && !nfs; i++) {
+		struct item *it = &c->items[i];
+		if (!it->net_only || !it->key)
+			continue;
+		free(it->note);
+		it->note = xasprintf("initramfs-tools uses it only for a network boot, which BOOT= does not make "
+				     "every boot: on a command line that boots from NFS, add %s", it->value);
+		free(it->key);
+		free(it->value);
+		it->key = it->value = NULL;
+	}
+}
+
 int it_assign(void *u, const struct shell_assign *a)
 {
 	struct conv *c = u;
@@ -25,8 +94,11 @@ int it_assign(void *u, const struct shell_assign *a)
 		else if (strcmp(v, "list") == 0)
 			conv_skip(c, a, "uniramfs has no list-only mode: the modules file's modules are added to its own "
 				   "choice");
+		else if (strcmp(v, "netboot") == 0)
+			conv_add_mode(c, a, false, "netboot: the generic image holds the usual NIC drivers and the NFS, "
+				      "iSCSI and NBD clients, with the disk drivers too");
 		else
-			conv_skip(c, a, "no network root in uniramfs");
+			conv_skip(c, a, "not most, dep, netboot or list");
 	} else if (strcmp(a->name, "COMPRESS") == 0) {
 		conv_add_compress(c, a, v);
 	} else if (strcmp(a->name, "COMPRESSLEVEL") == 0) {
@@ -73,8 +145,20 @@ int it_assign(void *u, const struct shell_assign *a)
 			conv_add(c, a, "cmdline", p, NULL);
 			free(p);
 		}
-	} else if (strcmp(a->name, "DEVICE") == 0 || strcmp(a->name, "NFSROOT") == 0) {
-		conv_skip(c, a, "no network or NFS root in uniramfs");
+	} else if (strcmp(a->name, "DEVICE") == 0) {
+		conv_replace_earlier(c, a);
+		it_device(c, a, v);
+	} else if (strcmp(a->name, "NFSROOT") == 0) {
+		conv_replace_earlier(c, a);
+		it_nfsroot(c, a, v);
+	} else if (strcmp(a->name, "BOOT") == 0) {
+		conv_replace_earlier(c, a);
+		if (strcmp(v, "local") == 0 || !*v)
+			conv_same(c, a, "the root is a local device unless the command line names a network root");
+		else if (strcmp(v, "nfs") == 0)
+			conv_add(c, a, "cmdline", "root=/dev/nfs", NULL);
+		else
+			conv_skip(c, a, "not local or nfs");
 	} else if (strcmp(a->name, "RUNSIZE") == 0) {
 		conv_skip(c, a, "the uniramfs init sizes /run itself");
 	} else {
@@ -135,6 +219,43 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 	return false;
 }
 
+/* dracut's modules for a network boot: the uniramfs init has their
+ * work built in, and brings the network up when the command line asks. */
+static const char *const dracut_net_modules[] = {
+	"network", "network-legacy", "network-manager", "systemd-networkd", "connman", "net-lib", "ifcfg",
+	"kernel-network-modules", "qemu-net", "url-lib", "nfs", "iscsi", "nbd",
+};
+
+static void dracut_modules(struct conv *c, const struct shell_assign *a)
+{
+	struct strv w = { 0 };
+	struct buf net = { 0 }, other = { 0 };
+
+	conv_words_of(a, &w);
+	for (size_t i = 0; i < w.n; i++) {
+		struct buf *b = in_list(w.v[i], dracut_net_modules, ARRAY_SIZE(dracut_net_modules)) ? &net : &other;
+		buf_printf(b, "%s%s", b->len ? " " : "", w.v[i]);
+	}
+	if (net.len) {
+		char *why = xasprintf("modules %s: the uniramfs init brings the network up itself when the command "
+				      "line asks (ip=, rd.neednet=1, a network root), and a generic image holds the "
+				      "usual NIC drivers and the NFS, iSCSI and NBD clients (hostonly: those of the "
+				      "host's own network root)", net.p);
+		conv_same(c, a, why);
+		free(why);
+	}
+	if (other.len || !net.len) {
+		char *why = xasprintf("%s%suniramfs has no dracut modules: LUKS, LVM, md, resume and fsck are built "
+				      "into its init; anything else is add-hook", other.len ? other.p : "",
+				      other.len ? ": " : "");
+		conv_skip(c, a, why);
+		free(why);
+	}
+	buf_free(&net);
+	buf_free(&other);
+	strv_free(&w);
+}
+
 int dracut_assign(void *u, const struct shell_assign *a)
 {
 	struct conv *c = u;
@@ -173,11 +294,20 @@ int dracut_assign(void *u, const struct shell_assign *a)
 	} else if (!strcmp(n, "install_items")) {
 		/* paths are files; bare names are programs dracut finds in PATH */
 		struct strv w = { 0 }, files = { 0 }, bins = { 0 };
+		bool netconf = false;
 		conv_words_of(a, &w);
-		for (size_t i = 0; i < w.n; i++)
+		for (size_t i = 0; i < w.n; i++) {
 			strv_push(w.v[i][0] == '/' ? &files : &bins, w.v[i]);
+			netconf |= str_has_prefix(w.v[i], "/etc/NetworkManager/") ||
+				   str_has_prefix(w.v[i], "/etc/sysconfig/network-scripts/") ||
+				   str_has_prefix(w.v[i], "/etc/systemd/network/");
+		}
 		if (files.n || !bins.n)
-			conv_add_list(c, a, "add-files", &files, NULL);
+			conv_add_list(c, a, "add-files", &files,
+				      netconf ? "packed, but the uniramfs init reads no NetworkManager, ifcfg or networkd "
+						"file: its network comes from ip=, nameserver= and the network root on the "
+						"command line"
+					      : NULL);
 		if (bins.n)
 			conv_add_list(c, a, "add-binaries", &bins, NULL);
 		strv_free(&w);
@@ -186,7 +316,9 @@ int dracut_assign(void *u, const struct shell_assign *a)
 	} else if (!strcmp(n, "install_optional_items")) {
 		conv_skip(c, a, "uniramfs has no optional files (add-files and add-binaries fail on a missing one): add "
 			   "the ones this machine has by hand");
-	} else if (!strcmp(n, "add_dracutmodules") || !strcmp(n, "dracutmodules") || !strcmp(n, "omit_dracutmodules")) {
+	} else if (!strcmp(n, "add_dracutmodules") || !strcmp(n, "dracutmodules")) {
+		dracut_modules(c, a);
+	} else if (!strcmp(n, "omit_dracutmodules")) {
 		conv_skip(c, a, "uniramfs has no dracut modules: LUKS, LVM, md, resume and fsck are built into its init; "
 			   "anything else is add-hook");
 	} else if (!strcmp(n, "reproducible")) {

@@ -22,6 +22,7 @@ struct item {
 	char *note;
 	bool same;    /* not carried over since uniramfs does this anyway */
 	bool dropped;
+	bool net_only; /* only when the configuration boots from the network (it_finish) */
 };
 
 struct conv {
@@ -50,6 +51,8 @@ void conv_add_compress(struct conv *c, const struct shell_assign *a, const char 
 void conv_add_mode(struct conv *c, const struct shell_assign *a, bool hostonly, const char *note);
 int it_assign(void *u, const struct shell_assign *a);
 void it_modules(struct conv *c, char *data);
+/* After every initramfs-tools file: what counts only for a network boot. */
+void it_finish(struct conv *c);
 int dracut_assign(void *u, const struct shell_assign *a);
 int mkinitcpio_assign(void *u, const struct shell_assign *a);
 

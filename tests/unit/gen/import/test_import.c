@@ -291,6 +291,68 @@ static void test_write(void)
 	free(root);
 }
 
+/* The network settings: initramfs-tools' BOOT=nfs, DEVICE= and NFSROOT=
+ * become the command line of an NFS root; DEVICE= without BOOT=nfs would
+ * bring the network up on every boot, so it stays a note; dracut's
+ * network modules are the init's own work, its network configs are
+ * packed but not read. */
+static void test_network_settings(void)
+{
+	char *nfs = path_join(tmpdir, "it-nfs"), *dev = path_join(tmpdir, "it-dev"), *dr = path_join(tmpdir, "dr-net");
+	struct buf out = { 0 };
+	struct build_opts o;
+
+	write_under(nfs, "etc/initramfs-tools/initramfs.conf",
+		    "BOOT=nfs\nDEVICE=eth1\nNFSROOT=nfsserver.lan:/srv/root\n");
+	CHECK(import_config(nfs, NULL, &out) == 0);
+	CHECK(strstr(out.p, "# /etc/initramfs-tools/initramfs.conf:1: BOOT=nfs\n#   carried into the cmdline "
+			    "line at the end\n\n# /etc/initramfs-tools/initramfs.conf:2: DEVICE=eth1\n#   carried "
+			    "into the cmdline line at the end\n\n# /etc/initramfs-tools/initramfs.conf:3: "
+			    "NFSROOT=nfsserver.lan:/srv/root\n#   carried into the cmdline line at the end\n"));
+	parse_back(out.p, &o);
+	CHECK_STR(o.cmdline, "root=/dev/nfs ip=:::::eth1:dhcp nfsroot=nfsserver.lan:/srv/root");
+	build_opts_free(&o);
+	buf_free(&out);
+
+	write_under(dev, "etc/initramfs-tools/initramfs.conf",
+		    "DEVICE='eth 1'\nNFSROOT='a b'\nBOOT=tftp\nDEVICE=eth1\nNFSROOT=10.0.0.1:/srv\nBOOT=local\n");
+	CHECK(import_config(dev, NULL, &out) == 0);
+	CHECK(strstr(out.p, "# /etc/initramfs-tools/initramfs.conf:4: DEVICE=eth1\n#   not carried over: "
+			    "initramfs-tools uses it only for a network boot, which BOOT= does not make every boot: on "
+			    "a command line that boots from NFS, add ip=:::::eth1:dhcp\n"));
+	CHECK(strstr(out.p, "# /etc/initramfs-tools/initramfs.conf:6: BOOT=local\n#   the same in uniramfs: the "
+			    "root is a local device unless the command line names a network root\n"));
+	CHECK(strstr(out.p, "DEVICE='eth 1'\n#   not carried over: not an interface name\n"));
+	CHECK(strstr(out.p, "NFSROOT='a b'\n#   not carried over: not auto or SERVER:PATH\n"));
+	CHECK(strstr(out.p, "BOOT=tftp\n#   not carried over: not local or nfs\n"));
+	parse_back(out.p, &o);
+	/* nfsroot= counts only with root=/dev/nfs: harmless on a local boot */
+	CHECK_STR(o.cmdline, "nfsroot=10.0.0.1:/srv");
+	build_opts_free(&o);
+	buf_free(&out);
+
+	write_under(dr, "etc/dracut.conf",
+		    "kernel_cmdline=\"ip=dhcp rd.neednet=1\"\nadd_dracutmodules+=\" network nfs crypt \"\n"
+		    "install_items+=\" /etc/NetworkManager/system-connections/lan.nmconnection \"\n");
+	CHECK(import_config(dr, "dracut", &out) == 0);
+	CHECK(strstr(out.p, "# /etc/dracut.conf:2: add_dracutmodules+=\" network nfs crypt \"\n#   the same in "
+			    "uniramfs: modules network nfs: the uniramfs init brings the network up itself when the "
+			    "command line asks (ip=, rd.neednet=1, a network root), and a generic image holds the "
+			    "usual NIC drivers and the NFS, iSCSI and NBD clients (hostonly: those of the host's own "
+			    "network root)\n\n# /etc/dracut.conf:2: add_dracutmodules+=\" network nfs crypt \"\n#   "
+			    "not carried over: crypt: uniramfs has no dracut modules"));
+	CHECK(strstr(out.p, "#   packed, but the uniramfs init reads no NetworkManager, ifcfg or networkd file: its "
+			    "network comes from ip=, nameserver= and the network root on the command line\n"));
+	parse_back(out.p, &o);
+	CHECK_STR(o.cmdline, "ip=dhcp rd.neednet=1");
+	CHECK(o.add_files.n == 1);
+	build_opts_free(&o);
+	buf_free(&out);
+	free(nfs);
+	free(dev);
+	free(dr);
+}
+
 int main(void)
 {
 	const char *src = getenv("UNIRAMFS_SRCDIR"), *bd = getenv("UNIRAMFS_BUILDDIR");
@@ -313,6 +375,7 @@ int main(void)
 	RUN(test_refused_word_note_is_escaped);
 	RUN(test_links_and_fifos);
 	RUN(test_write);
+	RUN(test_network_settings);
 	{
 		char *rm = xasprintf("rm -rf %s", tmpdir);
 		if (system(rm) != 0)
