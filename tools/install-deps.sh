@@ -62,7 +62,9 @@ tests=(
 	# which apt-get downloads nfs-kernel-server itself: never installed)
 	rpcbind nfs-common
 	# the server VM's router advertisements and DHCPv6 server for the IPv6
-	# boots (tests/boot/scenarios_ipv6.py); -base: the binary, no service
+	# boots (tests/boot/scenarios_ipv6.py), and its DNS server for servers
+	# given by name (servervm.py dns=, tests/boot/scenarios_dns.py);
+	# -base: the binary, no service
 	dnsmasq-base
 	# other kernels (tests/kernels): the minimal kernel built from
 	# Debian's source, and a UKI booted by OVMF from an mtools ESP (also

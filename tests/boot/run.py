@@ -73,6 +73,7 @@ import scenarios_plugins  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
 import scenarios_net27  # noqa: E402
+import scenarios_dns  # noqa: E402
 import scenarios_ibft  # noqa: E402
 import scenarios_nvmf  # noqa: E402
 import scenarios_ipv6  # noqa: E402
@@ -255,6 +256,7 @@ SCENARIOS.extend(scenarios_load.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net27.scenarios(Scenario))
+SCENARIOS.extend(scenarios_dns.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ibft.scenarios(Scenario))
 SCENARIOS.extend(scenarios_nvmf.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ipv6.scenarios(Scenario))

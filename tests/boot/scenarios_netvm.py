@@ -34,16 +34,17 @@ def configure(kver, vmlinuz, uniramfs):
     ENV.update(kver=kver, vmlinuz=vmlinuz, uniramfs=uniramfs)
 
 
-def served(name, rootpath="", siaddr="", v4=True, nbd="", iscsi=""):
+def served(name, rootpath="", siaddr="", v4=True, nbd="", iscsi="", dns=""):
     """run.py's net hook: a server VM exporting LOCAL's tree (nbd: and its
-    disk as that NBD export; iscsi: as LUN 1 of that target), its DHCP
-    sending rootpath; the guest gets no disk, one NIC on its wire."""
+    disk as that NBD export; iscsi: as LUN 1 of that target; dns: a DNS
+    server knowing that one name), its DHCP sending rootpath; the guest
+    gets no disk, one NIC on its wire."""
     def net(testinit, work):
         @contextlib.contextmanager
         def ctx():
             disk = disks.ensure(LOCAL, testinit, work)
             with servervm.start(ENV, work, disk, name, rootpath=rootpath, siaddr=siaddr,
-                                 v4=v4, nbd=nbd, iscsi=iscsi) as s:
+                                 v4=v4, nbd=nbd, iscsi=iscsi, dns=dns) as s:
                 yield [], s.guest_nic()
         return ctx()
     return net

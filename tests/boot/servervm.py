@@ -188,7 +188,7 @@ class ServerVM:
 
 
 def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi="", nvmet=False,
-          nvmet_host="", ipv6=False, vlan=0):
+          nvmet_host="", ipv6=False, vlan=0, dns=""):
     """Boot the server VM serving disk (an ext4 test root) at EXPORT and
     DHCP with rootpath as option 17 (none if empty) and siaddr as the
     next server (an address the VM also takes), over NFSv3 and (v4) v4,
@@ -203,7 +203,10 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
     advertisements for SLAAC and DHCPv6 handing out POOL6 (dnsmasq), NFS
     exported to the /64; (vlan: an 802.1Q id) with its IPv4 addresses and
     DHCP on a VLAN of that id only, so that only tagged frames reach
-    them; return the ServerVM once it is ready."""
+    them; (dns: a host name NAME.DOMAIN) a DNS server (dnsmasq) knowing
+    only that name, as SERVER_ADDR, which DHCP names (options 6, 15:
+    DOMAIN, and 119: lab.DOMAIN DOMAIN); return the ServerVM once it is
+    ready."""
     img, sbin = image(env, work)
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
@@ -231,6 +234,8 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
         params.append("sv.ipv6=%s/%d,%s" % (SERVER_ADDR6, PREFIX6, POOL6))
     if vlan:
         params.append("sv.vlan=%d" % vlan)
+    if dns:
+        params.append("sv.dns=" + dns)
     for p in params:
         if re.search(r"\s", p):
             raise ValueError("server VM parameter %r has a space" % p)

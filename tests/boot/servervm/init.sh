@@ -10,8 +10,8 @@
 # of subsystem NQN on port 4420, open to any host or to sv.nvmethost=) and,
 # with sv.ipv6=ADDR/PREFIX,POOL, over IPv6 too (ADDR on the wire, dnsmasq's
 # router advertisements and DHCPv6 handing out POOL) and, with sv.vlan=ID,
-# with its IPv4 addresses and DHCP on a VLAN (eth0.ID) only, on its one
-# NIC, a QEMU
+# with its IPv4 addresses and DHCP on a VLAN (eth0.ID) only, and, with
+# sv.dns=NAME, DNS for that one name (dnsmasq) on its one NIC, a QEMU
 # socket netdev whose only other end is the guest under test.  The test
 # root is the ext4 disk /dev/vda, mounted read-only at the export path.
 # Parameters come on the kernel command line as sv.KEY=VALUE (see
@@ -35,7 +35,7 @@ mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/sysrq
 
 addr='' exp_dir='' rootpath='' pool='' siaddr='' nfsbin='' nfsd_opts='' nbd='' iscsi=''
-nvmet='' nvmethost='' ipv6='' vlan=''
+nvmet='' nvmethost='' ipv6='' vlan='' dns=''
 for kv in $(cat /proc/cmdline); do
 	case "$kv" in
 	sv.addr=*) addr=${kv#sv.addr=} ;;
@@ -51,6 +51,7 @@ for kv in $(cat /proc/cmdline); do
 	sv.nvmethost=*) nvmethost=${kv#sv.nvmethost=} ;;
 	sv.ipv6=*) ipv6=${kv#sv.ipv6=} ;;
 	sv.vlan=*) vlan=${kv#sv.vlan=} ;;
+	sv.dns=*) dns=${kv#sv.dns=} ;;
 	esac
 done
 [ -n "$addr" ] && [ -n "$exp_dir" ] && [ -n "$pool" ] && [ -n "$nfsbin" ] ||
@@ -118,6 +119,24 @@ EOF
 # As "opt rootpath VALUE" udhcpd would cut the value at its first comma;
 # a quoted value for the option's number is sent whole.
 [ -n "$rootpath" ] && echo "opt 17 '$rootpath'" >> /etc/udhcpd.conf
+
+# --- DNS, only with sv.dns=NAME.DOMAIN: dnsmasq answers NAME.DOMAIN with
+# this server's address and every other name in DOMAIN with NXDOMAIN (it
+# has no upstream), and DHCP names it (option 6) and DOMAIN (option 15).
+if [ -n "$dns" ]; then
+	echo "opt dns ${addr%/*}" >> /etc/udhcpd.conf
+	echo "opt domain ${dns#*.}" >> /etc/udhcpd.conf
+	dnsmasq --user=root --group=root --no-resolv --no-hosts --no-poll --bind-interfaces \
+		--listen-address="${addr%/*}" --port=53 --host-record="$dns,${addr%/*}" \
+		--local="/${dns#*.}/" --pid-file=/run/dnsmasq-dns.pid --log-queries --log-facility=- ||
+		fail "dnsmasq"
+	for _ in $(seq 1 50); do
+		grep -q ":0035 " /proc/net/udp && break
+		sleep 0.2
+	done
+	grep -q ":0035 " /proc/net/udp || fail "dnsmasq does not listen on 53/udp"
+	echo "servervm: dnsmasq: $dns is ${addr%/*}"
+fi
 : > /run/udhcpd.leases
 
 net=${addr%.*}.0/${addr#*/}

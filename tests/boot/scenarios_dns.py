@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for servers given by name (issue 27): the server VM
+(servervm.py, dns=) runs a DNS server (dnsmasq) that knows one name, and
+its DHCP (udhcpd) names that DNS server (option 6) and its domain (option
+15).  The guest's init resolves the NFS server's name through it before
+the mount.  QEMU's slirp DNS forwards to the host's resolver: it is never
+used (the guest's only NIC is the socket netdev to the server VM).
+"""
+
+import scenarios_netvm
+import servervm
+
+NAME = "nfsserver.test"
+SERVER, EXPORT, POOL = servervm.SERVER_ADDR, servervm.EXPORT, servervm.POOL
+RESOLV = "/run/uniramfs/resolv.conf"
+
+
+def scenarios(Scenario):
+    return [
+        Scenario("nfs-dns-name", "root=nfs:NAME:/PATH ip=dhcp: the server's name resolved through "
+                 "DHCP's DNS server (dnsmasq in the server VM) before the NFS mount",
+                 scenarios_netvm.NFS4, "nfs:%s:%s" % (NAME, EXPORT), build=scenarios_netvm.MODULES,
+                 cmdline="ip=dhcp testinit.show=%s %s" % (RESOLV, scenarios_netvm.KERNEL_NAMES),
+                 net=scenarios_netvm.served("nfs-dns-name", dns=NAME),
+                 expect=(r"root-mount=%s:%s nfs4 " % (SERVER, EXPORT),
+                         # what the root finds: DHCP's DNS server and domain
+                         r"show %s: nameserver %s$" % (RESOLV, SERVER.replace(".", r"\.")),
+                         r"show %s: search test$" % RESOLV),
+                 log_expect=("uniramfs: eth0: %s/24 from DHCP server %s" % (POOL, SERVER),
+                             "uniramfs: eth0: resolving %s (IPv4)" % NAME,
+                             "uniramfs: eth0: %s is %s" % (NAME, SERVER),
+                             "uniramfs: mounted %s:%s (NFS 4.2, ro) on /sysroot" % (SERVER, EXPORT))),
+    ]
