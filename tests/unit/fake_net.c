@@ -5,6 +5,8 @@
 
 #include "fake_net.h"
 
+int fake_net_tool_status;
+
 static int logged_run(const char *path, char *const argv[], char *const envp[], const void *input,
 		      size_t len)
 {
@@ -20,7 +22,7 @@ static int logged_run(const char *path, char *const argv[], char *const envp[], 
 		buf_printf(&b, " %s", argv[i]);
 	strv_push(&fake_boot_tree->log, b.p);
 	buf_free(&b);
-	return 0;
+	return fake_net_tool_status;
 }
 
 const struct initops fake_net_initops = {
@@ -101,4 +103,14 @@ struct fake_ops *fake_net_setup(const char *cmdline, unsigned nics)
 	chmod(p, 0755);
 	free(p);
 	return f;
+}
+
+void fake_net_tool(struct fake_ops *f, const char *path)
+{
+	char *p;
+
+	fake_write(f, path, "");
+	p = fake_path(f, path);
+	chmod(p, 0755);
+	free(p);
 }

@@ -9,8 +9,10 @@
 
 /* Every run is logged in fake_boot_tree's log as "run PATH ARG..."
  * ("run PATH (as @NAME) ..." when argv[0] carries systemd's @ mark for
- * a root storage daemon) and succeeds. */
+ * a root storage daemon) and exits with fake_net_tool_status (0 unless
+ * a test sets it). */
 extern const struct initops fake_net_initops;
+extern int fake_net_tool_status;
 
 /* fake_boot_run with fake_net_initops and the kernel's environment. */
 int fake_net_run(struct fake_ops *f, struct init *in);
@@ -23,5 +25,8 @@ struct fake_ops *fake_net_setup(const char *cmdline, unsigned nics);
 /* A module file in the image (ko: its path below MODDIR), with its
  * dependencies' paths (NULL: none) in modules.dep. */
 void fake_net_module(struct fake_ops *f, const char *ko, const char *deps);
+
+/* An executable the init finds in the image. */
+void fake_net_tool(struct fake_ops *f, const char *path);
 
 #endif

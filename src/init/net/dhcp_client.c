@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "init/net/dhcp_client.h"
 
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A small xorshift: the sequence only needs to differ between clients
@@ -77,6 +79,8 @@ static enum dhcp_action transmit(struct dhcp_client *c, uint64_t now_ms, int typ
 			     size_t *txlen, uint64_t *deadline)
 {
 	c->tries++;
+	if (type == DHCP_DISCOVER)
+		c->discovers++;
 	*txlen = build(c, now_ms, type, tx, txcap);
 	if (!*txlen) {
 		c->state = DHCP_FAILED;
@@ -145,6 +149,8 @@ static enum dhcp_action receive(struct dhcp_client *c, uint64_t now_ms, const ui
 		if (m.has_server_id && m.server_id.s_addr != c->offer_server.s_addr)
 			return c->ignored = "from a server we did not choose", DHCP_ACT_WAIT;
 		if (m.type == DHCP_NAK) {
+			c->refused = true;
+			memcpy(c->nak_msg, m.message, sizeof(c->nak_msg));
 			if (++c->naks >= c->cfg.max_naks) {
 				c->state = DHCP_FAILED;
 				return DHCP_ACT_FAIL;
@@ -183,6 +189,7 @@ enum dhcp_action dhcp_client_step(struct dhcp_client *c, uint64_t now_ms, const 
 		if (c->tries < c->cfg.max_requests)
 			return transmit(c, now_ms, DHCP_REQUEST, tx, txcap, txlen, deadline);
 		/* The server went quiet: start over, as after a NAK. */
+		c->refused = false;
 		if (++c->naks >= c->cfg.max_naks) {
 			c->state = DHCP_FAILED;
 			return DHCP_ACT_FAIL;
@@ -194,4 +201,21 @@ enum dhcp_action dhcp_client_step(struct dhcp_client *c, uint64_t now_ms, const 
 		return transmit(c, now_ms, DHCP_DISCOVER, tx, txcap, txlen, deadline);
 	c->state = DHCP_FAILED;
 	return DHCP_ACT_FAIL;
+}
+
+void dhcp_client_why(const struct dhcp_client *c, uint64_t now_ms, char *buf, size_t n)
+{
+	char s[INET_ADDRSTRLEN], a[INET_ADDRSTRLEN];
+
+	if (!c->offer_server.s_addr) {
+		snprintf(buf, n, "no server answered %u DISCOVER%s in %llu s", c->discovers, c->discovers == 1 ? "" : "s",
+			 (unsigned long long)((now_ms - c->start_ms) / 1000));
+		return;
+	}
+	inet_ntop(AF_INET, &c->offer_server, s, sizeof(s));
+	inet_ntop(AF_INET, &c->offered, a, sizeof(a));
+	if (c->refused)
+		snprintf(buf, n, "%s refused %s (DHCPNAK%s%.200s)", s, a, c->nak_msg[0] ? ": " : "", c->nak_msg);
+	else
+		snprintf(buf, n, "%s offered %s, then did not answer the REQUEST", s, a);
 }

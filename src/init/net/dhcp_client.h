@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_NET_DHCP_CLIENT_H
 #define UNIRAMFS_NET_DHCP_CLIENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "init/net/dhcp_msg.h"
@@ -55,6 +56,10 @@ struct dhcp_client {
 	struct in_addr offered, offer_server;
 	struct dhcp_lease lease;
 	const char *ignored; /* why the last packet was ignored, for debug logs */
+	/* what the servers did, for dhcp_client_why */
+	unsigned discovers;
+	bool refused;		     /* the last REQUEST got a NAK (else no answer) */
+	char nak_msg[DHCP_STR_MAX];  /* its option 56, hostile text */
 };
 
 enum dhcp_action {
@@ -69,5 +74,11 @@ void dhcp_client_init(struct dhcp_client *c, const struct dhcp_config *cfg, uint
  * bytes. *deadline_ms: when to call again with no packet. */
 enum dhcp_action dhcp_client_step(struct dhcp_client *c, uint64_t now_ms, const uint8_t *rx, size_t rxlen,
 				  uint8_t *tx, size_t txcap, size_t *txlen, uint64_t *deadline_ms);
+
+/* Once failed: why, naming what answered or that nothing did ("no
+ * server answered 6 DISCOVERs in 63 s", "10.0.2.2 refused 10.0.2.15
+ * (DHCPNAK: MESSAGE)", "10.0.2.2 offered 10.0.2.15, then did not answer
+ * the REQUEST"). */
+void dhcp_client_why(const struct dhcp_client *c, uint64_t now_ms, char *buf, size_t n);
 
 #endif

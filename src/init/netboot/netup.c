@@ -342,7 +342,11 @@ static void dhcp_step(struct netup *nu, size_t idx, const uint8_t *rx, size_t rx
 		ni->dhcp = false;
 		ni->failed = true;
 		ni->deadline = -1;
-		log_warn("%s: no DHCP lease: no server answered", ni->name);
+		{
+			char why[320];
+			dhcp_client_why(&ni->dc, (uint64_t)nu->ops->now_ms(), why, sizeof(why));
+			log_warn("%s: IPv4: no DHCP lease: %s", ni->name, why);
+		}
 		check_failed(nu);
 		dhcp_maybe_close(nu);
 		break;

@@ -3,6 +3,7 @@
  * (it blocks) runs iscsistart or nbd-client; the disk then comes as any
  * disk does (an iSCSI LUN's driver, sd_mod, by modalias) and root=
  * finds it in the registry. */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,44 @@ static void iscsi_handover(struct init *in, const char *iqn)
 	buf_free(&b);
 }
 
+/* "eth0 (IPv4 10.0.2.15/24)": where a login went out from, for its
+ * failure (malloc'd). */
+static char *sent_from(const struct init *in)
+{
+	const struct netup *nu = &in->net;
+	char a[INET_ADDRSTRLEN];
+
+	if (nu->chosen < 0)
+		return xstrdup("no configured interface");
+	return xasprintf("%s (IPv4 %s/%d)", nu->v[nu->chosen].name, inet_ntop(AF_INET, &nu->addr, a, sizeof(a)),
+			 nu->prefix);
+}
+
+/* What iscsistart's exit status says (open-iscsi's iscsi_err.h), for
+ * the ones a login meets; "" for the others. */
+static const char *iscsi_status_str(int st)
+{
+	switch (st) {
+	case 4:
+		return " (a transport error: no connection)";
+	case 5:
+		return " (the login failed)";
+	case 8:
+		return " (no connection within the timeout: nothing answered)";
+	case 11:
+		return " (an iSCSI request timed out)";
+	case 12:
+		return " (the iscsi_tcp transport is not loaded)";
+	case 19:
+		return " (the target refused the login)";
+	case 21:
+		return " (no such target)";
+	case 24:
+		return " (the target refused the login: authorization failed)";
+	}
+	return "";
+}
+
 /* One iscsistart for t (from the command line, DHCP or the iBFT, read
  * and checked by ibftboot.c: never iscsistart -b, which would read the
  * table again unchecked). Its exit status (-1: it did not run), said
@@ -97,9 +136,14 @@ static int login_one(struct init *in, const struct iscsi_root *r, const struct i
 		 t->server && strchr(t->server, ':') ? "]" : "", port);
 	st = tool_run(&in->stack_env, "iscsistart", argv.v, NULL, 0);
 	/* a tool that did not run is "status -1" (docs/messages.md) */
-	if (st != 0)
-		log_err("iscsistart for %s exited with status %d%s%s", t->name ? t->name : "?",
-			st < 0 ? -1 : st, st < 0 ? ": " : "", st < 0 ? err_msg() : "");
+	if (st < 0) {
+		log_err("iscsistart for %s exited with status -1: %s", t->name ? t->name : "?", err_msg());
+	} else if (st != 0) {
+		char *from = sent_from(in);
+		log_err("iscsistart for %s exited with status %d%s: the target at %s:%s, from %s",
+			t->name ? t->name : "?", st, iscsi_status_str(st), t->server ? t->server : "?", port, from);
+		free(from);
+	}
 	strv_free(&argv);
 	return st;
 }
@@ -161,9 +205,12 @@ static enum job_result nbd_connect(void *ctx, void *data)
 	log_info("NBD: connecting " NBD_DEVICE " to %s:%s%s%s", r->server, port,
 		 r->export ? " export " : "", r->export ? r->export : "");
 	st = tool_run(&in->stack_env, "nbd-client", argv.v, NULL, 0);
-	if (st != 0)
-		log_err("nbd-client for %s:%s exited with status %d", r->server, port,
-			st < 0 ? -1 : st);
+	if (st != 0) {
+		char *from = sent_from(in);
+		log_err("nbd-client for %s:%s exited with status %d, from %s (its own message says what the "
+			"server answered)", r->server, port, st < 0 ? -1 : st, from);
+		free(from);
+	}
 	strv_free(&argv);
 	return JOB_DONE;
 }

@@ -369,6 +369,11 @@ static void test_client_backoff_and_give_up(void)
 	}
 	CHECK(dhcp_client_step(&c, now, NULL, 0, tx, sizeof(tx), &txlen, &dl) == DHCP_ACT_FAIL);
 	CHECK(c.state == DHCP_FAILED);
+	{
+		char why[320];
+		dhcp_client_why(&c, now, why, sizeof(why));
+		CHECK_STR(why, "no server answered 6 DISCOVERs in 188 s");
+	}
 
 	/* With jitter: each wait within ±1 s of the schedule, and the same
 	 * seed replays the same waits. */
@@ -418,6 +423,26 @@ static void test_client_nak_and_silence(void)
 	CHECK(find_opt(tx, txlen, 53, &olen)[0] == DHCP_REQUEST);
 	/* Two requests unanswered, and one NAK before: that is max_naks. */
 	CHECK(dhcp_client_step(&c, dl, NULL, 0, tx, sizeof(tx), &txlen, &dl) == DHCP_ACT_FAIL);
+	{
+		char why[320];
+		dhcp_client_why(&c, dl, why, sizeof(why));
+		CHECK_STR(why, "10.0.2.2 offered 10.0.2.15, then did not answer the REQUEST");
+		/* a NAK last: what the server said comes with it */
+		dhcp_client_init(&c, &cf, 0);
+		dhcp_client_step(&c, 0, NULL, 0, tx, sizeof(tx), &txlen, &dl);
+		for (int i = 0; i < 2; i++) {
+			offer_for(&r, c.xid, DHCP_OFFER, "10.0.2.2");
+			dhcp_client_step(&c, 10, r.p, r.len, tx, sizeof(tx), &txlen, &dl);
+			reply_start(&r, c.xid, DHCP_NAK, "0.0.0.0");
+			opt_addr(&r, 54, "10.0.2.2");
+			opt(&r, 56, "wrong subnet", 12);
+			end(&r);
+			CHECK(dhcp_client_step(&c, 20, r.p, r.len, tx, sizeof(tx), &txlen, &dl) ==
+			      (i ? DHCP_ACT_FAIL : DHCP_ACT_SEND));
+		}
+		dhcp_client_why(&c, 20, why, sizeof(why));
+		CHECK_STR(why, "10.0.2.2 refused 10.0.2.15 (DHCPNAK: wrong subnet)");
+	}
 	/* A garbage packet is ignored, not fatal. */
 	dhcp_client_init(&c, &cf, 0);
 	dhcp_client_step(&c, 0, NULL, 0, tx, sizeof(tx), &txlen, &dl);

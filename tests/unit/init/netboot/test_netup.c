@@ -383,7 +383,7 @@ static void test_dhcp_gives_up_closes(void)
 	dhcp_nak = 1;
 	CHECK(run(f, &in) < 0);
 	dhcp_nak = 0;
-	CHECK(fake_boot_logged("<4>eth0: no DHCP lease: no server answered\n"));
+	CHECK(fake_boot_logged("<4>eth0: IPv4: no DHCP lease: 10.0.2.2 refused 10.0.2.15 (DHCPNAK)\n"));
 	i = fake_log_find(f, "close packet-socket");
 	CHECK(i >= 0);
 	/* nothing sent after it, and the failure came later */
