@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The network for the boot: interfaces, link up, ip= or DHCP. */
 #include "init/netboot/netup.h"
+#include "init/netboot/netkeep.h"
 #include "init/netboot/netstate.h"
 #include "init/netboot/netup6.h"
 #include "init/netboot/netvirt_up.h"
@@ -586,6 +587,8 @@ void netup_stop(struct netup *nu, bool keep)
 {
 	if (!nu->started)
 		return;
+	if (keep)
+		netkeep_prune(nu);
 	if (!keep) {
 		netvirt_teardown(nu);
 		for (size_t i = 0; i < nu->n; i++) {
