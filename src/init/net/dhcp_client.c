@@ -119,6 +119,7 @@ static void take_lease(struct dhcp_client *c, const struct dhcp_msg *m, uint64_t
 	memcpy(l->domain, m->domain, sizeof(l->domain));
 	memcpy(l->root_path, m->root_path, sizeof(l->root_path));
 	memcpy(l->file, m->file, sizeof(l->file));
+	memcpy(l->search, m->search, sizeof(l->search));
 	l->bound_ms = now_ms;
 }
 

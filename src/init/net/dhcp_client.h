@@ -44,6 +44,7 @@ struct dhcp_lease {
 	uint16_t mtu;
 	char hostname[DHCP_STR_MAX], domain[DHCP_STR_MAX], root_path[DHCP_STR_MAX];
 	char file[129];
+	char search[DNS_SEARCH_MAX]; /* option 119, valid names, space-separated */
 	uint64_t bound_ms;
 };
 

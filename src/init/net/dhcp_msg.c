@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "init/net/dhcp_msg.h"
+#include "init/net/dns_msg.h"
 
 #include <errno.h>
 #include <arpa/inet.h>
@@ -29,13 +30,14 @@ enum {
 	OPT_T2 = 59,
 	OPT_VENDOR_CLASS = 60,
 	OPT_CLIENT_ID = 61,
+	OPT_SEARCH = 119, /* RFC 3397: DNS wire names, compressed */
 	OPT_END = 255,
 };
 
 /* The options we read, each joined over all its instances. */
 static const uint8_t wanted[] = { OPT_SUBNET, OPT_ROUTER,   OPT_DNS,	   OPT_HOSTNAME, OPT_DOMAIN,
 				  OPT_ROOT_PATH, OPT_MTU,   OPT_BROADCAST, OPT_LEASE,	 OPT_OVERLOAD,
-				  OPT_TYPE,	 OPT_SERVER_ID, OPT_MESSAGE, OPT_T1,	 OPT_T2 };
+				  OPT_TYPE,	 OPT_SERVER_ID, OPT_MESSAGE, OPT_T1,	 OPT_T2, OPT_SEARCH };
 #define JOIN_MAX 1024
 
 struct joined {
@@ -90,6 +92,29 @@ static const uint8_t *get(const struct joined *j, uint8_t code, size_t *len)
 	int s = slot(code);
 	*len = j->len[s];
 	return j->seen[s] ? j->data[s] : NULL;
+}
+
+/* Option 119's names (compression pointers within the option, RFC
+ * 3397) as a search line: valid host names only, a space between; one
+ * that no longer fits is left out; a malformed name (a loop, a byte no
+ * host name has) ends the list, since where the next begins is unknown. */
+static void get_search(const struct joined *j, char *out, size_t cap)
+{
+	size_t len, off = 0, o = 0;
+	const uint8_t *p = get(j, OPT_SEARCH, &len);
+	char name[DNS_NAME_TEXT];
+	const char *why;
+
+	out[0] = '\0';
+	while (p && off < len && dns_name_read(p, len, &off, name, &why) == 0) {
+		size_t n = strlen(name);
+		if (!n || !net_hostname_valid(name) || o + n + 2 > cap)
+			continue;
+		if (o)
+			out[o++] = ' ';
+		memcpy(out + o, name, n + 1);
+		o += n;
+	}
 }
 
 static bool get_addr(const struct joined *j, uint8_t code, struct in_addr *out)
@@ -207,6 +232,7 @@ int dhcp_msg_parse(const uint8_t *pkt, size_t len, struct dhcp_msg *m, const cha
 	get_str(&j, OPT_DOMAIN, m->domain, sizeof(m->domain));
 	get_str(&j, OPT_ROOT_PATH, m->root_path, sizeof(m->root_path));
 	get_str(&j, OPT_MESSAGE, m->message, sizeof(m->message));
+	get_search(&j, m->search, sizeof(m->search));
 	return 0;
 }
 
@@ -221,7 +247,7 @@ static uint8_t *put_opt(uint8_t *p, uint8_t code, const void *data, size_t len)
 size_t dhcp_msg_build(uint8_t *buf, size_t cap, const struct dhcp_build *b)
 {
 	static const uint8_t prl[] = { OPT_SUBNET, OPT_ROUTER, OPT_DNS,	 OPT_HOSTNAME, OPT_DOMAIN, OPT_MTU,
-				       OPT_BROADCAST, OPT_LEASE, OPT_T1, OPT_T2, OPT_ROOT_PATH };
+				       OPT_BROADCAST, OPT_LEASE, OPT_T1, OPT_T2, OPT_ROOT_PATH, OPT_SEARCH };
 	uint8_t type = (uint8_t)b->type, cid[7], maxsz[2] = { 1500 >> 8, 1500 & 0xff };
 	size_t hlen = b->hostname ? strlen(b->hostname) : 0, vlen = b->vendor_class ? strlen(b->vendor_class) : 0;
 	uint8_t *p = buf;

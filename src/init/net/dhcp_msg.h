@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "init/net/dnsname.h"
+
 /* DHCPv4 messages (RFC 2131, options RFC 2132): building what a client
  * sends, reading what a server answers. Every byte of an answer is
  * hostile: each option is bounds-checked, options split across several
@@ -47,6 +49,7 @@ struct dhcp_msg {
 	char hostname[DHCP_STR_MAX], domain[DHCP_STR_MAX], root_path[DHCP_STR_MAX];
 	char sname[65], file[129]; /* only when not overloaded */
 	char message[DHCP_STR_MAX]; /* option 56, a NAK's reason */
+	char search[DNS_SEARCH_MAX]; /* option 119 as a search line: valid names only */
 };
 
 /* Parse a server's message. Returns 0, or -EINVAL with *why (static text). */

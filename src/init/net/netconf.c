@@ -22,6 +22,7 @@ void net_conf_from_lease(struct net_conf *nc, const char *device, const struct d
 	nc->n_dns = l->n_dns;
 	nc->hostname = l->hostname;
 	nc->domain = l->domain;
+	nc->search = l->search;
 	nc->root_server = l->siaddr.s_addr ? l->siaddr : l->server_id;
 	nc->root_path = l->root_path;
 	nc->filename = l->file;
@@ -127,6 +128,18 @@ void net_conf_render(const struct net_conf *nc, struct buf *b, struct strv *w)
 	render6(nc, b, w);
 }
 
+/* The space-separated words of list into s, each once. */
+static void add_words(struct strv *s, const char *list)
+{
+	struct strv w = { 0 };
+
+	strv_split(&w, list, " ");
+	for (size_t i = 0; i < w.n; i++)
+		if (*w.v[i] && !strv_contains(s, w.v[i]))
+			strv_push(s, w.v[i]);
+	strv_free(&w);
+}
+
 void net_resolv_render(const struct net_conf *nc, const struct net_addr *extra, size_t n_extra, bool peerdns,
 		       struct buf *b, struct strv *w)
 {
@@ -142,15 +155,30 @@ void net_resolv_render(const struct net_conf *nc, const struct net_addr *extra, 
 	for (unsigned i = 0; i < nc->n_dns6; i++)
 		if (!IN6_IS_ADDR_UNSPECIFIED(&nc->dns6[i]) && inet_ntop(AF_INET6, &nc->dns6[i], t, sizeof(t)))
 			buf_printf(b, "nameserver %s\n", t);
-	/* checked name by name where it was read (dnsname.h) */
-	if (nc->search6 && *nc->search6 && !net_has_control(nc->search6))
-		buf_printf(b, "search %s\n", nc->search6);
-	if (nc->domain && *nc->domain) {
-		/* resolv.conf has no quoting: only a real domain name goes in. */
-		if (net_hostname_valid(nc->domain))
-			buf_printf(b, "search %s\n", nc->domain);
-		else
-			strv_push(w, "resolv.conf: the DHCP domain is not a domain name: left out");
+	/* one search line (a second would replace the first): the IPv6
+	 * list, DHCP's option 119, its domain, each name once; the lists
+	 * were checked name by name where they were read (dnsname.h,
+	 * dhcp_msg.c) */
+	{
+		struct strv s = { 0 };
+		if (nc->search6 && !net_has_control(nc->search6))
+			add_words(&s, nc->search6);
+		if (nc->search && !net_has_control(nc->search))
+			add_words(&s, nc->search);
+		if (nc->domain && *nc->domain) {
+			/* resolv.conf has no quoting: only a real domain name goes in. */
+			if (net_hostname_valid(nc->domain))
+				add_words(&s, nc->domain);
+			else
+				strv_push(w, "resolv.conf: the DHCP domain is not a domain name: left out");
+		}
+		if (s.n) {
+			buf_printf(b, "search");
+			for (size_t i = 0; i < s.n; i++)
+				buf_printf(b, " %s", s.v[i]);
+			buf_printf(b, "\n");
+		}
+		strv_free(&s);
 	}
 }
 

@@ -24,6 +24,7 @@ struct net_conf {
 	struct in_addr dns[DHCP_MAX_DNS];
 	unsigned n_dns;
 	const char *hostname, *domain; /* NULL or "": none */
+	const char *search; /* DHCP's option 119: valid domain names, space-separated */
 	struct in_addr root_server;
 	const char *root_path, *filename;
 	uint32_t lease_time;

@@ -67,5 +67,5 @@ void net_conf_render_klibc(const struct net_conf *nc, struct buf *b, struct strv
 	put_str(b, "UPTIME", n, w);
 	snprintf(n, sizeof(n), "%u", (unsigned)nc->lease_time);
 	put_str(b, "DHCPLEASETIME", n, w);
-	put_str(b, "DOMAINSEARCH", "", w); /* option 119 is not asked for */
+	put_str(b, "DOMAINSEARCH", nc->search ? nc->search : "", w); /* option 119 */
 }

@@ -39,7 +39,7 @@ struct netnames {
 	long long deadline; /* the resolver's, -1: none */
 	struct net_addr srv[DNS_MAX_SERVERS];
 	size_t n_srv;
-	const char *search; /* DHCP's domain, NULL: none */
+	struct strv search; /* DHCP's option 119 names, then its domain */
 };
 
 /* A server written as a name: not an address, but a host name (what is
@@ -116,8 +116,11 @@ static void servers(struct netnames *nn)
 			if (a.v4.s_addr)
 				nn->srv[nn->n_srv++] = a;
 		}
-		if (nu->lease.domain[0] && net_hostname_valid(nu->lease.domain))
-			nn->search = nu->lease.domain;
+		/* checked name by name when read (dhcp_msg.c) */
+		strv_split(&nn->search, nu->lease.search, " ");
+		if (nu->lease.domain[0] && net_hostname_valid(nu->lease.domain) &&
+		    !strv_contains(&nn->search, nu->lease.domain))
+			strv_push(&nn->search, nu->lease.domain);
 	} else if (!nu->from_dhcp && nu->ip) {
 		for (int i = 0; i < 2 && nn->n_srv < DNS_MAX_SERVERS; i++)
 			if (nu->ip->dns[i].family == AF_INET)
@@ -166,9 +169,9 @@ static void drive(struct netnames *nn, const uint8_t *rx, size_t rxlen, const st
 static void start_name(struct netnames *nn)
 {
 	struct netup *nu = nn->nu;
-	const char *search[] = { nn->search };
 	struct dns_config cfg = { .name = nn->name[nn->cur].text, .qtype = DNS_TYPE_A, .servers = nn->srv,
-				  .n_servers = nn->n_srv, .search = search, .n_search = nn->search ? 1 : 0,
+				  .n_servers = nn->n_srv, .search = (const char *const *)nn->search.v,
+				  .n_search = nn->search.n,
 				  .seed = (uint32_t)nu->ops->now_ms() ^ (uint32_t)(nn->cur * 2654435761u) };
 
 	if (dns_client_init(&nn->dc, &cfg) < 0) {
@@ -306,6 +309,7 @@ void netnames_free(struct netup *nu)
 		free(nn->name[i].text);
 	free(nn->name);
 	free(nn->slot);
+	strv_free(&nn->search);
 	free(nn);
 	nu->names = NULL;
 	free(nu->names_error);

@@ -92,9 +92,9 @@ static void test_build_discover(void)
 	CHECK(memcmp(buf + 28, MAC, 6) == 0);
 	CHECK((o = find_opt(buf, len, 53, &olen)) && olen == 1 && o[0] == DHCP_DISCOVER);
 	CHECK((o = find_opt(buf, len, 61, &olen)) && olen == 7 && o[0] == 1 && memcmp(o + 1, MAC, 6) == 0);
-	CHECK((o = find_opt(buf, len, 55, &olen)) && olen == 11);
-	/* subnet, router, DNS, hostname, domain, MTU, lease, root path */
-	static const uint8_t want[] = { 1, 3, 6, 12, 15, 26, 51, 17 };
+	CHECK((o = find_opt(buf, len, 55, &olen)) && olen == 12);
+	/* subnet, router, DNS, hostname, domain, MTU, lease, root path, search */
+	static const uint8_t want[] = { 1, 3, 6, 12, 15, 26, 51, 17, 119 };
 	for (size_t i = 0; o && i < sizeof(want); i++)
 		CHECK(memchr(o, want[i], olen) != NULL);
 	CHECK((o = find_opt(buf, len, 60, &olen)) && olen == 8 && memcmp(o, "uniramfs", 8) == 0);
@@ -131,6 +131,40 @@ static void test_parse_ack(void)
 	CHECK_STR(m.hostname, "client");
 	CHECK_STR(m.domain, "example.org");
 	CHECK_STR(m.root_path, "10.0.2.2:/srv/root");
+	CHECK_STR(m.search, "");
+}
+
+/* Option 119 (RFC 3397): compressed names, split over two instances
+ * (RFC 3396 joins them, and a pointer may cross the seam); a loop or a
+ * name with a byte no host name has ends the list. */
+static void test_parse_search(void)
+{
+	/* RFC 3397's example: eng.apple.com, marketing.apple.com */
+	static const uint8_t a[] = { 3, 'e', 'n', 'g', 5, 'a', 'p', 'p', 'l', 'e', 3, 'c', 'o', 'm', 0 };
+	static const uint8_t b[] = { 9, 'm', 'a', 'r', 'k', 'e', 't', 'i', 'n', 'g', 0xc0, 4 };
+	static const uint8_t loop[] = { 3, 'l', 'a', 'n', 0, 2, 'x', 'y', 0xc0, 5 };
+	static const uint8_t bad[] = { 2, 'a', '/', 0, 3, 'l', 'a', 'n', 0 };
+	struct reply r;
+	struct dhcp_msg m;
+	const char *why = NULL;
+
+	reply_start(&r, 7, DHCP_ACK, "10.0.2.15");
+	opt(&r, 119, a, sizeof(a));
+	opt(&r, 119, b, sizeof(b));
+	end(&r);
+	CHECK(dhcp_msg_parse(r.p, r.len, &m, &why) == 0);
+	CHECK_STR(m.search, "eng.apple.com marketing.apple.com");
+	reply_start(&r, 7, DHCP_ACK, "10.0.2.15");
+	opt(&r, 119, loop, sizeof(loop));
+	end(&r);
+	CHECK(dhcp_msg_parse(r.p, r.len, &m, &why) == 0);
+	CHECK_STR(m.search, "lan");
+	/* a byte no host name has: where the next name starts is not known */
+	reply_start(&r, 7, DHCP_ACK, "10.0.2.15");
+	opt(&r, 119, bad, sizeof(bad));
+	end(&r);
+	CHECK(dhcp_msg_parse(r.p, r.len, &m, &why) == 0);
+	CHECK_STR(m.search, "");
 }
 
 static void test_parse_hostile(void)
@@ -465,6 +499,7 @@ int main(void)
 {
 	RUN(test_build_discover);
 	RUN(test_parse_ack);
+	RUN(test_parse_search);
 	RUN(test_parse_hostile);
 	RUN(test_parse_every_cut);
 	RUN(test_parse_split_and_overload);

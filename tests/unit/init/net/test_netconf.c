@@ -120,6 +120,15 @@ static void test_resolv_and_static(void)
 	buf_append(&r, "", 1);
 	CHECK_STR(r.p, "nameserver 10.9.9.9\nnameserver 2001:db8::53\nnameserver 10.0.0.2\nsearch lan\n");
 	buf_free(&r);
+	/* one search line (a second would replace it): the IPv6 list,
+	 * option 119's, the domain, each name once */
+	nc.search6 = "v6.example lan";
+	nc.search = "eng.example lan";
+	net_resolv_render(&nc, NULL, 0, true, &r, &w);
+	buf_append(&r, "", 1);
+	CHECK_STR(r.p, "nameserver 10.0.0.2\nsearch v6.example lan eng.example\n");
+	buf_free(&r);
+	nc.search6 = nc.search = NULL;
 	net_resolv_render(&nc, extra, 1, false, &r, &w); /* rd.peerdns=0 */
 	buf_append(&r, "", 1);
 	CHECK_STR(r.p, "nameserver 10.9.9.9\n");
@@ -174,6 +183,7 @@ static void test_klibc_lease(void)
 	struct strv w = { 0 };
 
 	l.bound_ms = 3456;
+	memcpy(l.search, "example.org lab.example.org", 28);
 	net_conf_from_lease(&nc, "eth0", &l);
 	net_conf_render_klibc(&nc, &b, &w);
 	buf_append(&b, "", 1);
@@ -193,7 +203,7 @@ static void test_klibc_lease(void)
 		       "filename=''\n"
 		       "UPTIME='3'\n"
 		       "DHCPLEASETIME='86400'\n"
-		       "DOMAINSEARCH=''\n");
+		       "DOMAINSEARCH='example.org lab.example.org'\n");
 	CHECK(w.n == 0);
 	buf_free(&b);
 }
