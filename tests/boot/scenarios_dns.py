@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Boot scenarios for servers given by name (issue 27): the server VM
 (servervm.py, dns=) runs a DNS server (dnsmasq) that knows one name, and
-its DHCP (udhcpd) names that DNS server (option 6) and its domain (option
-15).  The guest's init resolves the NFS server's name through it before
+its DHCP (udhcpd) names that DNS server (option 6), its domain (option
+15) and a search list (option 119).  The guest's init resolves the NFS server's name through it before
 the mount.  QEMU's slirp DNS forwards to the host's resolver: it is never
 used (the guest's only NIC is the socket netdev to the server VM).
 """
@@ -23,9 +23,10 @@ def scenarios(Scenario):
                  cmdline="ip=dhcp testinit.show=%s %s" % (RESOLV, scenarios_netvm.KERNEL_NAMES),
                  net=scenarios_netvm.served("nfs-dns-name", dns=NAME),
                  expect=(r"root-mount=%s:%s nfs4 " % (SERVER, EXPORT),
-                         # what the root finds: DHCP's DNS server and domain
+                         # what the root finds: DHCP's DNS server, its search
+                         # list (option 119, compressed) and domain, one line
                          r"show %s: nameserver %s$" % (RESOLV, SERVER.replace(".", r"\.")),
-                         r"show %s: search test$" % RESOLV),
+                         r"show %s: search lab\.test test$" % RESOLV),
                  log_expect=("uniramfs: eth0: %s/24 from DHCP server %s" % (POOL, SERVER),
                              "uniramfs: eth0: resolving %s (IPv4)" % NAME,
                              "uniramfs: eth0: %s is %s" % (NAME, SERVER),

@@ -34,6 +34,10 @@ opts = bytes([53, 1, 5, 54, 4, 10, 0, 2, 2, 1, 4, 255, 255, 255, 0, 3, 4, 10, 0,
        bytes([17, 9]) + b"nfs:/srv/" + bytes([52, 1, 3, 26, 2, 5, 220, 51, 4, 0, 0, 14, 16, 255])
 msg += opts
 open(os.path.join(d, "ack"), "wb").write(msg)
+# option 119 (RFC 3397's example, compressed, split over two instances)
+search = bytes([119, 15, 3]) + b"eng" + bytes([5]) + b"apple" + bytes([3]) + b"com" + bytes([0]) + \
+         bytes([119, 12, 9]) + b"marketing" + bytes([0xc0, 4])
+open(os.path.join(d, "ack-search"), "wb").write(msg[:-1] + search + bytes([255]))
 src, dst = bytes([10, 0, 2, 2]), bytes([255] * 4)
 udp = struct.pack("!HHHH", 67, 68, 8 + len(msg), 0) + msg
 ph = src + dst + struct.pack("!BBH", 0, 17, len(udp))

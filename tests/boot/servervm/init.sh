@@ -122,10 +122,12 @@ EOF
 
 # --- DNS, only with sv.dns=NAME.DOMAIN: dnsmasq answers NAME.DOMAIN with
 # this server's address and every other name in DOMAIN with NXDOMAIN (it
-# has no upstream), and DHCP names it (option 6) and DOMAIN (option 15).
+# has no upstream), and DHCP names it (option 6), DOMAIN (option 15) and
+# the search list lab.DOMAIN DOMAIN (option 119, compressed by udhcpd).
 if [ -n "$dns" ]; then
 	echo "opt dns ${addr%/*}" >> /etc/udhcpd.conf
 	echo "opt domain ${dns#*.}" >> /etc/udhcpd.conf
+	echo "opt search lab.${dns#*.} ${dns#*.}" >> /etc/udhcpd.conf
 	dnsmasq --user=root --group=root --no-resolv --no-hosts --no-poll --bind-interfaces \
 		--listen-address="${addr%/*}" --port=53 --host-record="$dns,${addr%/*}" \
 		--local="/${dns#*.}/" --pid-file=/run/dnsmasq-dns.pid --log-queries --log-facility=- ||
