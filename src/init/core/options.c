@@ -200,8 +200,17 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 {
 	const char *k = p->key;
 
-	if (!strcmp(k, "root"))
-		set_str(&o->root, p->val);
+	if (!strcmp(k, "root")) {
+		/* dracut's live medium: the device that holds the root's image */
+		bool live = p->val && !strncmp(p->val, "live:", 5);
+		o->live = o->live || live;
+		set_str(&o->root, live ? p->val + 5 : p->val);
+	} else if (!strcmp(k, "rd.live.image"))
+		set_bool(p, &o->live);
+	else if (!strcmp(k, "rd.live.dir"))
+		set_str(&o->live_dir, p->val);
+	else if (!strcmp(k, "rd.live.squashimg"))
+		set_str(&o->live_squashimg, p->val);
 	else if (!strcmp(k, "rootfstype"))
 		set_str(&o->rootfstype, p->val);
 	else if (!strcmp(k, "rootflags"))
@@ -314,13 +323,18 @@ void options_parse(struct options *o, const struct cmdline *c)
 		o->timeout = -1;
 	for (size_t i = 0; i < c->init_args.n; i++)
 		strv_push(&o->init_args, c->init_args.v[i]);
+	/* a live root is written to, as dracut's live systems are: a tmpfs
+	 * above its image unless rd.overlay says otherwise */
+	if (o->live && !o->overlay)
+		o->overlay = xstrdup("");
 }
 
 void options_free(struct options *o)
 {
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
-			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay };
+			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->live_dir,
+			  &o->live_squashimg };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

@@ -46,6 +46,8 @@ struct options {
 	bool gpt_auto;  /* [rd.]systemd.gpt_auto: no root= finds the root by type */
 	char *usr, *usrfstype, *usrflags; /* mount.usr=, mount.usrfstype=, mount.usrflags= */
 	char *overlay;  /* rd.overlay's value ("" for the bare word; NULL: not given) */
+	bool live;      /* root=live:SPEC or rd.live.image: root is a live medium */
+	char *live_dir, *live_squashimg; /* rd.live.dir=, rd.live.squashimg= */
 	bool rootwait;
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;

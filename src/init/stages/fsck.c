@@ -207,6 +207,8 @@ int fsck_root(struct init *in)
 	char *type;
 	int r;
 
+	if (in->opt.live) /* a medium, mounted read-only; its image is never checked */
+		return 0;
 	if (bd->name && read_only_dev(in, bd)) {
 		log_info("%s is read-only: not checking it", bd->devnode);
 		return 0;

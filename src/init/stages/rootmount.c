@@ -170,6 +170,8 @@ int mount_root(struct init *in)
 	char *data;
 	int ret, e = 0;
 
+	if (in->opt.live)
+		return mount_live(in);
 	if (in->opt.rootfstype)
 		strv_split(&types, in->opt.rootfstype, ",");
 	else if (bd->type)

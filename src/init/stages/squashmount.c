@@ -7,7 +7,6 @@
  * of the image's but /init runs before it. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/loop.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -38,42 +37,6 @@ static int load_modules(struct init *in)
 	return 0;
 }
 
-/* A free loop device on the file, read-only, gone with its last user
- * (AUTOCLEAR): after switch_root's lazy unmount nothing holds it. So the
- * descriptor returned must stay open until the mount holds the device,
- * or the device is cleared under it. Kernels before 5.8 have no
- * LOOP_CONFIGURE: the two-step way there. */
-static int attach(struct init *in, int file, char *dev, size_t devlen)
-{
-	struct loop_config c = { .fd = (unsigned)file };
-	int ctl, n, fd, r;
-
-	ctl = in->ops->open("/dev/loop-control", O_RDWR | O_CLOEXEC, 0);
-	if (ctl < 0)
-		return err_errno(ctl, "cannot open /dev/loop-control");
-	n = in->ops->ioctl(ctl, LOOP_CTL_GET_FREE, NULL);
-	close(ctl);
-	if (n < 0)
-		return err_errno(n, "no free loop device");
-	snprintf(dev, devlen, "/dev/loop%d", n);
-	fd = in->ops->open(dev, O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return err_errno(fd, "cannot open %s", dev);
-	c.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR;
-	snprintf((char *)c.info.lo_file_name, sizeof(c.info.lo_file_name), "%s", LAYOUT_SQUASH_FILE);
-	r = in->ops->ioctl(fd, LOOP_CONFIGURE, &c);
-	if (r == -EINVAL || r == -ENOTTY) {
-		r = in->ops->ioctl(fd, LOOP_SET_FD, (void *)(long)file);
-		if (r >= 0 && (r = in->ops->ioctl(fd, LOOP_SET_STATUS64, &c.info)) < 0)
-			in->ops->ioctl(fd, LOOP_CLR_FD, NULL);
-	}
-	if (r < 0) {
-		close(fd);
-		return err_errno(r, "cannot set up %s on " LAYOUT_SQUASH_FILE, dev);
-	}
-	return fd;
-}
-
 int mount_squash(struct init *in)
 {
 	char dev[32];
@@ -86,7 +49,7 @@ int mount_squash(struct init *in)
 	file = in->ops->open(LAYOUT_SQUASH_FILE, O_RDONLY | O_CLOEXEC, 0);
 	if (file < 0)
 		return err_errno(file, "cannot open " LAYOUT_SQUASH_FILE);
-	loopfd = attach(in, file, dev, sizeof(dev));
+	loopfd = loop_attach(in, file, LAYOUT_SQUASH_FILE, dev, sizeof(dev));
 	close(file);
 	if (loopfd < 0)
 		return loopfd;

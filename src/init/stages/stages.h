@@ -36,6 +36,17 @@ void stage_vconsole(struct init *in);
  * boot: a warning says why not. */
 void export_modules(struct init *in);
 
+/* livemount.c: root=live: the root device is a live medium, whose image
+ * is mounted on /sysroot read-only (the overlay stage then puts a layer
+ * above it). 0, or an error naming what it looked for. */
+int mount_live(struct init *in);
+
+/* loopdev.c: a free loop device on the open file (name: its path, for
+ * messages and the device's lo_file_name), read-only and cleared with its
+ * last user; the returned descriptor must stay open until a mount holds
+ * the device. dev gets "/dev/loopN". */
+int loop_attach(struct init *in, int file, const char *name, char *dev, size_t devlen);
+
 /* squashmount.c: the squashfs segment on LAYOUT_SQUASH_DIR, when the
  * image has one (0 without); 0 or a negative code (err set). */
 int mount_squash(struct init *in);

@@ -365,6 +365,36 @@ static void test_options_unknown_ignored(void)
 	options_free(&o);
 }
 
+/* dracut's live and overlay words: root=live: names the medium, and a
+ * live root gets a tmpfs above it unless rd.overlay says otherwise. */
+static void test_options_live_overlay(void)
+{
+	struct options o;
+
+	parse(&o, "root=live:/dev/disk/by-label/dracut");
+	CHECK(o.live);
+	CHECK_STR(o.root, "/dev/disk/by-label/dracut");
+	CHECK_STR(o.overlay, "");
+	options_free(&o);
+
+	parse(&o, "rd.live.image root=LABEL=ISO rd.live.dir=Live rd.live.squashimg=fs.img rd.overlay=0");
+	CHECK(o.live);
+	CHECK_STR(o.root, "LABEL=ISO");
+	CHECK_STR(o.live_dir, "Live");
+	CHECK_STR(o.live_squashimg, "fs.img");
+	CHECK_STR(o.overlay, "0");
+	options_free(&o);
+
+	parse(&o, "root=/dev/vda rd.overlay=LABEL=OVERLAY");
+	CHECK(!o.live);
+	CHECK_STR(o.overlay, "LABEL=OVERLAY");
+	options_free(&o);
+
+	parse(&o, "root=/dev/vda rd.live.overlay.overlayfs");
+	CHECK_STR(o.overlay, "");
+	options_free(&o);
+}
+
 int main(void)
 {
 	log_init("test", LOG_DEBUG);
@@ -387,6 +417,7 @@ int main(void)
 	RUN(test_options_usr_gpt_auto);
 	RUN(test_options_unknown_ignored);
 	RUN(test_options_ssh);
+	RUN(test_options_live_overlay);
 	buf_free(&warnings);
 	return test_done();
 }

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* root=live:SPEC (dracut's dmsquash-live, TEST-30): SPEC is a live
+ * medium, not the root. A squashfs or erofs device is the root image
+ * itself; any other filesystem is mounted at /run/initramfs/live and
+ * holds the image as rd.live.dir/rd.live.squashimg (LiveOS/squashfs.img)
+ * or LiveOS/rootfs.img, through a loop device; a squashfs.img holding
+ * LiveOS/rootfs.img (Fedora's older, nested layout) has that one mounted
+ * in turn. The image is read-only: the overlay stage puts a tmpfs (or
+ * rd.overlay's device) above it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init/dev/modload.h"
+#include "init/init.h"
+#include "init/stages/stages.h"
+#include "log.h"
+
+#define MEDIUM "/run/initramfs/live"
+#define SQUASH "/run/initramfs/squashfs"
+
+static const char *const image_types[] = { "squashfs", "erofs", "ext4" };
+
+static bool is_image_fs(const char *type)
+{
+	return type && (!strcmp(type, "squashfs") || !strcmp(type, "erofs"));
+}
+
+static int make_dir(struct init *in, const char *path)
+{
+	int r = in->ops->mkdir(path, 0755);
+
+	return r < 0 && r != -EEXIST ? err_errno(r, "root=live: cannot create %s", path) : 0;
+}
+
+/* The image file at path, through a loop device, on target: the first
+ * type of image_types that mounts. */
+static int mount_file(struct init *in, const char *path, const char *target)
+{
+	int file = in->ops->open(path, O_RDONLY | O_CLOEXEC, 0), loopfd, r = -EINVAL;
+	char dev[32];
+
+	if (file < 0)
+		return err_errno(file, "root=live: cannot open %s", path);
+	loopfd = loop_attach(in, file, path, dev, sizeof(dev));
+	close(file);
+	if (loopfd < 0)
+		return loopfd;
+	/* the medium's own image: no root, key or array is on it */
+	registry_ignore(&in->devs, dev + strlen("/dev/"));
+	for (size_t i = 0; i < ARRAY_SIZE(image_types); i++) {
+		modload_fs(in->ml, image_types[i]);
+		r = in->ops->mount(dev, target, image_types[i], MS_RDONLY, NULL);
+		if (r == 0) {
+			log_info("root=live: mounted %s (%s, %s) on %s", path, image_types[i], dev,
+				 target);
+			break;
+		}
+	}
+	close(loopfd);
+	if (r < 0)
+		return err_errno(r, "root=live: cannot mount %s on %s: not a squashfs, erofs or "
+				 "ext4 image", path, target);
+	return 0;
+}
+
+/* The image on the mounted medium: DIR/SQUASHIMG, else DIR/rootfs.img. */
+static int mount_medium_image(struct init *in, const struct blockdev *bd)
+{
+	const char *dir = in->opt.live_dir ? in->opt.live_dir : "LiveOS";
+	const char *img = in->opt.live_squashimg ? in->opt.live_squashimg : "squashfs.img";
+	char *squash = xasprintf(MEDIUM "/%s/%s", dir, img);
+	char *rootfs = xasprintf(MEDIUM "/%s/rootfs.img", dir);
+	int r;
+
+	if (in->ops->access(squash, F_OK) == 0) {
+		if ((r = make_dir(in, SQUASH)) < 0 || (r = mount_file(in, squash, SQUASH)) < 0)
+			goto out;
+		if (in->ops->access(SQUASH "/LiveOS/rootfs.img", F_OK) == 0)
+			r = mount_file(in, SQUASH "/LiveOS/rootfs.img", "/sysroot");
+		else if ((r = in->ops->mount(SQUASH, "/sysroot", NULL, MS_MOVE, NULL)) < 0)
+			r = err_errno(r, "root=live: cannot move " SQUASH " to /sysroot");
+	} else if (in->ops->access(rootfs, F_OK) == 0) {
+		r = mount_file(in, rootfs, "/sysroot");
+	} else {
+		r = err_set("root=live:%s: %s (%s) has neither %s/%s nor %s/rootfs.img",
+			    in->opt.root, bd->devnode, bd->type, dir, img, dir);
+	}
+out:
+	free(squash);
+	free(rootfs);
+	return r;
+}
+
+int mount_live(struct init *in)
+{
+	const struct blockdev *bd = root_dev(in);
+	int r;
+
+	if (!bd->type)
+		return err_set("root=live:%s: %s has no filesystem (blkid saw no signature)",
+			       in->opt.root, bd->devnode);
+	if ((r = make_dir(in, "/sysroot")) < 0)
+		return r;
+	modload_fs(in->ml, bd->type);
+	if (is_image_fs(bd->type)) {
+		r = in->ops->mount(bd->devnode, "/sysroot", bd->type, MS_RDONLY, NULL);
+		if (r < 0)
+			return err_errno(r, "root=live: cannot mount %s (%s) on /sysroot", bd->devnode,
+					 bd->type);
+		log_info("root=live: mounted %s (%s, ro) on /sysroot", bd->devnode, bd->type);
+		in->fs_mounted = true;
+		return 0;
+	}
+	if ((r = make_dir(in, "/run/initramfs")) < 0 || (r = make_dir(in, MEDIUM)) < 0)
+		return r;
+	r = in->ops->mount(bd->devnode, MEDIUM, bd->type, MS_RDONLY, NULL);
+	if (r < 0)
+		return err_errno(r, "root=live: cannot mount the medium %s (%s) on " MEDIUM,
+				 bd->devnode, bd->type);
+	log_info("root=live: the medium %s (%s) is on " MEDIUM, bd->devnode, bd->type);
+	in->fs_mounted = true;
+	return mount_medium_image(in, bd);
+}

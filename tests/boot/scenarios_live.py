@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for live roots (issue 28), dracut-ng TEST-30's cases
+with its layout and command lines: an ext4 medium labelled "dracut" whose
+LiveOS/rootfs.img is a squashfs of the test root (TEST-30 makes it with
+mksquashfs; here gensquashfs, of squashfs-tools-ng, the generator's own
+dependency). root=live: names the medium; the image is mounted through
+a loop device and a tmpfs goes above it (rd.overlay)."""
+
+import hashlib
+import os
+import subprocess
+import tempfile
+import threading
+
+import disks
+
+MEDIUM_LABEL = "dracut"
+_lock = threading.Lock()
+
+
+class _LiveMedium:
+    """The medium, made once per testinit; / is the overlay above the image."""
+    name = "test30-live"
+    fs = "overlay"
+
+    def build(self, testinit, work, env):
+        with open(testinit, "rb") as f:
+            h = hashlib.sha256(b"test30-live-1" + f.read()).hexdigest()[:12]
+        path = os.path.join(work, "disks", "test30-live-%s.img" % h)
+        with _lock:
+            if os.path.exists(path):
+                return [path]
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=os.path.dirname(path), prefix=".build-") as tmp:
+                root, live = os.path.join(tmp, "root"), os.path.join(tmp, "live", "LiveOS")
+                disks._populate(root, testinit)
+                os.makedirs(live)
+                subprocess.run(["gensquashfs", "-q", "-D", root, os.path.join(live, "rootfs.img")],
+                               check=True, stdout=subprocess.DEVNULL)
+                img = os.path.join(tmp, "medium.img")
+                with open(img, "wb") as f:
+                    f.truncate(64 << 20)
+                subprocess.run(["mkfs.ext4", "-q", "-F", "-L", MEDIUM_LABEL, "-d",
+                                os.path.dirname(live), img], check=True)
+                os.rename(img, path)
+        return [path]
+
+
+MEDIUM = _LiveMedium()
+PLAIN_DISK = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
+ROOT = "live:/dev/disk/by-label/" + MEDIUM_LABEL
+EXPECT = (r"root-mount=LiveOS_rootfs overlay rw,", "root-writable=yes",
+          r"mounts: /dev/loop\d+ /run/rootfsbase squashfs ro,",
+          r"mounts: /dev/vda /run/initramfs/live ext4 ro,")
+SAID = ("uniramfs: root=live: the medium /dev/vda (ext4) is on /run/initramfs/live",
+        "uniramfs: root=live: mounted /run/initramfs/live/LiveOS/rootfs.img (squashfs, ")
+
+
+def scenarios(Scenario):
+    """run.py's Scenario list for live roots."""
+    return [
+        Scenario("live-test30-overlayfs", "root=live:/dev/disk/by-label/dracut rd.overlay "
+                 "(TEST-30 \"overlayfs\"): the medium's LiveOS/rootfs.img below a tmpfs",
+                 MEDIUM, ROOT, cmdline="rd.overlay", ours_only=True, expect=EXPECT,
+                 log_expect=SAID),
+        Scenario("live-test30-live", "... rd.live.image (TEST-30 \"live\")", MEDIUM, ROOT,
+                 cmdline="rd.overlay rd.live.image", ours_only=True, expect=EXPECT,
+                 log_expect=SAID),
+        # a medium with no image: what was looked for, on what
+        Scenario("live-no-image", "root=live: on a disk with no LiveOS image: the failure "
+                 "names the medium and the files looked for", PLAIN_DISK,
+                 "live:LABEL=" + PLAIN_DISK.label, cmdline="rd.shell=0", ours_only=True,
+                 fail_msgs=("uniramfs: root=live:LABEL=%s: /dev/vda (ext4) has neither "
+                            "LiveOS/squashfs.img nor LiveOS/rootfs.img" % PLAIN_DISK.label,)),
+        Scenario("live-test30-livedir", "... rd.live.image rd.live.dir=LiveOS (TEST-30 "
+                 "\"livedir\")", MEDIUM, ROOT, cmdline="rd.overlay rd.live.image rd.live.dir=LiveOS",
+                 ours_only=True, expect=EXPECT, log_expect=SAID),
+    ]
