@@ -2,6 +2,7 @@
 /* The network for the boot: interfaces, link up, ip= or DHCP. */
 #include "init/netboot/netup.h"
 #include "init/netboot/netkeep.h"
+#include "init/netboot/netpick.h"
 #include "init/netboot/netstate.h"
 #include "init/netboot/netup6.h"
 #include "init/netboot/netvirt_up.h"
@@ -23,11 +24,6 @@
 #include "init/net/rawudp.h"
 #include "log.h"
 
-
-static bool ip_configures(const struct ip_conf *ip)
-{
-	return !ip_conf_is_off(ip);
-}
 
 void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdline *c)
 {
@@ -67,69 +63,7 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 	if (nu->cmd.biosdevname)
 		nu->cmd.ifnames = false;
 	for (size_t i = 0; i < nu->cmd.n_ip; i++)
-		nu->wanted |= ip_configures(&nu->cmd.ip[i]);
-}
-
-/* Does DEVICE name ni? An installed system's ip= says enp1s0 where a
- * generic image sees eth0: its kernel name, its name now and the names
- * udev gives it all count. */
-static bool names_iface(const struct netif *ni, const char *dev)
-{
-	return !strcmp(dev, ni->name) || !strcmp(dev, ni->kname) || net_names_has(&ni->names, dev);
-}
-
-/* The ip= for interface ni: one naming it, else one naming none. */
-static const struct ip_conf *ip_for(const struct netup *nu, const struct netif *ni)
-{
-	const struct ip_conf *any = NULL;
-
-	for (size_t i = 0; i < nu->cmd.n_ip; i++) {
-		const struct ip_conf *ip = &nu->cmd.ip[i];
-		if ((ip->device && names_iface(ni, ip->device)) || (ip->by_mac && !memcmp(ip->mac, ni->mac, 6)))
-			return ip;
-		if (!ip->device && !ip->by_mac && !any)
-			any = ip;
-	}
-	return any;
-}
-
-static bool names_devices(const struct netup *nu)
-{
-	for (size_t i = 0; i < nu->cmd.n_ip; i++)
-		if (nu->cmd.ip[i].device || nu->cmd.ip[i].by_mac)
-			return true;
-	return false;
-}
-
-/* May this interface carry the boot? */
-static bool candidate(const struct netup *nu, const struct netif *ni)
-{
-	const struct ip_conf *ip;
-
-	if (names_devices(nu)) {
-		ip = ip_for(nu, ni);
-		return ip && (ip->device || ip->by_mac) && ip_configures(ip);
-	}
-	if (nu->cmd.has_bootif)
-		return !memcmp(nu->cmd.bootif, ni->mac, 6);
-	ip = ip_for(nu, ni);
-	return !ip || ip_configures(ip);
-}
-
-/* Several ip= that each name their interface (dracut's TEST-71: two
- * NICs, each with its own address): every one is configured. */
-static size_t named_count(const struct netup *nu)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < nu->cmd.n_ip; i++)
-		n += (nu->cmd.ip[i].device || nu->cmd.ip[i].by_mac) && ip_configures(&nu->cmd.ip[i]);
-	return n;
-}
-
-static bool several_named(const struct netup *nu)
-{
-	return named_count(nu) > 1;
+		nu->wanted |= !ip_conf_is_off(&nu->cmd.ip[i]);
 }
 
 /* The network is up for the boot (on_up): at the first address, or
@@ -141,10 +75,10 @@ static void maybe_up(struct netup *nu)
 
 	if (nu->up_called || nu->chosen < 0)
 		return;
-	if (several_named(nu)) {
+	if (netpick_several(nu)) {
 		for (size_t i = 0; i < nu->n; i++)
-			settled += (nu->v[i].configured || nu->v[i].failed) && candidate(nu, &nu->v[i]);
-		if (settled < named_count(nu))
+			settled += (nu->v[i].configured || nu->v[i].failed) && netpick_candidate(nu, &nu->v[i]);
+		if (settled < netpick_named_count(nu))
 			return;
 	}
 	nu->up_called = true;
@@ -262,7 +196,7 @@ void netup_chose(struct netup *nu, size_t idx)
 
 	nu->chosen = (int)idx;
 	for (size_t i = 0; i < nu->n; i++) {
-		if (i == idx || !nu->v[i].up || (several_named(nu) && candidate(nu, &nu->v[i])))
+		if (i == idx || !nu->v[i].up || (netpick_several(nu) && netpick_candidate(nu, &nu->v[i])))
 			continue;
 		nu->v[i].dhcp = false;
 		nu->v[i].deadline = -1;
@@ -357,7 +291,7 @@ static void dhcp_step(struct netup *nu, size_t idx, const uint8_t *rx, size_t rx
 static void bring_up(struct netup *nu, size_t idx)
 {
 	struct netif *ni = &nu->v[idx];
-	const struct ip_conf *ip = ip_for(nu, ni);
+	const struct ip_conf *ip = netpick_ip_for(nu, ni);
 	int e;
 
 	if ((e = nl_link_set(&nu->nl, ni->ifindex, true, 0, NULL)) < 0) {
@@ -406,47 +340,6 @@ static void bring_up(struct netup *nu, size_t idx)
 	}
 }
 
-/* ifname= says this MAC is called NAME: rename it while it is down. */
-static void rename_if_asked(struct netup *nu, struct netif *ni)
-{
-	for (size_t i = 0; i < nu->cmd.n_ifname; i++) {
-		const struct ifname_rule *r = &nu->cmd.ifname[i];
-		int e;
-		if (memcmp(r->mac, ni->mac, 6))
-			continue;
-		ni->renamed = true; /* ifname= names it, not udev */
-		if (!strcmp(r->name, ni->name))
-			return;
-		if ((e = nl_link_set(&nu->nl, ni->ifindex, false, 0, r->name)) < 0) {
-			log_warn("ifname=%s: cannot rename %s: %s", r->name, ni->name, strerror(-e));
-			return;
-		}
-		log_info("%s is now %s (ifname=)", ni->name, r->name);
-		snprintf(ni->name, sizeof(ni->name), "%s", r->name);
-		return;
-	}
-}
-
-/* The name udev would give (99-default.link), taken while the link is
- * still down: an interface kept up for a network root cannot be renamed
- * by the root's udev later, and its configuration knows it only so.
- * net.ifnames=0 keeps the kernel's names, as udev does. */
-static void rename_as_udev(struct netup *nu, struct netif *ni)
-{
-	const char *name = net_names_policy(&ni->names);
-	int e;
-
-	if (!nu->cmd.ifnames || ni->renamed || !name || !strcmp(name, ni->name))
-		return;
-	if ((e = nl_link_set(&nu->nl, ni->ifindex, false, 0, name)) < 0) {
-		log_warn("%s: cannot rename it %s as udev would: %s", ni->name, name, strerror(-e));
-		return;
-	}
-	log_info("%s is now %s (as udev names it)", ni->name, name);
-	snprintf(ni->name, sizeof(ni->name), "%s", name);
-	ni->renamed = true;
-}
-
 static struct netif *find_index(struct netup *nu, int ifindex)
 {
 	for (size_t i = 0; i < nu->n; i++)
@@ -486,11 +379,11 @@ void netup_scan(void *arg)
 			ARRAY_GROW(nu->v, nu->cap, nu->n + 1);
 			nu->v[nu->n++] = ni;
 			log_debug("interface %s (index %d, %s)", ni.name, ni.ifindex, addr);
-			if (nu->chosen < 0 || several_named(nu)) {
-				rename_if_asked(nu, &nu->v[nu->n - 1]);
+			if (nu->chosen < 0 || netpick_several(nu)) {
+				netpick_rename_ifname(nu, &nu->v[nu->n - 1]);
 				if (!netvirt_claim(nu, &nu->v[nu->n - 1]) &&
-				    candidate(nu, &nu->v[nu->n - 1])) {
-					rename_as_udev(nu, &nu->v[nu->n - 1]);
+				    netpick_candidate(nu, &nu->v[nu->n - 1])) {
+					netpick_rename_as_udev(nu, &nu->v[nu->n - 1]);
 					bring_up(nu, nu->n - 1);
 				}
 			}
@@ -500,7 +393,7 @@ void netup_scan(void *arg)
 		free(addr);
 	}
 	closedir(d);
-	if ((nu->chosen < 0 || several_named(nu)) && netvirt_create_ready(nu))
+	if ((nu->chosen < 0 || netpick_several(nu)) && netvirt_create_ready(nu))
 		netup_scan(nu); /* the new link, itself an interface */
 }
 
