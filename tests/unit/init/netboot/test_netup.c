@@ -13,74 +13,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fake_boot.h"
+#include "fake_net.h"
 #include "init/init.h"
 #include "init/core/kmsg.h"
 #include "init/net/rawudp.h"
 #include "test.h"
 #include <arpa/inet.h>
 
-static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
-		 size_t len)
-{
-	struct buf b = { 0 };
-
-	(void)envp;
-	(void)input;
-	(void)len;
-	buf_printf(&b, "run %s", path);
-	if (argv[0][0] == '@') /* systemd's mark for a root storage daemon */
-		buf_printf(&b, " (as %s)", argv[0]);
-	for (size_t i = 1; argv[i]; i++)
-		buf_printf(&b, " %s", argv[i]);
-	strv_push(&fake_boot_tree->log, b.p);
-	buf_free(&b);
-	return 0;
-}
-
-static const struct initops fake_initops = {
-	.run = x_run,
-	.uname_release = fake_boot_uname,
-	.free_initramfs = fake_free_initramfs,
-	.reboot = fake_reboot,
-	.spawn = fake_boot_spawn,
-};
-
-static int run(struct fake_ops *f, struct init *in)
-{
-	return fake_boot_run(f, in, &fake_initops, fake_boot_kernel_env);
-}
-
 #define NIC "/sys/devices/pci0000:00/0000:00:03.0"
 
-/* fake_boot_setup()'s machine with a virtio NIC (its driver in the image) as eth0,
- * index 2, and lo. */
+/* fake_net's machine with one NIC (eth0, index 2), and nfs and nfsv4 in
+ * the image. */
 static struct fake_ops *setup_net(const char *cmdline)
 {
-	struct fake_ops *f = fake_boot_setup(cmdline);
-	char *dep = fake_boot_read(f, MODDIR "/modules.dep"), *al = fake_boot_read(f, MODDIR "/modules.alias");
-	char *t;
+	struct fake_ops *f = fake_net_setup(cmdline, 1);
 
-	fake_write(f, MODDIR "/kernel/drivers/net/virtio_net.ko", "");
-	fake_write(f, MODDIR "/kernel/fs/nfs/nfs.ko", "");
-	fake_write(f, MODDIR "/kernel/fs/nfs/nfsv4.ko", "");
-	t = xasprintf("%skernel/drivers/net/virtio_net.ko:\nkernel/fs/nfs/nfs.ko:\n"
-		      "kernel/fs/nfs/nfsv4.ko: kernel/fs/nfs/nfs.ko\n", dep);
-	fake_write(f, MODDIR "/modules.dep", t);
-	free(t);
-	t = xasprintf("%salias virtio:d00000001v* virtio_net\n", al);
-	fake_write(f, MODDIR "/modules.alias", t);
-	free(t);
-	free(dep);
-	free(al);
-	fake_write(f, NIC "/virtio2/modalias", "virtio:d00000001v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", NIC "/virtio2/subsystem");
-	fake_write(f, "/sys/class/net/eth0/type", "1\n");
-	fake_write(f, "/sys/class/net/eth0/ifindex", "2\n");
-	fake_write(f, "/sys/class/net/eth0/address", "52:54:00:12:34:56\n");
-	fake_write(f, "/sys/class/net/lo/type", "772\n");
-	fake_write(f, "/sys/class/net/lo/ifindex", "1\n");
-	fake_write(f, "/sys/class/net/lo/address", "00:00:00:00:00:00\n");
+	fake_net_module(f, "kernel/fs/nfs/nfs.ko", NULL);
+	fake_net_module(f, "kernel/fs/nfs/nfsv4.ko", "kernel/fs/nfs/nfs.ko");
 	return f;
 }
 
@@ -157,7 +106,7 @@ static void test_no_network(void)
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	CHECK(fake_log_count(f, "execve /sbin/init") == 1);
 	/* not one socket, not one rtnetlink request, the NIC driver left */
 	CHECK(fake_log_count(f, "socket") == 0);
@@ -174,7 +123,7 @@ static void test_nfs_by_dhcp(void)
 	char *t;
 
 	f = setup_dhcp("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"socket 16 3 0",
 		"socket 17 2 8",
@@ -232,7 +181,7 @@ static void test_root_path(void)
 	struct init in;
 
 	f = setup_dhcp("root=dhcp rw rd.timeout=5 rd.shell=0");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	/* the kernel's SERVER:PATH form: NFSv3 over TCP, as its nfsroot */
 	CHECK(fake_log_find_prefix(f, "mount 10.0.2.100:/nfsrt /sysroot nfs 0x0 vers=3,tcp,", 0) >= 0);
 	CHECK(fake_boot_logged("root-path 10.0.2.100:/nfsrt from DHCP"));
@@ -251,7 +200,7 @@ static void test_root_path_escaped(void)
 
 	dhcp_root_path = "10.0.2.100:/nfsrt\x1b[2J\r\n<2>uniramfs: ok\xc2\x9b" "1m";
 	f = setup_dhcp("root=dhcp rw rd.timeout=5 rd.shell=0");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	dhcp_root_path = "10.0.2.100:/nfsrt";
 	CHECK(fake_boot_logged("root-path 10.0.2.100:/nfsrt\\x1b[2J\\x0d\\x0a<2>uniramfs: ok\\xc2\\x9b1m from DHCP"));
 	t = fake_boot_read(f, "/run/uniramfs/log");
@@ -273,7 +222,7 @@ static void test_static_local_down(void)
 		SKIP("mkfs.ext4 not available");
 	f = setup_net("root=UUID=" UUID " rd.timeout=5 "
 		      "ip=192.168.7.9::192.168.7.1:255.255.255.0:box:eth0:off:1400");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"socket 17 2 8",
 		"netlink link 2 up",
@@ -315,7 +264,7 @@ static void test_dhcp_silent(void)
 	f = setup_net("root=nfs:10.0.2.100:/root rd.timeout=20 rd.shell=0 panic=1");
 	f->pkt_ifindex = 2;
 	dhcp_answers = 0;
-	CHECK(run(f, &in) < 0);
+	CHECK(fake_net_run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>the network did not come up within 20 seconds\n"));
 	CHECK(fake_boot_logged("<3>  eth0: no address yet\n"));
 	CHECK(fake_log_count(f, "packet-send 2") >= 3);
@@ -356,7 +305,7 @@ static void test_dhcp6_silent(void)
 
 	v6_ll_sent = false;
 	f->on_idle = v6_linklocal;
-	CHECK(run(f, &in) < 0);
+	CHECK(fake_net_run(f, &in) < 0);
 	CHECK(fake_boot_logged("<6>eth0: IPv6: waiting for a link-local address, to ask DHCPv6 from\n"));
 	CHECK(fake_boot_logged("<6>eth0: asking for an IPv6 address by DHCPv6\n"));
 	CHECK(fake_boot_logged("<4>eth0: IPv6: no DHCPv6 lease: no server answered (SOLICIT to ff02::1:2)\n"));
@@ -381,7 +330,7 @@ static void test_dhcp_gives_up_closes(void)
 	int i;
 
 	dhcp_nak = 1;
-	CHECK(run(f, &in) < 0);
+	CHECK(fake_net_run(f, &in) < 0);
 	dhcp_nak = 0;
 	CHECK(fake_boot_logged("<4>eth0: IPv4: no DHCP lease: 10.0.2.2 refused 10.0.2.15 (DHCPNAK)\n"));
 	i = fake_log_find(f, "close packet-socket");
@@ -402,7 +351,7 @@ static void test_nfs_refused(void)
 
 	f = setup_dhcp("root=nfs:10.0.2.100:/root rd.timeout=5 rd.shell=0 panic=1");
 	fake_fail(f, "mount", "nfs", ECONNREFUSED);
-	CHECK(run(f, &in) < 0);
+	CHECK(fake_net_run(f, &in) < 0);
 	CHECK(fake_boot_logged("<3>cannot mount the NFS root 10.0.2.100:/root from eth0 (10.0.2.15/24): "
 		     "Connection refused\n"));
 	CHECK(fake_log_count(f, "mount 10.0.2.100:/root /sysroot nfs") == 1);
@@ -424,7 +373,7 @@ static void test_iscsi_login(void)
 	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 rd.iscsi.initiator=iqn.x:me "
 		      "netroot=iscsi:alice:s3cret-pass@10.0.2.100::3261:1:iqn.2026-12.test:root");
 	add_tool(f, "/usr/sbin/iscsistart");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
 		"run /usr/sbin/iscsistart -i iqn.x:me -t iqn.2026-12.test:root -g 1 -a 10.0.2.100 "
@@ -473,7 +422,7 @@ static void test_nbd_connect(void)
 		SKIP("mkfs.ext4 not available");
 	f = setup_dhcp("root=UUID=" UUID " rd.timeout=5 rd.shell=0 netroot=nbd:10.0.2.100:10809/root");
 	add_tool(f, "/usr/sbin/nbd-client");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"netlink addr add 2 10.0.2.15/24",
 		"run /usr/sbin/nbd-client (as @nbd-client) 10.0.2.100 10809 /dev/nbd0 -N root -persist "
@@ -525,7 +474,7 @@ static void test_predictable_name(void)
 
 	f = setup_dhcp("root=nfs:10.0.2.100:/root ip=enp0s3:dhcp rd.timeout=5 rd.shell=0");
 	sysfs_as_udev_sees(f);
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"netlink link 2 down name ens3",
 		"netlink link 2 up",
@@ -561,7 +510,7 @@ static void test_ifnames_off(void)
 
 		f = setup_dhcp(cmd);
 		sysfs_as_udev_sees(f);
-		CHECK(run(f, &in) == 0);
+		CHECK(fake_net_run(f, &in) == 0);
 		CHECK(fake_log_count(f, "netlink link 2 down name") == 0);
 		CHECK(fake_log_count(f, "netlink addr add 2 10.0.2.15/24") == 1);
 		t = fake_boot_read(f, "/run/uniramfs/net/eth0.conf");
@@ -583,7 +532,7 @@ static void test_naming_scheme_v252(void)
 
 	f = setup_dhcp("root=nfs:10.0.2.100:/root net.naming-scheme=v252 rd.timeout=5 rd.shell=0");
 	sysfs_as_udev_sees(f);
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	CHECK(fake_log_count(f, "netlink link 2 down name ens3") == 1);
 	init_free(&in);
 	fake_ops_free(f);
@@ -599,7 +548,7 @@ static void test_ifname_wins(void)
 	f = setup_dhcp("root=nfs:10.0.2.100:/root ifname=lan0:52:54:00:12:34:56 ip=eth0:dhcp "
 		       "rd.timeout=5 rd.shell=0");
 	sysfs_as_udev_sees(f);
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	CHECK(fake_log_count(f, "netlink link 2 down name lan0") == 1);
 	CHECK(fake_log_count(f, "netlink link 2 down name ens3") == 0);
 	CHECK(fake_boot_logged("lan0: 10.0.2.15/24 from DHCP server 10.0.2.2"));
@@ -615,7 +564,7 @@ static void test_unknown_name(void)
 
 	f = setup_dhcp("root=nfs:10.0.2.100:/root ip=enp9s9:dhcp rd.timeout=3 rd.shell=0 panic=1");
 	sysfs_as_udev_sees(f);
-	CHECK(run(f, &in) < 0);
+	CHECK(fake_net_run(f, &in) < 0);
 	CHECK(fake_log_count(f, "netlink link 2") == 0);
 	CHECK(fake_boot_logged("<3>  eth0: not used\n"));
 	init_free(&in);

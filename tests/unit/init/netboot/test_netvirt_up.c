@@ -8,36 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_boot.h"
+#include "fake_net.h"
 #include "init/init.h"
 #include "test.h"
-
-static int x_run(const char *path, char *const argv[], char *const envp[], const void *input,
-		 size_t len)
-{
-	(void)path;
-	(void)argv;
-	(void)envp;
-	(void)input;
-	(void)len;
-	return 0;
-}
-
-static const struct initops fake_initops = {
-	.run = x_run,
-	.uname_release = fake_boot_uname,
-	.free_initramfs = fake_free_initramfs,
-	.reboot = fake_reboot,
-	.spawn = fake_boot_spawn,
-};
-
-static int run(struct fake_ops *f, struct init *in)
-{
-	return fake_boot_run(f, in, &fake_initops, fake_boot_kernel_env);
-}
-
-#define NIC "/sys/devices/pci0000:00/0000:00:03.0"
-#define NIC2 "/sys/devices/pci0000:00/0000:00:04.0"
 
 /* The kernel's side of a create: the new link in sysfs, index 4 (its
  * MAC the first port's, as a bond takes it). */
@@ -67,40 +40,15 @@ static void make_link(struct fake_ops *f, const void *msg, size_t len)
 		}
 }
 
-/* Two virtio NICs, eth0 (index 2) and eth1 (index 3), and the drivers
- * bonding, 8021q and bridge in the image. */
+/* fake_net's machine with two NICs, eth0 (index 2) and eth1 (index 3),
+ * and bonding, nfs and nfsv4 in the image. */
 static struct fake_ops *setup(const char *cmdline)
 {
-	struct fake_ops *f = fake_boot_setup(cmdline);
-	char *dep = fake_boot_read(f, MODDIR "/modules.dep"), *al = fake_boot_read(f, MODDIR "/modules.alias");
-	char *t;
+	struct fake_ops *f = fake_net_setup(cmdline, 2);
 
-	fake_write(f, MODDIR "/kernel/drivers/net/virtio_net.ko", "");
-	fake_write(f, MODDIR "/kernel/drivers/net/bonding/bonding.ko", "");
-	fake_write(f, MODDIR "/kernel/fs/nfs/nfs.ko", "");
-	fake_write(f, MODDIR "/kernel/fs/nfs/nfsv4.ko", "");
-	t = xasprintf("%skernel/drivers/net/virtio_net.ko:\nkernel/drivers/net/bonding/bonding.ko:\n"
-		      "kernel/fs/nfs/nfs.ko:\nkernel/fs/nfs/nfsv4.ko: kernel/fs/nfs/nfs.ko\n", dep);
-	fake_write(f, MODDIR "/modules.dep", t);
-	free(t);
-	t = xasprintf("%salias virtio:d00000001v* virtio_net\n", al);
-	fake_write(f, MODDIR "/modules.alias", t);
-	free(t);
-	free(dep);
-	free(al);
-	fake_write(f, NIC "/virtio2/modalias", "virtio:d00000001v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", NIC "/virtio2/subsystem");
-	fake_write(f, NIC2 "/virtio3/modalias", "virtio:d00000001v00001AF4\n");
-	fake_symlink(f, "../../../../bus/virtio", NIC2 "/virtio3/subsystem");
-	fake_write(f, "/sys/class/net/eth0/type", "1\n");
-	fake_write(f, "/sys/class/net/eth0/ifindex", "2\n");
-	fake_write(f, "/sys/class/net/eth0/address", "52:54:00:12:34:56\n");
-	fake_write(f, "/sys/class/net/eth1/type", "1\n");
-	fake_write(f, "/sys/class/net/eth1/ifindex", "3\n");
-	fake_write(f, "/sys/class/net/eth1/address", "52:54:00:12:34:57\n");
-	fake_write(f, "/sys/class/net/lo/type", "772\n");
-	fake_write(f, "/sys/class/net/lo/ifindex", "1\n");
-	fake_write(f, "/sys/class/net/lo/address", "00:00:00:00:00:00\n");
+	fake_net_module(f, "kernel/drivers/net/bonding/bonding.ko", NULL);
+	fake_net_module(f, "kernel/fs/nfs/nfs.ko", NULL);
+	fake_net_module(f, "kernel/fs/nfs/nfsv4.ko", "kernel/fs/nfs/nfs.ko");
 	f->on_netlink = make_link;
 	return f;
 }
@@ -117,7 +65,7 @@ static void test_bond_root(void)
 		  "bond=bond0:eth0,eth1:mode=active-backup,miimon=100 "
 		  "ip=10.0.2.15::10.0.2.2:255.255.255.0::bond0:off");
 
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"finit_module bonding",
 		"netlink link 0 down name bond0 kind bond",
@@ -164,7 +112,7 @@ static void test_vlan_local_down(void)
 		SKIP("mkfs.ext4 not available");
 	f = setup("root=UUID=" UUID " rd.timeout=5 rd.shell=0 net.ifnames=0 vlan=vlan5:eth1 "
 		  "bond=bond1:eth9:mode=fastest ip=10.0.5.2:::255.255.255.0::vlan5:off");
-	CHECK(run(f, &in) == 0);
+	CHECK(fake_net_run(f, &in) == 0);
 	const char *order[] = {
 		"netlink link 0 down name vlan5 kind vlan",
 		"netlink link 3 up",
