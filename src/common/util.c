@@ -334,6 +334,20 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+char *optlist_value(const char *list, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=')
+			return xstrndup(p + kl + 1, n - kl - 1);
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
 char *str_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')

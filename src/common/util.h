@@ -61,6 +61,9 @@ char *path_join(const char *a, const char *b);
 char *path_normalize(const char *path);
 bool str_has_suffix(const char *s, const char *suffix);
 bool str_has_prefix(const char *s, const char *prefix);
+/* The value of KEY=VALUE in a comma-separated list ("vers=4.2,addr=…",
+ * a controller's "traddr=…,trsvcid=…"), a copy; NULL when absent. */
+char *optlist_value(const char *list, const char *key);
 char *str_trim(char *s);
 
 #endif

@@ -56,21 +56,6 @@ static void set_net(const struct ctx *c, const char *kind, const char *server)
 
 /* ---- NFS ---- */
 
-/* The value of key= in a comma-separated option list, or NULL. */
-static char *opt_value(const char *opts, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = opts; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=')
-			return xstrndup(p + kl + 1, n - kl - 1);
-		p = end ? end + 1 : NULL;
-	}
-	return NULL;
-}
-
 /* "SERVER:/PATH" or "[V6]:/PATH"; -EINVAL for anything else (the
  * caller says it). */
 static int split_source(const char *source, char **host, const char **path)
@@ -100,7 +85,7 @@ static int split_source(const char *source, char **host, const char **path)
 int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 {
 	bool v4 = !strcmp(root->fstype, "nfs4");
-	char *host = NULL, *addr, *vers = opt_value(root->opts, "vers"), *srv, *spec, *t;
+	char *host = NULL, *addr, *vers = optlist_value(root->opts, "vers"), *srv, *spec, *t;
 	const char *path;
 	int family, r;
 
@@ -113,7 +98,7 @@ int hostonly_net_nfs(const struct ctx *c, const struct mount *root)
 	}
 	/* The kernel records the address it mounted from: a name in the
 	 * source is no use to an initramfs that resolves none. */
-	addr = opt_value(root->opts, "addr");
+	addr = optlist_value(root->opts, "addr");
 	if (!addr)
 		addr = xstrdup(host);
 	if (!hostonly_net_is_addr(addr, &family)) {

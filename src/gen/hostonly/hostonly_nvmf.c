@@ -68,21 +68,6 @@ static char *controller_of(const struct ctx *c, const char *disk)
 	return ctl;
 }
 
-/* key=VALUE out of the controller's "address" (traddr=…,trsvcid=…,…). */
-static char *address_field(const char *address, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = address; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=')
-			return xstrndup(p + kl + 1, n - kl - 1);
-		p = end ? end + 1 : NULL;
-	}
-	return NULL;
-}
-
 /* A value the init's nvmf.c takes into an options string, and the
  * kernel command line can carry: printable, no space, quote or ','. */
 static bool plain(const char *s)
@@ -126,8 +111,8 @@ int hostonly_net_nvmf(const struct ctx *c, const char *disk)
 		free(t);
 		goto out;
 	}
-	addr = address ? address_field(address, "traddr") : NULL;
-	port = address ? address_field(address, "trsvcid") : NULL;
+	addr = address ? optlist_value(address, "traddr") : NULL;
+	port = address ? optlist_value(address, "trsvcid") : NULL;
 	if (!addr || !hostonly_net_is_addr(addr, &family)) {
 		t = hostonly_printable(address ? address : "");
 		r = err_set("the root is on NVMe/TCP %s, but its address \"%s\" has no IP traddr=",
