@@ -138,6 +138,23 @@ void stack_event(struct init *in, const char *name, const char *type, const char
 	run_jobs(in);
 }
 
+struct blockdev *stack_device(struct init *in, const char *name, const char *type,
+			      const char *uuid, const char *label)
+{
+	struct registry *r = &in->devs;
+	struct blockdev *bd;
+
+	ARRAY_GROW(r->v, r->cap, r->n + 1);
+	bd = &r->v[r->n++];
+	memset(bd, 0, sizeof(*bd));
+	bd->name = xstrdup(name);
+	bd->devnode = xasprintf("/dev/%s", name);
+	bd->type = type ? xstrdup(type) : NULL;
+	bd->uuid = uuid ? xstrdup(uuid) : NULL;
+	bd->label = label ? xstrdup(label) : NULL;
+	return bd;
+}
+
 void stack_init_finish(struct fake_ops *f, struct init *in, bool failed)
 {
 	if (failed) {

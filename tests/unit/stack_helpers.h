@@ -54,6 +54,10 @@ int stack_script_next_status(void);
 void stack_luks2_header(struct fake_ops *f, const char *dev, const char *json);
 /* The block device /dev/NAME (type, uuid) appears; the jobs it queued run. */
 void stack_event(struct init *in, const char *name, const char *type, const char *uuid);
+/* A block device as the registry probed it, added to in->devs (NULL
+ * fields absent); told to nobody. */
+struct blockdev *stack_device(struct init *in, const char *name, const char *type,
+			      const char *uuid, const char *label);
 /* A stack_env and all it points to, for a test that drives the stack
  * with no init around it: what the env holds is all the stack needs. */
 struct stack_world {

@@ -91,15 +91,7 @@ static struct fake_ops *setup(struct init *in, const char *cmdline)
 /* The device the registry probed. */
 static void device(struct init *in, const char *name, const char *type, const char *label)
 {
-	struct registry *r = &in->devs;
-
-	ARRAY_GROW(r->v, r->cap, r->n + 1);
-	struct blockdev *bd = &r->v[r->n++];
-	memset(bd, 0, sizeof(*bd));
-	bd->name = xstrdup(name);
-	bd->devnode = xasprintf("/dev/%s", name);
-	bd->type = type ? xstrdup(type) : NULL;
-	bd->label = label ? xstrdup(label) : NULL;
+	stack_device(in, name, type, NULL, label);
 }
 
 static void test_off_does_nothing(void)

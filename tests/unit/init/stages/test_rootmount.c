@@ -100,16 +100,7 @@ static void superblock(struct fake_ops *f, const char *node, unsigned long long 
 /* A device as the registry probed it, told to the subscribers. */
 static void appear(struct init *in, const char *name, const char *type, const char *uuid)
 {
-	struct registry *r = &in->devs;
-
-	ARRAY_GROW(r->v, r->cap, r->n + 1);
-	struct blockdev *bd = &r->v[r->n++];
-	memset(bd, 0, sizeof(*bd));
-	bd->name = xstrdup(name);
-	bd->devnode = xasprintf("/dev/%s", name);
-	bd->type = type ? xstrdup(type) : NULL;
-	bd->uuid = uuid ? xstrdup(uuid) : NULL;
-	root_seen(in, DEV_ADDED, bd);
+	root_seen(in, DEV_ADDED, stack_device(in, name, type, uuid, NULL));
 }
 
 static struct fake_ops *setup(struct init *in, const char *cmdline, unsigned members)
