@@ -77,6 +77,8 @@ tests=(
 	# the squashfs segment's writer (src/gen/image/squash.c), and rdsquashfs
 	# for the tests that read it back
 	squashfs-tools-ng
+	# mkfs.erofs for TEST-30's erofs disk (tests/boot/scenarios_liveovl.py)
+	erofs-utils
 	# LUKS for mkinitramfs (bench/stack.py)
 	cryptsetup-initramfs
 	# the other generators, for reading their images and benchmarks;

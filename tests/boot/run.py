@@ -63,6 +63,7 @@ import scenarios_dps  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_f2fs  # noqa: E402
 import scenarios_live  # noqa: E402
+import scenarios_liveovl  # noqa: E402
 import scenarios_overlay  # noqa: E402
 import scenarios_load  # noqa: E402
 import scenarios_lvmx  # noqa: E402
@@ -272,6 +273,7 @@ SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_overlay.scenarios(Scenario))
 SCENARIOS.extend(scenarios_live.scenarios(Scenario))
+SCENARIOS.extend(scenarios_liveovl.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_verity.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))

@@ -94,4 +94,12 @@ def scenarios(Scenario):
                  "nfs4:%s:%s" % (net.SERVER, netservers.NFS_PSEUDO),
                  build=["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4,overlay"],
                  net=net.nfs_root, cmdline="rd.overlay", ours_only=True,
+                 expect=(OVERLAY_ROOT, WRITABLE, r"mounts: \S+ /run/rootfsbase nfs4 ro,")),
+        # TEST-60 "NFSv4 Live Overlayfs": rd.live.image names no medium here
+        # (the root is NFS, not root=live:), so it is the case above again
+        Scenario("overlay-test60-nfs4-live", "root=nfs4:... rd.live.image rd.overlay (TEST-60 "
+                 "\"NFSv4 Live Overlayfs\"): the NFS root below, a tmpfs above", NFS_OVERLAID,
+                 "nfs4:%s:%s" % (net.SERVER, netservers.NFS_PSEUDO),
+                 build=["--add-modules", "virtio_pci,virtio_net,nfs,nfsv4,overlay"],
+                 net=net.nfs_root, cmdline="rd.live.image rd.overlay", ours_only=True,
                  expect=(OVERLAY_ROOT, WRITABLE, r"mounts: \S+ /run/rootfsbase nfs4 ro,"))]
