@@ -80,6 +80,7 @@ import scenarios_ibft  # noqa: E402
 import scenarios_nvmf  # noqa: E402
 import scenarios_ipv6  # noqa: E402
 import scenarios_ssh  # noqa: E402
+import scenarios_sshmulti  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_zfs  # noqa: E402
 import scenarios_tpm  # noqa: E402
@@ -266,6 +267,7 @@ SCENARIOS.extend(scenarios_bond.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
+SCENARIOS.extend(scenarios_sshmulti.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
 SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))

@@ -195,7 +195,8 @@ class SshLogin:
                 if not m:
                     break
                 pos = m.end()
-                p.stdin.write(self.steps[step][1].encode())
+                answer = self.steps[step][1]   # text, or a function of the match
+                p.stdin.write((answer(m) if callable(answer) else answer).encode())
                 p.stdin.flush()
                 step += 1
                 self.seen = max(self.seen, step)

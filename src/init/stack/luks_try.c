@@ -192,9 +192,16 @@ static bool try_cached(struct stack_env *env, const struct unlock *u)
 {
 	struct cached_try c = { env, u };
 
+	char *msg;
+
 	if (!passcache_each(env->xops, open_cached, &c))
 		return false;
-	log_info("%s: opened with a passphrase typed earlier in this boot", u->devnode);
+	msg = xasprintf("%s: opened with a passphrase typed earlier in this boot", u->devnode);
+	log_info("%s", msg);
+	/* an SSH login that typed it is still there: it learns that its
+	 * answer opened this one too, not only the device it was asked for */
+	askpass_tell(env->remote, msg);
+	free(msg);
 	return true;
 }
 

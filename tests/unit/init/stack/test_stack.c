@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "fake_ops.h"
 #include "init/init.h"
+#include "init/remote/askpass.h"
 #include "layout.h"
 #include "log.h"
 #include "init/stack/stack.h"
@@ -313,6 +315,32 @@ static void test_passphrase_typed_once_for_several_volumes(void)
 			       " --key-file=- <other>") >= 0);
 	CHECK(keyring_len == 13 && !memcmp(keyring, "shared\0other\0", 13));
 	CHECK(!in.stack.auto_unlocked); /* reused from the keyring: still typed */
+	finish(f, &in);
+}
+
+/* An SSH login that answered for one volume is told that its answer
+ * opened the next one too (booster's "Unlocked:" for each device). */
+static void test_cached_passphrase_told_to_ssh_login(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/x rd.luks.uuid=" U1 " rd.luks.uuid=" U2);
+	char got[512];
+	ssize_t n;
+	int sv[2];
+
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	CHECK(askpass_add(&in.ssh.ask, sv[0]) == 0);
+	stack_setup(&in.stack_env);
+	answer("shared");
+	event(&in, "vda2", "crypto_LUKS", U1);
+	event(&in, "vdb", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	n = recv(sv[1], got, sizeof(got) - 1, MSG_DONTWAIT);
+	got[n > 0 ? n : 0] = '\0';
+	CHECK_STR(got, "say unlocked\n"
+		       "say /dev/vdb: opened with a passphrase typed earlier in this boot\n");
+	askpass_close(&in.ssh.ask);
+	close(sv[1]);
 	finish(f, &in);
 }
 
@@ -1128,6 +1156,7 @@ int main(void)
 	RUN(test_devices_at_the_prompt_wait_for_it);
 	RUN(test_passphrase_too_long);
 	RUN(test_passphrase_typed_once_for_several_volumes);
+	RUN(test_cached_passphrase_told_to_ssh_login);
 	RUN(test_keyring_refused_still_unlocks);
 	RUN(test_no_console_and_other_cryptsetup_error);
 	RUN(test_generic_leaves_luks_locked_once_root_is_there);
