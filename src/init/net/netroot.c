@@ -394,7 +394,9 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (netroot) {
+	if (!netroot && root && netroot_http_parse(root, r, w, &ret)) {
+		/* the URL names the root; nothing below applies */
+	} else if (netroot) {
 		ret = netroot_parse(netroot, r, w);
 	} else if (root && (str_has_prefix(root, "nfs:") || str_has_prefix(root, "nfs4:") ||
 			    str_has_prefix(root, "iscsi:") || str_has_prefix(root, "nbd:") || strcmp(root, "dhcp") == 0 ||
@@ -434,6 +436,9 @@ void netroot_free(struct netroot *r)
 	iscsi_root_free(&r->iscsi);
 	nbd_root_free(&r->nbd);
 	nvmf_root_free(&r->nvmf);
+	free(r->http.url);
+	free(r->http.server);
+	r->http.url = r->http.server = NULL;
 	r->kind = NETROOT_NONE;
 }
 
@@ -442,6 +447,7 @@ enum netroot_use netroot_use(const struct netroot *r)
 	switch (r->kind) {
 	case NETROOT_NFS:
 	case NETROOT_DHCP:
+	case NETROOT_HTTP:
 		return NETROOT_USE_MOUNT;
 	case NETROOT_ISCSI:
 	case NETROOT_NBD:

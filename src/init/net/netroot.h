@@ -21,6 +21,7 @@ enum netroot_kind {
 	NETROOT_NBD,
 	NETROOT_DHCP, /* root=dhcp or netroot=dhcp: DHCP's root-path says */
 	NETROOT_NVMF, /* rd.nvmf.*: NVMe over TCP (nvmf.h) */
+	NETROOT_HTTP, /* root=live:http(s)://… or root=http(s)://…: a live image to download */
 };
 
 struct nfs_root {
@@ -64,13 +65,25 @@ struct nbd_root {
 	char *fstype, *rootflags, *nbdopts;
 };
 
+/* A live root's image on a web server (dracut's livenet). */
+struct http_root {
+	char *url;    /* without "live:"; checked by http_url_parse */
+	char *server; /* the URL's host: netboot/netnames.c puts the address of a name here */
+};
+
 struct netroot {
 	enum netroot_kind kind;
+	struct http_root http;
 	struct nfs_root nfs;
 	struct iscsi_root iscsi;
 	struct nbd_root nbd;
 	struct nvmf_root nvmf;
 };
+
+/* root=live:http://…, root=http://… and their https:// forms (dracut's
+ * livenet, TEST-31): true for such a root= value, which is then r's
+ * NETROOT_HTTP root, or -EINVAL (a warning names the fault) through ret. */
+bool netroot_http_parse(const char *root, struct netroot *r, struct strv *warnings, int *ret);
 
 /* One "TYPE:…" spec: nfs:, nfs4:, iscsi:, nbd:, or dhcp. 0 or -EINVAL. */
 int netroot_parse(const char *spec, struct netroot *out, struct strv *warnings);

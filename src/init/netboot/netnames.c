@@ -98,6 +98,8 @@ static void collect(struct netnames *nn)
 	}
 	if (r->kind == NETROOT_NBD)
 		maybe(nn, &r->nbd.server);
+	if (r->kind == NETROOT_HTTP)
+		maybe(nn, &r->http.server);
 }
 
 /* The DNS servers: nameserver= first, then DHCP's (unless
