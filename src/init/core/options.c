@@ -203,7 +203,9 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 	if (!strcmp(k, "root")) {
 		/* dracut's live medium: the device that holds the root's image */
 		bool live = p->val && !strncmp(p->val, "live:", 5);
-		o->live = o->live || live;
+		/* dracut's livenet takes root=http://… as root=live:http://… */
+		o->live = o->live || live || (p->val && (str_has_prefix(p->val, "http://") ||
+							 str_has_prefix(p->val, "https://")));
 		set_str(&o->root, live ? p->val + 5 : p->val);
 	} else if (!strcmp(k, "rd.live.image"))
 		set_bool(p, &o->live);
@@ -211,6 +213,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->live_dir, p->val);
 	else if (!strcmp(k, "rd.live.squashimg"))
 		set_str(&o->live_squashimg, p->val);
+	else if (!strcmp(k, "rd.live.sha256"))
+		set_str(&o->live_sha256, p->val);
 	else if (!strcmp(k, "rootfstype"))
 		set_str(&o->rootfstype, p->val);
 	else if (!strcmp(k, "rootflags"))
@@ -334,7 +338,7 @@ void options_free(struct options *o)
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
 			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->live_dir,
-			  &o->live_squashimg };
+			  &o->live_squashimg, &o->live_sha256 };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

@@ -48,6 +48,7 @@ struct options {
 	char *overlay;  /* rd.overlay's value ("" for the bare word; NULL: not given) */
 	bool live;      /* root=live:SPEC or rd.live.image: root is a live medium */
 	char *live_dir, *live_squashimg; /* rd.live.dir=, rd.live.squashimg= */
+	char *live_sha256;               /* rd.live.sha256=: the digest a downloaded image must have */
 	bool rootwait;
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;

@@ -68,6 +68,21 @@ static int mount_file(struct init *in, const char *path, const char *target)
 	return 0;
 }
 
+int mount_live_file(struct init *in, const char *path)
+{
+	int r;
+
+	if ((r = make_dir(in, "/run/initramfs")) < 0 || (r = make_dir(in, SQUASH)) < 0 ||
+	    (r = make_dir(in, "/sysroot")) < 0 || (r = mount_file(in, path, SQUASH)) < 0)
+		return r;
+	in->fs_mounted = true;
+	if (in->ops->access(SQUASH "/LiveOS/rootfs.img", F_OK) == 0)
+		return mount_file(in, SQUASH "/LiveOS/rootfs.img", "/sysroot");
+	if ((r = in->ops->mount(SQUASH, "/sysroot", NULL, MS_MOVE, NULL)) < 0)
+		return err_errno(r, "root=live: cannot move " SQUASH " to /sysroot");
+	return 0;
+}
+
 /* The image on the mounted medium: DIR/SQUASHIMG, else DIR/rootfs.img. */
 static int mount_medium_image(struct init *in, const struct blockdev *bd)
 {
@@ -78,19 +93,13 @@ static int mount_medium_image(struct init *in, const struct blockdev *bd)
 	int r;
 
 	if (in->ops->access(squash, F_OK) == 0) {
-		if ((r = make_dir(in, SQUASH)) < 0 || (r = mount_file(in, squash, SQUASH)) < 0)
-			goto out;
-		if (in->ops->access(SQUASH "/LiveOS/rootfs.img", F_OK) == 0)
-			r = mount_file(in, SQUASH "/LiveOS/rootfs.img", "/sysroot");
-		else if ((r = in->ops->mount(SQUASH, "/sysroot", NULL, MS_MOVE, NULL)) < 0)
-			r = err_errno(r, "root=live: cannot move " SQUASH " to /sysroot");
+		r = mount_live_file(in, squash);
 	} else if (in->ops->access(rootfs, F_OK) == 0) {
 		r = mount_file(in, rootfs, "/sysroot");
 	} else {
 		r = err_set("root=live:%s: %s (%s) has neither %s/%s nor %s/rootfs.img",
 			    in->opt.root, bd->devnode, bd->type, dir, img, dir);
 	}
-out:
 	free(squash);
 	free(rootfs);
 	return r;

@@ -113,6 +113,8 @@ int mount_net_root(struct init *in)
 
 	long long deadline = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
 
+	if (nu->root.kind == NETROOT_HTTP)
+		return mount_http_root(in);
 	if ((ret = nfs_target(in, &nr, &owned)) < 0)
 		return ret;
 	if (nu->server.s_addr) {

@@ -40,6 +40,10 @@ void export_modules(struct init *in);
  * is mounted on /sysroot read-only (the overlay stage then puts a layer
  * above it). 0, or an error naming what it looked for. */
 int mount_live(struct init *in);
+/* An image file (a medium's, or one downloaded: httproot.c) as the live
+ * root on /sysroot: a squashfs holding LiveOS/rootfs.img has that one
+ * mounted in turn. 0 or a negative code (err set). */
+int mount_live_file(struct init *in, const char *path);
 
 /* loopdev.c: a free loop device on the open file (name: its path, for
  * messages and the device's lo_file_name), read-only and cleared with its
@@ -90,6 +94,12 @@ char *gptroot_usr(struct init *in, bool *ro);
 /* netmount.c: the NFS root on /sysroot, the network up. 0 or a negative code (err
  * set: the server, the interface and its address, what mount said). */
 int mount_net_root(struct init *in);
+
+/* httproot.c: root=live:http(s)://…: the image downloaded into
+ * /run/initramfs (within the RAM left), checked against rd.live.sha256=,
+ * then mount_live_file. 0 or a negative code (err set: the URL, what the
+ * server did or what the image was). */
+int mount_http_root(struct init *in);
 
 /* pluginroot.c: root= claimed by a plugin's root row: its program
  * mounts the rest of root= on /sysroot. 0 or a negative code (err_msg
