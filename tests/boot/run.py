@@ -64,6 +64,7 @@ import scenarios_early  # noqa: E402
 import scenarios_f2fs  # noqa: E402
 import scenarios_live  # noqa: E402
 import scenarios_liveovl  # noqa: E402
+import scenarios_http  # noqa: E402
 import scenarios_overlay  # noqa: E402
 import scenarios_load  # noqa: E402
 import scenarios_lvmx  # noqa: E402
@@ -276,6 +277,7 @@ SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_overlay.scenarios(Scenario))
 SCENARIOS.extend(scenarios_live.scenarios(Scenario))
 SCENARIOS.extend(scenarios_liveovl.scenarios(Scenario))
+SCENARIOS.extend(scenarios_http.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_verity.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
@@ -654,6 +656,8 @@ class Runner:
             dpaths, extra = ctx.__enter__()
         except Exception as e:
             return sc, "cannot start the servers: %s" % e, 0.0, NOTIMES, ""
+        if hasattr(sc.disk, "words"):   # what only the served files know (a digest)
+            sc = _fill(sc, sc.disk.words(dpaths))
         try:
             return self._boot(sc, img, dpaths, extra, not (initrd or self.foreign))
         finally:
