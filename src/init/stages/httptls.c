@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* root=live:https://…: TLS and certificates are curl's (the host's, with
- * its libraries and the CA bundle, packed when the image is meant for
- * it), run as a child the loop waits on, under the same limits as our own
- * HTTP client: the room in /run, the stall timeout, the digest after.
+ * its libraries, and the CA bundle: --add-binaries curl, --add-files of
+ * the bundle), run as a child the loop waits on, under the same limits as
+ * our own HTTP client: the room in /run, the stall timeout, the digest
+ * after.
  *
  * The clock: a certificate's validity is checked against it, and a
  * machine without a battery-backed RTC starts in 1970, where every
@@ -76,8 +77,8 @@ int httptls_fetch(struct init *in, const char *url, const char *path, unsigned l
 		return r;
 	curl = tool_find(&in->stack_env, "curl");
 	if (!curl)
-		return err_set("%s: this image has no curl, which HTTPS needs (build it with the "
-			       "root=live:https:// command line, or the https config word)", url);
+		return err_set("%s: this image has no curl, which HTTPS needs (build it with "
+			       "--add-binaries curl)", url);
 	if (in->ops->access(HTTPROOT_CA_BUNDLE, R_OK) < 0) {
 		free(curl);
 		return err_set("%s: this image has no CA bundle (" HTTPROOT_CA_BUNDLE ")", url);
