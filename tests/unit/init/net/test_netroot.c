@@ -2,6 +2,7 @@
 /* Network root specs: the kernel's nfsroot=, dracut's nfs:/nfs4:,
  * iscsi: and nbd:, rd.iscsi.*, DHCP root-path; and the NFS mount(2)
  * arguments built from them. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -42,6 +43,27 @@ static struct net_addr A(const char *s)
 /* Several netroot=iscsi: are the paths of one LUN (dracut's multipath
  * iSCSI): the last is the root's target, the others come in order as
  * more, a bad one warned about and skipped; a lone netroot has none. */
+/* dracut's livenet (TEST-31): root=live:http://… and root=http://… are one
+ * root, the URL kept whole, its host for the resolver; a bad URL is a
+ * warning that names it, and no root. */
+static void test_http(void)
+{
+	CHECK(line("root=live:http://10.0.2.2:8080/root.squashfs") == 0);
+	CHECK(r.kind == NETROOT_HTTP && netroot_use(&r) == NETROOT_USE_MOUNT);
+	CHECK_STR(r.http.url, "http://10.0.2.2:8080/root.squashfs");
+	CHECK_STR(r.http.server, "10.0.2.2");
+	CHECK(line("root=https://images.example.org/live.img") == 0);
+	CHECK(r.kind == NETROOT_HTTP);
+	CHECK_STR(r.http.server, "images.example.org");
+	CHECK(w.n == 0);
+	CHECK(line("root=live:http://h:99999/x") == -EINVAL);
+	CHECK(w.n == 1);
+	CHECK_STR(w.v[0], "cannot use root=live:http://h:99999/x: http://h:99999/x: the port is not a "
+		  "number from 1 to 65535");
+	/* a live medium is not a network root */
+	CHECK(line("root=live:LABEL=dracut") == 0 && r.kind == NETROOT_NONE);
+}
+
 static void test_iscsi_more_paths(void)
 {
 	CHECK(line("netroot=iscsi:10.0.2.100::3260:1:iqn.a:t netroot=iscsi:u:p@10.0.2.101::3261:1:iqn.a:t "
@@ -601,6 +623,7 @@ static void test_root_ibft(void)
 
 int main(void)
 {
+	RUN(test_http);
 	RUN(test_nfs_dracut);
 	RUN(test_nfs_kernel);
 	RUN(test_nfs_mount_args);
