@@ -6,12 +6,12 @@
 # with the committed corpus tests/fuzz/corpus/TARGET, which is only read.
 
 # shellcheck disable=SC2034 # used by the scripts that source this
-fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_nvmf fuzz_dhcp6 fuzz_ra fuzz_dns fuzz_crypttab fuzz_import fuzz_sysroot"
+fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_nvmf fuzz_dhcp6 fuzz_ra fuzz_dns fuzz_http fuzz_crypttab fuzz_import fuzz_sysroot"
 
 # where meson builds a target, under the build directory
 fuzz_path() {
 	case $1 in
-	fuzz_dhcp | fuzz_ipconf | fuzz_nfs | fuzz_ibft | fuzz_nvmf | fuzz_dhcp6 | fuzz_ra | fuzz_dns) echo "tests/fuzz/net/$1" ;;
+	fuzz_dhcp | fuzz_ipconf | fuzz_nfs | fuzz_ibft | fuzz_nvmf | fuzz_dhcp6 | fuzz_ra | fuzz_dns | fuzz_http) echo "tests/fuzz/net/$1" ;;
 	*) echo "tests/fuzz/$1" ;;
 	esac
 }
@@ -23,6 +23,8 @@ fuzz_max_len() {
 	case $1 in
 	fuzz_dhcp | fuzz_dhcp6 | fuzz_dns) echo 2048 ;;
 	fuzz_ra) echo 1024 ;; # an RA's options fit in its 1280-byte minimum MTU
+	# a selector byte, a URL line, an answer's head (16k at most) and some body
+	fuzz_http) echo 20480 ;;
 	# a selector byte and a discovery log page of up to 16 records
 	fuzz_nvmf) echo 18433 ;;
 	fuzz_ipconf | fuzz_nfs | fuzz_cmdline | fuzz_ibft) echo 4096 ;;
