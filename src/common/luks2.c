@@ -118,3 +118,14 @@ int luks2_fd_tokens(int fd)
 	free(json);
 	return (int)t;
 }
+
+bool luks2_subsystem(const unsigned char *bin, size_t len, char out[LUKS2_SUBSYSTEM_MAX])
+{
+	const unsigned char *f = bin + 208;
+
+	out[0] = '\0';
+	if (!luks2_hdr_size(bin, len) || !memchr(f, '\0', LUKS2_SUBSYSTEM_MAX))
+		return false;
+	memcpy(out, f, LUKS2_SUBSYSTEM_MAX);
+	return true;
+}

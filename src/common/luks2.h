@@ -2,6 +2,7 @@
 #ifndef UNIRAMFS_LUKS2_H
 #define UNIRAMFS_LUKS2_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Which LUKS2 tokens a header holds, read from its JSON area: for the
@@ -25,5 +26,16 @@ unsigned luks2_token_types(const char *json, size_t len);
 /* The token types of the LUKS2 header at fd (pread), or -errno (-EINVAL:
  * not LUKS2). */
 int luks2_fd_tokens(int fd);
+
+/* The subsystem field (cryptsetup's --subsystem, 48 bytes at offset 208)
+ * of a LUKS2 header's first len bytes, into out (LUKS2_SUBSYSTEM_MAX
+ * bytes, always terminated): true, or false when they are not a LUKS2
+ * header (luks2_hdr_size) or the field is not terminated. The init marks
+ * the devices it formats for rd.overlay.crypt= with it. */
+#define LUKS2_SUBSYSTEM_MAX 48
+/* The mark of rd.overlay.crypt='s devices: made anew at each boot with a
+ * key kept nowhere, so never opened, only formatted again. */
+#define LUKS2_SUBSYSTEM_OVERLAY "uniramfs-overlay"
+bool luks2_subsystem(const unsigned char *bin, size_t len, char out[LUKS2_SUBSYSTEM_MAX]);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: the LUKS2 header scan the generator and the init run
  * on a hostile device. The first bytes are a binary header, the rest a
- * JSON area: neither may read past what was given, and the token mask
- * has only the bits luks2.h names. */
+ * JSON area: neither may read past what was given, the token mask
+ * has only the bits luks2.h names, and the subsystem field (the mark of
+ * rd.overlay.crypt='s devices) is a terminated string of a header. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,9 +17,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t hdr = luks2_hdr_size(data, size);
 	char *json = malloc(size ? size : 1); /* its own copy: exactly size bytes */
+	char sub[LUKS2_SUBSYSTEM_MAX];
 	unsigned t;
 
 	if (hdr && (hdr <= LUKS2_BIN_HDR || hdr > LUKS2_HDR_MAX))
+		abort();
+	/* the subsystem only of a header, and always a terminated string */
+	if (luks2_subsystem(data, size, sub) ? !hdr || strlen(sub) >= LUKS2_SUBSYSTEM_MAX : sub[0])
 		abort();
 	memcpy(json, data, size);
 	t = luks2_token_types(json, size);
