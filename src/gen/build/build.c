@@ -27,6 +27,7 @@
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
 #include "gen/features/nettools.h"
+#include "gen/features/overlaytools.h"
 #include "gen/features/rescue.h"
 #include "gen/features/ssh.h"
 #include "gen/features/stack.h"
@@ -257,6 +258,9 @@ static int plugin_features(struct plan *p)
 		strv_push(&p->facts.features, "clevis");
 	if (p->ssh.on)
 		strv_push(&p->facts.features, "ssh-unlock");
+	if (overlay_tools_wanted(p->o->overlay_tools, p->o->cmdline, p->sysroot,
+				 p->o->mode == MODE_HOSTONLY))
+		strv_push(&p->facts.features, "overlay-tools");
 	return r;
 }
 

@@ -50,6 +50,7 @@ struct build_opts {
 	int verbose;
 	int fallback; /* hostonly: also write a generic image beside it */
 	int clevis;   /* pack clevis (generic; hostonly does for a clevis token) */
+	int overlay_tools; /* pack plugins/overlay-tools.conf (overlaytools.h) */
 };
 
 /* The defaults, before any config file or flag. */

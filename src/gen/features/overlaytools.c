@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The overlay's tools (overlaytools.h). They format disks, so a generic
+ * image carries them only when asked: dracut too packs its
+ * overlayfs-crypt and dmsquash-live-autooverlay modules only on --add. */
+#include "gen/features/overlaytools.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "gen/host/sysroot.h"
+#include "util.h"
+
+bool overlay_tools_asked(const char *line)
+{
+	struct cmdline c = { 0 };
+	const struct cmdline_param *crypt, *root, *ovl, *old;
+	bool asked, live;
+
+	if (!line)
+		return false;
+	cmdline_parse(&c, line);
+	crypt = cmdline_last(&c, "rd.overlay.crypt");
+	root = cmdline_last(&c, "root");
+	ovl = cmdline_last(&c, "rd.overlay");
+	old = cmdline_last(&c, "rd.live.overlay");
+	live = cmdline_has(&c, "rd.live.image") || (root && root->val && str_has_prefix(root->val, "live:"));
+	asked = (crypt && crypt->val && *crypt->val) ||
+		(live && ((ovl && ovl->val && str_has_prefix(ovl->val, "LABEL=")) ||
+			  (old && old->val && str_has_prefix(old->val, "LABEL="))));
+	cmdline_free(&c);
+	return asked;
+}
+
+bool overlay_tools_wanted(bool yes, const char *cmdline, const char *sysroot, bool hostonly)
+{
+	char *data = NULL;
+	size_t len;
+	bool asked;
+
+	if (yes || overlay_tools_asked(cmdline))
+		return true;
+	if (!hostonly || sysroot_read(sysroot, "/proc/cmdline", &data, &len) < 0)
+		return false;
+	asked = overlay_tools_asked(data);
+	free(data);
+	return asked;
+}
