@@ -190,15 +190,20 @@ static int wait_overlay_device(struct init *in)
 {
 	struct overlay_spec s;
 	struct strv w = { 0 };
+	char *crypt;
+	const char *dev;
 	int r = 0;
 
 	overlay_spec_parse(in->opt.overlay, &s, &w); /* stage_overlay says the warnings */
+	crypt = overlay_crypt_device(in->opt.overlay_crypt, &w); /* rd.overlay.crypt='s first */
 	strv_free(&w);
-	if (s.mode == OVERLAY_DEVICE && !spec_there(in, s.device)) {
-		log_info("waiting for the rd.overlay device %s", s.device);
+	dev = s.mode == OVERLAY_OFF ? NULL : crypt ? crypt : s.mode == OVERLAY_DEVICE ? s.device : NULL;
+	if (dev && !spec_there(in, dev)) {
+		log_info("waiting for the rd.overlay device %s", dev);
 		r = wait_quiet(in, in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000,
-			       spec_there, s.device);
+			       spec_there, dev);
 	}
+	free(crypt);
 	overlay_spec_free(&s);
 	return r;
 }

@@ -38,7 +38,26 @@ class _Layout:
             "-device", "scsi-hd,bus=scsi9.0,drive=ovl,serial=overlay"))
 
 
-OVERLAID, PLAIN = _Layout("overlay"), _Layout("ext4")
+class _CryptLayout(_Layout):
+    """TEST-21's third disk too: a 100 MiB ext4 labelled CRYPT on SCSI with
+    the serial crypt, which rd.overlay.crypt= formats as a new LUKS device
+    (-snapshot: each boot finds the ext4 again, as TEST-21's
+    setup_crypt_disk makes it anew)."""
+    name = "test21-crypt"
+
+    def build(self, testinit, work, env):
+        self.crypt = disks.ensure(CRYPT, testinit, work)
+        return super().build(testinit, work, env)
+
+    def attach(self, paths):
+        return contextlib.nullcontext(super().attach(paths).__enter__() + (
+            "-drive", "if=none,id=crypt,format=raw,file=" + self.crypt,
+            "-device", "scsi-hd,bus=scsi9.0,drive=crypt,serial=crypt"))
+
+
+CRYPT = disks.Disk("test21-crypt", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000212", "CRYPT",
+                   size_mb=100)
+OVERLAID, PLAIN, CRYPTED = _Layout("overlay"), _Layout("ext4"), _CryptLayout("overlay")
 OVERLAY_ROOT = r"root-mount=LiveOS_rootfs overlay rw,"
 NO_OVERLAY = r"root-mount=/dev/vda ext4 ro,"
 DEVICE_UPPER = r"mounts: /dev/sda /run/overlayfs-backing ext4 "
@@ -89,6 +108,27 @@ def scenarios(Scenario):
                      cmdline=words, ours_only=True,
                      expect=expect, log_expect=log_expect, log_absent=log_absent)
             for name, doc, words, expect, log_expect, log_absent in CASES] + [
+        # TEST-21 "encrypted overlay (new device, random password)": what its
+        # assertion.sh checks but the password file, which uniramfs never
+        # writes; the image packs cryptsetup and mkfs.ext4 as the config
+        # key overlay-tools asks
+        Scenario("overlay-test21-crypt", "rd.overlay.crypt=LABEL=CRYPT (TEST-21 \"encrypted "
+                 "overlay\"): the CRYPT disk formatted as a new LUKS device with a random key, "
+                 "an ext4 on it above the root", CRYPTED, "LABEL=dracut",
+                 cmdline="rd.overlay.crypt=LABEL=CRYPT testinit.show=/sys/block/dm-0/dm/name "
+                 "testinit.show=/sys/block/dm-0/dm/uuid",
+                 build=["--overlay-tools"], ours_only=True,
+                 expect=(OVERLAY_ROOT, WRITABLE,
+                         r"mounts: /dev/mapper/overlay-crypt /run/overlayfs-backing ext4 ",
+                         r"show /sys/block/dm-0/dm/name: overlay-crypt$",
+                         r"show /sys/block/dm-0/dm/uuid: CRYPT-LUKS2-"),
+                 log_expect=("uniramfs: rd.overlay.crypt=LABEL=CRYPT: formatting /dev/sdb as a "
+                             "new LUKS device with a random key kept nowhere: what it held is "
+                             "lost, and what is written above the root is lost at power-off",
+                             "uniramfs: rd.overlay: the upper layer is "
+                             "/dev/mapper/overlay-crypt (ext4) on /run/overlayfs-backing"),
+                 log_absent=("overlayfs.passwd",)),
+    ] + [
         Scenario("overlay-test60-nfs4", "root=nfs4:... rd.overlay (TEST-60 \"NFSv4 Overlayfs\"): "
                  "the NFS root below, a tmpfs above", NFS_OVERLAID,
                  "nfs4:%s:%s" % (net.SERVER, netservers.NFS_PSEUDO),

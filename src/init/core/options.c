@@ -174,7 +174,6 @@ static void add_modparam(struct options *o, const struct cmdline_param *p)
 static const struct {
 	const char *key, *why;
 } unsupported[] = {
-	{ "rd.overlay.crypt", "uniramfs makes no encrypted upper layer (a tmpfs or rd.overlay=DEVICE)" },
 	{ "rd.overlay.reset", "uniramfs never empties a persistent upper layer" },
 	{ "rd.overlay.readonly", "uniramfs has no read-only overlay layer" },
 	/* the team driver passes no traffic until teamd, a daemon with
@@ -229,8 +228,11 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->usrfstype, p->val);
 	else if (!strcmp(k, "mount.usrflags"))
 		set_str(&o->usrflags, p->val);
-	else if (!strcmp(k, "rd.overlay") || !strcmp(k, "rd.live.overlay.overlayfs"))
+	else if (!strcmp(k, "rd.overlay") || !strcmp(k, "rd.live.overlay.overlayfs") ||
+		 (!strcmp(k, "rd.live.overlay") && p->val)) /* dracut's older spelling */
 		set_str(&o->overlay, p->val ? p->val : "");
+	else if (!strcmp(k, "rd.overlay.crypt"))
+		set_str(&o->overlay_crypt, p->val);
 	else if (!strcmp(k, "ro") && !p->val)
 		o->rw = false;
 	else if (!strcmp(k, "rw") && !p->val)
@@ -328,8 +330,9 @@ void options_parse(struct options *o, const struct cmdline *c)
 	for (size_t i = 0; i < c->init_args.n; i++)
 		strv_push(&o->init_args, c->init_args.v[i]);
 	/* a live root is written to, as dracut's live systems are: a tmpfs
-	 * above its image unless rd.overlay says otherwise */
-	if (o->live && !o->overlay)
+	 * above its image unless rd.overlay says otherwise; rd.overlay.crypt=
+	 * alone asks for an overlay too, as in dracut */
+	if ((o->live || o->overlay_crypt) && !o->overlay)
 		o->overlay = xstrdup("");
 }
 
@@ -337,8 +340,8 @@ void options_free(struct options *o)
 {
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
-			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->live_dir,
-			  &o->live_squashimg, &o->live_sha256 };
+			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->overlay_crypt,
+			  &o->live_dir, &o->live_squashimg, &o->live_sha256 };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

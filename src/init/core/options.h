@@ -46,6 +46,7 @@ struct options {
 	bool gpt_auto;  /* [rd.]systemd.gpt_auto: no root= finds the root by type */
 	char *usr, *usrfstype, *usrflags; /* mount.usr=, mount.usrfstype=, mount.usrflags= */
 	char *overlay;  /* rd.overlay's value ("" for the bare word; NULL: not given) */
+	char *overlay_crypt; /* rd.overlay.crypt=: a device made a LUKS upper layer at boot */
 	bool live;      /* root=live:SPEC or rd.live.image: root is a live medium */
 	char *live_dir, *live_squashimg; /* rd.live.dir=, rd.live.squashimg= */
 	char *live_sha256;               /* rd.live.sha256=: the digest a downloaded image must have */

@@ -3,6 +3,7 @@
  * the jobs, their waits for key and header devices and the network.
  * With which key is luks_try.c's. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
+#include "luks2.h"
 
 static void luks_setup(struct stack_env *env)
 {
@@ -251,6 +253,21 @@ static const char *dps_name(const struct stack *s, const struct blockdev *bd,
 	return dps_mapper_name(dps_kind(bd->parttype));
 }
 
+/* A device rd.overlay.crypt= formatted at an earlier boot: its key is
+ * gone, so no passphrase can open it (stages/overlaycrypt.c). */
+static bool overlay_crypt_made(struct stack_env *env, const struct blockdev *bd)
+{
+	unsigned char bin[LUKS2_BIN_HDR];
+	char sub[LUKS2_SUBSYSTEM_MAX];
+	int fd = env->ops->open(bd->devnode, O_RDONLY | O_CLOEXEC, 0);
+	ssize_t got = fd < 0 ? -1 : pread(fd, bin, sizeof(bin), 0);
+
+	if (fd >= 0)
+		close(fd);
+	return got > 0 && luks2_subsystem(bin, (size_t)got, sub) &&
+	       !strcmp(sub, LUKS2_SUBSYSTEM_OVERLAY);
+}
+
 static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 {
 	struct stack *s = env->stack;
@@ -261,6 +278,11 @@ static void luks_seen(struct stack_env *env, const struct blockdev *bd)
 
 	if (s->luks_off || !bd->uuid)
 		return;
+	if (overlay_crypt_made(env, bd)) {
+		log_info("%s: LUKS UUID=%s is a former rd.overlay.crypt= upper layer (its key is "
+			 "gone), not opened", bd->devnode, bd->uuid);
+		return;
+	}
 	if (luks_header_names(s, bd->uuid)) {
 		log_info("%s: LUKS UUID=%s is a detached header, not opened by itself", bd->devnode,
 			 bd->uuid);

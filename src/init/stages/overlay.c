@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rd.overlay (dracut's overlayfs module, TEST-21): the mounted root
  * becomes the read-only lower layer of an overlay whose upper layer is a
- * tmpfs or a device's filesystem, so a kiosk, a classroom machine or a
- * netbooted node writes without changing its root. The places are
+ * tmpfs or a device's filesystem (an existing one, a LUKS device made at
+ * boot: overlaycrypt.c, a live medium's new partition: autooverlay.c),
+ * so a kiosk, a classroom machine or a netbooted node writes without
+ * changing its root. The places are
  * dracut's, which live systems and their scripts know: the root below at
  * /run/rootfsbase, a device above at /run/overlayfs-backing, a tmpfs
  * above at /run/initramfs/overlay, /run/overlayfs and /run/ovlwork
@@ -17,6 +19,7 @@
 #include "init/dev/modload.h"
 #include "init/init.h"
 #include "init/stages/overlayspec.h"
+#include "init/stages/overlayupper.h"
 #include "init/stages/stages.h"
 #include "log.h"
 
@@ -47,32 +50,57 @@ static int upper_dirs(struct init *in, const char *top, const char *upper, char 
 	return 0;
 }
 
-/* A device's filesystem, if it is there and mounts: 1; else 0, said,
- * and the caller falls back to a tmpfs, as dracut does. */
+/* devnode's filesystem of type on BACKING: 1; else 0, said, and the
+ * caller falls back to a tmpfs, as dracut does. what: the option. */
+static int mount_backing(struct init *in, const char *what, const char *devnode, const char *type)
+{
+	int r;
+
+	if ((r = make_dir(in, BACKING)) < 0)
+		return r;
+	if ((r = in->ops->mount(devnode, BACKING, type, MS_NOATIME, NULL)) < 0) {
+		log_warn("%s: cannot mount %s (%s): %s; the upper layer is a tmpfs "
+			 "(changes will not persist)", what, devnode, type, strerror(-r));
+		return 0;
+	}
+	log_info("rd.overlay: the upper layer is %s (%s) on " BACKING, devnode, type);
+	return 1;
+}
+
+/* A device's filesystem, if it is there (or a live medium's partition
+ * made now: autooverlay.c) and mounts: 1; else 0, said. */
 static int upper_device(struct init *in, const char *spec)
 {
 	const struct blockdev *bd = registry_match(&in->devs, spec);
-	int r;
+	char *what = xasprintf("rd.overlay=%s", spec), *made = NULL;
+	int r = 0;
 
-	if (!bd) {
-		log_warn("rd.overlay=%s: no such device; the upper layer is a tmpfs "
-			 "(changes will not persist)", spec);
-		return 0;
-	}
-	if (!bd->type) {
-		log_warn("rd.overlay=%s: %s has no filesystem; the upper layer is a tmpfs "
-			 "(changes will not persist)", spec, bd->devnode);
-		return 0;
-	}
-	if ((r = make_dir(in, BACKING)) < 0)
-		return r;
-	if ((r = in->ops->mount(bd->devnode, BACKING, bd->type, MS_NOATIME, NULL)) < 0) {
-		log_warn("rd.overlay=%s: cannot mount %s (%s): %s; the upper layer is a tmpfs "
-			 "(changes will not persist)", spec, bd->devnode, bd->type, strerror(-r));
-		return 0;
-	}
-	log_info("rd.overlay: the upper layer is %s (%s) on " BACKING, bd->devnode, bd->type);
-	return 1;
+	if (!bd && autooverlay_make(in, spec, &made) == 1)
+		r = mount_backing(in, what, made, "ext4");
+	else if (!bd)
+		log_warn("%s: no such device; the upper layer is a tmpfs "
+			 "(changes will not persist)", what);
+	else if (!bd->type)
+		log_warn("%s: %s has no filesystem; the upper layer is a tmpfs "
+			 "(changes will not persist)", what, bd->devnode);
+	else
+		r = mount_backing(in, what, bd->devnode, bd->type);
+	free(made);
+	free(what);
+	return r;
+}
+
+/* rd.overlay.crypt=: a new LUKS device with an ext4 (overlaycrypt.c) */
+static int upper_crypt(struct init *in, const char *spec)
+{
+	char *what = xasprintf("rd.overlay.crypt=%s", spec), *made = NULL;
+	int r = 0;
+
+	if (overlay_crypt_make(in, spec, &made) == 1)
+		r = mount_backing(in, what, made, "ext4");
+	free(made);
+	free(what);
+	return r;
 }
 
 static int upper_tmpfs(struct init *in, const char *opts)
@@ -103,15 +131,17 @@ int stage_overlay(struct init *in)
 {
 	struct overlay_spec s;
 	struct strv w = { 0 };
-	char *up = NULL, *work = NULL, *data = NULL;
+	char *up = NULL, *work = NULL, *data = NULL, *crypt;
 	int r, dev = 0;
 
 	overlay_spec_parse(in->opt.overlay, &s, &w);
+	crypt = overlay_crypt_device(in->opt.overlay_crypt, &w);
 	for (size_t i = 0; i < w.n; i++)
 		log_warn("%s", w.v[i]);
 	strv_free(&w);
+	r = 0;
 	if (s.mode == OVERLAY_OFF)
-		return 0;
+		goto out;
 	if (in->ml && (r = modload_name(in->ml, "overlay")) < 0)
 		goto out;
 	if ((r = make_dir(in, ROOT_BELOW)) < 0)
@@ -120,7 +150,11 @@ int stage_overlay(struct init *in)
 		r = err_errno(r, "rd.overlay: cannot move the root from /sysroot to " ROOT_BELOW);
 		goto out;
 	}
-	if (s.mode == OVERLAY_DEVICE && (dev = upper_device(in, s.device)) < 0) {
+	if (crypt)
+		dev = upper_crypt(in, crypt);
+	else if (s.mode == OVERLAY_DEVICE)
+		dev = upper_device(in, s.device);
+	if (dev < 0) {
 		r = dev;
 		goto back;
 	}
@@ -145,6 +179,7 @@ out:
 	free(up);
 	free(work);
 	free(data);
+	free(crypt);
 	overlay_spec_free(&s);
 	return r;
 }

@@ -90,6 +90,30 @@ void overlay_spec_parse(const char *value, struct overlay_spec *s, struct strv *
 				     value));
 }
 
+char *overlay_crypt_device(const char *value, struct strv *w)
+{
+	const char *comma;
+	char *dev;
+
+	if (!value)
+		return NULL;
+	comma = strchr(value, ',');
+	dev = comma ? xstrndup(value, (size_t)(comma - value)) : xstrdup(value);
+	if (!device_spec(dev)) {
+		strv_push_owned(w, xasprintf("rd.overlay.crypt=%s: not a device (LABEL=, UUID=, "
+					     "PARTLABEL=, PARTUUID=, /dev/...): no encrypted upper layer",
+					     value));
+		free(dev);
+		return NULL;
+	}
+	/* dracut's mapname=, fstype=, mkfs=, timeout=: the mapping is always
+	 * overlay-crypt, the filesystem ext4, made anew, the wait rd.timeout */
+	if (comma)
+		strv_push_owned(w, xasprintf("rd.overlay.crypt=%s: ignoring \"%s\" (only the device "
+					     "is read)", value, comma + 1));
+	return dev;
+}
+
 void overlay_spec_free(struct overlay_spec *s)
 {
 	free(s->device);

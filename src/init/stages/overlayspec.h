@@ -19,5 +19,8 @@ struct overlay_spec {
  * text) and left out, as dracut falls back rather than stops a boot. */
 void overlay_spec_parse(const char *value, struct overlay_spec *s, struct strv *warnings);
 void overlay_spec_free(struct overlay_spec *s);
+/* rd.overlay.crypt=DEVICE[,OPTIONS]: the device spec (to free), or NULL
+ * when value is NULL or names no device (said in warnings, as above). */
+char *overlay_crypt_device(const char *value, struct strv *warnings);
 
 #endif

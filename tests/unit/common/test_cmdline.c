@@ -393,6 +393,18 @@ static void test_options_live_overlay(void)
 	parse(&o, "root=/dev/vda rd.live.overlay.overlayfs");
 	CHECK_STR(o.overlay, "");
 	options_free(&o);
+
+	/* dracut's older rd.live.overlay=, after a bare rd.overlay (TEST-30) */
+	parse(&o, "rd.overlay root=live:/dev/disk/by-label/dracut rd.live.image "
+		  "rd.live.overlay=LABEL=persist");
+	CHECK_STR(o.overlay, "LABEL=persist");
+	options_free(&o);
+
+	/* rd.overlay.crypt= alone asks for the overlay (TEST-21) */
+	parse(&o, "root=LABEL=dracut rd.overlay.crypt=LABEL=CRYPT");
+	CHECK_STR(o.overlay_crypt, "LABEL=CRYPT");
+	CHECK_STR(o.overlay, "");
+	options_free(&o);
 }
 
 int main(void)

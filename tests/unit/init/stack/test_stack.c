@@ -18,6 +18,7 @@
 #include "init/remote/askpass.h"
 #include "layout.h"
 #include "log.h"
+#include "luks2.h"
 #include "init/stack/stack.h"
 #include "stack_helpers.h"
 #include "lvm_row.h"
@@ -454,6 +455,33 @@ static void test_generic_leaves_luks_locked_once_root_is_there(void)
 	answer("p");
 	event(&in, "vdb1", "crypto_LUKS", U2);
 	CHECK(fake_log_count(f, "run /usr/sbin/cryptsetup") == 1);
+	finish(f, &in);
+}
+
+/* rd.overlay.crypt='s device of an earlier boot (stages/overlaycrypt.c):
+ * its key is gone, so no prompt, even while the root is still to come
+ * and even when rd.luks.uuid= names it. */
+static void test_former_overlay_crypt_left_alone(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.uuid=" U2);
+	char *p;
+	FILE *fp;
+
+	stack_setup(&in.stack_env);
+	fake_mkdir(f, "/dev");
+	stack_luks2_header(f, "/dev/vdb", "{}");
+	p = fake_path(f, "/dev/vdb");
+	fp = fopen(p, "r+b");
+	CHECK(fp && fseek(fp, 208, SEEK_SET) == 0 && fputs(LUKS2_SUBSYSTEM_OVERLAY, fp) >= 0);
+	if (fp)
+		fclose(fp);
+	free(p);
+	event(&in, "vdb", "crypto_LUKS", U2);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(fake_log_count(f, "run") == 0);
+	CHECK(said("<6>/dev/vdb: LUKS UUID=" U2 " is a former rd.overlay.crypt= upper layer (its key "
+		   "is gone), not opened\n"));
 	finish(f, &in);
 }
 
@@ -1161,6 +1189,7 @@ int main(void)
 	RUN(test_no_console_and_other_cryptsetup_error);
 	RUN(test_generic_leaves_luks_locked_once_root_is_there);
 	RUN(test_rd_luks_0_skips);
+	RUN(test_former_overlay_crypt_left_alone);
 	RUN(test_rd_luks_uuid_restricts);
 	RUN(test_rd_luks_name_names_mapping);
 	RUN(test_rd_luks_options_per_uuid);

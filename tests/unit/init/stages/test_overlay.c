@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rd.overlay (src/init/stages/overlayspec.c, overlay.c): dracut-ng
- * TEST-21's forms, each taken apart, then acted on over the fake system:
- * the root moved below, the upper layer a tmpfs (sized or not) or a
- * device's filesystem, a missing device falling back with a warning, and
- * a failed overlay mount giving the root back. */
+/* rd.overlay (src/init/stages/overlayspec.c, overlay.c, overlaycrypt.c):
+ * dracut-ng TEST-21's forms, each taken apart, then acted on over the
+ * fake system: the root moved below, the upper layer a tmpfs (sized or
+ * not), a device's filesystem or rd.overlay.crypt='s new LUKS device, a
+ * missing or refused device falling back with a warning, and a failed
+ * overlay mount giving the root back. */
 #include <errno.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "fake_ops.h"
 #include "init/init.h"
 #include "init/stages/overlayspec.h"
+#include "init/stages/overlayupper.h"
 #include "init/stages/stages.h"
 #include "log.h"
 #include "log_capture.h"
@@ -184,6 +186,153 @@ static void test_overlay_refused(void)
 	stack_init_finish(f, &in, test_cur_failed);
 }
 
+static void crypt_device(const char *value, const char *device, const char *warning)
+{
+	struct strv w = { 0 };
+	char *d = overlay_crypt_device(value, &w);
+
+	CHECK((!device && !d) || (device && d && !strcmp(device, d)));
+	CHECK(warning ? w.n == 1 && !strcmp(w.v[0], warning) : w.n == 0);
+	if (test_cur_failed)
+		printf("# rd.overlay.crypt=%s: %s, %s\n", value ? value : "(none)", d ? d : "-",
+		       w.n ? w.v[0] : "no warning");
+	free(d);
+	strv_free(&w);
+}
+
+static void test_crypt_spec(void)
+{
+	crypt_device(NULL, NULL, NULL);
+	crypt_device("LABEL=CRYPT", "LABEL=CRYPT", NULL);
+	crypt_device("/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_crypt",
+		     "/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_crypt", NULL);
+	crypt_device("LABEL=CRYPT,mapname=x,fstype=xfs", "LABEL=CRYPT",
+		     "rd.overlay.crypt=LABEL=CRYPT,mapname=x,fstype=xfs: ignoring \"mapname=x,"
+		     "fstype=xfs\" (only the device is read)");
+	crypt_device("", NULL, "rd.overlay.crypt=: not a device (LABEL=, UUID=, PARTLABEL=, "
+		     "PARTUUID=, /dev/...): no encrypted upper layer");
+	crypt_device("sdb", NULL, "rd.overlay.crypt=sdb: not a device (LABEL=, UUID=, PARTLABEL=, "
+		     "PARTUUID=, /dev/...): no encrypted upper layer");
+	crypt_device("LABEL=,x", NULL, "rd.overlay.crypt=LABEL=,x: not a device (LABEL=, UUID=, "
+		     "PARTLABEL=, PARTUUID=, /dev/...): no encrypted upper layer");
+}
+
+static struct fake_ops *crypt_setup(struct init *in, bool tools)
+{
+	struct fake_ops *f = fake_ops_new();
+
+	stack_script_start(f);
+	if (tools) {
+		fake_tool(f, "/usr/sbin/cryptsetup");
+		fake_tool(f, "/usr/sbin/mkfs.ext4");
+	}
+	stack_init_start(in, f, "root=/dev/vda rd.overlay.crypt=LABEL=CRYPT", &stack_script_ops);
+	fake_mkdir(f, "/run");
+	fake_mkdir(f, "/dev");
+	msgs_capture(LOG_INFO);
+	device(in, "vda", "ext4", "dracut");
+	free(in->root);
+	in->root = xstrdup("vda");
+	return f;
+}
+
+/* TEST-21 "encrypted overlay": rd.overlay.crypt= alone asks for the
+ * overlay; the key goes on cryptsetup's stdin (the fake logs it) and to
+ * no file, the header is marked for the next boot. */
+static void test_crypt_upper(void)
+{
+	struct init in;
+	struct fake_ops *f = crypt_setup(&in, true);
+	int format, open, mkfs, mnt;
+
+	device(&in, "sdb", "ext4", "CRYPT");
+	CHECK(stage_overlay(&in) == 0);
+	format = fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup luksFormat --batch-mode "
+				      "--type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 "
+				      "--subsystem uniramfs-overlay --key-file=- /dev/sdb --label CRYPT <",
+				      0);
+	open = fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup open --type luks2 "
+				    "--key-file=- /dev/sdb overlay-crypt <", 0);
+	mkfs = fake_log_find(f, "run /usr/sbin/mkfs.ext4 mkfs.ext4 -q -F /dev/mapper/overlay-crypt");
+	mnt = fake_log_find(f, "mount /dev/mapper/overlay-crypt /run/overlayfs-backing ext4 0x400 -");
+	CHECK(format >= 0 && open > format && mkfs > open && mnt > mkfs);
+	/* one key, 64 bytes, the same for both */
+	CHECK(format >= 0 && open >= 0 &&
+	      !strcmp(strrchr(f->log.v[format], '<'), strrchr(f->log.v[open], '<')));
+	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: formatting /dev/sdb as a new LUKS device with a "
+		   "random key kept nowhere: what it held is lost, and what is written above the root "
+		   "is lost at power-off\n"));
+	CHECK(fake_log_find(f, "mount LiveOS_rootfs /sysroot overlay 0x0 lowerdir=/run/rootfsbase,"
+			    "upperdir=/run/overlayfs-backing/overlay,"
+			    "workdir=/run/overlayfs-backing/ovlwork") >= 0);
+	stack_init_finish(f, &in, test_cur_failed);
+
+	/* the device it made at the last boot: made anew */
+	f = crypt_setup(&in, true);
+	stack_luks2_header(f, "/dev/sdb", "{}");
+	{
+		char *p = fake_path(f, "/dev/sdb");
+		FILE *fp = fopen(p, "r+b");
+		CHECK(fp && fseek(fp, 208, SEEK_SET) == 0 && fputs("uniramfs-overlay", fp) >= 0);
+		if (fp)
+			fclose(fp);
+		free(p);
+	}
+	device(&in, "sdb", "crypto_LUKS", "CRYPT");
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup luksFormat", 0) >= 0);
+	stack_init_finish(f, &in, test_cur_failed);
+}
+
+/* Someone's LUKS device, the root's own disk, no tools, no device: never
+ * formatted, a tmpfs above, said. */
+static void test_crypt_refused(void)
+{
+	struct init in;
+	struct fake_ops *f = crypt_setup(&in, true);
+
+	stack_luks2_header(f, "/dev/sdb", "{}");
+	device(&in, "sdb", "crypto_LUKS", "CRYPT");
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: not formatting /dev/sdb: it is a LUKS device "
+		   "uniramfs did not make (left alone); the upper layer is a tmpfs\n"));
+	CHECK(fake_log_count(f, "run ") == 0);
+	CHECK(fake_log_find_prefix(f, "mount LiveOS_rootfs /sysroot overlay 0x0 lowerdir=/run/"
+				   "rootfsbase,upperdir=/run/initramfs/overlay/overlayfs,", 0) >= 0);
+	stack_init_finish(f, &in, test_cur_failed);
+
+	f = crypt_setup(&in, true);
+	free(in.opt.overlay_crypt);
+	in.opt.overlay_crypt = xstrdup("LABEL=dracut"); /* the root's */
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(said("<4>rd.overlay.crypt=LABEL=dracut: not formatting /dev/vda: it holds the root; "
+		   "the upper layer is a tmpfs\n"));
+	CHECK(fake_log_count(f, "run ") == 0);
+	stack_init_finish(f, &in, test_cur_failed);
+
+	f = crypt_setup(&in, false);
+	device(&in, "sdb", "ext4", "CRYPT");
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: the image has no cryptsetup and mkfs.ext4 "
+		   "(overlay-tools = yes); the upper layer is a tmpfs\n"));
+	stack_init_finish(f, &in, test_cur_failed);
+
+	f = crypt_setup(&in, true);
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: no such device; the upper layer is a tmpfs\n"));
+	stack_init_finish(f, &in, test_cur_failed);
+
+	/* cryptsetup fails: nothing mounted from it */
+	f = crypt_setup(&in, true);
+	device(&in, "sdb", "ext4", "CRYPT");
+	stack_script.statuses[0] = 1;
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: cryptsetup failed on /dev/sdb (exit status 1); "
+		   "the upper layer is a tmpfs\n"));
+	CHECK(fake_log_count(f, "mount /dev/mapper") == 0);
+	stack_init_finish(f, &in, test_cur_failed);
+}
+
 int main(void)
 {
 	RUN(test_spec_forms);
@@ -193,5 +342,8 @@ int main(void)
 	RUN(test_device_upper);
 	RUN(test_device_missing_or_broken);
 	RUN(test_overlay_refused);
+	RUN(test_crypt_spec);
+	RUN(test_crypt_upper);
+	RUN(test_crypt_refused);
 	return test_done();
 }
