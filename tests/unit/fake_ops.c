@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The sysops functions take no context pointer, so the fake keeps the
  * one live instance in a static: a test uses one fake at a time. */
+#include <linux/blkpg.h>
 #include <linux/kd.h>
 #include <sys/ioctl.h>
 #include <linux/btrfs.h>
@@ -127,9 +128,9 @@ static int op_unlink(const char *path)
 	return r;
 }
 
-/* The console ioctls of stages/vconsole.c and the loop device's of
- * stages/squashmount.c, recorded; they succeed (LOOP_CTL_GET_FREE
- * gives loop0). */
+/* The console ioctls of stages/vconsole.c, the loop device's of
+ * stages/squashmount.c and BLKPG's of stages/autooverlay.c, recorded;
+ * they succeed (LOOP_CTL_GET_FREE gives loop0). */
 static int op_ioctl(int fd, unsigned long req, void *arg)
 {
 	(void)fd;
@@ -169,6 +170,12 @@ static int op_ioctl(int fd, unsigned long req, void *arg)
 		if (!known)
 			strv_push(&cur->btrfs_registered, v->name);
 		return cur->btrfs_registered.n < cur->btrfs_members;
+	} else if (req == BLKPG) {
+		const struct blkpg_ioctl_arg *a = arg;
+		const struct blkpg_partition *p = a->data;
+		logf_("ioctl BLKPG op %d partition %d start %lld length %lld", a->op, p->pno, p->start,
+		      p->length);
+		return check_fail("ioctl", "BLKPG", NULL, NULL);
 	} else {
 		logf_("ioctl 0x%lx", req);
 	}
