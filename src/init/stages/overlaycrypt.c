@@ -11,6 +11,7 @@
  * LABEL= named) so the next boot finds the same device and knows it may
  * format it again; a LUKS device not so marked is someone's encrypted
  * data and is never touched. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -40,6 +41,23 @@ static void subsystem_of(struct init *in, const char *devnode, char out[LUKS2_SU
 		out[0] = '\0';
 }
 
+/* Something built on it (an md array, a dm device, LVM): in use. */
+static bool has_holders(struct init *in, const char *name)
+{
+	char *p = xasprintf("/sys/class/block/%s/holders", name), *real = in->ops->path(p);
+	DIR *d = opendir(real);
+	struct dirent *de;
+	bool any = false;
+
+	while (d && !any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	free(p);
+	free(real);
+	return any;
+}
+
 /* Can the device be formatted? NULL, or why not. */
 static const char *refused(struct init *in, const struct blockdev *bd)
 {
@@ -50,6 +68,8 @@ static const char *refused(struct init *in, const struct blockdev *bd)
 		return "it holds the root";
 	if (bd->dmname && !strcmp(bd->dmname, OVERLAY_CRYPT_NAME))
 		return "it is the mapping itself";
+	if (has_holders(in, bd->name))
+		return "it is in use (sysfs names its holders)";
 	if (bd->type && !strcmp(bd->type, "crypto_LUKS")) {
 		subsystem_of(in, bd->devnode, sub);
 		if (strcmp(sub, OVERLAY_CRYPT_SUBSYSTEM))

@@ -322,6 +322,16 @@ static void test_crypt_refused(void)
 	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: no such device; the upper layer is a tmpfs\n"));
 	stack_init_finish(f, &in, test_cur_failed);
 
+	/* an md member, an LVM PV: in use */
+	f = crypt_setup(&in, true);
+	device(&in, "sdb", "linux_raid_member", "CRYPT");
+	fake_mkdir(f, "/sys/class/block/sdb/holders/md0");
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(said("<4>rd.overlay.crypt=LABEL=CRYPT: not formatting /dev/sdb: it is in use (sysfs "
+		   "names its holders); the upper layer is a tmpfs\n"));
+	CHECK(fake_log_count(f, "run ") == 0);
+	stack_init_finish(f, &in, test_cur_failed);
+
 	/* cryptsetup fails: nothing mounted from it */
 	f = crypt_setup(&in, true);
 	device(&in, "sdb", "ext4", "CRYPT");
