@@ -7,11 +7,12 @@
  * pipe: dracut writes its password to /run/initramfs/overlayfs.passwd,
  * readable by root of the running system for as long as it runs; here
  * nothing keeps it, so even root cannot open the device again. The
- * header is marked (subsystem OVERLAY_CRYPT_SUBSYSTEM, and the label
- * LABEL= named) so the next boot finds the same device and knows it may
+ * header is marked (subsystem OVERLAY_CRYPT_SUBSYSTEM, and the LABEL= or
+ * UUID= named) so the next boot finds the same device and knows it may
  * format it again; a LUKS device not so marked is someone's encrypted
  * data and is never touched. */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -78,19 +79,44 @@ static const char *refused(struct init *in, const struct blockdev *bd)
 	return NULL;
 }
 
-static int make(struct init *in, const struct blockdev *bd, const char *label, char **devnode)
+/* 8-4-4-4-12 hexadecimal digits: a UUID cryptsetup takes for --uuid */
+static bool std_uuid(const char *s)
+{
+	for (int i = 0; i < 36; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-' : !isxdigit((unsigned char)s[i]))
+			return false;
+	return !s[36];
+}
+
+/* spec's LABEL= or UUID= for the new header, so the next boot's spec
+ * names it again (the other forms name the partition or the disk). */
+static void same_name(const char *spec, const char **opt, const char **val)
+{
+	*opt = *val = NULL;
+	if (!strncmp(spec, "LABEL=", 6))
+		*opt = "--label", *val = spec + 6;
+	else if (!strncmp(spec, "UUID=", 5) && std_uuid(spec + 5))
+		*opt = "--uuid", *val = spec + 5;
+}
+
+static int make(struct init *in, const struct blockdev *bd, const char *spec, char **devnode)
 {
 	unsigned char key[KEY_BYTES];
+	const char *name_opt, *name;
 	const char *format[] = { "cryptsetup", "luksFormat", "--batch-mode", "--type", "luks2",
 				 /* the key is random: no slow derivation to guard it */
 				 "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000",
 				 "--subsystem", OVERLAY_CRYPT_SUBSYSTEM, "--key-file=-", bd->devnode,
-				 label ? "--label" : NULL, label, NULL };
+				 NULL, NULL, NULL };
 	const char *open[] = { "cryptsetup", "open", "--type", "luks2", "--key-file=-", bd->devnode,
 			       OVERLAY_CRYPT_NAME, NULL };
 	const char *mkfs[] = { "mkfs.ext4", "-q", "-F", "/dev/mapper/" OVERLAY_CRYPT_NAME, NULL };
 	ssize_t got = getrandom(key, sizeof(key), 0); /* waits for the RNG to be seeded, once */
 	int st, r = 0;
+
+	same_name(spec, &name_opt, &name);
+	format[13] = name_opt;
+	format[14] = name;
 
 	if (got != (ssize_t)sizeof(key))
 		return err_errno(got < 0 ? -errno : -EIO, "cannot get a random key");
@@ -114,7 +140,7 @@ static int make(struct init *in, const struct blockdev *bd, const char *label, c
 int overlay_crypt_make(struct init *in, const char *spec, char **devnode)
 {
 	const struct blockdev *bd = registry_match(&in->devs, spec);
-	const char *why, *label = strncmp(spec, "LABEL=", 6) ? NULL : spec + 6;
+	const char *why;
 	char *tool = tool_find(&in->stack_env, "mkfs.ext4");
 	bool tools = tool != NULL;
 	int r;
@@ -141,7 +167,7 @@ int overlay_crypt_make(struct init *in, const char *spec, char **devnode)
 	log_warn("rd.overlay.crypt=%s: formatting %s as a new LUKS device with a random key kept "
 		 "nowhere: what it held is lost, and what is written above the root is lost at "
 		 "power-off", spec, bd->devnode);
-	if ((r = make(in, bd, label, devnode)) < 0) {
+	if ((r = make(in, bd, spec, devnode)) < 0) {
 		log_warn("rd.overlay.crypt=%s: %s; the upper layer is a tmpfs", spec, err_msg());
 		return 0;
 	}

@@ -267,6 +267,29 @@ static void test_crypt_upper(void)
 			    "workdir=/run/overlayfs-backing/ovlwork") >= 0);
 	stack_init_finish(f, &in, test_cur_failed);
 
+	/* UUID=: the new header takes it, so the next boot finds it again */
+	f = crypt_setup(&in, true);
+	free(in.opt.overlay_crypt);
+	in.opt.overlay_crypt = xstrdup("UUID=5f0c1a4e-1b2d-4c3e-9f10-000000000212");
+	stack_device(&in, "sdb", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000212", NULL);
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup luksFormat --batch-mode "
+				   "--type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --subsystem "
+				   "uniramfs-overlay --key-file=- /dev/sdb --uuid "
+				   "5f0c1a4e-1b2d-4c3e-9f10-000000000212 <", 0) >= 0);
+	stack_init_finish(f, &in, test_cur_failed);
+
+	/* a vfat serial is no LUKS UUID: none given, cryptsetup makes one */
+	f = crypt_setup(&in, true);
+	free(in.opt.overlay_crypt);
+	in.opt.overlay_crypt = xstrdup("UUID=1234-ABCD");
+	stack_device(&in, "sdb", "vfat", "1234-ABCD", NULL);
+	CHECK(stage_overlay(&in) == 0);
+	CHECK(fake_log_find_prefix(f, "run /usr/sbin/cryptsetup cryptsetup luksFormat --batch-mode "
+				   "--type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --subsystem "
+				   "uniramfs-overlay --key-file=- /dev/sdb <", 0) >= 0);
+	stack_init_finish(f, &in, test_cur_failed);
+
 	/* the device it made at the last boot: made anew */
 	f = crypt_setup(&in, true);
 	stack_luks2_header(f, "/dev/sdb", "{}");
