@@ -226,15 +226,27 @@ static const char *const dracut_net_modules[] = {
 	"kernel-network-modules", "qemu-net", "url-lib", "nfs", "iscsi", "nbd",
 };
 
+/* dracut's modules that make an overlay's upper layer at boot: uniramfs's
+ * overlay-tools plugin packs what they pack */
+static const char *const dracut_overlay_modules[] = { "overlayfs-crypt", "dmsquash-live-autooverlay" };
+
 static void dracut_modules(struct conv *c, const struct shell_assign *a)
 {
 	struct strv w = { 0 };
-	struct buf net = { 0 }, other = { 0 };
+	struct buf net = { 0 }, other = { 0 }, ovl = { 0 };
 
 	conv_words_of(a, &w);
 	for (size_t i = 0; i < w.n; i++) {
-		struct buf *b = in_list(w.v[i], dracut_net_modules, ARRAY_SIZE(dracut_net_modules)) ? &net : &other;
+		struct buf *b = in_list(w.v[i], dracut_net_modules, ARRAY_SIZE(dracut_net_modules)) ? &net
+				: in_list(w.v[i], dracut_overlay_modules, ARRAY_SIZE(dracut_overlay_modules)) ? &ovl
+				: &other;
 		buf_printf(b, "%s%s", b->len ? " " : "", w.v[i]);
+	}
+	if (ovl.len) {
+		char *why = xasprintf("modules %s: cryptsetup, mkfs.ext4 and sfdisk for rd.overlay.crypt= "
+				      "and a live medium's automatic overlay partition", ovl.p);
+		conv_add(c, a, "overlay-tools", "yes", why);
+		free(why);
 	}
 	if (net.len) {
 		char *why = xasprintf("modules %s: the uniramfs init brings the network up itself when the command "
@@ -244,7 +256,7 @@ static void dracut_modules(struct conv *c, const struct shell_assign *a)
 		conv_same(c, a, why);
 		free(why);
 	}
-	if (other.len || !net.len) {
+	if (other.len || (!net.len && !ovl.len)) {
 		char *why = xasprintf("%s%suniramfs has no dracut modules: LUKS, LVM, md, resume and fsck are built "
 				      "into its init; anything else is add-hook", other.len ? other.p : "",
 				      other.len ? ": " : "");
@@ -253,6 +265,7 @@ static void dracut_modules(struct conv *c, const struct shell_assign *a)
 	}
 	buf_free(&net);
 	buf_free(&other);
+	buf_free(&ovl);
 	strv_free(&w);
 }
 

@@ -348,6 +348,20 @@ static void test_network_settings(void)
 	CHECK(o.add_files.n == 1);
 	build_opts_free(&o);
 	buf_free(&out);
+
+	/* the modules that make an overlay's upper layer at boot: the tools */
+	free(dr);
+	dr = path_join(tmpdir, "dr-ovl");
+	write_under(dr, "etc/dracut.conf", "add_dracutmodules+=\" overlayfs-crypt crypt \"\n");
+	CHECK(import_config(dr, "dracut", &out) == 0);
+	CHECK(strstr(out.p, "# /etc/dracut.conf:1: add_dracutmodules+=\" overlayfs-crypt crypt \"\n#   "
+			    "modules overlayfs-crypt: cryptsetup, mkfs.ext4 and sfdisk for rd.overlay.crypt= and "
+			    "a live medium's automatic overlay partition\noverlay-tools = yes\n"));
+	CHECK(strstr(out.p, "not carried over: crypt: uniramfs has no dracut modules"));
+	parse_back(out.p, &o);
+	CHECK(o.overlay_tools);
+	build_opts_free(&o);
+	buf_free(&out);
 	free(nfs);
 	free(dev);
 	free(dr);
