@@ -645,6 +645,8 @@ class Runner:
             return self._boot(sc, img, dpaths, extra, not (initrd or self.foreign))
 
     def _net(self, sc, initrd):
+        if hasattr(sc.disk, "net_build"):   # what the image carries of the servers' (a CA)
+            sc = dataclasses.replace(sc, build=tuple(sc.build) + tuple(sc.disk.net_build(self.work)))
         img, err = self._image(sc, initrd)
         if err:
             return sc, err, 0.0, NOTIMES, ""

@@ -20,9 +20,11 @@ import contextlib
 import hashlib
 import http.server
 import os
+import ssl
 import subprocess
 import tempfile
 import threading
+import time
 
 import disks
 import netservers
@@ -30,6 +32,8 @@ import netservers
 SERVER = netservers.GUEST_ADDR
 PORT = 8080
 URL = "http://%s:%d/root.squashfs" % (SERVER, PORT)
+TLS_PORT = 8443
+TLS_URL = "https://%s:%d/root.squashfs" % (SERVER, TLS_PORT)
 BUILD = ("--add-modules", "virtio_pci,virtio_net,squashfs,loop,overlay,algif_hash")
 STALL = 8          # rd.timeout: the longest silence the client allows
 STALL_AFTER = 65536
@@ -62,13 +66,25 @@ class _Image:
     def words(self, dpaths):
         """The served image's size and digests, for the command line and
         the messages (run.py fills them in once the server is up)."""
-        with open(self.last, "rb") as f:
+        with open(IMAGE.last, "rb") as f:   # the one image, whoever serves it
             data = f.read()
         return {"size": str(len(data)), "sha256": hashlib.sha256(data).hexdigest(),
                 "bad_sha256": hashlib.sha256(_bad(data)).hexdigest()}
 
 
 IMAGE = _Image()
+
+
+class _TlsImage(_Image):
+    """The same image served over HTTPS: the image carries curl and, as
+    its CA bundle, the test's own CA."""
+
+    def net_build(self, work):
+        return ("--add-binaries", "curl",
+                "--add-files", _tls(work)[1] + ":/etc/ssl/certs/ca-certificates.crt")
+
+
+TLS_IMAGE = _TlsImage()
 
 
 def _bad(data):
@@ -114,9 +130,41 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
 
+def _tls(work):
+    """A CA and a certificate for 10.0.2.100 it signed, made in work (the
+    CA is what the image trusts): the server's SSL context and the CA's
+    file."""
+    d = os.path.join(work, "tls")
+    ca, key, crt = (os.path.join(d, n) for n in ("ca.crt", "server.key", "server.crt"))
+    with _lock:
+        if not os.path.exists(crt):
+            os.makedirs(d, exist_ok=True)
+
+            def ossl(*a):
+                subprocess.run(("openssl",) + a, check=True, cwd=d,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            ossl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+                 "ca.crt", "-days", "3650", "-subj", "/CN=uniramfs test CA",
+                 "-addext", "basicConstraints=critical,CA:TRUE",
+                 "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+            ossl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out",
+                 "server.csr", "-subj", "/CN=%s" % SERVER)
+            with open(os.path.join(d, "ext.cnf"), "w") as f:
+                f.write("subjectAltName=IP:%s\nextendedKeyUsage=serverAuth\n" % SERVER)
+            ossl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+                 "-CAcreateserial", "-out", "server.crt.tmp", "-days", "3650",
+                 "-extfile", "ext.cnf")
+            os.rename(os.path.join(d, "server.crt.tmp"), crt)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(crt, key)
+    return ctx, ca
+
+
 @contextlib.contextmanager
-def _serve(data, plan):
+def _serve(data, plan, tls=None):
     srv = _Server(("127.0.0.1", 0), _Handler)
+    if tls:
+        srv.socket = tls.wrap_socket(srv.socket, server_side=True)
     srv.data, srv.plan, srv.plan_lock = data, list(plan), threading.Lock()
     srv.stop, srv.log = threading.Event(), []
     t = threading.Thread(target=srv.serve_forever, daemon=True)
@@ -129,20 +177,22 @@ def _serve(data, plan):
         srv.server_close()
 
 
-def http_root(plan):
-    """The net= of a scenario: the server with its plan, the NIC with the
-    guestfwd rule."""
+def http_root(plan, tls=False, rtc=None):
+    """The net= of a scenario: the server with its plan (tls: HTTPS with a
+    CA of the test's), the NIC with the guestfwd rule; rtc: the guest's
+    clock starts then."""
     def net(testinit, work):
         @contextlib.contextmanager
         def ctx():
             with open(IMAGE.path(testinit, work), "rb") as f:
                 data = f.read()
-            with _serve(data, plan) as srv:
+            with _serve(data, plan, _tls(work)[0] if tls else None) as srv:
                 fwd = "guestfwd=tcp:%s:%d-cmd:socat - TCP:127.0.0.1:%d" % (
-                    SERVER, PORT, srv.server_address[1])
+                    SERVER, TLS_PORT if tls else PORT, srv.server_address[1])
                 try:
                     yield [], ["-netdev", "user,id=n0,restrict=on," + fwd,
-                               "-device", "virtio-net-pci,netdev=n0"]
+                               "-device", "virtio-net-pci,netdev=n0"] + \
+                        (["-rtc", "base=" + rtc] if rtc else [])
                 finally:
                     with open(os.path.join(work, "logs", "http-server-last.log"), "w") as f:
                         f.write("\n".join(srv.log) + "\n")
@@ -152,6 +202,10 @@ def http_root(plan):
 
 EXPECT = (r"root-mount=\S+ overlay rw,", "root-writable=yes",
           r"mounts: /dev/loop\d+ /run/rootfsbase squashfs ro,")
+# the build year is the host's (the image is made now); the shell sets the
+# guest's clock to the host's
+YEAR = time.gmtime().tm_year
+NOW = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
 SHELL = ((r"starting /bin/sh \(emergency shell\); exit it to continue", ""), (r"[#$] ", "exit\n"))
 
 
@@ -180,4 +234,18 @@ def scenarios(Scenario):
                  log_expect=("uniramfs: %s: redirected (302) to /images/root.squashfs" % URL,
                              "uniramfs: %s: no rd.live.sha256= on the command line: nothing "
                              "checked the image" % URL)),
+        Scenario("live-https", "root=live:https://… with rd.live.sha256=, the guest's clock "
+                 "starting in 2001: refused with the clock's message; the clock set in the "
+                 "emergency shell, the image's curl fetches it, checked against the test's CA, "
+                 "and it boots",
+                 TLS_IMAGE, "live:" + TLS_URL, build=BUILD,
+                 net=http_root((), tls=True, rtc="2001-01-01"),
+                 cmdline="rd.live.sha256={sha256} rd.timeout=%d" % STALL, ours_only=True,
+                 interact=(SHELL[0], (r"[#$] ", "date -s '%s' && exit\n" % NOW)), expect=EXPECT,
+                 log_expect=(
+                     "uniramfs: %s: the clock says 2001-01-01, before this init was built "
+                     "(%d): no certificate can be checked against it; set the machine's clock "
+                     "(its RTC), or use http:// with rd.live.sha256=" % (TLS_URL, YEAR),
+                     "uniramfs: %s: fetching with /usr/bin/curl" % TLS_URL,
+                     "uniramfs: %s: SHA-256 {sha256} as rd.live.sha256= says" % TLS_URL)),
     ]
