@@ -34,7 +34,7 @@ static void usage(FILE *f)
 		"  --plugin FILE.conf,..\n"
 		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
 		"  --microcode auto|none  --ssh-unlock auto|yes|no  --squashfs auto|yes|no\n"
-		"  --clevis  --overlay-tools  --init FILE\n"
+		"  --clevis  --overlay-tools  --live-https  --init FILE\n"
 		"  --config FILE  -v, --verbose\n"
 		"  --kernel-tree DIR  --format cpio|gen_init_cpio\n"
 		"  --uki FILE.efi  --uki-cmdline \"...\"  --uki-kernel FILE  --uki-stub FILE\n"

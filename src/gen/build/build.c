@@ -27,6 +27,7 @@
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
 #include "gen/features/nettools.h"
+#include "gen/features/livehttps.h"
 #include "gen/features/overlaytools.h"
 #include "gen/features/rescue.h"
 #include "gen/features/ssh.h"
@@ -261,6 +262,8 @@ static int plugin_features(struct plan *p)
 	if (overlay_tools_wanted(p->o->overlay_tools, p->o->cmdline, p->sysroot,
 				 p->o->mode == MODE_HOSTONLY))
 		strv_push(&p->facts.features, "overlay-tools");
+	if (live_https_wanted(p->o->live_https, p->o->cmdline, p->sysroot, p->o->mode == MODE_HOSTONLY))
+		strv_push(&p->facts.features, "live-https");
 	return r;
 }
 

@@ -51,6 +51,7 @@ struct build_opts {
 	int fallback; /* hostonly: also write a generic image beside it */
 	int clevis;   /* pack clevis (generic; hostonly does for a clevis token) */
 	int overlay_tools; /* pack plugins/overlay-tools.conf (overlaytools.h) */
+	int live_https;    /* pack plugins/live-https.conf (livehttps.h) */
 };
 
 /* The defaults, before any config file or flag. */

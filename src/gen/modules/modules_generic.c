@@ -161,6 +161,7 @@ static const struct generic generic[] = {
 	{ "camellia_generic", "" },
 	{ "adiantum", "fscrypt/dm-crypt without AES hardware" },
 	{ "algif_skcipher", "cryptsetup decrypts LUKS keyslots through AF_ALG" },
+	{ "algif_hash", "rd.live.sha256=: a downloaded live image's SHA-256, the kernel's through AF_ALG" },
 	{ "algif_hash", "" },
 	/* Keyboards, to type a passphrase or use the emergency shell */
 	{ "atkbd", "PS/2 keyboards" },

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* root=live:https://…: TLS and certificates are curl's (the host's, with
- * its libraries, and the CA bundle: --add-binaries curl, --add-files of
- * the bundle), run as a child the loop waits on, under the same limits as
- * our own HTTP client: the room in /run, the stall timeout, the digest
- * after.
+ * its libraries, and the CA bundle: plugins/live-https.conf), run as a
+ * child the loop waits on, under the same limits as our own HTTP client:
+ * the room in /run, the stall timeout, the digest after.
  *
  * The clock: a certificate's validity is checked against it, and a
  * machine without a battery-backed RTC starts in 1970, where every
@@ -78,7 +77,7 @@ int httptls_fetch(struct init *in, const char *url, const char *path, unsigned l
 	curl = tool_find(&in->stack_env, "curl");
 	if (!curl)
 		return err_set("%s: this image has no curl, which HTTPS needs (build it with "
-			       "--add-binaries curl)", url);
+			       "live-https = yes)", url);
 	if (in->ops->access(HTTPROOT_CA_BUNDLE, R_OK) < 0) {
 		free(curl);
 		return err_set("%s: this image has no CA bundle (" HTTPROOT_CA_BUNDLE ")", url);
