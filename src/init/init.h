@@ -93,6 +93,15 @@ int init_wait_root(struct init *in);
 /* No root=: the root partition found by its type (stages/gptroot.c),
  * made root=, then init_wait_root; 0 also after a refusal (said). */
 int gptroot_wait(struct init *in);
+/* boot=live with no live-media=: the medium found by a look at the block
+ * devices (stages/livescan.c), made root=, then init_wait_root; 0 when
+ * none has the image by rd.timeout (said what was looked at). */
+int livescan_wait(struct init *in);
+/* boot=live with no root= yet: the scan is the root's wait. */
+static inline bool livescan_wanted(const struct init *in)
+{
+	return in->opt.debian_live && !in->opt.root;
+}
 
 /* The root is on the network (NFS): it names itself, no device. */
 static inline bool net_root(const struct init *in)

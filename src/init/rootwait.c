@@ -229,3 +229,33 @@ int gptroot_wait(struct init *in)
 	gptroot_free(&st);
 	return r < 0 ? 0 : init_wait_root(in);
 }
+
+int livescan_wait(struct init *in)
+{
+	long long end = in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000;
+	long long stall0 = in->stall_ms;
+	struct livescan st = { 0 };
+	int r;
+
+	log_info("boot=live: looking for %s/%s on the block devices", in->opt.live_dir,
+		 in->opt.live_squashimg);
+	for (;;) {
+		long long e = end < 0 ? -1 : end + (in->stall_ms - stall0);
+
+		if ((r = livescan_step(in, &st)) < 0) {
+			log_err("%s", err_msg());
+			r = 0;
+			break;
+		}
+		if (r > 0 || (e >= 0 && now_ms(in) >= e))
+			break;
+		if ((r = boot_wait(in, e, livescan_ready, &st)) < 0) {
+			livescan_free(&st);
+			return r;
+		}
+	}
+	if (r == 0)
+		livescan_report(in, &st);
+	livescan_free(&st);
+	return r == 0 ? 0 : init_wait_root(in);
+}

@@ -321,7 +321,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 			goto mounted;
 	}
 	use_netroot_device(in);
-	if (!gptroot_wanted(in) && !in->opt.root) {
+	if (!livescan_wanted(in) && !gptroot_wanted(in) && !in->opt.root) {
 		log_err("no root= on the kernel command line: nothing to mount");
 		return failure(in, false);
 	}
@@ -345,7 +345,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 
 	stage_modules(in);
 	for (;;) {
-		r = in->opt.root ? init_wait_root(in) : gptroot_wait(in);
+		r = livescan_wanted(in) ? livescan_wait(in)
+			: in->opt.root ? init_wait_root(in) : gptroot_wait(in);
 		if (r < 0)
 			return r;
 		if (r == 0) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "init/core/options.h"
+#include "init/core/options_live.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,7 @@ static void add_list(struct strv *dst, const struct cmdline_param *p)
 static const char *const not_modules[] = {
 	"rd", "fsck", "systemd", "udev", "net", "plymouth", "vconsole", "locale",
 	"luks", "lvm", "mount", "swap", "resume", "root", "dracut", "initramfs",
+	"live-config", "live-boot",
 };
 
 static void add_modparam(struct options *o, const struct cmdline_param *p)
@@ -239,7 +241,7 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		o->rw = true;
 	else if (!strcmp(k, "rootwait"))
 		o->rootwait = true;
-	else if (!strcmp(k, "rootdelay"))
+	else if (!strcmp(k, "rootdelay") || !strcmp(k, "live-media-timeout"))
 		set_long(p, 0, 86400, rootdelay, "not a number of seconds");
 	else if (!strcmp(k, "rd.timeout"))
 		set_long(p, 0, 86400, rd_timeout, "not a number of seconds");
@@ -296,7 +298,7 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_bool(p, &o->ssh);
 	else if (!strcmp(k, "rd.ssh.port"))
 		set_long(p, 1, 65535, &o->ssh_port, "not a port number 1-65535");
-	else if (warn_unsupported(p))
+	else if (warn_unsupported(p) || live_word(o, p))
 		;
 	else if (strchr(k, '.'))
 		add_modparam(o, p);
@@ -329,6 +331,7 @@ void options_parse(struct options *o, const struct cmdline *c)
 		o->timeout = -1;
 	for (size_t i = 0; i < c->init_args.n; i++)
 		strv_push(&o->init_args, c->init_args.v[i]);
+	live_fold(o);
 	/* a live root is written to, as dracut's live systems are: a tmpfs
 	 * above its image unless rd.overlay says otherwise; rd.overlay.crypt=
 	 * alone asks for an overlay too, as in dracut */
@@ -341,7 +344,8 @@ void options_free(struct options *o)
 	char **strs[] = { &o->root, &o->rootfstype, &o->rootflags, &o->init, &o->resume,
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
 			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->overlay_crypt,
-			  &o->live_dir, &o->live_squashimg, &o->live_sha256 };
+			  &o->live_dir, &o->live_squashimg, &o->live_sha256, &o->live_media,
+			  &o->live_media_path };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

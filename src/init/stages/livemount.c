@@ -30,6 +30,12 @@ static bool is_image_fs(const char *type)
 	return type && (!strcmp(type, "squashfs") || !strcmp(type, "erofs"));
 }
 
+/* How the command line named the medium, for the failure report. */
+static const char *live_spec(const struct init *in)
+{
+	return in->opt.debian_live ? "boot=live live-media=" : "root=live:";
+}
+
 static int make_dir(struct init *in, const char *path)
 {
 	int r = in->ops->mkdir(path, 0755);
@@ -97,7 +103,7 @@ static int mount_medium_image(struct init *in, const struct blockdev *bd)
 	} else if (in->ops->access(rootfs, F_OK) == 0) {
 		r = mount_file(in, rootfs, "/sysroot");
 	} else {
-		r = err_set("root=live:%s: %s (%s) has neither %s/%s nor %s/rootfs.img",
+		r = err_set("%s%s: %s (%s) has neither %s/%s nor %s/rootfs.img", live_spec(in),
 			    in->opt.root, bd->devnode, bd->type, dir, img, dir);
 	}
 	free(squash);
@@ -111,7 +117,7 @@ int mount_live(struct init *in)
 	int r;
 
 	if (!bd->type)
-		return err_set("root=live:%s: %s has no filesystem (blkid saw no signature)",
+		return err_set("%s%s: %s has no filesystem (blkid saw no signature)", live_spec(in),
 			       in->opt.root, bd->devnode);
 	if ((r = make_dir(in, "/sysroot")) < 0)
 		return r;

@@ -45,6 +45,20 @@ int mount_live(struct init *in);
  * mounted in turn. 0 or a negative code (err set). */
 int mount_live_file(struct init *in, const char *path);
 
+/* livescan.c: boot=live with no live-media=: the block devices are looked
+ * at, as they come, for rd.live.dir/rd.live.squashimg (live/filesystem.
+ * squashfs); step: 1 one has it (made root=, and known to root_seen), 0
+ * none yet, < 0 an error (err set); ready: a device not looked at yet. */
+struct livescan {
+	struct strv looked; /* "NAME:TYPE" of each device looked at */
+	struct strv seen;   /* "/dev/NAME (TYPE)", for the failure report */
+};
+int livescan_step(struct init *in, struct livescan *st);
+bool livescan_ready(const struct init *in, const void *st);
+/* The wait ended without it: what was looked for, and on what. */
+void livescan_report(struct init *in, const struct livescan *st);
+void livescan_free(struct livescan *st);
+
 /* loopdev.c: a free loop device on the open file (name: its path, for
  * messages and the device's lo_file_name), read-only and cleared with its
  * last user; the returned descriptor must stay open until a mount holds
