@@ -86,6 +86,12 @@ if [ -x tests/distro/run.sh ] && [ -x build/uniramfs ]; then
 	add_counts build/distro.log
 fi
 
+if [ -x tests/distro/debianlive.py ] && [ -x build/uniramfs ]; then
+	note "a Debian live image boots (boot=live, live-config; its filesystem made once)"
+	python3 tests/distro/debianlive.py --builddir build 2>&1 | tee build/debianlive.log
+	add_counts build/debianlive.log
+fi
+
 if [ -x build/uniramfs ]; then
 	note "other kernels: Debian 13's 6.12 (generic, cloud, rt), a kernel without modules, a UKI"
 	python3 tests/kernels/kernels.py --builddir build --workdir build/kernels-work 2>&1 | tee build/kernels.log
