@@ -23,7 +23,7 @@ GUEST_PORT = 80
 # busybox (sed, grep, sort, mktemp) and cryptsetup; pwmake is a script of
 # the layout (builder/luks2-clevis.sh).
 BIND_BINARIES = ("bash", "clevis", "clevis-luks-bind", "clevis-luks-common-functions",
-                 "clevis-encrypt-tang", "jose")
+                 "clevis-encrypt-tang", "jose", "luksmeta")   # luksmeta: a LUKS1 disk's slots
 
 
 def available():

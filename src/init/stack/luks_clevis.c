@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A LUKS2 device bound with `clevis luks bind` (its header has a
- * "clevis" token): `clevis luks unlock` once the network is up, with no
- * prompt. Tang is reached over the network the command line asks for
+/* A LUKS device bound with `clevis luks bind` (a "clevis" token in a
+ * LUKS2 header, luksmeta's slots after a LUKS1 one): `clevis luks
+ * unlock` once the network is up, with no prompt. Tang is reached over the network the command line asks for
  * (rd.neednet=1 ip=dhcp, as with dracut); the unlock waits for it
  * without blocking the loop (luks.c parks it), at most half the root
  * timeout. Anything that fails falls back to the passphrase. */
 #include "init/stack/luks_clevis.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "init/stack/stack.h"
 #include "log.h"
@@ -62,6 +64,32 @@ static void warn_options(const char *dev, const struct luks_opts *o)
 	buf_free(&b);
 }
 
+/* LUKS1 has no tokens: clevis keeps its bindings in luksmeta's slots,
+ * in the gap between the header and the data. luksmeta reads them (it
+ * is packed with clevis): `luksmeta test` says whether the gap holds
+ * them, and only clevis writes there. No parser of ours reads the gap. */
+static bool luks1_bound(struct stack_env *env, const char *dev)
+{
+	static const unsigned char luks1[8] = { 'L', 'U', 'K', 'S', 0xba, 0xbe, 0, 1 };
+	const char *argv[] = { "luksmeta", "test", "-d", dev, NULL };
+	unsigned char magic[sizeof(luks1)];
+	int fd = env->ops->open(dev, O_RDONLY | O_CLOEXEC, 0);
+	ssize_t got;
+	char *path;
+
+	if (fd < 0)
+		return false;
+	got = pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (got != (ssize_t)sizeof(magic) || memcmp(magic, luks1, sizeof(luks1)))
+		return false;
+	path = tool_find(env, "luksmeta");
+	if (!path)
+		return false; /* no clevis in the image either */
+	free(path);
+	return tool_run(env, "luksmeta", (char *const *)argv, NULL, 0) == 0;
+}
+
 enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const char *name,
 				 const struct luks_opts *o, bool waited)
 {
@@ -72,7 +100,7 @@ enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const c
 	if (o->off || env->stack->clevis_off || o->header)
 		return LUKS_CLEVIS_NO; /* clevis reads the device's own header */
 	have = luks_header_tokens(env, dev);
-	if (have <= 0 || !(have & LUKS2_TOKEN_CLEVIS))
+	if ((have <= 0 || !(have & LUKS2_TOKEN_CLEVIS)) && !luks1_bound(env, dev))
 		return LUKS_CLEVIS_NO;
 	path = tool_find(env, "clevis");
 	if (!path) {

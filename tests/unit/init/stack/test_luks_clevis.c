@@ -218,6 +218,68 @@ static void test_when_clevis_is_not_tried(void)
 	finish(f, &in);
 }
 
+/* /dev/vda2 a LUKS1 header (nothing past its magic matters here) */
+static void luks1_header(struct fake_ops *f)
+{
+	static const unsigned char magic[8] = { 'L', 'U', 'K', 'S', 0xba, 0xbe, 0, 1 };
+	unsigned char h[4096] = { 0 };
+	char *p = fake_path(f, "/dev/vda2");
+	FILE *fp = fopen(p, "wb");
+
+	memcpy(h, magic, sizeof(magic));
+	CHECK(fp && fwrite(h, 1, sizeof(h), fp) == sizeof(h));
+	if (fp)
+		fclose(fp);
+	free(p);
+}
+
+#define LUKSMETA_RUN "run /usr/bin/luksmeta luksmeta test -d /dev/vda2"
+
+/* LUKS1 keeps clevis's bindings in luksmeta's slots: the image's
+ * luksmeta says whether the device has them; then as with a token. */
+static void test_luks1_luksmeta(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	fake_tool(f, "/usr/bin/luksmeta");
+	luks1_header(f);
+	event(&in, "vda2");
+	CHECK(fake_log_find(f, LUKSMETA_RUN) >= 0);
+	CHECK(said("<6>/dev/vda2: waiting for the network to reach its clevis server\n"));
+	in.net.chosen = 0;
+	luks_net_up(&in.stack_env);
+	run_jobs(&in);
+	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	CHECK(fake_log_count(f, "prompt") == 0);
+	CHECK(said("<6>/dev/vda2: opened with clevis\n"));
+	finish(f, &in);
+
+	/* no luksmeta slots (luksmeta test fails): the passphrase, nothing said */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	fake_tool(f, "/usr/bin/luksmeta");
+	luks1_header(f);
+	in.net.chosen = 0;
+	stack_script.statuses[0] = 1;
+	stack_script_answer("pw");
+	event(&in, "vda2");
+	CHECK(fake_log_find(f, LUKSMETA_RUN) >= 0);
+	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	CHECK(!said("clevis"));
+	finish(f, &in);
+
+	/* no luksmeta in the image: not asked */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	luks1_header(f);
+	stack_script_answer("pw");
+	event(&in, "vda2");
+	CHECK(fake_log_count(f, "run /usr/bin/luksmeta") == 0);
+	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
+	CHECK(fake_log_count(f, "prompt") == 1);
+	finish(f, &in);
+}
+
 static void test_options_not_applied(void)
 {
 	struct init in;
@@ -240,6 +302,7 @@ int main(void)
 	RUN(test_network_bound_then_passphrase);
 	RUN(test_when_clevis_is_not_tried);
 	RUN(test_options_not_applied);
+	RUN(test_luks1_luksmeta);
 	buf_free(&msgs);
 	return test_done();
 }
