@@ -39,6 +39,18 @@ local-top script, which every mkinitramfs image on this host carries
 NO_ISCSI_IN_INITRAMFS=yes), driven by iscsi_* kernel parameters: no file
 under /etc is needed or touched.
 
+The bonded iSCSI row (bond-iscsi) and the IPv6 NFS row (nfs6) are
+served by the server VM too: bond-iscsi's target is its tgtd (the ext4
+root disk as LUN 1 of IQN, sv.iscsi), the guest's two NICs bonded
+active-backup (bond=bond0:eth0,eth1, DHCP on bond0 from the server VM's
+udhcpd), eth0 on the server's wire and eth1 on a QEMU user network with
+restrict=on that leads nowhere; nfs6's server has IPv6 on (fd00::1/64)
+and the guest a static IPv6 address (dracut's bracketed ip=), the root
+NFSv4 over IPv6.  Both rows are booted on two clocks (--clocks): TCG
+seconds, as the other rows, and QEMU's instruction clock (-icount
+shift=0: the guest's clock counts its own instructions, so the load of
+the machine does not reach its numbers).
+
 Writes OUT/net.md and OUT/net.json.
 """
 
@@ -46,6 +58,7 @@ import dataclasses
 import datetime
 import json
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -74,6 +87,14 @@ V3_SERVER, V3_EXPORT = servervm.SERVER_ADDR, servervm.EXPORT
 V3_IP = "ip=%s::%s:%s::eth0:off" % (servervm.STATIC, V3_SERVER, servervm.NETMASK)
 # udev in mkinitramfs's and dracut's images renames eth0 (ens3...); ip= names it
 KEEP_ETH0 = "net.ifnames=0"
+V6_SERVER = servervm.SERVER_ADDR6
+V6_IP = "ip=[fd00::2]:::%d::eth0:none" % servervm.PREFIX6
+BOND = "bond=bond0:eth0,eth1:mode=active-backup,miimon=100 ip=bond0:dhcp"
+BOND_MAC2 = "52:54:00:64:00:0b"     # the second NIC's (the first is servervm's GUEST_MAC)
+ICOUNT = ["-icount", "shift=0"]
+# rows booted on both clocks by default (the others on TCG seconds only)
+TWO_CLOCKS = ("bond-iscsi", "nfs6")
+ROWS = ("nfs", "nfs3", "iscsi", "bond-iscsi", "nfs6")
 DRACUT_ISCSI_SKIP = (
     "dracut 059's iscsiroot.sh always asks the portal for its targets (iscsiadm -m "
     "discovery -t st) before it logs in through iscsid: two TCP connections, and the "
@@ -104,6 +125,9 @@ class Gen:
 def generators(uniramfs, kver, work):
     u = [uniramfs, "build", "-k", kver, "-o", "{out}", "--config", "/dev/null", "--generic"]
     nfs = "nfs4:%s:%s" % (SERVER, netservers.NFS_PSEUDO)
+    bond_iscsi = "root=UUID=%s netroot=iscsi:%s::3260:1:%s rd.iscsi.initiator=%s %s %s" % (
+        LOCAL.uuid, V3_SERVER, IQN, INITIATOR, BOND, KEEP_ETH0)
+    nfs6 = "root=nfs4:[%s]:%s %s %s" % (V6_SERVER, V3_EXPORT, V6_IP, KEEP_ETH0)
     iscsi = "iscsi:%s::3260:%d:%s" % (SERVER, LUN, IQN)
     root = "root=UUID=" + LOCAL.uuid
     return [
@@ -147,6 +171,21 @@ def generators(uniramfs, kver, work):
             note="CONF: a copy of /etc/initramfs-tools with MODULES=most; open-iscsi's "
                  "hook (/usr/share/initramfs-tools/hooks/iscsi) adds iscsistart and "
                  "its local-top script logs in from the iscsi_* parameters"),
+        Gen("bond-iscsi", "uniramfs-generic", "uniramfs --generic", u, bond_iscsi, ours=True),
+        Gen("bond-iscsi", "dracut", "dracut --no-hostonly --add \"iscsi network-legacy\"",
+            ["dracut", "--no-hostonly", "--add", "iscsi network-legacy", "--force", "--kver", kver,
+             "{out}"],
+            bond_iscsi,
+            note="dracut-network's iscsi module with its bond= (network-legacy's ifup); the "
+                 "same command line as ours; %s so that bond= finds eth0 and eth1" % KEEP_ETH0),
+        Gen("nfs6", "uniramfs-generic", "uniramfs --generic", u, nfs6, ours=True),
+        Gen("nfs6", "dracut", "dracut --no-hostonly --add \"nfs network-legacy\"",
+            ["dracut", "--no-hostonly", "--add", "nfs network-legacy", "--force", "--kver", kver,
+             "{out}"],
+            nfs6,
+            note="dracut-network's nfs module, the same command line as ours (dracut's "
+                 "bracketed IPv6 ip= and root=nfs4:[SERVER]:PATH); %s so that ip= finds "
+                 "eth0" % KEEP_ETH0),
     ]
 
 
@@ -170,9 +209,13 @@ def build(g, img, work, runs):
 
 def server(row, testinit, work, tmp, env):
     """The row's server, fresh, and the guest's QEMU network arguments."""
-    if row == "nfs3":
+    if row in ("nfs3", "bond-iscsi", "nfs6"):
         disk = disks.ensure(LOCAL, testinit, work)
-        s = servervm.start(env, work, disk, "bench-nfs3")
+        if row == "bond-iscsi":
+            s = servervm.start(env, work, disk, "bench-" + row, iscsi=IQN)
+            return s, s.guest_nic() + ["-netdev", "user,id=n1,restrict=on", "-device",
+                                       "virtio-net-pci,netdev=n1,mac=" + BOND_MAC2]
+        s = servervm.start(env, work, disk, "bench-" + row, ipv6=row == "nfs6")
         return s, s.guest_nic()
     if row == "nfs":
         export = os.path.join(tmp, "export")
@@ -189,31 +232,55 @@ def server(row, testinit, work, tmp, env):
 def judge(row):
     """The boot tests' scenario for the row, without its uniramfs-only
     log expectations: check() then asks what it asks of any image."""
-    name = {"nfs": "nfs-dhcp", "nfs3": "nfs3-static", "iscsi": "iscsi-chap"}[row]
+    name = {"nfs": "nfs-dhcp", "nfs3": "nfs3-static", "iscsi": "iscsi-chap",
+            "bond-iscsi": "ipv6-auto6-iscsi", "nfs6": "ipv6-static-nfs"}[row]
     sc = next(s for s in boottest.SCENARIOS if s.name == name)
     return dataclasses.replace(sc, log_expect=(), log_absent=(), expect=())
 
 
-def boots(g, img, vmlinuz, testinit, n, work, env):
+# what dracut and its tools say when a network root does not come
+DRACUT_SAYS = re.compile(r"^.*(?:dracut[-\w]*(?:\[\d+\])?: .*(?:[Ww]arning|[Ee]rror|[Ff]ail|"
+                         r"[Cc]ould not|[Cc]annot)|iscsiadm: .*|dhclient.*(?:[Ee]rror|[Ff]ail).*|"
+                         r"mount(?:\.nfs4?)?: .*(?:failed|denied|refused|timed out).*).*$", re.M)
+
+
+def foreign_why(text):
+    """The last few things dracut's boot said went wrong (its own words), for
+    a row that failed: the kernel's timestamps and escapes stripped."""
+    said = []
+    for m in DRACUT_SAYS.finditer(text):
+        line = re.sub(r"^\[\s*[\d.]+\]\s*", "", re.sub(r"\x1b\[[\d;]*m", "", m.group(0))).strip()
+        if line and line not in said:
+            said.append(line)
+    return "; ".join(said[-3:])
+
+
+def boots(g, img, vmlinuz, testinit, n, work, env, clock="tcg"):
     sc = judge(g.row)
     cmdline = " ".join((boottest.BASE_CMDLINE, "printk.time=1", g.cmdline))
     out = []
     for i in range(n):
-        logf = os.path.join(work, "logs", "%s-%s-%d.log" % (g.row, g.key, i))
+        logf = os.path.join(work, "logs", "%s-%s-%s%d.log" % (
+            g.row, g.key, "icount-" if clock == "icount" else "", i))
         tmp = tempfile.mkdtemp(prefix="srv-", dir=work)
         try:
             s, nic = server(g.row, testinit, work, tmp, env)
             with s:
                 text, dt, timed_out, missed = boottest.boot(
-                    vmlinuz, img, [], "virtio", cmdline, logf, extra=nic)
+                    vmlinuz, img, [], "virtio", cmdline, logf,
+                    extra=nic + (ICOUNT if clock == "icount" else []))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         err = boottest.check(sc, text, timed_out, ours=g.ours, missed=missed)
+        if err is not None and not g.ours:
+            why = foreign_why(text)
+            err += " — dracut said: %s" % why if why else ""
         b = common.boot_record(text, dt, err, logf)
+        b["clock"] = clock
         out.append(b)
-        log("  %-6s %-40s boot %d: %s%s" % (g.row, g.label, i + 1, "PASS" if err is None
-                                              else "FAIL (%s)" % err,
-                                              "  init %.2f s" % b["init"] if "init" in b else ""))
+        log("  %-6s %-40s %s boot %d: %s%s" % (g.row, g.label, clock, i + 1, "PASS" if err is None
+                                                 else "FAIL (%s)" % err,
+                                                 "  init %.2f s" % b["init"] if "init" in b else ""))
         if err is not None:
             break   # one failure is the result
     return out
@@ -238,7 +305,16 @@ def report(res, path):
          "**nfs3**: kernel nfsd (NFSv3) in the boot tests' server VM (tests/boot/servervm.py), "
          "exporting their ext4 root disk at `%s` from %s; the guest's only NIC is a socket "
          "netdev to it, the guest's address static (`%s`); a fresh server VM per boot, ready "
-         "before the guest starts, not counted." % (V3_EXPORT, V3_SERVER, V3_IP), ""]
+         "before the guest starts, not counted." % (V3_EXPORT, V3_SERVER, V3_IP), "",
+         "**bond-iscsi**: the server VM's tgtd, the same ext4 root disk as LUN 1 of `%s`; the "
+         "guest's two NICs bonded (`%s`): eth0 on the server VM's wire, eth1 on a QEMU user "
+         "network (restrict=on) that leads nowhere; DHCP on bond0 from the server VM. "
+         "**nfs6**: the server VM with IPv6 (`%s/%d`), the root NFSv4 over IPv6, the guest's "
+         "address static (`%s`). A fresh server VM per boot, not counted. These rows are "
+         "booted on two clocks: TCG seconds as the others (**init time**) and QEMU's "
+         "instruction clock, `-icount shift=0` (**init, icount**: guest seconds at one "
+         "instruction a nanosecond, the same whatever the machine's load)." % (
+             IQN, BOND, V6_SERVER, servervm.PREFIX6, V6_IP), ""]
     runs = sorted({g["run"] for g in res["generators"] if g.get("run")})
     if len(runs) > 1:
         L += ["Rows from more than one run (`--merge`; the date above is the last's):", ""]
@@ -246,16 +322,20 @@ def report(res, path):
                                          if g.get("run") == r)) for r in runs]
         L.append("")
     L += [
-         "| root | generator | build | image size | files | init time | boot |",
-         "| --- | --- | ---: | ---: | ---: | --- | --- |"]
+         "| root | generator | build | image size | files | init time | init, icount | boot |",
+         "| --- | --- | ---: | ---: | ---: | --- | --- | --- |"]
     for g in res["generators"]:
         b = g.get("build")
         bt = "%.2f s (%.2f–%.2f)" % (b["median"], b["min"], b["max"]) if b else "-"
-        size, files, t, verdict = common.report_cells(g)
-        L.append("| %s | %s | %s | %s | %s | %s | %s |" % (g["row"], g["label"], bt, size,
-                                                          files, t, verdict))
-    L += ["", "| root | uniramfs / | build | size | init |", "| --- | --- | ---: | ---: | ---: |"]
-    for row in ("nfs", "nfs3", "iscsi"):
+        size, files, t, _ = common.report_cells(g)
+        ti = common.report_cells({"boots": g.get("boots_icount", [])})[2]
+        verdict = common.report_cells(dict(g, boots=g.get("boots", []) +
+                                           g.get("boots_icount", [])))[3]
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            g["row"], g["label"], bt, size, files, t, ti, verdict))
+    L += ["", "| root | uniramfs / | build | size | init | init, icount |",
+          "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for row in ROWS:
         gs = [g for g in res["generators"] if g["row"] == row]
         us = next((g for g in gs if g["key"].startswith("uniramfs")), None)
         if not us:
@@ -264,15 +344,15 @@ def report(res, path):
             if o is us:
                 continue
             def med(g, k):
-                if k == "init":
-                    t = init_times(g)
+                if k in ("init", "icount"):
+                    t = init_times(g if k == "init" else {"boots": g.get("boots_icount", [])})
                     return statistics.median(t) if t else None
                 if k == "build":
                     return g["build"]["median"] if "build" in g else None
                 return g.get(k)
-            L.append("| %s | %s | %s | %s | %s |" % (
+            L.append("| %s | %s | %s | %s | %s | %s |" % (
                 row, o["label"], *(ratio(med(us, k), med(o, k)) for k in ("build", "size",
-                                                                           "init"))))
+                                                                           "init", "icount"))))
     for g in res.get("skipped", []):
         L += ["", "Not run: %s, %s: %s." % (g["row"], g["label"], g["why"])]
     if not any(g["row"] == "nfs" and g["key"] == "mkinitramfs" for g in res["generators"]):
@@ -318,6 +398,8 @@ def main():
     ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
     ap.add_argument("--only", help="comma-separated ROW:KEY (see --list)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--clocks", help="tcg, icount or tcg,icount: the clocks every row is booted "
+                    "on (default: tcg, and both for %s)" % ", ".join(TWO_CLOCKS))
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds per boot (300: dracut's systemd boot takes 1-2 minutes "
                          "under TCG on a loaded machine)")
@@ -345,7 +427,8 @@ def main():
                 log("bench/net.py: not running %s: %s" % (g.id, g.skip))
         skipped = [g for g in gens if g.skip]
         gens = [g for g in gens if not g.skip]
-    for kind in sorted({g.row for g in gens} - {"nfs3"}):    # nfs3: the server VM's own
+    # nfs3, bond-iscsi, nfs6: the server VM's own
+    for kind in sorted({g.row for g in gens} - {"nfs3", "bond-iscsi", "nfs6"}):
         if not netservers.available(kind):
             sys.exit("bench/net.py: no %s server (%s) installed" % (kind,
                                                                   netservers.TOOLS[kind]))
@@ -373,8 +456,15 @@ def main():
             log("  %-6s %-40s build %s: %.1f MB, %s files" % (
                 g.row, g.label, "%.1f s (median of %d)" % (r["build"]["median"], a.runs)
                 if "build" in r else "reused", r["size"] / 1e6, r.get("files", "?")))
-            r["boots"] = boots(g, img, vmlinuz, testinit, a.boots, work, env)
-            r["boot_pass"] = len(r["boots"]) == a.boots and all(b["pass"] for b in r["boots"])
+            clocks = a.clocks.split(",") if a.clocks else \
+                ["tcg", "icount"] if g.row in TWO_CLOCKS else ["tcg"]
+            r["boot_pass"] = True
+            for clock in clocks:
+                key = "boots" if clock == "tcg" else "boots_icount"
+                r[key] = boots(g, img, vmlinuz, testinit, a.boots, work, env, clock)
+                r["boot_pass"] &= len(r[key]) == a.boots and all(b["pass"] for b in r[key])
+                if not r["boot_pass"]:
+                    break   # one failure is the result
         results.append(r)
 
     args = " ".join(shlex.quote(x) for x in sys.argv[1:])
