@@ -238,6 +238,8 @@ def judge(row):
     return dataclasses.replace(sc, log_expect=(), log_absent=(), expect=())
 
 
+# dracut has given up (its emergency shell waits then): the boot is over
+DRACUT_GAVE_UP = ("Entering emergency mode",)
 # what dracut and its tools say when a network root does not come
 DRACUT_SAYS = re.compile(r"^.*(?:dracut[-\w]*(?:\[\d+\])?: .*(?:[Ww]arning|[Ee]rror|[Ff]ail|"
                          r"[Cc]ould not|[Cc]annot)|iscsiadm: .*|dhclient.*(?:[Ee]rror|[Ff]ail).*|"
@@ -268,6 +270,7 @@ def boots(g, img, vmlinuz, testinit, n, work, env, clock="tcg"):
             with s:
                 text, dt, timed_out, missed = boottest.boot(
                     vmlinuz, img, [], "virtio", cmdline, logf,
+                    stop_on=() if g.ours else DRACUT_GAVE_UP,
                     extra=nic + (ICOUNT if clock == "icount" else []))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -400,9 +403,10 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--clocks", help="tcg, icount or tcg,icount: the clocks every row is booted "
                     "on (default: tcg, and both for %s)" % ", ".join(TWO_CLOCKS))
-    ap.add_argument("--timeout", type=int, default=300,
-                    help="seconds per boot (300: dracut's systemd boot takes 1-2 minutes "
-                         "under TCG on a loaded machine)")
+    ap.add_argument("--timeout", type=int, default=600,
+                    help="seconds per boot (600: dracut's systemd boot takes 1-4 minutes "
+                         "under TCG on a loaded machine; a dracut that gives up ends the "
+                         "boot at its emergency shell)")
     ap.add_argument("--reuse", action="store_true",
                     help="boot the images of the last run, without building (no build times)")
     ap.add_argument("--merge", action="store_true",
