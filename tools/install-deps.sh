@@ -49,6 +49,10 @@ tests=(
 	# (jose, curl, luksmeta come with it), tangd and its keygen on the
 	# host, socat in front of tangd on 127.0.0.1
 	clevis clevis-luks jose curl luksmeta tang socat
+	# netbooted live roots (tests/boot/scenarios_http.py): the curl an
+	# image packs for https:// and its CA bundle (plugins/live-https.conf),
+	# openssl to make the test's own CA (curl and socat are above)
+	ca-certificates openssl
 	# the console: loadkeys compiles keymaps, console-data has the
 	# keymaps and fonts (src/gen/features/console.c)
 	kbd console-data
