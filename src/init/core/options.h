@@ -50,6 +50,7 @@ struct options {
 	bool live;      /* root=live:SPEC or rd.live.image: root is a live medium */
 	char *live_dir, *live_squashimg; /* rd.live.dir=, rd.live.squashimg= */
 	char *live_sha256;               /* rd.live.sha256=: the digest a downloaded image must have */
+	char *live_maxsize;              /* rd.live.maxsize=: the most a downloaded image may be */
 	bool debian_live; /* boot=live (options_live.c): root= is live-media=, or a scan */
 	char *live_media, *live_media_path; /* live-media=, live-media-path= */
 	bool rootwait;

@@ -149,15 +149,70 @@ static int in_child(struct init *in, void (*fn)(void *), struct fetch *f)
 	return f->code < 0 ? err_set_code(f->code, "%s", f->msg) : 0;
 }
 
-/* The room for the image: what /run's tmpfs has free. */
-static unsigned long long room(struct init *in)
+/* The kernel's MemAvailable in bytes; 0: not known. */
+static unsigned long long mem_available(struct init *in)
+{
+	char *path = in->ops->path("/proc/meminfo"), *data = NULL, *p;
+	unsigned long long kb = 0;
+	size_t len;
+
+	if (read_file(path, &data, &len) == 0 && (p = strstr(data, "\nMemAvailable:")))
+		kb = strtoull(p + 14, NULL, 10);
+	free(path);
+	free(data);
+	return kb * 1024;
+}
+
+/* rd.live.maxsize=N[KMG]: 0, or -EINVAL (err set). */
+static int parse_size(const char *text, unsigned long long *out)
+{
+	char *end;
+	unsigned long long n;
+	unsigned shift = 0;
+
+	errno = 0;
+	n = strtoull(text, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (end == text || *text < '0' || *text > '9' || *end || errno || n > (~0ULL >> shift))
+		return err_set("rd.live.maxsize=%s: not a size (a number of bytes, or with K, M or G)",
+			       text);
+	*out = n << shift;
+	return 0;
+}
+
+/* The room for the image: what /run's tmpfs has free, within the RAM
+ * the kernel says is available, within rd.live.maxsize=. 0 or -EINVAL. */
+static int room(struct init *in, struct fetch *f)
 {
 	char *run = in->ops->path("/run");
 	struct statvfs sv;
+	unsigned long long mem = mem_available(in), cap = 0;
 	int r = statvfs(run, &sv);
 
 	free(run);
-	return r < 0 ? 0 : (unsigned long long)sv.f_bavail * sv.f_frsize;
+	f->max = r < 0 ? 0 : (unsigned long long)sv.f_bavail * sv.f_frsize;
+	snprintf(f->max_why, sizeof(f->max_why), "free for it in /run (RAM)");
+	if (mem && mem < f->max) {
+		f->max = mem;
+		snprintf(f->max_why, sizeof(f->max_why), "of RAM available");
+	}
+	if (in->opt.live_maxsize) {
+		if ((r = parse_size(in->opt.live_maxsize, &cap)) < 0)
+			return r;
+		if (cap < f->max) {
+			f->max = cap;
+			snprintf(f->max_why, sizeof(f->max_why), "rd.live.maxsize=%.64s allows",
+				 in->opt.live_maxsize);
+		}
+	}
+	return 0;
 }
 
 static int digest(struct init *in, struct fetch *f, const char *want)
@@ -195,9 +250,7 @@ static int fetch_setup(struct init *in, struct fetch *f, char want[SHA256_HEX], 
 	if (net_parse_addr(h->server, &f->addr) < 0)
 		return err_set("%s: the server %s has no address", f->shown, h->server);
 	f->stall_ms = in->opt.timeout > 0 ? in->opt.timeout * 1000 : STALL_FOREVER_MS;
-	f->max = room(in);
-	snprintf(f->max_why, sizeof(f->max_why), "free for it in /run (RAM)");
-	return 0;
+	return room(in, f);
 }
 
 int mount_http_root(struct init *in)
