@@ -23,6 +23,8 @@
 #include "init/stages/httproot.h"
 #include "log.h"
 
+#define CONNECT_EXTRA_S 60
+
 /* __DATE__ is "Mmm dd yyyy": its year is the build's */
 static int build_year(void)
 {
@@ -66,7 +68,7 @@ int httptls_fetch(struct init *in, const char *url, const char *path, unsigned l
 {
 	const struct http_root *h = &in->net.root.http;
 	struct http_url u;
-	char maxs[32], stall[24], resolve[HTTP_HOST_MAX + 80];
+	char maxs[32], stall[24], connect[24], resolve[HTTP_HOST_MAX + 80];
 	char *curl;
 	struct strv argv = { 0 };
 	pid_t pid;
@@ -84,6 +86,10 @@ int httptls_fetch(struct init *in, const char *url, const char *path, unsigned l
 	}
 	snprintf(maxs, sizeof(maxs), "%llu", max);
 	snprintf(stall, sizeof(stall), "%ld", stall_ms / 1000 ? stall_ms / 1000 : 1);
+	/* curl's connect timeout covers the TLS handshake, which is the
+	 * machine's own work too (seconds on a slow or emulated CPU): a
+	 * minute more than a silence of the server may take */
+	snprintf(connect, sizeof(connect), "%ld", stall_ms / 1000 + CONNECT_EXTRA_S);
 	/* the address netnames.c resolved: curl in the initramfs has no resolver to ask */
 	snprintf(resolve, sizeof(resolve), "%s:%u:%s%s%s", u.host, u.port,
 		 strchr(h->server, ':') ? "[" : "", h->server, strchr(h->server, ':') ? "]" : "");
@@ -91,7 +97,7 @@ int httptls_fetch(struct init *in, const char *url, const char *path, unsigned l
 	const char *args[] = { "curl", "-q", "--fail", "--silent", "--show-error", "--location",
 			       "--max-redirs", "3", "--proto", "=https", "--proto-redir", "=https",
 			       "--cacert", HTTPROOT_CA_BUNDLE, "--max-filesize", maxs,
-			       "--connect-timeout", stall, "--speed-limit", "1", "--speed-time", stall,
+			       "--connect-timeout", connect, "--speed-limit", "1", "--speed-time", stall,
 			       "--resolve", resolve, "--output", path, url };
 	for (size_t i = 0; i < ARRAY_SIZE(args); i++)
 		strv_push(&argv, args[i]);
