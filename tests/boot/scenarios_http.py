@@ -35,7 +35,9 @@ URL = "http://%s:%d/root.squashfs" % (SERVER, PORT)
 TLS_PORT = 8443
 TLS_URL = "https://%s:%d/root.squashfs" % (SERVER, TLS_PORT)
 BUILD = ("--add-modules", "virtio_pci,virtio_net,squashfs,loop,overlay,algif_hash")
-STALL = 8          # rd.timeout: the longest silence the client allows
+# rd.timeout: the longest silence the client allows, and the wait for DHCP
+# (seconds under load)
+STALL = 12
 STALL_AFTER = 65536
 _lock = threading.Lock()
 
