@@ -384,6 +384,8 @@ static const struct form forms[] = {
 	{ "LABEL=", offsetof(struct blockdev, label), false },
 	{ "PARTUUID=", offsetof(struct blockdev, partuuid), true },
 	{ "PARTLABEL=", offsetof(struct blockdev, partlabel), false },
+	/* dracut's spelling for a CD's volume id (Fedora's live ISOs) */
+	{ "CDLABEL=", offsetof(struct blockdev, label), false },
 	{ "/dev/disk/by-uuid/", offsetof(struct blockdev, uuid), true },
 	{ "/dev/disk/by-label/", offsetof(struct blockdev, label), false },
 	{ "/dev/disk/by-partuuid/", offsetof(struct blockdev, partuuid), true },

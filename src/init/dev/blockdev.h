@@ -44,7 +44,7 @@ bool blockdev_read_only(const struct sysops *ops, const char *name);
  * and /dev/mapper/DMNAME -> ../NAME unless lvm or cryptsetup made it. */
 int blockdev_make_links(const struct sysops *ops, const struct blockdev *bd);
 /* Does a root=/resume= spec name this device? Accepts /dev/NAME,
- * UUID=, LABEL=, PARTUUID=, PARTLABEL=, MAJ:MIN, hex MAJMIN (the
+ * UUID=, LABEL=, CDLABEL= (dracut's LABEL=), PARTUUID=, PARTLABEL=, MAJ:MIN, hex MAJMIN (the
  * kernel's old form), /dev/disk/by-{uuid,label,partuuid,partlabel}/X,
  * /dev/disk/by-id/X and /dev/disk/by-path/X (exactly udev's name; booster
  * spells them WWID=X and HWPATH=X), and

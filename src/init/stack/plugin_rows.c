@@ -29,7 +29,7 @@ enum field { F_KIND, F_PLUGIN, F_KEY, F_PROGRAM, F_MODULES, F_OPTIONS, F_N };
 #define RUN_WORDS_MAX 64
 
 /* The root= forms the init reads itself (docs/cmdline.md). */
-static const char *const own_roots[] = { "/",     "UUID=", "LABEL=", "PARTUUID=", "PARTLABEL=",
+static const char *const own_roots[] = { "/",     "UUID=", "LABEL=", "CDLABEL=", "PARTUUID=", "PARTLABEL=",
 					 "WWID=", "HWPATH=", "nfs:", "nfs4:", "dhcp",
 					 "iscsi:", "nbd:" };
 
