@@ -60,6 +60,14 @@ struct init {
 	/* the root's btrfs device while its filesystem misses members (rootmount.c) */
 	char btrfs_wait[64];
 	bool modprobe_set;
+	/* iso-scan/filename= (isoscan.c): the device the ISO file was found
+	 * on ("" until then), the loop over it (open until the medium is
+	 * mounted), and what each device searched had instead */
+	struct {
+		char found[64];
+		int loopfd;
+		struct strv tried;
+	} isoscan;
 };
 
 /* The whole boot. Returns only when it did not hand over: a negative

@@ -273,6 +273,7 @@ void init_setup(struct init *in)
 	registry_subscribe(&in->devs, root_seen, in);
 	registry_subscribe(&in->devs, resume_seen, in);
 	registry_subscribe(&in->devs, stack_seen, &in->stack_env);
+	registry_subscribe(&in->devs, isoscan_seen, in);
 	loop_add(&in->loop, &drivers);
 }
 
@@ -343,6 +344,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		return failure(in, false);
 	}
 
+	isoscan_wanted(in); /* before the devices it looks on come */
 	stage_modules(in);
 	for (;;) {
 		r = livescan_wanted(in) ? livescan_wait(in)
@@ -410,6 +412,7 @@ mounted:
 void init_free(struct init *in)
 {
 	jobq_free(&in->jobs);
+	isoscan_done(in);
 	stack_free(&in->stack);
 	netup_free(&in->net);
 	askpass_close(&in->ssh.ask);

@@ -218,6 +218,12 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->live_sha256, p->val);
 	else if (!strcmp(k, "rd.live.maxsize"))
 		set_str(&o->live_maxsize, p->val);
+	else if (!strcmp(k, "iso-scan/filename"))
+		set_str(&o->iso_scan, p->val);
+	else if (!strcmp(k, "rd.live.ram"))
+		set_bool(p, &o->live_ram);
+	else if (!strcmp(k, "rd.live.check"))
+		set_bool(p, &o->live_check);
 	else if (!strcmp(k, "rootfstype"))
 		set_str(&o->rootfstype, p->val);
 	else if (!strcmp(k, "rootflags"))
@@ -347,7 +353,7 @@ void options_free(struct options *o)
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
 			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->overlay_crypt,
 			  &o->live_dir, &o->live_squashimg, &o->live_sha256, &o->live_maxsize,
-			  &o->live_media, &o->live_media_path };
+			  &o->live_media, &o->live_media_path, &o->iso_scan };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

@@ -53,6 +53,9 @@ struct options {
 	char *live_maxsize;              /* rd.live.maxsize=: the most a downloaded image may be */
 	bool debian_live; /* boot=live (options_live.c): root= is live-media=, or a scan */
 	char *live_media, *live_media_path; /* live-media=, live-media-path= */
+	char *iso_scan; /* iso-scan/filename=: an ISO file on some filesystem holds the medium */
+	bool live_ram;  /* rd.live.ram: the image is copied to /run before it is mounted */
+	bool live_check; /* rd.live.check: checkisomd5 on an ISO medium first */
 	bool rootwait;
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;

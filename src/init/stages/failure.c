@@ -157,6 +157,7 @@ void report_devices(struct init *in)
 			log_err("  and %zu loop device%s with nothing on %s", idle_loops, idle_loops == 1 ? "" : "s",
 				idle_loops == 1 ? "it" : "them");
 	}
+	isoscan_report(in);
 	report_nodriver(in);
 	report_hostonly(in);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -48,10 +49,23 @@ static int make_dir(struct init *in, const char *path)
 static int mount_file(struct init *in, const char *path, const char *target)
 {
 	int file = in->ops->open(path, O_RDONLY | O_CLOEXEC, 0), loopfd, r = -EINVAL;
-	char dev[32];
+	char dev[32], found[64];
+	struct stat st;
+	const char *type;
 
 	if (file < 0)
-		return err_errno(file, "root=live: cannot open %s", path);
+		return err_errno(file, "cannot open %s", path);
+	if (fstat(file, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(file);
+		return err_set("%s is not a regular file", path);
+	}
+	/* a squashfs cut short: refused before the kernel reads past its end */
+	if ((r = live_check_size(file, (unsigned long long)st.st_size, path, &type)) < 0 &&
+	    type) {
+		close(file);
+		return r;
+	}
+	live_first_bytes(file, found, sizeof(found));
 	loopfd = loop_attach(in, file, path, dev, sizeof(dev));
 	close(file);
 	if (loopfd < 0)
@@ -69,12 +83,15 @@ static int mount_file(struct init *in, const char *path, const char *target)
 	}
 	close(loopfd);
 	if (r < 0)
-		return err_errno(r, "root=live: cannot mount %s on %s: not a squashfs, erofs or "
-				 "ext4 image", path, target);
+		return err_errno(r, "cannot mount %s on %s: not a squashfs, erofs or "
+				 "ext4 image (it is %llu bytes and starts %s)", path, target,
+				 (unsigned long long)st.st_size, found);
 	return 0;
 }
 
-int mount_live_file(struct init *in, const char *path)
+/* path on SQUASH, then as the root: the LiveOS/rootfs.img in it, or
+ * itself moved. */
+static int mount_nested(struct init *in, const char *path)
 {
 	int r;
 
@@ -85,8 +102,35 @@ int mount_live_file(struct init *in, const char *path)
 	if (in->ops->access(SQUASH "/LiveOS/rootfs.img", F_OK) == 0)
 		return mount_file(in, SQUASH "/LiveOS/rootfs.img", "/sysroot");
 	if ((r = in->ops->mount(SQUASH, "/sysroot", NULL, MS_MOVE, NULL)) < 0)
-		return err_errno(r, "root=live: cannot move " SQUASH " to /sysroot");
+		return err_errno(r, "cannot move " SQUASH " to /sysroot");
 	return 0;
+}
+
+int mount_live_file(struct init *in, const char *path)
+{
+	int r = mount_nested(in, path);
+
+	return r < 0 ? err_wrap("root=live") : r;
+}
+
+/* The medium's image at path, or with rd.live.ram its copy in /run
+ * (dracut's names), as the root (nested: a squashfs.img, maybe holding
+ * a rootfs.img; else a rootfs.img on /sysroot); the medium then
+ * unmounted. */
+static int mount_top(struct init *in, const struct blockdev *bd, const char *path,
+		     const char *copy, bool nested)
+{
+	int r;
+
+	if (in->opt.live_ram) {
+		if ((r = live_ram_copy(in, bd->devnode, path, copy)) < 0)
+			return r;
+		path = copy;
+	}
+	r = nested ? mount_nested(in, path) : mount_file(in, path, "/sysroot");
+	if (r == 0 && in->opt.live_ram)
+		live_ram_release(in, bd->devnode, MEDIUM);
+	return r;
 }
 
 /* The image on the mounted medium: DIR/SQUASHIMG, else DIR/rootfs.img. */
@@ -96,16 +140,20 @@ static int mount_medium_image(struct init *in, const struct blockdev *bd)
 	const char *img = in->opt.live_squashimg ? in->opt.live_squashimg : "squashfs.img";
 	char *squash = xasprintf(MEDIUM "/%s/%s", dir, img);
 	char *rootfs = xasprintf(MEDIUM "/%s/rootfs.img", dir);
-	int r;
+	bool none = false;
+	int r = 0;
 
-	if (in->ops->access(squash, F_OK) == 0) {
-		r = mount_live_file(in, squash);
-	} else if (in->ops->access(rootfs, F_OK) == 0) {
-		r = mount_file(in, rootfs, "/sysroot");
-	} else {
+	if (in->ops->access(squash, F_OK) == 0)
+		r = mount_top(in, bd, squash, "/run/initramfs/squashed.img", true);
+	else if (in->ops->access(rootfs, F_OK) == 0)
+		r = mount_top(in, bd, rootfs, "/run/initramfs/rootfs.img", false);
+	else
+		none = true;
+	if (none)
 		r = err_set("%s%s: %s (%s) has neither %s/%s nor %s/rootfs.img", live_spec(in),
 			    in->opt.root, bd->devnode, bd->type, dir, img, dir);
-	}
+	else if (r < 0) /* what was wrong with the file found, on which medium */
+		r = err_wrap("%s%s: %s (%s)", live_spec(in), in->opt.root, bd->devnode, bd->type);
 	free(squash);
 	free(rootfs);
 	return r;
@@ -123,6 +171,9 @@ int mount_live(struct init *in)
 		return r;
 	modload_fs(in->ml, bd->type);
 	if (is_image_fs(bd->type)) {
+		if (in->opt.live_ram)
+			log_warn("rd.live.ram: %s is the image itself (%s): used in place, not copied",
+				 bd->devnode, bd->type);
 		r = in->ops->mount(bd->devnode, "/sysroot", bd->type, MS_RDONLY, NULL);
 		if (r < 0)
 			return err_errno(r, "root=live: cannot mount %s (%s) on /sysroot", bd->devnode,
@@ -131,7 +182,8 @@ int mount_live(struct init *in)
 		in->fs_mounted = true;
 		return 0;
 	}
-	if ((r = make_dir(in, "/run/initramfs")) < 0 || (r = make_dir(in, MEDIUM)) < 0)
+	if ((r = live_check_medium(in, bd)) < 0 || (r = make_dir(in, "/run/initramfs")) < 0 ||
+	    (r = make_dir(in, MEDIUM)) < 0)
 		return r;
 	r = in->ops->mount(bd->devnode, MEDIUM, bd->type, MS_RDONLY, NULL);
 	if (r < 0)

@@ -59,6 +59,38 @@ bool livescan_ready(const struct init *in, const void *st);
 void livescan_report(struct init *in, const struct livescan *st);
 void livescan_free(struct livescan *st);
 
+/* livecheck.c: a live image's length against its header (livesize.h):
+ * 0, or -EIO naming what (a path, a device) when it is truncated, or
+ * -EINVAL when its header is impossible; *type is then "iso9660" or
+ * "squashfs". When it is neither, *type is NULL and the error (err set)
+ * says what it starts with: the caller decides whether that is one. */
+int live_check_size(int fd, unsigned long long have, const char *what, const char **type);
+/* Its first bytes in hex, for a message. */
+void live_first_bytes(int fd, char *out, size_t len);
+/* The medium before it is mounted: an ISO's length, then with
+ * rd.live.check its implanted MD5 sum (checkisomd5). */
+int live_check_md5(struct init *in, const struct blockdev *bd);
+int live_check_medium(struct init *in, const struct blockdev *bd);
+
+/* liveram.c: rd.live.ram: src (on medium, a device name for messages)
+ * copied to dst in /run, refused with the sizes when the RAM left is
+ * short; then, once the copy is mounted, the medium mounted at dir let
+ * go (and an ISO file's device with it). */
+int live_ram_copy(struct init *in, const char *medium, const char *src, const char *dst);
+void live_ram_release(struct init *in, const char *medium, const char *dir);
+
+/* isoscan.c: iso-scan/filename=: the registry's subscriber (arg: struct
+ * init) that looks for the ISO file on each device with a filesystem,
+ * and puts it on a loop device when found. isoscan_wanted: asked and a
+ * sound name (else said and dropped); isoscan_report: for the failure
+ * report, each device looked on and what it had; isoscan_done: the
+ * loop's descriptor closed, the list freed. */
+bool isoscan_name_valid(const char *name);
+bool isoscan_wanted(struct init *in);
+void isoscan_seen(void *in, enum dev_change what, const struct blockdev *bd);
+void isoscan_report(struct init *in);
+void isoscan_done(struct init *in);
+
 /* loopdev.c: a free loop device on the open file (name: its path, for
  * messages and the device's lo_file_name), read-only and cleared with its
  * last user; the returned descriptor must stay open until a mount holds
