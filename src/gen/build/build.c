@@ -26,6 +26,7 @@
 #include "gen/elf/elf_ldcache.h"
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
+#include "gen/features/livetools.h"
 #include "gen/features/nettools.h"
 #include "gen/features/livehttps.h"
 #include "gen/features/overlaytools.h"
@@ -518,6 +519,8 @@ int build_image(const struct build_opts *o)
 	}
 	if (r == 0)
 		r = net_plan_add(&p.net, p.img, p.sysroot);
+	if (r == 0)
+		r = live_tools_add(p.img, p.sysroot, o->mode == MODE_HOSTONLY, o->cmdline);
 	if (r == 0)
 		r = ssh_plan_add(&p.ssh, p.img, p.sysroot);
 	if (r == 0)
