@@ -101,6 +101,10 @@ tests=(
 	# contrib zfs-dkms against the boot kernel's headers; patchelf gives
 	# the userland its /usr/local RUNPATH
 	dkms linux-headers-amd64 patchelf
+	# live ISOs (tests/boot/scenarios_iso.py): xorriso makes them with
+	# isolinux's El Torito record and isohybrid MBR, implantisomd5 puts the
+	# MD5 sum in that rd.live.check's checkisomd5 (packed by the images) reads
+	xorriso isolinux syslinux-common isomd5sum
 )
 
 case "${1:-all}" in

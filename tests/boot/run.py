@@ -78,6 +78,7 @@ import scenarios_netvm  # noqa: E402
 import scenarios_net27  # noqa: E402
 import scenarios_dns  # noqa: E402
 import scenarios_ibft  # noqa: E402
+import scenarios_iso  # noqa: E402
 import scenarios_nvmf  # noqa: E402
 import scenarios_ipv6  # noqa: E402
 import scenarios_ssh  # noqa: E402
@@ -148,6 +149,9 @@ BUSES = {
     "nvme": ["-device", "nvme,serial=uniramfs0,drive=d0"],
     "scsi": ["-device", "virtio-scsi-pci,id=scsi", "-device", "scsi-hd,drive=d0,bus=scsi.0"],
     "usb": ["-device", "qemu-xhci,id=xhci", "-device", "usb-storage,drive=d0,bus=xhci.0"],
+    # a CD-ROM drive (sr_mod, cdrom): SATA ATAPI, or SCSI on virtio-scsi
+    "cdrom": ["-device", "ahci,id=ahci", "-device", "ide-cd,drive=d0,bus=ahci.0"],
+    "scsi-cd": ["-device", "virtio-scsi-pci,id=scsi", "-device", "scsi-cd,drive=d0,bus=scsi.0"],
 }
 
 
@@ -278,6 +282,7 @@ SCENARIOS.extend(scenarios_overlay.scenarios(Scenario))
 SCENARIOS.extend(scenarios_live.scenarios(Scenario))
 SCENARIOS.extend(scenarios_liveovl.scenarios(Scenario))
 SCENARIOS.extend(scenarios_http.scenarios(Scenario))
+SCENARIOS.extend(scenarios_iso.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_verity.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
