@@ -15,7 +15,8 @@ tgtd on 127.0.0.1, reached at 10.0.2.100:3260 through a guestfwd whose
 are two connections (the `tcp:` form serves one for the VM's life).
 No -acpitable table is made: the firmware's own is the test.
 
-TEST-71's wires are two QEMU user networks with dracut's subnets
+TEST-71's wires (and TEST-70's "target1 target2", the same with a bare
+ip=dhcp) are two QEMU user networks with dracut's subnets
 (192.168.50.0/24 and 192.168.51.0/24), each with a tgtd at .1 through a
 guestfwd; the filesystem spanning both LUNs is scenarios_btrfs's btrfs
 RAID0 (dracut's is LVM on an md stripe), one of its disks behind each.
@@ -218,4 +219,20 @@ def scenarios(Scenario):
                              "uniramfs: iSCSI: logging in to %s at 192.168.50.1:3260"
                              % (TEST71_IQN % 2)),
                  log_absent=("exited with status",)),
+        # TEST-70 "netroot=iscsi target1 target2": the same two wires, a
+        # bare ip=dhcp (QEMU's DHCP server on each): both leases kept
+        Scenario("iscsi-test70-dhcp2", "ip=dhcp with two iSCSI targets on two wires: every "
+                 "interface's lease kept, each target reached through its own (TEST-70)",
+                 SPAN, "LABEL=" + SPAN.label, build=tuple(net.ISCSI_BUILD), net=two_wires,
+                 cmdline=("ip=dhcp netroot=iscsi:192.168.51.1::::%s "
+                          "netroot=iscsi:192.168.50.1::::%s rd.iscsi.initiator=%s" % (
+                              TEST71_IQN % 1, TEST71_IQN % 2, net.INITIATOR)),
+                 expect=(r"root-mount=/dev/sd[a-z]+ btrfs ",),
+                 log_expect=(": 192.168.50.15/24 from DHCP server 192.168.50.2",
+                             ": 192.168.51.15/24 from DHCP server 192.168.51.2",
+                             "uniramfs: iSCSI: logging in to %s at 192.168.51.1:3260"
+                             % (TEST71_IQN % 1),
+                             "uniramfs: iSCSI: logging in to %s at 192.168.50.1:3260"
+                             % (TEST71_IQN % 2)),
+                 log_absent=("exited with status", ": down (")),
     ]

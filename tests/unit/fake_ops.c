@@ -354,6 +354,9 @@ static int op_close(int fd)
 	if (fd == cur->pkt_fd) {
 		strv_push(&cur->log, "close packet-socket");
 		cur->pkt_fd = -1;
+		/* what was queued for it goes with it, as a real socket's */
+		while (cur->npkts)
+			free(cur->pkts[--cur->npkts].data);
 	} else if (fd == cur->nl_fd) {
 		strv_push(&cur->log, "close netlink");
 		cur->nl_fd = -1;
@@ -538,7 +541,7 @@ static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr,
 		free(r.data);
 		if (addr && alen && *alen >= sizeof(struct sockaddr_ll)) {
 			struct sockaddr_ll ll = { .sll_family = AF_PACKET,
-						  .sll_ifindex = cur->pkt_ifindex };
+						  .sll_ifindex = r.ifindex ? r.ifindex : cur->pkt_ifindex };
 			memcpy(addr, &ll, sizeof(ll));
 		}
 		return (ssize_t)r.len;
@@ -556,17 +559,24 @@ void fake_udp(struct fake_ops *f, const char *from, unsigned port, const void *d
 	memcpy(f->udps[f->nudps].data, data, len);
 	f->udps[f->nudps].len = len;
 	f->udps[f->nudps].err = 0;
+	f->udps[f->nudps].ifindex = 0;
 	f->nudps++;
 }
 
-void fake_packet(struct fake_ops *f, const void *frame, size_t len)
+void fake_packet_on(struct fake_ops *f, int ifindex, const void *frame, size_t len)
 {
 	ARRAY_GROW(f->pkts, f->cappkts, f->npkts + 1);
 	f->pkts[f->npkts].data = xmalloc(len ? len : 1);
 	memcpy(f->pkts[f->npkts].data, frame, len);
 	f->pkts[f->npkts].len = len;
 	f->pkts[f->npkts].err = 0;
+	f->pkts[f->npkts].ifindex = ifindex;
 	f->npkts++;
+}
+
+void fake_packet(struct fake_ops *f, const void *frame, size_t len)
+{
+	fake_packet_on(f, 0, frame, len);
 }
 
 static long long op_now_ms(void)
@@ -593,12 +603,12 @@ void fake_recv_msg(struct fake_ops *f, const char *msg)
 	for (char *c = d; *c; c++)
 		if (*c == '|')
 			*c = '\0';
-	push_recv(f, (struct fake_recv){ d, n, 0 });
+	push_recv(f, (struct fake_recv){ d, n, 0, 0 });
 }
 
 void fake_recv_err(struct fake_ops *f, int err)
 {
-	push_recv(f, (struct fake_recv){ NULL, 0, err });
+	push_recv(f, (struct fake_recv){ NULL, 0, err, 0 });
 }
 
 struct fake_ops *fake_ops_new(void)

@@ -41,6 +41,7 @@ struct fake_recv {
 	char *data; /* a uevent message (NUL-separated), NULL for an error */
 	size_t len;
 	int err;
+	int ifindex; /* a packet's interface, 0: pkt_ifindex */
 };
 
 struct fake_ops {
@@ -124,6 +125,8 @@ void fake_recv_err(struct fake_ops *f, int err);
 
 /* Queue one frame (an IP packet) for the packet socket. */
 void fake_packet(struct fake_ops *f, const void *frame, size_t len);
+/* The same, arriving on interface ifindex (a wire of its own). */
+void fake_packet_on(struct fake_ops *f, int ifindex, const void *frame, size_t len);
 /* Queue one datagram for the UDP socket, from A.B.C.D:port. */
 void fake_udp(struct fake_ops *f, const char *from, unsigned port, const void *data, size_t len);
 

@@ -353,6 +353,22 @@ static int iscsi_from_cmdline(const struct cmdline *c, struct netroot *r, struct
 		fill(&i->initiator, last_val(c, "rd.iscsi.initiator"));
 	if (r->kind != NETROOT_ISCSI)
 		return 0;
+	/* dracut-ng's rd.iscsi.waitnet is off unless given (a flag is on);
+	 * rd.iscsi.testroute has nothing to change here (docs/cmdline.md),
+	 * but a value that is not a boolean is said */
+	static const char *const waits[] = { "rd.iscsi.waitnet", "rd.iscsi.testroute" };
+	for (size_t k = 0; k < ARRAY_SIZE(waits); k++) {
+		bool on = true;
+		if (!cmdline_has(c, waits[k]))
+			continue;
+		v = last_val(c, waits[k]);
+		if (v && cmdline_parse_bool(v, &on) < 0) {
+			netroot_warn(w, xasprintf("ignoring %s=%s: not a boolean (use 1 or 0)", waits[k], v));
+			continue;
+		}
+		if (k == 0)
+			i->waitnet = on;
+	}
 	fill(&i->target.name, name);
 	fill(&i->target.server, last_val(c, "rd.iscsi.target.ip"));
 	fill(&i->target.user, last_val(c, "rd.iscsi.username"));

@@ -53,6 +53,10 @@ struct iscsi_root {
 	bool firmware; /* rd.iscsi.firmware / rd.iscsi.ibft / root=ibft: log in to iBFT's target */
 	bool ibft_net;	/* rd.iscsi.ibft / root=ibft: the network from the iBFT's NIC */
 	bool ibft_root; /* root=ibft: the root is the iBFT target's disk */
+	/* rd.iscsi.waitnet=1: with several interfaces, the logins wait for
+	 * every one to be configured or give up, not only for a route to
+	 * each target (netup.c's maybe_up) */
+	bool waitnet;
 };
 
 /* The one NBD device a network root uses. */

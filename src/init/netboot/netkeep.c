@@ -58,6 +58,25 @@ static bool on_link(const struct netif *ni, const struct in_addr *srv, size_t n)
 	return false;
 }
 
+bool netkeep_reaches_all(const struct netup *nu)
+{
+	struct in_addr srv[MAX_SERVERS];
+	size_t n = servers(nu, srv), want = 0;
+
+	if (nu->root.kind == NETROOT_ISCSI)
+		want = 1 + nu->root.iscsi.nmore;
+	if (!n || n != want)
+		return false; /* a name, not resolved yet: not known */
+	for (size_t i = 0; i < n; i++) {
+		bool reached = false;
+		for (size_t j = 0; j < nu->n && !reached; j++)
+			reached = nu->v[j].up && nu->v[j].configured && on_link(&nu->v[j], &srv[i], 1);
+		if (!reached)
+			return false;
+	}
+	return true;
+}
+
 void netkeep_prune(struct netup *nu)
 {
 	struct in_addr srv[MAX_SERVERS];

@@ -72,9 +72,26 @@ size_t netpick_named_count(const struct netup *nu)
 	return n;
 }
 
+/* dracut runs DHCP on every interface for an ip=dhcp that names none
+ * and keeps each that got a lease; a root on one server needs only the
+ * first (the others go down at once, as before). A root on several
+ * servers (TEST-70: two iSCSI targets, each on its own wire) needs each
+ * one's wire: every lease is kept, and netkeep.c later drops those that
+ * reach no server. */
+bool netpick_dhcp_all(const struct netup *nu)
+{
+	const struct ip_conf *bare = nu->cmd.n_ip ? &nu->cmd.ip[0] : NULL; /* names none: the first applies */
+
+	if (!bare || names_devices(nu) || nu->cmd.has_bootif)
+		return false;
+	if (nu->root.kind != NETROOT_ISCSI || !nu->root.iscsi.nmore)
+		return false;
+	return bare->autoconf == IP_AUTO_DHCP || bare->autoconf == IP_AUTO_ANY;
+}
+
 bool netpick_several(const struct netup *nu)
 {
-	return netpick_named_count(nu) > 1;
+	return netpick_named_count(nu) > 1 || netpick_dhcp_all(nu);
 }
 
 /* ifname= says this MAC is called NAME: rename it while it is down. */

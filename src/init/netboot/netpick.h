@@ -12,6 +12,10 @@ bool netpick_candidate(const struct netup *nu, const struct netif *ni);
  * than one) are all configured (dracut's TEST-71). */
 size_t netpick_named_count(const struct netup *nu);
 bool netpick_several(const struct netup *nu);
+/* A bare ip=dhcp (or on, any) and an iSCSI root on several targets:
+ * every interface's lease is kept (dracut's TEST-70), each target
+ * reached through its own wire. */
+bool netpick_dhcp_all(const struct netup *nu);
 /* ifname= renames ni while it is down; else, unless net.ifnames=0, the
  * name udev would give. */
 void netpick_rename_ifname(struct netup *nu, struct netif *ni);

@@ -66,21 +66,35 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 		nu->wanted |= !ip_conf_is_off(&nu->cmd.ip[i]);
 }
 
-/* The network is up for the boot (on_up): at the first address, or
- * with several named interfaces once each has its address or gave up,
- * so that a login finds every route (dracut's rd.iscsi.waitnet=1). */
-static void maybe_up(struct netup *nu)
+/* Has every interface that may carry the boot its address, or given
+ * up? With several named ones, each named one. */
+static bool all_settled(const struct netup *nu)
 {
 	size_t settled = 0;
 
+	if (netpick_dhcp_all(nu)) {
+		for (size_t i = 0; i < nu->n; i++)
+			if (nu->v[i].up && !nu->v[i].configured && !nu->v[i].failed)
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < nu->n; i++)
+		settled += (nu->v[i].configured || nu->v[i].failed) && netpick_candidate(nu, &nu->v[i]);
+	return settled >= netpick_named_count(nu);
+}
+
+/* The network is up for the boot (on_up): at the first address, or
+ * with several interfaces (named ones, or a bare ip=dhcp's leases for
+ * several targets) once each target is on the subnet of one of them,
+ * or each has its address or gave up, so that a login finds every
+ * route; rd.iscsi.waitnet=1 waits for all of them in any case. */
+static void maybe_up(struct netup *nu)
+{
 	if (nu->up_called || nu->chosen < 0)
 		return;
-	if (netpick_several(nu)) {
-		for (size_t i = 0; i < nu->n; i++)
-			settled += (nu->v[i].configured || nu->v[i].failed) && netpick_candidate(nu, &nu->v[i]);
-		if (settled < netpick_named_count(nu))
-			return;
-	}
+	if (netpick_several(nu) && !all_settled(nu) &&
+	    (nu->root.iscsi.waitnet || !netkeep_reaches_all(nu)))
+		return;
 	nu->up_called = true;
 	netnames_start(nu); /* then on_up */
 }

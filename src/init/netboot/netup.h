@@ -26,8 +26,10 @@
  * by DHCP (one AF_PACKET socket for every interface, a loop source with
  * a timer). The first interface that gets an address wins; the others
  * go down again. Several ip= that each name an interface configure each
- * one (dracut's TEST-71), and on_up waits until every one of them has
- * its address or gave up. */
+ * one (dracut's TEST-71), as a bare ip=dhcp does every lease for an
+ * iSCSI root on several targets (TEST-70, netpick_dhcp_all); on_up then
+ * waits until each target is on a configured interface's subnet or
+ * every one of them has its address or gave up. */
 struct netif {
 	char name[16];
 	char kname[16];          /* the kernel's name, which ip= may use too */
@@ -112,11 +114,12 @@ void netup_parse(struct netup *nu, const struct sysops *ops, const struct cmdlin
 int netup_start(struct netup *nu, struct loop *l);
 /* /sys/class/net again (an interface came or was renamed). */
 void netup_scan(void *nu);
-/* Configured and the root's server names resolved (or not), or
- * nothing more will come of it. */
+/* Configured (each of several interfaces that maybe_up waits for) and
+ * the root's server names resolved (or not), or nothing more will come
+ * of it. */
 static inline bool netup_settled(const struct netup *nu)
 {
-	return (nu->chosen >= 0 && !netnames_busy(nu)) || nu->failed;
+	return (nu->chosen >= 0 && nu->up_called && !netnames_busy(nu)) || nu->failed;
 }
 /* Before switch_root: a root on the network keeps its interface;
  * otherwise the address goes and the links go down. Sockets closed

@@ -3,6 +3,7 @@
  * iscsi: and nbd:, rd.iscsi.*, DHCP root-path; and the NFS mount(2)
  * arguments built from them. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -594,6 +595,29 @@ static void test_iscsi_firmware_flags(void)
 	CHECK(line("rd.iscsi.firmware=1") == 0 && !r.iscsi.ibft_net);
 }
 
+/* rd.iscsi.waitnet: off unless given, a flag or a boolean;
+ * rd.iscsi.testroute: read (a bad value said) and changes nothing. */
+static void test_iscsi_waitnet_testroute(void)
+{
+	const char *t = "netroot=iscsi:10.0.2.100::::iqn.a:t ";
+	char buf[200];
+
+	snprintf(buf, sizeof(buf), "%s", t);
+	CHECK(line(buf) == 0 && !r.iscsi.waitnet && w.n == 0);
+	snprintf(buf, sizeof(buf), "%srd.iscsi.waitnet", t);
+	CHECK(line(buf) == 0 && r.iscsi.waitnet);
+	snprintf(buf, sizeof(buf), "%srd.iscsi.waitnet=1 rd.iscsi.waitnet=0 rd.iscsi.testroute=0", t);
+	CHECK(line(buf) == 0 && !r.iscsi.waitnet && w.n == 0);
+	snprintf(buf, sizeof(buf), "%srd.iscsi.waitnet=yes rd.iscsi.testroute=1", t);
+	CHECK(line(buf) == 0 && r.iscsi.waitnet && w.n == 0);
+	snprintf(buf, sizeof(buf), "%srd.iscsi.waitnet=later rd.iscsi.testroute=maybe", t);
+	CHECK(line(buf) == 0 && !r.iscsi.waitnet && w.n == 2);
+	if (w.n == 2) {
+		CHECK_STR(w.v[0], "ignoring rd.iscsi.waitnet=later: not a boolean (use 1 or 0)");
+		CHECK_STR(w.v[1], "ignoring rd.iscsi.testroute=maybe: not a boolean (use 1 or 0)");
+	}
+}
+
 /* root=ibft: the table's target, NIC and disk; once ibftboot.c filled
  * the target from the table, the root is that LUN's disk. */
 static void test_root_ibft(void)
@@ -639,6 +663,7 @@ int main(void)
 	RUN(test_nfs_test60);
 	RUN(test_iscsi_firmware_flags);
 	RUN(test_root_ibft);
+	RUN(test_iscsi_waitnet_testroute);
 	netroot_free(&r);
 	strv_free(&w);
 	return test_done();
