@@ -76,6 +76,7 @@ import scenarios_plugins  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
 import scenarios_net27  # noqa: E402
+import scenarios_nbd72  # noqa: E402
 import scenarios_dns  # noqa: E402
 import scenarios_ibft  # noqa: E402
 import scenarios_iso  # noqa: E402
@@ -264,6 +265,7 @@ SCENARIOS.extend(scenarios_load.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net.scenarios(Scenario))
 SCENARIOS.extend(scenarios_netvm.scenarios(Scenario))
 SCENARIOS.extend(scenarios_net27.scenarios(Scenario))
+SCENARIOS.extend(scenarios_nbd72.scenarios(Scenario))
 SCENARIOS.extend(scenarios_dns.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ibft.scenarios(Scenario))
 SCENARIOS.extend(scenarios_nvmf.scenarios(Scenario))
