@@ -451,6 +451,8 @@ def main():
                                                                   netservers.TOOLS[kind]))
 
     boottest.BOOT_TIMEOUT = a.timeout
+    # a loaded machine took more than servervm's 180 s to start the server VM
+    servervm.START_TIMEOUT = max(servervm.START_TIMEOUT, a.timeout)
     started = datetime.datetime.now(datetime.timezone.utc)
     testinit = boottest.find_testinit(builddir, work)
     env = {"kver": kver, "vmlinuz": vmlinuz, "uniramfs": uniramfs}    # servervm.start's
