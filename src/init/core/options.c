@@ -44,6 +44,20 @@ static void set_bool(const struct cmdline_param *p, bool *dst)
 	*dst = v;
 }
 
+/* dracut 059's overlay-root module: a boolean that puts a tmpfs over a
+ * read-only (NFS) root, what rd.overlay=1 does; a later rd.overlay
+ * still decides. */
+static void set_rootovl(struct options *o, const struct cmdline_param *p)
+{
+	bool on = true;
+
+	if (p->val && cmdline_parse_bool(p->val, &on) < 0) {
+		warn_value(p, "not a boolean (use 1 or 0)");
+		return;
+	}
+	set_str(&o->overlay, on ? "" : "0");
+}
+
 /* dracut's rd.driver.export: bare or a boolean, or "force" to export
  * over the root's own modules of this kernel. */
 static void set_export(struct options *o, const struct cmdline_param *p)
@@ -243,6 +257,8 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->overlay, p->val ? p->val : "");
 	else if (!strcmp(k, "rd.overlay.crypt"))
 		set_str(&o->overlay_crypt, p->val);
+	else if (!strcmp(k, "rootovl"))
+		set_rootovl(o, p);
 	else if (!strcmp(k, "ro") && !p->val)
 		o->rw = false;
 	else if (!strcmp(k, "rw") && !p->val)

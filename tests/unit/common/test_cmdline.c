@@ -400,6 +400,14 @@ static void test_options_live_overlay(void)
 	CHECK_STR(o.overlay, "LABEL=persist");
 	options_free(&o);
 
+	/* dracut 059's rootovl: a boolean, a tmpfs overlay */
+	parse(&o, "root=/dev/nfs rootovl");
+	CHECK_STR(o.overlay, "");
+	options_free(&o);
+	parse(&o, "root=/dev/nfs rootovl=0");
+	CHECK_STR(o.overlay, "0");
+	options_free(&o);
+
 	/* rd.overlay.crypt= alone asks for the overlay (TEST-21) */
 	parse(&o, "root=LABEL=dracut rd.overlay.crypt=LABEL=CRYPT");
 	CHECK_STR(o.overlay_crypt, "LABEL=CRYPT");
