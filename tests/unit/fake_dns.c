@@ -9,6 +9,8 @@
 #include "init/net/dns_msg.h"
 #include "init/net/rawudp.h"
 
+const char *fake_dns_root_path;
+
 /* DHCP: 10.0.2.15/24 from 10.0.2.2, DNS 10.0.2.3, domain "test". */
 static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size_t len)
 {
@@ -39,6 +41,11 @@ static void dhcp_server(struct fake_ops *f, int ifindex, const void *frame, size
 	m[n++] = 51, m[n++] = 4, memcpy(m + n, "\x00\x00\x0e\x10", 4), n += 4;
 	m[n++] = 6, m[n++] = 4, memcpy(m + n, &dns, 4), n += 4;
 	m[n++] = 15, m[n++] = 4, memcpy(m + n, "test", 4), n += 4;
+	if (fake_dns_root_path && strlen(fake_dns_root_path) < 100) {
+		m[n++] = 17, m[n++] = (uint8_t)strlen(fake_dns_root_path);
+		memcpy(m + n, fake_dns_root_path, strlen(fake_dns_root_path));
+		n += strlen(fake_dns_root_path);
+	}
 	m[n++] = 255;
 	fake_packet(f, out, rawudp_build(out, sizeof(out), srv, 67, bcast, 68, m, n));
 }

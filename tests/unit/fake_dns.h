@@ -9,6 +9,9 @@
 
 #include "fake_net.h"
 
+/* The DHCP server's root-path (option 17), NULL: none. */
+extern const char *fake_dns_root_path;
+
 /* fake_net_setup(cmdline, nics) with those servers and the nfs module. */
 struct fake_ops *fake_dns_setup(const char *cmdline, unsigned nics);
 

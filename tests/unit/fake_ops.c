@@ -293,12 +293,13 @@ static int op_poll(struct pollfd *fds, nfds_t n, int timeout)
 
 	for (nfds_t i = 0; i < n; i++)
 		fds[i].revents = 0;
-	if (cur->nrecv || cur->npkts || cur->nlmon_len || cur->nudps) {
+	if (cur->nrecv || cur->npkts || cur->nlmon_len || cur->nudps || cur->udp6_len) {
 		for (nfds_t i = 0; i < n; i++)
 			if ((cur->nrecv && fds[i].fd == cur->uevent_fd) ||
 			    (cur->npkts && fds[i].fd == cur->pkt_fd) ||
 			    (cur->nlmon_len && fds[i].fd == cur->nlmon_fd) ||
-			    (cur->nudps && fds[i].fd == cur->udp_fd))
+			    (cur->nudps && fds[i].fd == cur->udp_fd) ||
+			    (cur->udp6_len && fds[i].fd == cur->udp6_fd))
 				fds[i].revents = POLLIN;
 		return 1;
 	}
@@ -456,6 +457,8 @@ static ssize_t op_sendto(int fd, const void *buf, size_t len, int flags, const v
 	if (fd == cur->udp6_fd) {
 		const struct sockaddr_in6 *to = addr;
 		logf_("udp6-send %u %u %zu", to->sin6_scope_id, ntohs(to->sin6_port), len);
+		if (cur->on_udp6)
+			cur->on_udp6(cur, to, buf, len);
 		return (ssize_t)len;
 	}
 	if (fd == cur->nl_fd) {
@@ -502,8 +505,18 @@ static ssize_t op_recvfrom(int fd, void *buf, size_t len, int flags, void *addr,
 		cur->nlmon_len = 0;
 		return (ssize_t)n;
 	}
-	if (fd == cur->udp6_fd)
-		return -EAGAIN;
+	if (fd == cur->udp6_fd) {
+		size_t n = cur->udp6_len < len ? cur->udp6_len : len;
+		if (!cur->udp6_len)
+			return -EAGAIN;
+		memcpy(buf, cur->udp6_answer, n);
+		cur->udp6_len = 0;
+		if (addr && alen && *alen >= sizeof(cur->udp6_from)) {
+			memcpy(addr, &cur->udp6_from, sizeof(cur->udp6_from));
+			*alen = sizeof(cur->udp6_from);
+		}
+		return (ssize_t)n;
+	}
 	if (fd == cur->nl_fd) {
 		size_t n = cur->nl_reply_len < len ? cur->nl_reply_len : len;
 		if (!n)
@@ -561,6 +574,14 @@ void fake_udp(struct fake_ops *f, const char *from, unsigned port, const void *d
 	f->udps[f->nudps].err = 0;
 	f->udps[f->nudps].ifindex = 0;
 	f->nudps++;
+}
+
+void fake_udp6(struct fake_ops *f, const char *from, unsigned port, const void *data, size_t len)
+{
+	f->udp6_from = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	inet_pton(AF_INET6, from, &f->udp6_from.sin6_addr);
+	f->udp6_len = len < sizeof(f->udp6_answer) ? len : sizeof(f->udp6_answer);
+	memcpy(f->udp6_answer, data, f->udp6_len);
 }
 
 void fake_packet_on(struct fake_ops *f, int ifindex, const void *frame, size_t len)

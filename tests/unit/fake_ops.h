@@ -72,8 +72,13 @@ struct fake_ops {
 	/* IPv6 (netup6.c): a second rtnetlink socket is the listener, its
 	 * sends recorded "netlink listener TYPE" and what fake_nlmon queued
 	 * read from it; an AF_INET6 socket's sends are recorded
-	 * "udp6-send SCOPE_ID PORT LEN" and nothing ever answers on it. */
+	 * "udp6-send SCOPE_ID PORT LEN" and handed to on_udp6, which may
+	 * queue one answer with fake_udp6 (else nothing answers). */
 	int nlmon_fd, udp6_fd;
+	void (*on_udp6)(struct fake_ops *f, const struct sockaddr_in6 *to, const void *buf, size_t len);
+	struct sockaddr_in6 udp6_from;
+	unsigned char udp6_answer[600];
+	size_t udp6_len;
 	unsigned char nlmon[512];
 	size_t nlmon_len;
 	int netlink_err; /* -errno for every request, 0: success */
@@ -125,6 +130,9 @@ void fake_recv_err(struct fake_ops *f, int err);
 
 /* Queue one frame (an IP packet) for the packet socket. */
 void fake_packet(struct fake_ops *f, const void *frame, size_t len);
+/* The answer the AF_INET6 UDP socket reads next, from [from]:port
+ * (one at a time: a later one replaces it). */
+void fake_udp6(struct fake_ops *f, const char *from, unsigned port, const void *data, size_t len);
 /* The same, arriving on interface ifindex (a wire of its own). */
 void fake_packet_on(struct fake_ops *f, int ifindex, const void *frame, size_t len);
 /* Queue one datagram for the UDP socket, from A.B.C.D:port. */

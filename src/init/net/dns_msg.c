@@ -184,6 +184,19 @@ static bool owned_by(const uint8_t *pkt, size_t len, const struct rec *r, const 
 	return dns_name_read(pkt, len, &o, own, &why) == 0 && dns_name_eq(own, name);
 }
 
+/* Could a root's server have this address (4 or 16 bytes)? Not 0.0.0.0,
+ * the broadcast address, a multicast group, ::, or an IPv4-mapped one
+ * (the IPv4 socket would not reach it): an answer that says so is
+ * broken or hostile, and the mount or login would go nowhere sane. */
+static bool server_addr(const uint8_t *b, size_t n)
+{
+	static const uint8_t zero[16], mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (n == 4)
+		return memcmp(b, zero, 4) && memcmp(b, "\xff\xff\xff\xff", 4) && (b[0] & 0xf0) != 0xe0;
+	return memcmp(b, zero, 16) && b[0] != 0xff && memcmp(b, mapped, 12);
+}
+
 /* Addresses of type qtype for name into out. 0, or -EINVAL (why). */
 static int take_addrs(const uint8_t *pkt, size_t len, const struct rec *r, size_t n, const char *name,
 		      uint16_t qtype, struct dns_answer *out, const char **why)
@@ -196,6 +209,9 @@ static int take_addrs(const uint8_t *pkt, size_t len, const struct rec *r, size_
 			continue;
 		if (r[i].rdlen != want)
 			return *why = "an address record of the wrong length", -EINVAL;
+		if (!server_addr(pkt + r[i].rdata, want))
+			return *why = "an address no server has (unspecified, broadcast, multicast or IPv4-mapped)",
+			       -EINVAL;
 		if (out->n_addr == DNS_MAX_ADDRS)
 			continue;
 		a = &out->addr[out->n_addr++];

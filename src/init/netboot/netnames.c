@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The root's servers by name: resolved once the network is up, before
- * the root's mount or login uses them (netnames.h). */
+ * the root's mount or login uses them (netnames.h). Those of the command
+ * line and those inside a DHCP root-path alike; A records for an IPv4
+ * boot, AAAA for an IPv6 one, asked of that family's DNS servers. */
 #include "init/netboot/netnames.h"
 
 #include <arpa/inet.h>
@@ -17,8 +19,8 @@
 
 struct nn_slot {
 	char **ref;
-	size_t len;  /* the name is the first len bytes of *ref; 0: all of it */
-	size_t name; /* index into names */
+	size_t off, len; /* the name is bytes [off, off + len) of *ref */
+	size_t name;	 /* index into names */
 };
 
 struct nn_name {
@@ -40,6 +42,8 @@ struct netnames {
 	struct net_addr srv[DNS_MAX_SERVERS];
 	size_t n_srv;
 	struct strv search; /* DHCP's option 119 names, then its domain */
+	int family;	    /* the boot's: AF_INET asks A, AF_INET6 AAAA */
+	char *rootpath;	    /* DHCP's root-path while a name in it is resolved */
 };
 
 /* A server written as a name: not an address, but a host name (what is
@@ -56,25 +60,49 @@ static bool named(const char *s, size_t len)
 	return net_parse_addr(buf, &a) < 0 && net_hostname_valid(buf);
 }
 
-static void add_slot(struct netnames *nn, char **ref, size_t len)
+static void add_slot(struct netnames *nn, char **ref, size_t off, size_t l)
 {
-	size_t l = len ? len : strlen(*ref), i;
+	size_t i;
 
 	for (i = 0; i < nn->n_name; i++)
-		if (strlen(nn->name[i].text) == l && !strncasecmp(nn->name[i].text, *ref, l))
+		if (strlen(nn->name[i].text) == l && !strncasecmp(nn->name[i].text, *ref + off, l))
 			break;
 	if (i == nn->n_name) {
 		ARRAY_GROW(nn->name, nn->cap_name, nn->n_name + 1);
-		nn->name[nn->n_name++] = (struct nn_name){ .text = xstrndup(*ref, l) };
+		nn->name[nn->n_name++] = (struct nn_name){ .text = xstrndup(*ref + off, l) };
 	}
 	ARRAY_GROW(nn->slot, nn->cap_slot, nn->n_slot + 1);
-	nn->slot[nn->n_slot++] = (struct nn_slot){ .ref = ref, .len = len, .name = i };
+	nn->slot[nn->n_slot++] = (struct nn_slot){ .ref = ref, .off = off, .len = l, .name = i };
 }
 
 static void maybe(struct netnames *nn, char **ref)
 {
 	if (*ref && named(*ref, strlen(*ref)))
-		add_slot(nn, ref, 0);
+		add_slot(nn, ref, 0, strlen(*ref));
+}
+
+/* Where the server is in a DHCP root-path: after nfs:, nfs4:, nbd: or
+ * iscsi: (and an iSCSI spec's CHAP part, up to its first '@', as
+ * netroot.c splits it), up to the next ':'; else the kernel's
+ * SERVER:PATH. false: none there. */
+static bool rootpath_server(const char *rp, size_t *off, size_t *len)
+{
+	static const char *const kinds[] = { "nfs:", "nfs4:", "nbd:", "iscsi:" };
+	const char *p = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !p; i++)
+		if (!strncmp(rp, kinds[i], strlen(kinds[i])))
+			p = rp + strlen(kinds[i]);
+	if (p && !strncmp(rp, "iscsi:", 6) && strchr(p, '@'))
+		p = strchr(p, '@') + 1;
+	if (p) {
+		*off = (size_t)(p - rp);
+		*len = strcspn(p, ":");
+		return p[*len] == ':';
+	}
+	*off = 0;
+	*len = strcspn(rp, ":/,");
+	return rp[*len] == ':';
 }
 
 /* Every server of the root that is a name. */
@@ -89,7 +117,17 @@ static void collect(struct netnames *nn)
 		/* the kernel's nfsroot=[SERVER:]PATH[,OPTS] */
 		size_t l = strcspn(nu->nfsroot, ":/,");
 		if (nu->nfsroot[l] == ':' && named(nu->nfsroot, l))
-			add_slot(nn, &nu->nfsroot, l);
+			add_slot(nn, &nu->nfsroot, 0, l);
+	}
+	/* root=dhcp (or root=/dev/nfs with no nfsroot=): the root-path's
+	 * server, resolved as the command line's are */
+	if (nu->from_dhcp && nu->lease.root_path[0] &&
+	    (r->kind == NETROOT_DHCP || (r->kind == NETROOT_NFS && r->nfs.kernel_form && !nu->nfsroot))) {
+		size_t off, l;
+		if (rootpath_server(nu->lease.root_path, &off, &l) && named(nu->lease.root_path + off, l)) {
+			nn->rootpath = xstrdup(nu->lease.root_path);
+			add_slot(nn, &nn->rootpath, off, l);
+		}
 	}
 	if (r->kind == NETROOT_ISCSI) {
 		maybe(nn, &r->iscsi.target.server);
@@ -102,16 +140,39 @@ static void collect(struct netnames *nn)
 		maybe(nn, &r->http.server);
 }
 
-/* The DNS servers: nameserver= first, then DHCP's (unless
- * rd.peerdns=0) or ip='s. IPv4 only: the socket is. */
+static void add_srv6(struct netnames *nn, const struct in6_addr *v6)
+{
+	if (nn->n_srv < DNS_MAX_SERVERS && !IN6_IS_ADDR_UNSPECIFIED(v6))
+		nn->srv[nn->n_srv++] = (struct net_addr){ .family = AF_INET6, .v6 = *v6 };
+}
+
+/* The DNS servers of the boot's family (the socket's): nameserver=
+ * first, then DHCP's (unless rd.peerdns=0) or ip='s; over IPv6
+ * DHCPv6's, the router advertisement's or ip='s. */
 static void servers(struct netnames *nn)
 {
 	struct netup *nu = nn->nu;
 	struct net_addr a = { .family = AF_INET };
 
 	for (size_t i = 0; i < nu->cmd.n_nameserver && nn->n_srv < DNS_MAX_SERVERS; i++)
-		if (nu->cmd.nameserver[i].family == AF_INET)
+		if (nu->cmd.nameserver[i].family == nn->family)
 			nn->srv[nn->n_srv++] = nu->cmd.nameserver[i];
+	if (nn->family == AF_INET6) {
+		if (nu->how6 == IP_AUTO_DHCP6 && nu->cmd.peerdns) {
+			for (unsigned i = 0; i < nu->lease6.n_dns && i < DHCP_MAX_DNS; i++)
+				add_srv6(nn, &nu->lease6.dns[i]);
+			strv_split(&nn->search, nu->lease6.domains, " ");
+		} else if (nu->how6 == IP_AUTO_AUTO6 && nu->cmd.peerdns) {
+			for (unsigned i = 0; i < nu->v6.ra.n_dns && i < ND_MAX_DNS; i++)
+				add_srv6(nn, &nu->v6.ra.dns[i]);
+			strv_split(&nn->search, nu->v6.ra.search, " ");
+		} else if (nu->ip) {
+			for (int i = 0; i < 2; i++)
+				if (nu->ip->dns[i].family == AF_INET6)
+					add_srv6(nn, &nu->ip->dns[i].v6);
+		}
+		return;
+	}
 	if (nu->from_dhcp && nu->cmd.peerdns) {
 		for (unsigned i = 0; i < nu->lease.n_dns && nn->n_srv < DNS_MAX_SERVERS; i++) {
 			a.v4 = nu->lease.dns[i];
@@ -136,6 +197,11 @@ static const char *ifname(const struct netnames *nn)
 	return nu->chosen >= 0 ? nu->v[nu->chosen].name : "?";
 }
 
+static const char *fam(const struct netnames *nn)
+{
+	return nn->family == AF_INET6 ? "IPv6" : "IPv4";
+}
+
 /* Every name done, or one failed (error): the addresses go into the
  * root's spec, the socket closes, the root's work may start. */
 static void finish(struct netnames *nn, char *error)
@@ -150,18 +216,32 @@ static void finish(struct netnames *nn, char *error)
 		nu->ops->close(nn->fd);
 		nn->fd = -1;
 	}
-	if (error) {
-		nu->names_error = error; /* said by the root's mount or login */
-	} else {
+	if (!error) {
+		/* each name's text replaced by its address (one name to a
+		 * string); an IPv6 address inside a longer text in brackets */
 		for (size_t i = 0; i < nn->n_slot; i++) {
 			struct nn_slot *s = &nn->slot[i];
+			const struct net_addr *a = &nn->name[s->name].addr;
+			bool inside = s->off || (*s->ref)[s->off + s->len];
 			char t[NET_ADDR_TEXT];
-			char *v = xasprintf("%s%s", net_addr_str(&nn->name[s->name].addr, t),
-					    s->len ? *s->ref + s->len : "");
+			char *v = xasprintf("%.*s%s%s%s%s", (int)s->off, *s->ref,
+					    inside && a->family == AF_INET6 ? "[" : "", net_addr_str(a, t),
+					    inside && a->family == AF_INET6 ? "]" : "", *s->ref + s->off + s->len);
 			free(*s->ref);
 			*s->ref = v;
 		}
 	}
+	if (!error && nn->rootpath) {
+		if (strlen(nn->rootpath) >= sizeof(nu->lease.root_path))
+			error = xasprintf("%s: root-path %s: too long once its server's name is replaced by "
+					  "its address (%s)", ifname(nn), nu->lease.root_path, nn->rootpath);
+		else
+			memcpy(nu->lease.root_path, nn->rootpath, strlen(nn->rootpath) + 1);
+	}
+	free(nn->rootpath);
+	nn->rootpath = NULL;
+	if (error)
+		nu->names_error = error; /* said by the root's mount or login */
 	if (nu->on_up)
 		nu->on_up(nu->up_arg);
 }
@@ -171,7 +251,8 @@ static void drive(struct netnames *nn, const uint8_t *rx, size_t rxlen, const st
 static void start_name(struct netnames *nn)
 {
 	struct netup *nu = nn->nu;
-	struct dns_config cfg = { .name = nn->name[nn->cur].text, .qtype = DNS_TYPE_A, .servers = nn->srv,
+	struct dns_config cfg = { .name = nn->name[nn->cur].text,
+				  .qtype = nn->family == AF_INET6 ? DNS_TYPE_AAAA : DNS_TYPE_A, .servers = nn->srv,
 				  .n_servers = nn->n_srv, .search = (const char *const *)nn->search.v,
 				  .n_search = nn->search.n,
 				  .seed = (uint32_t)nu->ops->now_ms() ^ (uint32_t)(nn->cur * 2654435761u) };
@@ -180,7 +261,7 @@ static void start_name(struct netnames *nn)
 		finish(nn, xasprintf("%s: %s", ifname(nn), nn->dc.error));
 		return;
 	}
-	log_info("%s: resolving %s (IPv4)", ifname(nn), cfg.name);
+	log_info("%s: resolving %s (%s)", ifname(nn), cfg.name, fam(nn));
 	drive(nn, NULL, 0, NULL);
 }
 
@@ -197,7 +278,13 @@ static void drive(struct netnames *nn, const uint8_t *rx, size_t rxlen, const st
 				&dl)) {
 	case DNS_ACT_SEND: {
 		struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(DNS_PORT), .sin_addr = to.v4 };
-		ssize_t e = nu->ops->sendto(nn->fd, tx, txlen, 0, &sin, sizeof(sin));
+		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_port = htons(DNS_PORT), .sin6_addr = to.v6 };
+		ssize_t e;
+		/* a link-local server (a router advertisement's) is on the boot's link */
+		if (to.family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&to.v6) && nu->chosen >= 0)
+			sin6.sin6_scope_id = (uint32_t)nu->v[nu->chosen].ifindex;
+		e = to.family == AF_INET6 ? nu->ops->sendto(nn->fd, tx, txlen, 0, &sin6, sizeof(sin6))
+					  : nu->ops->sendto(nn->fd, tx, txlen, 0, &sin, sizeof(sin));
 		if (e < 0) /* as a lost packet: the timer goes on */
 			log_debug("DNS: send to %s: %s", net_addr_str(&to, t), strerror((int)-e));
 		nn->deadline = (long long)dl;
@@ -228,16 +315,23 @@ static void dns_ready(void *arg)
 	uint8_t buf[2048];
 
 	while (nn->busy && nn->fd >= 0) {
-		struct sockaddr_in sin;
-		unsigned alen = sizeof(sin);
-		struct net_addr from = { .family = AF_INET };
-		ssize_t n = nn->nu->ops->recvfrom(nn->fd, buf, sizeof(buf), MSG_DONTWAIT, &sin, &alen);
+		struct sockaddr_in6 ss; /* the larger of the two */
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+		unsigned alen = sizeof(ss);
+		struct net_addr from = { .family = nn->family };
+		ssize_t n = nn->nu->ops->recvfrom(nn->fd, buf, sizeof(buf), MSG_DONTWAIT, &ss, &alen);
 
 		if (n < 0)
 			return;
-		if (alen < sizeof(sin) || sin.sin_family != AF_INET || sin.sin_port != htons(DNS_PORT))
-			continue;
-		from.v4 = sin.sin_addr;
+		if (nn->family == AF_INET6) {
+			if (alen < sizeof(ss) || ss.sin6_family != AF_INET6 || ss.sin6_port != htons(DNS_PORT))
+				continue;
+			from.v6 = ss.sin6_addr;
+		} else {
+			if (alen < sizeof(*sin) || sin->sin_family != AF_INET || sin->sin_port != htons(DNS_PORT))
+				continue;
+			from.v4 = sin->sin_addr;
+		}
 		drive(nn, buf, (size_t)n, &from);
 	}
 }
@@ -274,20 +368,21 @@ void netnames_start(struct netup *nu)
 			nu->on_up(nu->up_arg);
 		return;
 	}
+	nn->family = nu->family == AF_INET6 ? AF_INET6 : AF_INET;
 	servers(nn);
 	nn->busy = true;
 	nn->cur = 0;
-	fd = nu->ops->socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	fd = nu->ops->socket(nn->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
-		finish(nn, xasprintf("%s: cannot resolve %s (IPv4): cannot open a UDP socket: %s", ifname(nn),
-				     nn->name[0].text, strerror(-fd)));
+		finish(nn, xasprintf("%s: cannot resolve %s (%s): cannot open a UDP socket: %s", ifname(nn),
+				     nn->name[0].text, fam(nn), strerror(-fd)));
 		return;
 	}
 	nn->fd = fd;
 	src.fd = fd;
 	src.arg = nn;
 	if (!nu->loop || loop_add(nu->loop, &src) < 0) {
-		finish(nn, xasprintf("%s: cannot resolve %s (IPv4): %s", ifname(nn), nn->name[0].text,
+		finish(nn, xasprintf("%s: cannot resolve %s (%s): %s", ifname(nn), nn->name[0].text, fam(nn),
 				     nu->loop ? err_msg() : "no event loop"));
 		return;
 	}
@@ -311,6 +406,7 @@ void netnames_free(struct netup *nu)
 		free(nn->name[i].text);
 	free(nn->name);
 	free(nn->slot);
+	free(nn->rootpath);
 	strv_free(&nn->search);
 	free(nn);
 	nu->names = NULL;

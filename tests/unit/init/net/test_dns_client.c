@@ -214,6 +214,48 @@ static void test_errors_exact(void)
 			     "wrong length) for x.test, no answer");
 }
 
+/* IPv6: AAAA asked of an IPv6 server; its answer from another address
+ * is not taken; an A record is not an IPv6 address, the error says IPv6. */
+static void test_aaaa(void)
+{
+	struct net_addr srv = { .family = AF_INET6 }, other = { .family = AF_INET6 };
+	struct dns_config cfg = { .name = "nfsserver.test", .qtype = DNS_TYPE_AAAA, .servers = &srv, .n_servers = 1,
+				  .seed = 5 };
+	struct run r;
+	uint8_t b[600];
+	size_t n;
+	char t[NET_ADDR_TEXT];
+
+	inet_pton(AF_INET6, "fd00::3", &srv.v6);
+	inet_pton(AF_INET6, "fd00::4", &other.v6);
+	memset(&r, 0, sizeof(r));
+	CHECK(dns_client_init(&r.c, &cfg) == 0);
+	CHECK(step(&r, 0, NULL, 0, NULL) == DNS_ACT_SEND);
+	CHECK(r.to.family == AF_INET6 && !memcmp(&r.to.v6, &srv.v6, 16));
+	CHECK(r.tx[r.txlen - 3] == DNS_TYPE_AAAA);
+	/* the right answer from a server not asked, then from ours */
+	memcpy(b, r.tx, r.txlen);
+	n = r.txlen;
+	b[2] |= 0x80;
+	b[3] = 0x80;
+	b[7] = 1;
+	memcpy(b + n, "\xc0\x0c\0\x1c\0\1\0\0\0\x3c\0\x10", 12);
+	inet_pton(AF_INET6, "fd00::64", b + n + 12);
+	n += 28;
+	CHECK(step(&r, 2, b, n, &other) == DNS_ACT_WAIT);
+	CHECK_STR(r.c.ignored, "not from a DNS server we asked");
+	CHECK(step(&r, 3, b, n, &srv) == DNS_ACT_DONE);
+	CHECK_STR(net_addr_str(&r.c.result, t), "fd00::64");
+	/* an A record beside our AAAA question is no IPv6 address: the
+	 * error names the family */
+	memset(&r, 0, sizeof(r));
+	CHECK(dns_client_init(&r.c, &cfg) == 0);
+	step(&r, 0, NULL, 0, NULL);
+	n = reply(&r, b, 0, "10.0.2.9", NULL);
+	CHECK(step(&r, 1, b, n, &srv) == DNS_ACT_FAIL);
+	CHECK_STR(r.c.error, "cannot resolve nfsserver.test (IPv6): fd00::3: no IPv6 address for nfsserver.test");
+}
+
 static void test_bad_names(void)
 {
 	struct dns_client c;
@@ -244,5 +286,6 @@ int main(void)
 	RUN(test_cname_asked_again);
 	RUN(test_errors_exact);
 	RUN(test_bad_names);
+	RUN(test_aaaa);
 	return test_done();
 }

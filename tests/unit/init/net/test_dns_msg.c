@@ -111,6 +111,64 @@ static void test_a_answer(void)
 	CHECK_STR(net_addr_str(&a.addr[1], t), "10.0.2.10");
 }
 
+/* AAAA: IPv6 addresses of the name; A records (and AAAA for another
+ * question) beside them are not taken. */
+static void test_aaaa_answer(void)
+{
+	struct pkt p;
+	struct dns_answer a;
+	const char *why = NULL;
+	struct in6_addr v6;
+	static const uint8_t ip4[] = { 10, 0, 2, 9 };
+	char t[NET_ADDR_TEXT];
+
+	inet_pton(AF_INET6, "fd00::64", &v6);
+	answer_head(&p, 9, "nfsserver.test", DNS_TYPE_AAAA, 0, 2);
+	rr(&p, NULL, 0, DNS_TYPE_A, ip4, 4);
+	rr(&p, NULL, 0, DNS_TYPE_AAAA, &v6, 16);
+	CHECK(dns_answer_parse(p.b, p.n, 9, "nfsserver.test", DNS_TYPE_AAAA, &a, &why) == 0);
+	CHECK(a.n_addr == 1 && a.addr[0].family == AF_INET6);
+	CHECK_STR(net_addr_str(&a.addr[0], t), "fd00::64");
+	/* the same answer is not one to an A question */
+	CHECK(dns_answer_parse(p.b, p.n, 9, "nfsserver.test", DNS_TYPE_A, &a, &why) == -EINVAL);
+	CHECK_STR(why, "the answer to another question");
+	/* an A-sized AAAA, and an AAAA-sized A */
+	answer_head(&p, 9, "nfsserver.test", DNS_TYPE_AAAA, 0, 1);
+	rr(&p, NULL, 0, DNS_TYPE_AAAA, ip4, 4);
+	CHECK(dns_answer_parse(p.b, p.n, 9, "nfsserver.test", DNS_TYPE_AAAA, &a, &why) == -EINVAL);
+	CHECK_STR(why, "an address record of the wrong length");
+	answer_head(&p, 9, "nfsserver.test", DNS_TYPE_A, 0, 1);
+	rr(&p, NULL, 0, DNS_TYPE_A, &v6, 16);
+	CHECK(dns_answer_parse(p.b, p.n, 9, "nfsserver.test", DNS_TYPE_A, &a, &why) == -EINVAL);
+	CHECK_STR(why, "an address record of the wrong length");
+}
+
+/* Addresses no server has: each refused for the same reason. */
+static void test_no_server_address(void)
+{
+	static const char *const bad6[] = { "::", "ff02::1", "::ffff:10.0.2.9" };
+	static const uint8_t bad4[][4] = { { 0, 0, 0, 0 }, { 255, 255, 255, 255 }, { 224, 0, 0, 1 } };
+	const char *msg = "an address no server has (unspecified, broadcast, multicast or IPv4-mapped)";
+	struct pkt p;
+	struct dns_answer a;
+	const char *why = NULL;
+
+	for (size_t i = 0; i < sizeof(bad6) / sizeof(bad6[0]); i++) {
+		struct in6_addr v6;
+		inet_pton(AF_INET6, bad6[i], &v6);
+		answer_head(&p, 3, "x.test", DNS_TYPE_AAAA, 0, 1);
+		rr(&p, NULL, 0, DNS_TYPE_AAAA, &v6, 16);
+		CHECK(dns_answer_parse(p.b, p.n, 3, "x.test", DNS_TYPE_AAAA, &a, &why) == -EINVAL);
+		CHECK_STR(why, msg);
+	}
+	for (size_t i = 0; i < sizeof(bad4) / sizeof(bad4[0]); i++) {
+		answer_head(&p, 3, "x.test", DNS_TYPE_A, 0, 1);
+		rr(&p, NULL, 0, DNS_TYPE_A, bad4[i], 4);
+		CHECK(dns_answer_parse(p.b, p.n, 3, "x.test", DNS_TYPE_A, &a, &why) == -EINVAL);
+		CHECK_STR(why, msg);
+	}
+}
+
 static void test_cname_chain(void)
 {
 	struct pkt p;
@@ -309,6 +367,8 @@ int main(void)
 	RUN(test_query);
 	RUN(test_long_name_refused);
 	RUN(test_a_answer);
+	RUN(test_aaaa_answer);
+	RUN(test_no_server_address);
 	RUN(test_cname_chain);
 	RUN(test_cname_loop_bounded);
 	RUN(test_not_ours);
