@@ -190,8 +190,6 @@ static void add_modparam(struct options *o, const struct cmdline_param *p)
 static const struct {
 	const char *key, *why;
 } unsupported[] = {
-	{ "rd.overlay.reset", "uniramfs never empties a persistent upper layer" },
-	{ "rd.overlay.readonly", "uniramfs has no read-only overlay layer" },
 	/* the team driver passes no traffic until teamd, a daemon with
 	 * its own JSON configuration, drives it over generic netlink: bond=
 	 * has the same modes */
@@ -259,6 +257,10 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->overlay_crypt, p->val);
 	else if (!strcmp(k, "rootovl"))
 		set_rootovl(o, p);
+	else if (!strcmp(k, "rd.overlay.reset") || !strcmp(k, "rd.live.overlay.reset"))
+		set_bool(p, &o->overlay_reset);
+	else if (!strcmp(k, "rd.overlay.readonly") || !strcmp(k, "rd.live.overlay.readonly"))
+		set_bool(p, &o->overlay_readonly);
 	else if (!strcmp(k, "ro") && !p->val)
 		o->rw = false;
 	else if (!strcmp(k, "rw") && !p->val)

@@ -47,6 +47,8 @@ struct options {
 	char *usr, *usrfstype, *usrflags; /* mount.usr=, mount.usrfstype=, mount.usrflags= */
 	char *overlay;  /* rd.overlay's value ("" for the bare word; NULL: not given) */
 	char *overlay_crypt; /* rd.overlay.crypt=: a device made a LUKS upper layer at boot */
+	bool overlay_reset;    /* rd.overlay.reset: empty the persistent upper layer first */
+	bool overlay_readonly; /* rd.overlay.readonly: it is a read-only layer below a tmpfs */
 	bool live;      /* root=live:SPEC or rd.live.image: root is a live medium */
 	char *live_dir, *live_squashimg; /* rd.live.dir=, rd.live.squashimg= */
 	char *live_sha256;               /* rd.live.sha256=: the digest a downloaded image must have */

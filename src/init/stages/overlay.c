@@ -18,6 +18,7 @@
 #include "err.h"
 #include "init/dev/modload.h"
 #include "init/init.h"
+#include "init/stages/overlaypersist.h"
 #include "init/stages/overlayspec.h"
 #include "init/stages/overlayupper.h"
 #include "init/stages/stages.h"
@@ -34,19 +35,30 @@ static int make_dir(struct init *in, const char *path)
 	return r < 0 && r != -EEXIST ? err_errno(r, "rd.overlay: cannot create %s", path) : 0;
 }
 
-/* The upper and work directories inside top, and dracut's links to them. */
-static int upper_dirs(struct init *in, const char *top, const char *upper, char **up, char **work)
+/* dracut's links to the upper and work directories; suffix "-r" for
+ * rd.overlay.readonly's layer below. */
+static void link_dirs(struct init *in, const char *up, const char *work, const char *suffix)
+{
+	char *lu = xasprintf("/run/overlayfs%s", suffix), *lw = xasprintf("/run/ovlwork%s", suffix);
+
+	in->ops->unlink(lu);
+	in->ops->unlink(lw);
+	if (in->ops->symlink(up, lu) < 0 || in->ops->symlink(work, lw) < 0)
+		log_warn("rd.overlay: cannot link %s and %s to %s", lu, lw, up);
+	free(lu);
+	free(lw);
+}
+
+/* The tmpfs upper's directories. */
+static int tmpfs_dirs(struct init *in, char **up, char **work)
 {
 	int r;
 
-	*up = xasprintf("%s/%s", top, upper);
-	*work = xasprintf("%s/ovlwork", top);
+	*up = xstrdup(TMPFS_UPPER "/overlayfs");
+	*work = xstrdup(TMPFS_UPPER "/ovlwork");
 	if ((r = make_dir(in, *up)) < 0 || (r = make_dir(in, *work)) < 0)
 		return r;
-	in->ops->unlink("/run/overlayfs");
-	in->ops->unlink("/run/ovlwork");
-	if (in->ops->symlink(*up, "/run/overlayfs") < 0 || in->ops->symlink(*work, "/run/ovlwork") < 0)
-		log_warn("rd.overlay: cannot link /run/overlayfs and /run/ovlwork to %s", top);
+	link_dirs(in, *up, *work, "");
 	return 0;
 }
 
@@ -54,11 +66,13 @@ static int upper_dirs(struct init *in, const char *top, const char *upper, char 
  * caller falls back to a tmpfs, as dracut does. what: the option. */
 static int mount_backing(struct init *in, const char *what, const char *devnode, const char *type)
 {
+	/* rd.overlay.readonly: the device is only read */
+	unsigned long ro = in->opt.overlay_readonly ? MS_RDONLY : 0;
 	int r;
 
 	if ((r = make_dir(in, BACKING)) < 0)
 		return r;
-	if ((r = in->ops->mount(devnode, BACKING, type, MS_NOATIME, NULL)) < 0) {
+	if ((r = in->ops->mount(devnode, BACKING, type, MS_NOATIME | ro, NULL)) < 0) {
 		log_warn("%s: cannot mount %s (%s): %s; the upper layer is a tmpfs "
 			 "(changes will not persist)", what, devnode, type, strerror(-r));
 		return 0;
@@ -88,6 +102,39 @@ static int upper_device(struct init *in, const char *spec)
 	free(made);
 	free(what);
 	return r;
+}
+
+/* The persistent layer's directories on BACKING (overlaypersist.c),
+ * emptied first for rd.overlay.reset: 1 and *d; 0 when there is none
+ * to use (said: the caller falls back to a tmpfs). */
+static int persist_layer(struct init *in, struct persist_dirs *d)
+{
+	bool ro = in->opt.overlay_readonly;
+	int r = overlay_persist_dirs(in, BACKING, !ro, d);
+
+	if (r == 0) {
+		log_warn("rd.overlay.readonly: no upper layer on " BACKING " to read; the upper "
+			 "layer is a tmpfs");
+		return 0;
+	}
+	if (r < 0) {
+		log_warn("%s; the upper layer is a tmpfs (changes will not persist)", err_msg());
+		return 0;
+	}
+	log_info("rd.overlay: %s %s and %s on " BACKING, d->made ? "made" : "found", d->rel_up,
+		 d->rel_work);
+	if (in->opt.overlay_reset && ro)
+		log_warn("rd.overlay.reset: not emptying %s: rd.overlay.readonly", d->up);
+	else if (in->opt.overlay_reset && !d->made) {
+		if (overlay_persist_reset(in, d) < 0) {
+			log_warn("rd.overlay.reset: %s; the upper layer is a tmpfs (changes will not "
+				 "persist)", err_msg());
+			overlay_persist_free(d);
+			return 0;
+		}
+		log_notice("rd.overlay.reset: emptied %s and %s", d->up, d->work);
+	}
+	return 1;
 }
 
 /* rd.overlay.crypt=: a new LUKS device with an ext4 (overlaycrypt.c) */
@@ -130,8 +177,9 @@ static int upper_tmpfs(struct init *in, const char *opts)
 int stage_overlay(struct init *in)
 {
 	struct overlay_spec s;
+	struct persist_dirs pd = { 0 };
 	struct strv w = { 0 };
-	char *up = NULL, *work = NULL, *data = NULL, *crypt;
+	char *up = NULL, *work = NULL, *data = NULL, *lower = NULL, *crypt;
 	int r, dev = 0;
 
 	overlay_spec_parse(in->opt.overlay, &s, &w);
@@ -154,17 +202,29 @@ int stage_overlay(struct init *in)
 		dev = upper_crypt(in, crypt);
 	else if (s.mode == OVERLAY_DEVICE)
 		dev = upper_device(in, s.device);
+	if (dev > 0)
+		dev = persist_layer(in, &pd);
 	if (dev < 0) {
 		r = dev;
 		goto back;
 	}
-	if (dev)
-		r = upper_dirs(in, BACKING, "overlay", &up, &work);
-	else if ((r = upper_tmpfs(in, s.tmpfs_opts)) == 0)
-		r = upper_dirs(in, TMPFS_UPPER, "overlayfs", &up, &work);
+	if (dev && !in->opt.overlay_readonly) {
+		up = xstrdup(pd.up);
+		work = xstrdup(pd.work);
+		link_dirs(in, up, work, "");
+		lower = xstrdup(ROOT_BELOW);
+	} else if ((r = upper_tmpfs(in, s.tmpfs_opts)) == 0 && (r = tmpfs_dirs(in, &up, &work)) == 0) {
+		/* rd.overlay.readonly: the device's layer between the root and
+		 * the tmpfs, as dracut's /run/overlayfs-r */
+		if (dev) {
+			link_dirs(in, pd.up, pd.work, "-r");
+			log_info("rd.overlay.readonly: %s is a read-only layer below the tmpfs", pd.up);
+		}
+		lower = dev ? xasprintf("%s:" ROOT_BELOW, pd.up) : xstrdup(ROOT_BELOW);
+	}
 	if (r < 0)
 		goto back;
-	data = xasprintf("lowerdir=" ROOT_BELOW ",upperdir=%s,workdir=%s", up, work);
+	data = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s", lower, up, work);
 	if ((r = in->ops->mount("LiveOS_rootfs", "/sysroot", "overlay", 0, data)) < 0) {
 		r = err_errno(r, "rd.overlay: cannot mount the overlay on /sysroot (%s)", data);
 		goto back;
@@ -179,7 +239,9 @@ out:
 	free(up);
 	free(work);
 	free(data);
+	free(lower);
 	free(crypt);
+	overlay_persist_free(&pd);
 	overlay_spec_free(&s);
 	return r;
 }
