@@ -66,6 +66,7 @@ import scenarios_live  # noqa: E402
 import scenarios_liveovl  # noqa: E402
 import scenarios_http  # noqa: E402
 import scenarios_overlay  # noqa: E402
+import scenarios_ovlpersist  # noqa: E402
 import scenarios_load  # noqa: E402
 import scenarios_lvmx  # noqa: E402
 import scenarios_modprobe  # noqa: E402
@@ -283,6 +284,7 @@ SCENARIOS.extend(scenarios_f2fs.scenarios(Scenario))
 SCENARIOS.extend(scenarios_overlay.scenarios(Scenario))
 SCENARIOS.extend(scenarios_live.scenarios(Scenario))
 SCENARIOS.extend(scenarios_liveovl.scenarios(Scenario))
+SCENARIOS.extend(scenarios_ovlpersist.scenarios(Scenario))
 SCENARIOS.extend(scenarios_http.scenarios(Scenario))
 SCENARIOS.extend(scenarios_iso.scenarios(Scenario))
 SCENARIOS.extend(scenarios_lvmx.scenarios(Scenario))

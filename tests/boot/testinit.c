@@ -269,6 +269,33 @@ static void show_asked(void)
 	}
 }
 
+/* testinit.mark=PATH: write a line to PATH and sync it, so a scenario
+ * that boots the same disks again (scenarios_ovlpersist) finds it there
+ * through testinit.show=PATH. */
+static void mark_asked(void)
+{
+	char cmdline[4096];
+	FILE *f = fopen("/proc/cmdline", "re");
+	size_t n = f ? fread(cmdline, 1, sizeof(cmdline) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	cmdline[n] = '\0';
+	for (char *save = NULL, *w = strtok_r(cmdline, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+		int fd;
+
+		if (strncmp(w, "testinit.mark=", 14) != 0)
+			continue;
+		fd = open(w + 14, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 || dprintf(fd, "written by an earlier boot\n") < 0 || fsync(fd) < 0)
+			say("mark %s failed: %s", w + 14, strerror(errno));
+		else
+			say("marked %s", w + 14);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	char args[2048] = "";
@@ -295,6 +322,7 @@ int main(int argc, char **argv, char **envp)
 	 * initramfs generators do not (a "cannot open" line then). */
 	dump("timings", "/run/uniramfs/timings");
 	show_asked();
+	mark_asked();
 	ts = getenv("RD_TIMESTAMP");
 	say("RD_TIMESTAMP=%s", ts ? ts : "(unset)");
 	for (char **e = envp; *e; e++)

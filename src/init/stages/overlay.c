@@ -8,8 +8,10 @@
  * dracut's, which live systems and their scripts know: the root below at
  * /run/rootfsbase, a device above at /run/overlayfs-backing, a tmpfs
  * above at /run/initramfs/overlay, /run/overlayfs and /run/ovlwork
- * pointing at the upper and work directories. All are under /run, so
- * they move with it through switch_root. */
+ * pointing at the upper and work directories (their places on a
+ * device: overlaypersist.c). rd.overlay.readonly puts a device's upper
+ * between the root and a tmpfs, as dracut's /run/overlayfs-r. All are
+ * under /run, so they move with it through switch_root. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
