@@ -91,6 +91,9 @@ tests=(
 	# tiny-initramfs's mktirfs (bench/run.py); not tiny-initramfs, which
 	# conflicts with initramfs-tools and dracut
 	tiny-initramfs-core
+	# dracut's dmsquash-live and livenet modules, and xorriso for the live
+	# ISO, for bench/live.py
+	dracut-live xorriso
 	# dracut's tpm2-tss module, for its TPM2 unlock (bench/unlock.py)
 	tpm2-tools
 	# packaging and the Debian system test (tests/distro)
