@@ -14,6 +14,7 @@ import tempfile
 import threading
 
 import disks
+import scenarios_http
 
 MEDIUM_LABEL = "dracut"
 _lock = threading.Lock()
@@ -136,6 +137,17 @@ def scenarios(Scenario):
                              "the live medium",
                              "uniramfs: ignoring toram: uniramfs does not copy a boot=live medium "
                              "to RAM: the medium stays in use")),
+        # Debian's netbooted live image: boot=live fetch=URL, the image
+        # checked and booted as root=live:http://… is (scenarios_http's server)
+        Scenario("live-debian-fetch", "boot=live fetch=http://… (Debian's live-boot over the "
+                 "network): the image downloaded, checked against rd.live.sha256= and booted",
+                 scenarios_http.IMAGE, "", build=scenarios_http.BUILD,
+                 net=scenarios_http.http_root(()), ours_only=True,
+                 cmdline="boot=live components fetch=%s rd.live.sha256={sha256}"
+                 % scenarios_http.URL, argv="/sbin/init components",
+                 expect=scenarios_http.EXPECT,
+                 log_expect=("uniramfs: %s: SHA-256 {sha256} as rd.live.sha256= says"
+                             % scenarios_http.URL,)),
         Scenario("live-test30-livedir", "... rd.live.image rd.live.dir=LiveOS (TEST-30 "
                  "\"livedir\")", MEDIUM, ROOT, cmdline="rd.overlay rd.live.image rd.live.dir=LiveOS",
                  ours_only=True, expect=EXPECT, log_expect=SAID),

@@ -23,7 +23,6 @@ static const struct {
 			 "are gone at the next boot" },
 	{ "findiso", "uniramfs does not look for a live ISO file on a filesystem" },
 	{ "fromiso", "uniramfs does not look for a live ISO file on a filesystem" },
-	{ "fetch", "uniramfs fetches no boot=live image over the network" },
 	{ "httpfs", "uniramfs fetches no boot=live image over the network" },
 	{ "live-media-offset", "uniramfs reads a live medium from its start only" },
 	{ "live-media-encryption", "uniramfs opens no encrypted live image" },
@@ -73,6 +72,9 @@ bool live_word(struct options *o, const struct cmdline_param *p)
 	} else if (!strcmp(k, "live-media") || !strcmp(k, "bootfrom")) {
 		free(o->live_media);
 		o->live_media = p->val && *p->val ? xstrdup(p->val) : NULL;
+	} else if (!strcmp(k, "fetch")) {
+		free(o->live_fetch);
+		o->live_fetch = p->val && *p->val ? xstrdup(p->val) : NULL;
 	} else if (!strcmp(k, "live-media-path")) {
 		if (!(dir = live_media_path(p->val, &why))) {
 			log_warn("ignoring %s=%s: %s", k, p->val ? p->val : "", why);
@@ -102,7 +104,9 @@ void live_fold(struct options *o)
 	 * scan to removable disks, which uniramfs does not: every disk is looked at */
 	free(o->root);
 	o->root = NULL;
-	if (o->live_media && strcmp(o->live_media, "removable") &&
+	if (o->live_fetch)
+		o->root = xstrdup(o->live_fetch); /* a network root: net/netroot.c reads it too */
+	else if (o->live_media && strcmp(o->live_media, "removable") &&
 	    strcmp(o->live_media, "removable-usb"))
 		o->root = xstrdup(o->live_media);
 	else if (o->live_media)

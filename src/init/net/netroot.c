@@ -407,9 +407,14 @@ int netroot_from_cmdline(const struct cmdline *c, struct netroot *r, struct strv
 {
 	const char *netroot = last_val(c, "netroot"), *root = last_val(c, "root");
 	const char *nfsroot = last_val(c, "nfsroot"), *nbdroot = last_val(c, "nbdroot");
+	const char *boot = last_val(c, "boot"), *fetch = last_val(c, "fetch");
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
+	/* Debian live-boot's boot=live fetch=URL: the image over HTTP; live-boot
+	 * reads no root= (core/options_live.c) */
+	if (boot && !strcmp(boot, "live") && fetch)
+		root = fetch;
 	if (!netroot && root && netroot_http_parse(root, r, w, &ret)) {
 		/* the URL names the root; nothing below applies */
 	} else if (netroot) {

@@ -83,6 +83,12 @@ static void test_medium_named(void)
 	CHECK(o.live_dir == NULL);
 	options_free(&o);
 
+	/* fetch=: the image over HTTP wins over live-media= */
+	parse(&o, "boot=live fetch=http://10.0.2.100/live/filesystem.squashfs live-media=/dev/sr0");
+	CHECK_STR(o.root, "http://10.0.2.100/live/filesystem.squashfs");
+	CHECK(o.live);
+	options_free(&o);
+
 	/* initramfs-tools' boot=nfs is not a live boot */
 	parse(&o, "boot=nfs root=/dev/nfs");
 	CHECK(!o.live && !o.debian_live);

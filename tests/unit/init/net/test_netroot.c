@@ -63,6 +63,15 @@ static void test_http(void)
 		  "number from 1 to 65535");
 	/* a live medium is not a network root */
 	CHECK(line("root=live:LABEL=dracut") == 0 && r.kind == NETROOT_NONE);
+	/* Debian live-boot's fetch=: the image's URL, with boot=live only */
+	CHECK(line("boot=live components fetch=http://10.0.2.100:8080/filesystem.squashfs") == 0);
+	CHECK(r.kind == NETROOT_HTTP);
+	CHECK_STR(r.http.url, "http://10.0.2.100:8080/filesystem.squashfs");
+	CHECK(line("fetch=http://10.0.2.100:8080/filesystem.squashfs") == 0 &&
+	      r.kind == NETROOT_NONE);
+	CHECK(line("boot=live fetch=http://h:0/x") == -EINVAL);
+	CHECK_STR(w.v[0], "cannot use root=http://h:0/x: http://h:0/x: the port is not a number "
+		  "from 1 to 65535");
 }
 
 static void test_iscsi_more_paths(void)
