@@ -4,11 +4,10 @@
  * carries them only when asked, as dracut's livenet is an --add. */
 #include "gen/features/livehttps.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "cmdline.h"
-#include "gen/host/sysroot.h"
+#include "gen/features/feature_wanted.h"
 #include "util.h"
 
 bool live_https_asked(const char *line)
@@ -29,15 +28,5 @@ bool live_https_asked(const char *line)
 
 bool live_https_wanted(bool yes, const char *cmdline, const char *sysroot, bool hostonly)
 {
-	char *data = NULL;
-	size_t len;
-	bool asked;
-
-	if (yes || live_https_asked(cmdline))
-		return true;
-	if (!hostonly || sysroot_read(sysroot, "/proc/cmdline", &data, &len) < 0)
-		return false;
-	asked = live_https_asked(data);
-	free(data);
-	return asked;
+	return feature_wanted(yes, cmdline, sysroot, hostonly, live_https_asked);
 }

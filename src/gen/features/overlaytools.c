@@ -4,11 +4,10 @@
  * overlayfs-crypt and dmsquash-live-autooverlay modules only on --add. */
 #include "gen/features/overlaytools.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "cmdline.h"
-#include "gen/host/sysroot.h"
+#include "gen/features/feature_wanted.h"
 #include "util.h"
 
 bool overlay_tools_asked(const char *line)
@@ -34,15 +33,5 @@ bool overlay_tools_asked(const char *line)
 
 bool overlay_tools_wanted(bool yes, const char *cmdline, const char *sysroot, bool hostonly)
 {
-	char *data = NULL;
-	size_t len;
-	bool asked;
-
-	if (yes || overlay_tools_asked(cmdline))
-		return true;
-	if (!hostonly || sysroot_read(sysroot, "/proc/cmdline", &data, &len) < 0)
-		return false;
-	asked = overlay_tools_asked(data);
-	free(data);
-	return asked;
+	return feature_wanted(yes, cmdline, sysroot, hostonly, overlay_tools_asked);
 }
