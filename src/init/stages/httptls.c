@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildconf.h"
 #include "err.h"
 #include "init/net/http_msg.h"
 #include "init/stages/httproot.h"
@@ -25,10 +26,10 @@
 
 #define CONNECT_EXTRA_S 60
 
-/* __DATE__ is "Mmm dd yyyy": its year is the build's */
+/* meson's, from SOURCE_DATE_EPOCH in a package build */
 static int build_year(void)
 {
-	return atoi(__DATE__ + 7);
+	return UNIRAMFS_BUILD_YEAR;
 }
 
 static int clock_check(const char *url)
