@@ -329,6 +329,14 @@ bool str_has_suffix(const char *s, const char *suffix)
 	return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
 }
 
+bool path_has_dotdot(const char *p)
+{
+	for (const char *c = p; (c = strstr(c, "..")); c += 2)
+		if ((c == p || c[-1] == '/') && (c[2] == '/' || !c[2]))
+			return true;
+	return false;
+}
+
 bool str_has_prefix(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;

@@ -59,6 +59,9 @@ char *path_join(const char *a, const char *b);
 /* Lexically normalise: collapse //, drop ".", resolve ".." without
  * going above the root. Always returns an absolute path. */
 char *path_normalize(const char *path);
+/* A ".." component anywhere in p (first, middle or last): such a path
+ * may climb out of the place it seems to name. */
+bool path_has_dotdot(const char *p);
 bool str_has_suffix(const char *s, const char *suffix);
 bool str_has_prefix(const char *s, const char *prefix);
 /* The value of KEY=VALUE in a comma-separated list ("vers=4.2,addr=…",

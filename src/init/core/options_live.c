@@ -33,7 +33,6 @@ static const struct {
 char *live_media_path(const char *val, const char **why)
 {
 	size_t len;
-	const char *p;
 
 	while (val && *val == '/')
 		val++;
@@ -49,15 +48,9 @@ char *live_media_path(const char *val, const char **why)
 		return NULL;
 	}
 	/* the directory is the medium's: no component may climb out of it */
-	for (p = val; p < val + len; p += strcspn(p, "/"), p += *p == '/') {
-		size_t n = strcspn(p, "/");
-
-		if (p + n > val + len)
-			n = (size_t)(val + len - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			*why = "it goes up (..) out of the medium";
-			return NULL;
-		}
+	if (path_has_dotdot(val)) {
+		*why = "it goes up (..) out of the medium";
+		return NULL;
 	}
 	return xstrndup(val, len);
 }

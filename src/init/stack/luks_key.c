@@ -98,12 +98,7 @@ const struct luks_key *luks_key_for(const struct stack *s, const struct blockdev
 
 static bool path_safe(const char *p)
 {
-	if (p[0] != '/')
-		return false;
-	for (const char *c = p; (c = strstr(c, "..")); c += 2)
-		if (c[-1] == '/' && (c[2] == '/' || c[2] == '\0'))
-			return false;
-	return true;
+	return p[0] == '/' && !path_has_dotdot(p);
 }
 
 static bool force_walk;

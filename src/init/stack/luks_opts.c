@@ -125,16 +125,6 @@ static bool number(const char *v, long min, long max, long *out)
 	return v && cmdline_parse_int(v, min, max, out) == 0;
 }
 
-/* A ".." anywhere in a path (a middle or a last component): such a
- * path does not name the file it seems to. */
-static bool has_dotdot(const char *p)
-{
-	for (const char *c = p; (c = strstr(c, "..")); c += 2)
-		if ((c == p || c[-1] == '/') && (c[2] == '/' || !c[2]))
-			return true;
-	return false;
-}
-
 const char *luks_header_devpart(const char *spec)
 {
 	/* the first ':' followed by a device spec that is not a number:
@@ -150,7 +140,7 @@ bool luks_header_valid(const char *spec)
 	const char *c = luks_header_devpart(spec);
 	size_t n = c ? (size_t)(c - spec) : strlen(spec);
 
-	return spec[0] == '/' && n > 1 && strlen(spec) <= LUKS_HEADER_MAX && !has_dotdot(spec);
+	return spec[0] == '/' && n > 1 && strlen(spec) <= LUKS_HEADER_MAX && !path_has_dotdot(spec);
 }
 
 static void one_option(struct luks_opts *o, const char *w, size_t len, const char *where)
@@ -178,7 +168,7 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		}
 	} else if (!strcmp(word, "keyscript")) {
 		/* Debian's: a path, or a name under /lib/cryptsetup/scripts */
-		if (!v || !*v || has_dotdot(v) || strlen(v) > LUKS_HEADER_MAX) {
+		if (!v || !*v || path_has_dotdot(v) || strlen(v) > LUKS_HEADER_MAX) {
 			log_warn("%s: ignoring keyscript=%s: expected a program in the image (/PATH or "
 				 "a name in /lib/cryptsetup/scripts)", where, v ? v : "");
 		} else {
@@ -215,7 +205,7 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		if (!strcmp(v, "auto")) {
 			free(o->tpm2_device);
 			o->tpm2_device = NULL;
-		} else if (!strncmp(v, "/dev/", 5) && !has_dotdot(v) && v[5]) {
+		} else if (!strncmp(v, "/dev/", 5) && !path_has_dotdot(v) && v[5]) {
 			free(o->tpm2_device);
 			o->tpm2_device = xstrdup(v);
 		} else {

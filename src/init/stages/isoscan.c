@@ -41,9 +41,8 @@ bool isoscan_name_valid(const char *name)
 	if (!*p)
 		return false;
 	/* a name below the mounted device, never above it */
-	for (const char *c = p; *c; c = strchr(c, '/') ? strchr(c, '/') + 1 : c + strlen(c))
-		if (!strncmp(c, "..", 2) && (c[2] == '/' || c[2] == '\0'))
-			return false;
+	if (path_has_dotdot(p))
+		return false;
 	for (; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return false;

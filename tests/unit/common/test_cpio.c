@@ -98,6 +98,20 @@ static void test_truncated_data(void)
 	sink_free(mem);
 }
 
+static void test_path_has_dotdot(void)
+{
+	CHECK(path_has_dotdot(".."));
+	CHECK(path_has_dotdot("../x"));
+	CHECK(path_has_dotdot("/a/../b"));
+	CHECK(path_has_dotdot("/a/.."));
+	CHECK(path_has_dotdot("a/../"));
+	CHECK(!path_has_dotdot("/a/..b/c"));
+	CHECK(!path_has_dotdot("/a/b../c"));
+	CHECK(!path_has_dotdot("/a/.../c"));
+	CHECK(!path_has_dotdot(""));
+	CHECK(!path_has_dotdot("/etc/keys/root.key"));
+}
+
 static void test_path_normalize(void)
 {
 	char *p;
@@ -116,5 +130,6 @@ int main(void)
 	RUN(test_reader_rejects_garbage);
 	RUN(test_truncated_data);
 	RUN(test_path_normalize);
+	RUN(test_path_has_dotdot);
 	return test_done();
 }
