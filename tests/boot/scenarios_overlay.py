@@ -77,6 +77,12 @@ CASES = (
                       "persist)",)),
     _case("overlay-test21-one", "rd.overlay=1 (TEST-21): a tmpfs above", "rd.overlay=1",
           (OVERLAY_ROOT, WRITABLE)),
+    # rootovl=1, not the bare word: the kernel hands a bare word it does
+    # not know to the real init's argv, which run.py checks is bare
+    _case("overlay-rootovl", "rootovl=1 (dracut 059's overlay-root, not in TEST-21): the same "
+          "tmpfs above as rd.overlay=1", "rootovl=1", (OVERLAY_ROOT, WRITABLE),
+          log_expect=("uniramfs: rd.overlay: the upper layer is a tmpfs (changes will not "
+                      "persist)",)),
     _case("overlay-test21-label", "rd.overlay=LABEL=OVERLAY (TEST-21 \"persistent device "
           "overlay\"): the device's filesystem above", "rd.overlay=LABEL=OVERLAY",
           (OVERLAY_ROOT, WRITABLE, DEVICE_UPPER),
