@@ -149,20 +149,6 @@ static int in_child(struct init *in, void (*fn)(void *), struct fetch *f)
 	return f->code < 0 ? err_set_code(f->code, "%s", f->msg) : 0;
 }
 
-/* The kernel's MemAvailable in bytes; 0: not known. */
-static unsigned long long mem_available(struct init *in)
-{
-	char *path = in->ops->path("/proc/meminfo"), *data = NULL, *p;
-	unsigned long long kb = 0;
-	size_t len;
-
-	if (read_file(path, &data, &len) == 0 && (p = strstr(data, "\nMemAvailable:")))
-		kb = strtoull(p + 14, NULL, 10);
-	free(path);
-	free(data);
-	return kb * 1024;
-}
-
 /* rd.live.maxsize=N[KMG]: 0, or -EINVAL (err set). */
 static int parse_size(const char *text, unsigned long long *out)
 {
@@ -193,7 +179,7 @@ static int room(struct init *in, struct fetch *f)
 {
 	char *run = in->ops->path("/run");
 	struct statvfs sv;
-	unsigned long long mem = mem_available(in), cap = 0;
+	unsigned long long mem = live_mem_available(in), cap = 0;
 	int r = statvfs(run, &sv);
 
 	free(run);

@@ -24,16 +24,15 @@
  * copy: the overlay's upper layer, the real init's start. */
 #define RAM_RESERVE (128 * MIB)
 
-/* MemAvailable from /proc/meminfo, in bytes; 0 when it cannot be read. */
-static unsigned long long mem_available(struct init *in)
+unsigned long long live_mem_available(struct init *in)
 {
-	char *p = in->ops->path("/proc/meminfo"), *data = NULL, *line;
+	char *path = in->ops->path("/proc/meminfo"), *data = NULL, *p;
 	unsigned long long kb = 0;
 
-	if (read_file(p, &data, NULL) == 0 && (line = strstr(data, "MemAvailable:")))
-		kb = strtoull(line + strlen("MemAvailable:"), NULL, 10);
+	if (read_file(path, &data, NULL) == 0 && (p = strstr(data, "\nMemAvailable:")))
+		kb = strtoull(p + strlen("\nMemAvailable:"), NULL, 10);
+	free(path);
 	free(data);
-	free(p);
 	return kb * 1024;
 }
 
@@ -86,7 +85,7 @@ out:
 
 int live_ram_copy(struct init *in, const char *medium, const char *src, const char *dst)
 {
-	unsigned long long size, room, avail = mem_available(in), tmpfs = fs_free(in, "/run");
+	unsigned long long size, room, avail = live_mem_available(in), tmpfs = fs_free(in, "/run");
 	struct stat st;
 	int from, to, r;
 

@@ -72,6 +72,9 @@ void live_first_bytes(int fd, char *out, size_t len);
 int live_check_md5(struct init *in, const struct blockdev *bd);
 int live_check_medium(struct init *in, const struct blockdev *bd);
 
+/* liveram.c: the kernel's MemAvailable in bytes (0: not known), the RAM
+ * a live image copied or downloaded into /run may take. */
+unsigned long long live_mem_available(struct init *in);
 /* liveram.c: rd.live.ram: src (on medium, a device name for messages)
  * copied to dst in /run, refused with the sizes when the RAM left is
  * short; then, once the copy is mounted, the medium mounted at dir let
