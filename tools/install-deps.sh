@@ -75,6 +75,9 @@ tests=(
 	# the root discovery boots, tests/boot/scenarios_dps.py)
 	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
 	ovmf mtools systemd-boot-efi
+	# Secure Boot: sbsign for `build --uki-sign-key` (and sbverify for its
+	# test, tests/unit/gen/build/test_build_uki.c)
+	sbsigntool
 	# remote unlock over SSH: dropbear packed into images, dropbearkey
 	# for their host keys, and the boot test's ssh (tests/boot/scenarios_ssh.py)
 	dropbear-bin openssh-client

@@ -49,6 +49,8 @@ static const struct key keys[] = {
 	{ "uki-stub", T_STR, F(uki_stub), "the UKI's EFI stub (default: " UKI_DEFAULT_STUB ")", 0 },
 	{ "uki-kernel", T_STR, F(uki_kernel), "the UKI's kernel (default: SYSROOT/boot/vmlinuz-KVER, or the --kernel-tree's bzImage)", 0 },
 	{ "uki-cmdline", T_STR, F(uki_cmdline), "the UKI's kernel command line (its .cmdline section)", 0 },
+	{ "uki-sign-key", T_STR, F(uki_sign_key), "sign the UKI for Secure Boot with this PEM key (sbsign; with uki-sign-cert)", 0 },
+	{ "uki-sign-cert", T_STR, F(uki_sign_cert), "the PEM certificate of uki-sign-key, put in the UKI's signature", 0 },
 	{ "sysroot", T_STR, F(sysroot), "root of the host to inspect (default: /)", 0 },
 	{ "cmdline", T_STR, F(cmdline), "default kernel command line baked into the image", 0 },
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },

@@ -38,6 +38,7 @@ static void usage(FILE *f)
 		"  --config FILE  -v, --verbose\n"
 		"  --kernel-tree DIR  --format cpio|gen_init_cpio\n"
 		"  --uki FILE.efi  --uki-cmdline \"...\"  --uki-kernel FILE  --uki-stub FILE\n"
+		"  --uki-sign-key KEY.pem --uki-sign-cert CERT.pem\n"
 		"\n"
 		"extract options:\n"
 		"  --preserve  also make device nodes, keep set-id bits and owners\n"

@@ -460,6 +460,8 @@ int build_image(const struct build_opts *o)
 		r = err_set("--uki needs an image, not a --format gen_init_cpio list");
 	if (r == 0 && o->uki)
 		r = output_check(o->uki);
+	if (r == 0)
+		r = uki_check(o);
 	if (r == 0 && o->uki && !o->output) {
 		/* the image lives only inside the UKI */
 		int fd;

@@ -16,5 +16,8 @@ int add_host_files(struct image *img, const struct strv *files);
 /* build_uki.c: --uki FILE.efi around the image at path image (written
  * already), atomically like the image. */
 int uki_write(const struct build_opts *o, const char *sysroot, const char *kver, const char *image);
+/* build_uki.c: the --uki-* options that name the user's files (signing
+ * keys), checked before any work; an error for one without --uki. */
+int uki_check(const struct build_opts *o);
 
 #endif

@@ -13,6 +13,7 @@
 #include "gen/host/sysroot.h"
 #include "gen/image/output.h"
 #include "gen/image/uki.h"
+#include "gen/image/uki_sign.h"
 #include "log.h"
 #include "util.h"
 
@@ -24,7 +25,13 @@ static int read_input(const char *what, const char *path, char **data, size_t *l
 	return 0;
 }
 
-/* The UKI from the image just written (uki.h). */
+int uki_check(const struct build_opts *o)
+{
+	return uki_sign_check(o->uki, o->uki_sign_key, o->uki_sign_cert);
+}
+
+/* The UKI from the image just written (uki.h); signed, when asked, into
+ * the unnamed output file, so a failed signing leaves the old UKI. */
 int uki_write(const struct build_opts *o, const char *sysroot, const char *kver, const char *image)
 {
 	char *stub = NULL, *kernel = NULL, *initrd = NULL, *osrel = NULL, *kpath, *opath = NULL;
@@ -79,12 +86,15 @@ int uki_write(const struct build_opts *o, const char *sysroot, const char *kver,
 	}
 	if (r == 0)
 		r = output_open(&out, o->uki);
-	if (r == 0 && write_all(out.fd, uki.p, uki.len) < 0)
+	if (r == 0 && o->uki_sign_key)
+		r = uki_sign(uki.p, uki.len, out.fd, o->uki_sign_key, o->uki_sign_cert);
+	else if (r == 0 && write_all(out.fd, uki.p, uki.len) < 0)
 		r = err_errno(errno, "%s", o->uki);
 	if (r == 0)
 		r = output_commit(&out);
 	if (r == 0)
-		log_notice("wrote %s: UKI, kernel %s, %zu bytes", o->uki, kpath, uki.len);
+		log_notice("wrote %s: UKI, kernel %s, %zu bytes%s", o->uki, kpath, uki.len,
+			   o->uki_sign_key ? ", signed by sbsign" : "");
 	output_abort(&out);
 	buf_free(&uki);
 	free(stub), free(kernel), free(initrd), free(osrel), free(kpath), free(opath);

@@ -38,6 +38,8 @@ struct build_opts {
 	char *uki_stub;
 	char *uki_kernel;
 	char *uki_cmdline;
+	char *uki_sign_key;  /* Secure Boot: sbsign's key and certificate (uki_sign.h) */
+	char *uki_sign_cert;
 	char *sysroot;
 	char *cmdline;
 	enum microcode_mode microcode;
