@@ -53,6 +53,10 @@ tests=(
 	# image packs for https:// and its CA bundle (plugins/live-https.conf),
 	# openssl to make the test's own CA (curl and socat are above)
 	ca-certificates openssl
+	# the Plymouth splash an image packs (plugins/plymouth.conf,
+	# src/gen/features/plymouth.c) and the themes its boot test shows
+	# (spinfinity: tests/boot/scenarios_plymouth.py checks its blue)
+	plymouth plymouth-themes
 	# the console: loadkeys compiles keymaps, console-data has the
 	# keymaps and fonts (src/gen/features/console.c)
 	kbd console-data

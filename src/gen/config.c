@@ -65,6 +65,8 @@ static const struct key keys[] = {
 	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
 	{ "overlay-tools", T_YESNO, F(overlay_tools), "pack cryptsetup, mkfs.ext4 and sfdisk for rd.overlay.crypt= and a live medium's automatic overlay partition (also when the baked command line, or a hostonly image's running one, has rd.overlay.crypt= or a live root with rd.overlay=LABEL=)", 0 },
 	{ "live-https", T_YESNO, F(live_https), "pack curl and the CA bundle for root=live:https:// (also when the baked command line, or a hostonly image's running one, has such a root=)", 0 },
+	{ "plymouth", T_YESNO, F(plymouth), "pack the Plymouth splash: plymouthd, the host's theme, the DRM drivers (also when the baked command line, or a hostonly image's running one, has splash; needs plymouth installed)", 0 },
+	{ "plymouth-theme", T_STR, F(plymouth_theme), "the Plymouth theme to pack, instead of the one the host's plymouthd.conf or plymouthd.defaults names", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
 };
 

@@ -29,6 +29,7 @@
 #include "gen/features/livetools.h"
 #include "gen/features/nettools.h"
 #include "gen/features/livehttps.h"
+#include "gen/features/plymouth.h"
 #include "gen/features/overlaytools.h"
 #include "gen/features/rescue.h"
 #include "gen/features/ssh.h"
@@ -265,6 +266,8 @@ static int plugin_features(struct plan *p)
 		strv_push(&p->facts.features, "overlay-tools");
 	if (live_https_wanted(p->o->live_https, p->o->cmdline, p->sysroot, p->o->mode == MODE_HOSTONLY))
 		strv_push(&p->facts.features, "live-https");
+	if (plymouth_wanted(p->o->plymouth, p->o->cmdline, p->sysroot, p->o->mode == MODE_HOSTONLY))
+		strv_push(&p->facts.features, "plymouth");
 	return r;
 }
 
@@ -329,6 +332,25 @@ static int add_builtin_only(struct plan *p)
 	return r;
 }
 
+/* The splash on this machine: the DRM drivers bound to its displays,
+ * with their firmware (modinfo's), which hostonly did not pack for the
+ * root. */
+static int add_host_drm(struct plan *p, struct modules *m)
+{
+	struct strv drm = { 0 };
+	char *sysfs = path_join(p->sysroot, "/sys");
+	int r = 0;
+
+	plymouth_host_drm(sysfs, &drm);
+	for (size_t i = 0; r == 0 && i < drm.n; i++) {
+		log_info("plymouth: this machine's display driver %s", drm.v[i]);
+		r = modules_add(m, drm.v[i], false);
+	}
+	strv_free(&drm);
+	free(sysfs);
+	return r;
+}
+
 static int add_modules(struct plan *p)
 {
 	struct modules *m = NULL;
@@ -362,6 +384,8 @@ static int add_modules(struct plan *p)
 		r = plugins_each_module(&p->plugins, want_plugin_module, p);
 		p->mods = NULL;
 	}
+	if (r == 0 && p->o->mode == MODE_HOSTONLY && strv_contains(&p->facts.features, "plymouth"))
+		r = add_host_drm(p, m);
 	/* what the init loads to mount the squashfs stays outside it; a
 	 * kernel config that says =m is no promise the module is there */
 	static const char *const squash_mods[] = { LAYOUT_SQUASH_MODULE_NAMES };
@@ -523,6 +547,8 @@ int build_image(const struct build_opts *o)
 		r = net_plan_add(&p.net, p.img, p.sysroot);
 	if (r == 0)
 		r = live_tools_add(p.img, p.sysroot, o->mode == MODE_HOSTONLY, o->cmdline);
+	if (r == 0 && strv_contains(&p.facts.features, "plymouth"))
+		r = plymouth_plan_add(p.img, p.sysroot, o->plymouth_theme);
 	if (r == 0)
 		r = ssh_plan_add(&p.ssh, p.img, p.sysroot);
 	if (r == 0)

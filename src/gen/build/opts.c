@@ -21,7 +21,7 @@ void build_opts_free(struct build_opts *o)
 			  &o->uki,     &o->uki_stub,    &o->uki_kernel, &o->uki_cmdline,
 			  &o->uki_sign_key, &o->uki_sign_cert,
 			  &o->sysroot, &o->cmdline,     &o->init,       &o->rescue.password_hash,
-			  &o->rescue.password_account };
+			  &o->rescue.password_account, &o->plymouth_theme };
 	struct strv *lists[] = { &o->add_modules, &o->omit_modules, &o->add_files, &o->add_binaries,
 				 &o->add_hooks,   &o->add_keys,     &o->keyfile_pattern, &o->plugins,
 				 &o->configs };

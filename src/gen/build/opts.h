@@ -54,6 +54,8 @@ struct build_opts {
 	int clevis;   /* pack clevis (generic; hostonly does for a clevis token) */
 	int overlay_tools; /* pack plugins/overlay-tools.conf (overlaytools.h) */
 	int live_https;    /* pack plugins/live-https.conf (livehttps.h) */
+	int plymouth;      /* pack plugins/plymouth.conf and the theme (plymouth.h) */
+	char *plymouth_theme; /* the theme, instead of the host's */
 };
 
 /* The defaults, before any config file or flag. */
