@@ -27,6 +27,7 @@ RECIPE = b"live-iso-1"
 ISOLINUX = "/usr/lib/ISOLINUX"
 SYSLINUX_BIOS = "/usr/lib/syslinux/modules/bios"
 VOLID = "UNIRAMFS-LIVE"
+NESTED_VOLID = "Fedora-WS-Live-35"
 _lock = threading.Lock()
 
 
@@ -92,6 +93,25 @@ def live_iso(testinit):
         _make_iso(tree, out, VOLID, boot=True)
         _run(["implantisomd5", out])
     return _cached("live.iso", testinit, make)
+
+
+def nested_iso(testinit):
+    """Fedora's older nested layout (Fedora up to 35, CentOS 8 and 9):
+    LiveOS/squashfs.img on the ISO is a squashfs whose LiveOS/rootfs.img
+    is an ext4 image (mkfs.ext4 -d) of the test root."""
+    def make(tmp, out):
+        inner = os.path.join(tmp, "inner")
+        os.makedirs(os.path.join(inner, "LiveOS"))
+        rootfs = os.path.join(inner, "LiveOS", "rootfs.img")
+        with open(rootfs, "wb") as f:
+            f.truncate(16 << 20)
+        _run(["mkfs.ext4", "-q", "-F", "-L", "Anaconda", "-d", _live_tree(tmp, testinit),
+              "-E", "root_owner=0:0", rootfs])
+        tree = os.path.join(tmp, "iso")
+        os.makedirs(os.path.join(tree, "LiveOS"))
+        _squashfs(inner, os.path.join(tree, "LiveOS", "squashfs.img"))
+        _make_iso(tree, out, NESTED_VOLID, boot=False)
+    return _cached("nested.iso", testinit, make)
 
 
 def damaged_iso(testinit):
@@ -208,6 +228,7 @@ class _HostileMedium:
 
 
 LIVE = _Iso("live-iso", "overlay", live_iso)
+NESTED = _Iso("nested-iso", "overlay", nested_iso)
 DAMAGED = _Iso("damaged-iso", "overlay", damaged_iso)
 ROOTISO = _Iso("root-iso", "iso9660", root_iso)
 TEST30 = _Test30Iso()
@@ -241,6 +262,18 @@ def scenarios(Scenario):
                  expect=OVERLAY + (r"mounts: /dev/sda\d* /run/initramfs/live iso9660 ro,",),
                  log_expect=("uniramfs: root=live: mounted /run/initramfs/live/LiveOS/"
                              "squashfs.img (squashfs, ",)),
+        Scenario("live-iso-nested", "Fedora's older nested layout (Fedora up to 35, CentOS "
+                 "8/9): the ISO's LiveOS/squashfs.img holds LiveOS/rootfs.img, an ext4 image, "
+                 "which is the root below the tmpfs", NESTED, "live:CDLABEL=" + NESTED_VOLID,
+                 bus="cdrom", cmdline="rd.live.image", ours_only=True,
+                 expect=(r"root-mount=LiveOS_rootfs overlay rw,", "root-writable=yes",
+                         r"mounts: /dev/loop\d+ /run/rootfsbase ext4 ro,",
+                         r"mounts: /dev/loop\d+ /run/initramfs/squashfs squashfs ro,",
+                         r"mounts: /dev/sr0 /run/initramfs/live iso9660 ro,"),
+                 log_expect=("uniramfs: root=live: mounted /run/initramfs/live/LiveOS/"
+                             "squashfs.img (squashfs, ",
+                             "uniramfs: root=live: mounted /run/initramfs/squashfs/LiveOS/"
+                             "rootfs.img (ext4, ")),
         Scenario("live-test30-iso", "iso-scan/filename=linux.iso root=live:/dev/disk/by-label/"
                  "ISO (TEST-30 \"iso\"): the ISO file found on the fourth disk, after one whose "
                  "linux.iso is cut in half and one whose is no ISO", TEST30,

@@ -4,11 +4,12 @@
  * itself; any other filesystem is mounted at /run/initramfs/live and
  * holds the image as rd.live.dir/rd.live.squashimg (LiveOS/squashfs.img)
  * or LiveOS/rootfs.img, through a loop device; a squashfs.img holding
- * LiveOS/rootfs.img (Fedora's older, nested layout) has that one mounted
- * in turn. The image is read-only: the overlay stage puts a tmpfs (or
+ * LiveOS/rootfs.img or LiveOS/ext3fs.img (Fedora's older, nested layout)
+ * has that one mounted in turn. The image is read-only: the overlay stage puts a tmpfs (or
  * rd.overlay's device) above it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -89,8 +90,44 @@ static int mount_file(struct init *in, const char *path, const char *target)
 	return 0;
 }
 
-/* path on SQUASH, then as the root: the LiveOS/rootfs.img in it, or
- * itself moved. */
+/* Inside a squashfs.img, as dracut's dmsquash-live-root decides: a
+ * LiveOS/ directory is Fedora's older nested layout (Fedora up to 35,
+ * CentOS 8 and 9), whose LiveOS/rootfs.img (or, older still,
+ * LiveOS/ext3fs.img) is the root; otherwise the squashfs is the root
+ * itself, if it looks like one. */
+static const char *const nested_images[] = { "LiveOS/rootfs.img", "LiveOS/ext3fs.img" };
+/* dracut looks for usr/ and ostree/; sbin/ and etc/ let a minimal root
+ * (busybox, the boot tests') through too */
+static const char *const root_dirs[] = { "usr", "ostree", "sbin", "etc" };
+
+static int mount_inner(struct init *in, const char *path)
+{
+	char inner[128];
+	int r;
+
+	if (in->ops->access(SQUASH "/LiveOS", F_OK) == 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(nested_images); i++) {
+			snprintf(inner, sizeof(inner), SQUASH "/%s", nested_images[i]);
+			if (in->ops->access(inner, F_OK) == 0)
+				return mount_file(in, inner, "/sysroot");
+		}
+		return err_set("%s holds LiveOS/ but neither LiveOS/rootfs.img nor "
+			       "LiveOS/ext3fs.img (Fedora's nested layout) in it", path);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(root_dirs); i++) {
+		snprintf(inner, sizeof(inner), SQUASH "/%s", root_dirs[i]);
+		if (in->ops->access(inner, F_OK) < 0)
+			continue;
+		if ((r = in->ops->mount(SQUASH, "/sysroot", NULL, MS_MOVE, NULL)) < 0)
+			return err_errno(r, "cannot move " SQUASH " to /sysroot");
+		return 0;
+	}
+	return err_set("%s holds no root: neither LiveOS/rootfs.img nor LiveOS/ext3fs.img "
+		       "(Fedora's nested layout) nor usr/, ostree/, sbin/ or etc/ (a root itself)",
+		       path);
+}
+
+/* path on SQUASH, then as the root: the image in it, or itself moved. */
 static int mount_nested(struct init *in, const char *path)
 {
 	int r;
@@ -99,11 +136,7 @@ static int mount_nested(struct init *in, const char *path)
 	    (r = make_dir(in, "/sysroot")) < 0 || (r = mount_file(in, path, SQUASH)) < 0)
 		return r;
 	in->fs_mounted = true;
-	if (in->ops->access(SQUASH "/LiveOS/rootfs.img", F_OK) == 0)
-		return mount_file(in, SQUASH "/LiveOS/rootfs.img", "/sysroot");
-	if ((r = in->ops->mount(SQUASH, "/sysroot", NULL, MS_MOVE, NULL)) < 0)
-		return err_errno(r, "cannot move " SQUASH " to /sysroot");
-	return 0;
+	return mount_inner(in, path);
 }
 
 int mount_live_file(struct init *in, const char *path)
