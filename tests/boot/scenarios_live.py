@@ -121,22 +121,30 @@ def scenarios(Scenario):
         # each disk, root= dropped as live-boot drops it, a live-boot word
         # uniramfs does not act on said by name; the whole Debian live
         # system with live-config is tests/distro/debianlive.py
-        Scenario("live-debian-scan", "boot=live live-media-path=/debian/ (Debian's live-boot): "
-                 "the stick with debian/filesystem.squashfs found past a decoy disk",
+        Scenario("live-debian-scan", "boot=live live-media-path=/debian/ toram (Debian's "
+                 "live-boot): the stick with debian/filesystem.squashfs found past a decoy disk, "
+                 "its image copied to RAM (rd.live.ram's copy) and the stick let go",
                  DEBIAN, "/dev/vda", cmdline="boot=live components live-media-path=/debian/ "
-                 "toram hostname=live", ours_only=True,
+                 "toram hostname=live testinit.show=/sys/block/loop1/loop/backing_file",
+                 ours_only=True,
                  # the kernel hands bare words it does not know to /init,
                  # which hands them on, as initramfs-tools' run-init does
                  argv="/sbin/init components toram",
                  expect=(r"root-mount=LiveOS_rootfs overlay rw,", "root-writable=yes",
                          r"mounts: /dev/loop\d+ /run/rootfsbase squashfs ro,",
-                         r"mounts: /dev/vdb /run/initramfs/live vfat ro,"),
+                         r"show /sys/block/loop1/loop/backing_file: "
+                         r"/run/initramfs/squashed.img$"),
                  log_expect=("uniramfs: boot=live: looking for debian/filesystem.squashfs on "
                              "the block devices",
                              "uniramfs: boot=live: /dev/vdb (vfat) has debian/filesystem.squashfs: "
                              "the live medium",
-                             "uniramfs: ignoring toram: uniramfs does not copy a boot=live medium "
-                             "to RAM: the medium stays in use")),
+                             "uniramfs: boot=live toram: the live image is copied to RAM as "
+                             "rd.live.ram copies it",
+                             "uniramfs: rd.live.ram: copying /run/initramfs/live/debian/"
+                             "filesystem.squashfs (",
+                             "uniramfs: rd.live.ram: /dev/vdb is no longer used: it may be "
+                             "removed"),
+                 log_absent=("/run/initramfs/live vfat", "ignoring toram")),
         # Debian's netbooted live image: boot=live fetch=URL, the image
         # checked and booted as root=live:http://… is (scenarios_http's server)
         Scenario("live-debian-fetch", "boot=live fetch=http://… (Debian's live-boot over the "

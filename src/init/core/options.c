@@ -371,7 +371,8 @@ void options_free(struct options *o)
 			  &o->fsck_mode, &o->fsck_repair, &o->vconsole_keymap, &o->vconsole_font,
 			  &o->usr, &o->usrfstype, &o->usrflags, &o->overlay, &o->overlay_crypt,
 			  &o->live_dir, &o->live_squashimg, &o->live_sha256, &o->live_maxsize,
-			  &o->live_media, &o->live_media_path, &o->iso_scan, &o->live_fetch };
+			  &o->live_media, &o->live_media_path, &o->iso_scan, &o->live_fetch,
+			  &o->live_toram };
 	struct strv *lists[] = { &o->driver_pre, &o->blacklist, &o->modparam_mod,
 				 &o->modparam_arg, &o->disablehooks, &o->init_args };
 

@@ -59,6 +59,7 @@ struct options {
 	bool live_ram;  /* rd.live.ram: the image is copied to /run before it is mounted */
 	bool live_check; /* rd.live.check: checkisomd5 on an ISO medium first */
 	char *live_fetch; /* boot=live fetch=URL: the image over HTTP */
+	char *live_toram; /* boot=live toram=FILE: the file live-boot would copy ("": bare toram) */
 	bool rootwait;
 	long timeout;   /* seconds to wait for the root; -1: forever */
 	char *resume;

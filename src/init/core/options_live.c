@@ -18,7 +18,6 @@
 static const struct {
 	const char *key, *why;
 } live_unsupported[] = {
-	{ "toram", "uniramfs does not copy a boot=live medium to RAM: the medium stays in use" },
 	{ "persistence", "uniramfs keeps no live-boot persistence: changes go to a tmpfs and "
 			 "are gone at the next boot" },
 	{ "findiso", "uniramfs does not look for a live ISO file on a filesystem" },
@@ -68,6 +67,12 @@ bool live_word(struct options *o, const struct cmdline_param *p)
 	} else if (!strcmp(k, "fetch")) {
 		free(o->live_fetch);
 		o->live_fetch = p->val && *p->val ? xstrdup(p->val) : NULL;
+	} else if (!strcmp(k, "toram")) {
+		/* live-boot copies the medium (toram=FILE: that one file of
+		 * it) to RAM; here it turns rd.live.ram on (live_fold), with
+		 * its memory check */
+		free(o->live_toram);
+		o->live_toram = xstrdup(p->val ? p->val : "");
 	} else if (!strcmp(k, "live-media-path")) {
 		if (!(dir = live_media_path(p->val, &why))) {
 			log_warn("ignoring %s=%s: %s", k, p->val ? p->val : "", why);
@@ -88,10 +93,29 @@ bool live_word(struct options *o, const struct cmdline_param *p)
 	return true;
 }
 
+/* toram=FILE names the file live-boot would copy; uniramfs copies the
+ * one image it mounts, so another name is said, not followed. */
+static void toram_fold(struct options *o)
+{
+	const char *v = o->live_toram;
+
+	if (!v)
+		return;
+	if (*v && strcmp(v, o->live_squashimg))
+		log_warn("toram=%s: uniramfs copies only the live image %s/%s to RAM, not %s", v,
+			 o->live_dir, o->live_squashimg, v);
+	o->live_ram = true;
+	log_info("boot=live toram: the live image is copied to RAM as rd.live.ram copies it");
+}
+
 void live_fold(struct options *o)
 {
-	if (!o->debian_live)
+	if (!o->debian_live) {
+		if (o->live_toram)
+			log_warn("ignoring toram%s%s: live-boot's word, only with boot=live (here "
+				 "rd.live.ram)", *o->live_toram ? "=" : "", o->live_toram);
 		return;
+	}
 	o->live = true;
 	/* live-boot reads no root=; "removable" and "removable-usb" narrow its
 	 * scan to removable disks, which uniramfs does not: every disk is looked at */
@@ -109,4 +133,5 @@ void live_fold(struct options *o)
 		o->live_dir = xstrdup(o->live_media_path ? o->live_media_path : "live");
 	if (!o->live_squashimg)
 		o->live_squashimg = xstrdup("filesystem.squashfs");
+	toram_fold(o);
 }

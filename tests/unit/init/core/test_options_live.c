@@ -129,8 +129,6 @@ static void test_unsupported_said(void)
 
 	parse(&o, "boot=live toram persistence findiso=/live.iso live-boot.verify-checksums");
 	CHECK_STR(warnings.p,
-		  "ignoring toram: uniramfs does not copy a boot=live medium to RAM: the medium "
-		  "stays in use\n"
 		  "ignoring persistence: uniramfs keeps no live-boot persistence: changes go to a "
 		  "tmpfs and are gone at the next boot\n"
 		  "ignoring findiso=/live.iso: uniramfs does not look for a live ISO file on a "
@@ -138,6 +136,61 @@ static void test_unsupported_said(void)
 		  "ignoring live-boot.verify-checksums: uniramfs does not check a live medium's "
 		  "md5sums\n");
 	CHECK(o.modparam_mod.n == 0);
+	options_free(&o);
+}
+
+/* toram (live-boot): rd.live.ram's copy of the image, with its memory
+ * check; toram=FILE naming another file is said, the image still copied;
+ * without boot=live it is live-boot's word and not taken. */
+static void test_toram(void)
+{
+	struct options o;
+
+	parse(&o, "boot=live toram");
+	CHECK(o.live_ram);
+	CHECK(warnings.len == 0);
+	options_free(&o);
+
+	parse(&o, "boot=live toram=filesystem.squashfs");
+	CHECK(o.live_ram);
+	CHECK(warnings.len == 0);
+	options_free(&o);
+
+	/* the name compared with rd.live.squashimg=, wherever it stands */
+	parse(&o, "boot=live toram=root.sq rd.live.squashimg=root.sq");
+	CHECK(o.live_ram);
+	CHECK(warnings.len == 0);
+	options_free(&o);
+
+	parse(&o, "boot=live toram=");
+	CHECK(o.live_ram);
+	CHECK(warnings.len == 0);
+	options_free(&o);
+
+	/* hostile or foreign names: said with the text, never a path used */
+	parse(&o, "boot=live live-media-path=debian toram=../../etc/shadow");
+	CHECK(o.live_ram);
+	CHECK_STR(warnings.p, "toram=../../etc/shadow: uniramfs copies only the live image "
+		  "debian/filesystem.squashfs to RAM, not ../../etc/shadow\n");
+	CHECK_STR(o.live_squashimg, "filesystem.squashfs");
+	options_free(&o);
+
+	parse(&o, "boot=live toram=filesystem.squashfs toram=other.module");
+	CHECK(o.live_ram);
+	CHECK_STR(warnings.p, "toram=other.module: uniramfs copies only the live image "
+		  "live/filesystem.squashfs to RAM, not other.module\n");
+	options_free(&o);
+
+	parse(&o, "root=live:LABEL=X toram");
+	CHECK(!o.live_ram);
+	CHECK_STR(warnings.p, "ignoring toram: live-boot's word, only with boot=live (here "
+		  "rd.live.ram)\n");
+	options_free(&o);
+
+	parse(&o, "root=/dev/vda toram=x.squashfs");
+	CHECK(!o.live_ram);
+	CHECK_STR(warnings.p, "ignoring toram=x.squashfs: live-boot's word, only with boot=live "
+		  "(here rd.live.ram)\n");
 	options_free(&o);
 }
 
@@ -149,6 +202,7 @@ int main(void)
 	RUN(test_medium_named);
 	RUN(test_media_path_hostile);
 	RUN(test_unsupported_said);
+	RUN(test_toram);
 	buf_free(&warnings);
 	return test_done();
 }
