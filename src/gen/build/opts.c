@@ -19,7 +19,8 @@ void build_opts_free(struct build_opts *o)
 {
 	char **strs[] = { &o->kver,    &o->output,      &o->kmoddir,    &o->kernel_tree,
 			  &o->uki,     &o->uki_stub,    &o->uki_kernel, &o->uki_cmdline,
-			  &o->uki_sign_key, &o->uki_sign_cert,
+			  &o->uki_sign_key, &o->uki_sign_cert, &o->uki_ucode,
+			  &o->uki_pcr_key, &o->uki_pcr_public_key,
 			  &o->sysroot, &o->cmdline,     &o->init,       &o->rescue.password_hash,
 			  &o->rescue.password_account, &o->plymouth_theme };
 	struct strv *lists[] = { &o->add_modules, &o->omit_modules, &o->add_files, &o->add_binaries,

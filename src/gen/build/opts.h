@@ -40,6 +40,9 @@ struct build_opts {
 	char *uki_cmdline;
 	char *uki_sign_key;  /* Secure Boot: sbsign's key and certificate (uki_sign.h) */
 	char *uki_sign_cert;
+	char *uki_ucode;     /* a microcode cpio: the .ucode section */
+	char *uki_pcr_key;   /* signed PCR 11 policies: .pcrsig, .pcrpkey (uki_pcr.h) */
+	char *uki_pcr_public_key;
 	char *sysroot;
 	char *cmdline;
 	enum microcode_mode microcode;

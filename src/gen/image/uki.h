@@ -11,7 +11,8 @@
  * stub (linuxx64.efi.stub) with the kernel, our image, the command line,
  * os-release and the kernel version as PE sections, the way ukify lays
  * them out: after the stub's last section, each at a page-aligned
- * address (the stub finds them by name), .linux last. Written by this
+ * address (the stub finds them by name), .linux last; build_uki.c adds
+ * .pcrpkey, .ucode and .pcrsig when asked (uki_pcr.h). Written by this
  * small PE writer rather than objcopy, so the file depends on its
  * inputs alone (the stub's own time stamp is kept). The stub's COFF
  * symbol table (not loaded, deprecated for images) is dropped, and so is

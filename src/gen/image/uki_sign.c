@@ -15,7 +15,7 @@
 /* A PEM key or certificate chain is a few KiB; more is not one. */
 #define SIGN_INPUT_MAX (1u << 20)
 
-static int check_input(const char *opt, const char *path)
+int uki_key_file_check(const char *opt, const char *path)
 {
 	struct stat st;
 
@@ -41,9 +41,9 @@ int uki_sign_check(const char *uki, const char *key, const char *cert)
 		return err_set("--uki-sign-%s goes with --uki FILE.efi", key ? "key" : "cert");
 	if (!key || !cert)
 		return err_set("--uki-sign-%s needs --uki-sign-%s too", key ? "key" : "cert", key ? "cert" : "key");
-	r = check_input("--uki-sign-key", key);
+	r = uki_key_file_check("--uki-sign-key", key);
 	if (r == 0)
-		r = check_input("--uki-sign-cert", cert);
+		r = uki_key_file_check("--uki-sign-cert", cert);
 	return r;
 }
 

@@ -11,6 +11,10 @@
  * regular file of sane size (a FIFO would hang sbsign, a device would be
  * read without end) and hand sbsign the paths. */
 
+/* path, given to option opt, names a readable regular file of 1 byte to
+ * 1 MiB: -errno + err_* naming both otherwise. */
+int uki_key_file_check(const char *opt, const char *path);
+
 /* Before the build's work: -errno + err_* naming the option and path
  * for a key or certificate that is missing, unreadable, not a regular
  * file, empty or larger than 1 MiB; the two go together, and with --uki. */
