@@ -50,11 +50,31 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* A token object's members as the scan meets them: its type, and
+ * whether "tpm2-pin" is the literal true (a string "true" is not). */
+struct token_seen {
+	unsigned type;
+	bool pin;
+};
+
+static unsigned token_end(const struct token_seen *t)
+{
+	if (t->type != LUKS2_TOKEN_TPM2)
+		return 0;
+	return t->pin ? LUKS2_TOKEN_TPM2_PIN : LUKS2_TOKEN_TPM2_NOPIN;
+}
+
+static bool is_key(const char *key, size_t keylen, const char *name)
+{
+	return key && keylen == strlen(name) && !memcmp(key, name, keylen);
+}
+
 unsigned luks2_token_types(const char *j, size_t n)
 {
-	const char *key = NULL; /* the last key seen, and its length */
-	size_t keylen = 0;
+	const char *key = NULL; /* the last key seen, its length, where its value starts */
+	size_t keylen = 0, value = 0;
 	int depth = 0, tokens = 0; /* depth of the tokens object's members; 0: outside */
+	struct token_seen t = { 0 };
 	unsigned found = 0;
 
 	for (size_t i = 0; i < n && j[i]; i++) {
@@ -71,19 +91,36 @@ unsigned luks2_token_types(const char *j, size_t n)
 				key = j + start;
 				keylen = i - start;
 				i = k;
-			} else if (tokens && depth == tokens + 1 && keylen == 4 &&
-				   !memcmp(key, "type", 4)) {
-				found |= type_of(j + start, i - start);
+				value = k + 1;
+			} else if (tokens && depth == tokens + 1 && is_key(key, keylen, "type")) {
+				t.type = type_of(j + start, i - start);
+				found |= t.type;
 			}
+		} else if (c == 't' && tokens && depth == tokens + 1 &&
+			   is_key(key, keylen, "tpm2-pin")) {
+			/* the value itself (only spaces before it) is the literal
+			 * true, not the start of a longer word */
+			bool first = true;
+			for (size_t k = value; k < i && first; k++)
+				first = is_space(j[k]);
+			t.pin = first && n - i >= 4 && !memcmp(j + i, "true", 4) &&
+				(n - i == 4 || !((j[i + 4] >= 'a' && j[i + 4] <= 'z') ||
+						 (j[i + 4] >= '0' && j[i + 4] <= '9')));
+			key = NULL;
+			keylen = 0;
 		} else if (c == '{') {
 			depth++;
-			if (depth == 2 && !tokens && keylen == 6 && !memcmp(key, "tokens", 6))
+			if (depth == 2 && !tokens && is_key(key, keylen, "tokens"))
 				tokens = 2;
+			if (tokens && depth == tokens + 1)
+				t = (struct token_seen){ 0 }; /* a token's own object */
 			key = NULL;
 			keylen = 0;
 		} else if (c == '}') {
 			if (depth == tokens)
 				return found; /* the end of "tokens" */
+			if (tokens && depth == tokens + 1)
+				found |= token_end(&t);
 			if (--depth < 0)
 				return 0;
 		}

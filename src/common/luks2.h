@@ -16,6 +16,12 @@
 #define LUKS2_TOKEN_PKCS11 0x4u /* "systemd-pkcs11" */
 #define LUKS2_TOKEN_OTHER 0x8u  /* any other type (a keyring token, a vendor plugin) */
 #define LUKS2_TOKEN_CLEVIS 0x10u /* "clevis": clevis luks bind's, no cryptsetup plugin opens it */
+/* Besides LUKS2_TOKEN_TPM2, how its systemd-tpm2 tokens are opened: one
+ * with "tpm2-pin": true (systemd-cryptenroll --tpm2-with-pin=yes) asks
+ * for a PIN, one without opens alone. */
+#define LUKS2_TOKEN_TPM2_PIN 0x20u
+#define LUKS2_TOKEN_TPM2_NOPIN 0x40u
+#define LUKS2_TOKEN_ALL 0x7fu
 
 /* The header size its first LUKS2_BIN_HDR bytes give, or 0 when they are
  * not a LUKS2 header (LUKS1, no magic, a size out of range). */

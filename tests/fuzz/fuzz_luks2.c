@@ -2,7 +2,8 @@
 /* libFuzzer target: the LUKS2 header scan the generator and the init run
  * on a hostile device. The first bytes are a binary header, the rest a
  * JSON area: neither may read past what was given, the token mask
- * has only the bits luks2.h names, and the subsystem field (the mark of
+ * has only the bits luks2.h names (a TPM2 token's PIN bits only with a
+ * TPM2 token), and the subsystem field (the mark of
  * rd.overlay.crypt='s devices) is a terminated string of a header. */
 #include <stddef.h>
 #include <stdint.h>
@@ -27,8 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(json, data, size);
 	t = luks2_token_types(json, size);
-	if (t & ~(LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_FIDO2 | LUKS2_TOKEN_PKCS11 | LUKS2_TOKEN_OTHER |
-		  LUKS2_TOKEN_CLEVIS))
+	if (t & ~LUKS2_TOKEN_ALL)
+		abort();
+	/* how a TPM2 token opens is said only of a TPM2 token */
+	if ((t & (LUKS2_TOKEN_TPM2_PIN | LUKS2_TOKEN_TPM2_NOPIN)) && !(t & LUKS2_TOKEN_TPM2))
 		abort();
 	free(json);
 	return 0;

@@ -286,7 +286,7 @@ static void test_luks2_tokens(void)
 		luks2_dev(root, "vda2", with ? "{\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\"}}}"
 					     : "{\"tokens\":{}}");
 		CHECK(plan(root, &sp, img, NULL) == 0);
-		CHECK(sp.tokens == (with ? 0x1u : 0));
+		CHECK(sp.tokens == (with ? (LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_TPM2_NOPIN) : 0));
 		CHECK(image_has(img, TOKEN_DIR "/libcryptsetup-token-systemd-tpm2.so") == with);
 		CHECK(image_has(img, "/etc/uniramfs/luks-tokens") == with);
 		for (size_t i = 0; i < ARRAY_SIZE(tss2); i++) {
