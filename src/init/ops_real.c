@@ -359,6 +359,7 @@ const struct initops real_initops = {
 	.spawn = r_spawn,
 	.run = real_run,
 	.run_output = real_run_output,
+	.run_stderr = real_run_stderr,
 	.run_limit = real_run_limit,
 	.run_asking = real_run_asking,
 	.read_secret = real_read_secret,

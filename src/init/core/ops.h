@@ -95,6 +95,12 @@ struct initops {
 	 * whole count read, which may exceed size. */
 	int (*run_output)(const char *path, char *const argv[], char *const envp[], char *out,
 			  size_t size, size_t *len);
+	/* run, with its stderr read into err (at most size - 1 bytes
+	 * kept, then a NUL) instead of shown: for a tool whose reasons only
+	 * its messages give (cryptsetup's token plugins), which the caller
+	 * logs. input fits a pipe's buffer (a PIN). NULL: run (tests). */
+	int (*run_stderr)(const char *path, char *const argv[], char *const envp[],
+			  const void *input, size_t len, char *err, size_t size);
 	/* run with stdin /dev/null, in its own process group, which is
 	 * killed when path has not ended after limit_ms: -ETIMEDOUT (err
 	 * set) then. NULL: run, with no limit (unit tests' fakes). */

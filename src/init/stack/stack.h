@@ -222,6 +222,8 @@ int real_run_output(const char *path, char *const argv[], char *const envp[], ch
 int real_run(const char *path, char *const argv[], char *const envp[], const void *input,
 	     size_t len);
 int real_run_limit(const char *path, char *const argv[], char *const envp[], long limit_ms);
+int real_run_stderr(const char *path, char *const argv[], char *const envp[], const void *input,
+		    size_t len, char *err, size_t size);
 /* passphrase.c: the real initops' read_secret. */
 ssize_t real_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
 			 struct askpass *remote);

@@ -126,8 +126,9 @@ static int wait_child(pid_t pid, const char *path)
 }
 
 /* In the child: the signals as a shell leaves them, in on stdin, out
- * (when >= 0) on stdout, then path. */
-static void exec_child(const char *path, char *const argv[], char *const envp[], int in, int out)
+ * and err (each when >= 0) on stdout and stderr, then path. */
+static void exec_child(const char *path, char *const argv[], char *const envp[], int in, int out,
+		       int err)
 {
 	sigset_t none;
 
@@ -138,6 +139,8 @@ static void exec_child(const char *path, char *const argv[], char *const envp[],
 		dup2(in, STDIN_FILENO);
 	if (out >= 0)
 		dup2(out, STDOUT_FILENO);
+	if (err >= 0)
+		dup2(err, STDERR_FILENO);
 	execve(path, argv, envp);
 	_exit(127);
 }
@@ -161,7 +164,7 @@ int real_run_output(const char *path, char *const argv[], char *const envp[], ch
 		return err_errno(e, "fork");
 	}
 	if (pid == 0)
-		exec_child(path, argv, envp, open("/dev/null", O_RDONLY | O_CLOEXEC), fds[1]);
+		exec_child(path, argv, envp, open("/dev/null", O_RDONLY | O_CLOEXEC), fds[1], -1);
 	close(fds[1]);
 	/* read to the end even past size: the caller is told how much
 	 * there was, and the child never blocks on a full pipe */
@@ -201,7 +204,7 @@ int real_run_limit(const char *path, char *const argv[], char *const envp[], lon
 	if (pid == 0) {
 		/* its own group: what it started dies with it at the limit */
 		setpgid(0, 0);
-		exec_child(path, argv, envp, open("/dev/null", O_RDONLY | O_CLOEXEC), -1);
+		exec_child(path, argv, envp, open("/dev/null", O_RDONLY | O_CLOEXEC), -1, -1);
 	}
 	setpgid(pid, pid); /* as the child does: whichever runs first */
 	/* no SIGCHLD to wait on here (PID 1's loop owns its signals): look
@@ -249,7 +252,7 @@ int real_run(const char *path, char *const argv[], char *const envp[], const voi
 	}
 	if (pid == 0)
 		exec_child(path, argv, envp, input ? fds[0] : open("/dev/null", O_RDONLY | O_CLOEXEC),
-			   -1);
+			   -1, -1);
 	if (input) {
 		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
 		close(fds[0]);
@@ -259,5 +262,57 @@ int real_run(const char *path, char *const argv[], char *const envp[], const voi
 		close(fds[1]);
 		signal(SIGPIPE, old);
 	}
+	return wait_child(pid, path);
+}
+
+int real_run_stderr(const char *path, char *const argv[], char *const envp[], const void *input,
+		    size_t len, char *err, size_t size)
+{
+	int in[2], er[2];
+	size_t kept = 0;
+	char chunk[512];
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return err_errno(errno, "pipe");
+	if (pipe2(er, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(in[0]);
+		close(in[1]);
+		return err_errno(e, "pipe");
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(in[0]);
+		close(in[1]);
+		close(er[0]);
+		close(er[1]);
+		return err_errno(e, "fork");
+	}
+	if (pid == 0)
+		exec_child(path, argv, envp, in[0], -1, er[1]);
+	close(in[0]);
+	close(er[1]);
+	{
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+		/* all of it before reading stderr: it fits the pipe (a PIN) */
+		write_all(in[1], input, len);
+		close(in[1]);
+		signal(SIGPIPE, old);
+	}
+	/* to the end, past size too: the child never blocks on a full pipe */
+	for (;;) {
+		ssize_t n = read(er[0], chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n && size && kept < size - 1; i++)
+			err[kept++] = chunk[i];
+	}
+	if (size)
+		err[kept] = '\0';
+	close(er[0]);
 	return wait_child(pid, path);
 }
