@@ -84,6 +84,17 @@ static int script_run(const char *path, char *const argv[], char *const envp[],
 	return stack_script_next_status();
 }
 
+static int script_run_stderr(const char *path, char *const argv[], char *const envp[],
+			     const void *input, size_t len, char *err, size_t size)
+{
+	const char **e = stack_script.errs;
+
+	snprintf(err, size, "%s", e[0] ? e[0] : "");
+	memmove(e, e + 1, sizeof(stack_script.errs) - sizeof(e[0]));
+	e[ARRAY_SIZE(stack_script.errs) - 1] = NULL;
+	return script_run(path, argv, envp, input, len);
+}
+
 static ssize_t script_read_secret(const char *prompt, char *buf, size_t size, struct loop *loop,
 				  struct askpass *remote)
 {
@@ -103,6 +114,7 @@ static ssize_t script_read_secret(const char *prompt, char *buf, size_t size, st
 const struct initops stack_script_ops = {
 	.reboot = fake_reboot,
 	.run = script_run,
+	.run_stderr = script_run_stderr,
 	.read_secret = script_read_secret,
 };
 

@@ -33,7 +33,8 @@ void stack_log_run(struct fake_ops *f, const char *path, char *const argv[], cha
 		   const void *input, size_t len);
 /* The tools' exit statuses and the prompt's answers, as a test scripts
  * them: each run takes the next status (0 when none is left), each
- * prompt the next answer (end of input when none is left). The initops
+ * prompt the next answer (end of input when none is left), each
+ * run_stderr the next of errs too (nothing when none is left). The initops
  * stack_script_ops plays them; every run and prompt goes to f's log. */
 struct stack_script {
 	struct fake_ops *f;
@@ -41,6 +42,7 @@ struct stack_script {
 	const char *answers[8];
 	int nanswer;
 	bool log_env; /* the runs' SYSTEMD_* environment in the log too */
+	const char *errs[8]; /* what each run_stderr writes on stderr, in turn */
 };
 extern struct stack_script stack_script;
 extern const struct initops stack_script_ops;

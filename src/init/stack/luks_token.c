@@ -3,7 +3,8 @@
  * with the plugins the image holds (systemd's tpm2, fido2, pkcs11), and
  * systemd-cryptsetup's option spellings that map onto it. A TPM must be
  * there first: its driver loads from the queue and /dev/tpmrm0 is waited
- * for, a bounded time. Any failure falls back to the prompt. */
+ * for, a bounded time. A TPM2 token with a PIN asks for it (luks_pin.c).
+ * Any failure falls back to the prompt. */
 #include "init/stack/luks_token.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include "err.h"
 #include "init/core/loop.h"
 #include "init/dev/driverq.h"
+#include "init/stack/luks_pin.h"
 #include "init/stack/stack.h"
 #include "layout.h"
 #include "log.h"
@@ -84,8 +86,11 @@ static bool wait_tpm(struct stack_env *env, const char *dev, const char *path, l
 	return tpm_there(&w);
 }
 
+/* cryptsetup with the plugin's environment: stdin /dev/null, or pin (len
+ * bytes) with its stderr read into err then (luks_pin.c judges it). */
 static int run_cryptsetup(struct stack_env *env, const char **argv, const char *dev,
-			  const char *tpm2_device)
+			  const char *tpm2_device, const char *pin, size_t len, char *err,
+			  size_t size)
 {
 	char *path = tool_find(env, "cryptsetup");
 	struct strv vars = { 0 };
@@ -101,8 +106,11 @@ static int run_cryptsetup(struct stack_env *env, const char **argv, const char *
 	/* systemd's plugin opens SYSTEMD_TPM2_DEVICE, by default /dev/tpmrm0 */
 	if (tpm2_device)
 		strv_push_owned(&vars, xasprintf("SYSTEMD_TPM2_DEVICE=device:%s", tpm2_device));
-	st = env->xops->run ? env->xops->run(path, (char *const *)argv, vars.v, NULL, 0)
-			    : err_set("no way to run programs");
+	if (pin && env->xops->run_stderr)
+		st = env->xops->run_stderr(path, (char *const *)argv, vars.v, pin, len, err, size);
+	else
+		st = env->xops->run ? env->xops->run(path, (char *const *)argv, vars.v, pin, len)
+				    : err_set("no way to run programs");
 	env->stack->last_run_ms = env->ops->now_ms();
 	if (st < 0)
 		log_err("cannot run %s: %s", path, err_msg());
@@ -111,21 +119,37 @@ static int run_cryptsetup(struct stack_env *env, const char **argv, const char *
 	return st;
 }
 
-bool luks_token_try(struct stack_env *env, const char *dev, const char *name,
-		    const struct luks_opts *o)
+struct pin_open {
+	struct stack_env *env;
+	const char **argv;
+	const char *dev, *tpm2_device;
+};
+
+static int open_pin(void *ctx, const char *pin, size_t len, char *err, size_t size)
+{
+	struct pin_open *p = ctx;
+
+	return run_cryptsetup(p->env, p->argv, p->dev, p->tpm2_device, pin, len, err, size);
+}
+
+int luks_token_try(struct stack_env *env, const char *dev, const char *name,
+		   const struct luks_opts *o)
 {
 	const char *argv[LUKS_TOKEN_ARGV], *tpm = o->tpm2_device ? o->tpm2_device : TPM2_DEFAULT;
 	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
-	int have, st;
-	bool want_tpm;
+	/* tokens that are no TPM2 one */
+	const unsigned other = LUKS2_TOKEN_FIDO2 | LUKS2_TOKEN_PKCS11 | LUKS2_TOKEN_OTHER;
+	bool tpm2_only = o->type && !strcmp(o->type, LUKS_TOKEN_TPM2);
+	bool want_tpm, tpm_there = false, pin, alone;
+	int have, st = -1;
 
 	if (o->off)
-		return false;
+		return 0;
 	if (env->ops->access(LAYOUT_TOKENS_FILE, F_OK) < 0) {
 		if (o->type)
 			log_warn("%s: %s asked for, but this image has no LUKS2 token plugins; "
 				 "asking for the passphrase", dev, o->type);
-		return false;
+		return 0;
 	}
 	/* a detached header holds the tokens */
 	have = luks_header_tokens(env, o->header ? o->header : dev);
@@ -137,26 +161,47 @@ bool luks_token_try(struct stack_env *env, const char *dev, const char *name,
 		else if (o->type)
 			log_warn("%s: %s asked for, but its header has no LUKS2 tokens", dev,
 				 o->type);
-		return false;
+		return 0;
 	}
-	want_tpm = o->type ? !strcmp(o->type, LUKS_TOKEN_TPM2) : (have & LUKS2_TOKEN_TPM2);
-	if (want_tpm &&
-	    !wait_tpm(env, dev, tpm,
-		      o->timeout_given ? o->timeout_s
-					: o->tpm2_asked ? TPM2_WAIT_ASKED_S : TPM2_WAIT_HEADER_S) &&
-	    (o->type || !(have & ~LUKS2_TOKEN_TPM2))) {
-		log_warn("%s: no TPM2 device %s; asking for the passphrase", dev, tpm);
-		return false;
+	want_tpm = o->type ? tpm2_only : (have & LUKS2_TOKEN_TPM2);
+	if (want_tpm) {
+		tpm_there = wait_tpm(env, dev, tpm,
+				     o->timeout_given ? o->timeout_s
+				     : o->tpm2_asked  ? TPM2_WAIT_ASKED_S
+						      : TPM2_WAIT_HEADER_S);
+		if (!tpm_there && (o->type || !(have & other))) {
+			log_warn("%s: no TPM2 device %s; asking for the passphrase", dev, tpm);
+			return 0;
+		}
 	}
+	/* a PIN only when a TPM2 token needs one and is there to take it;
+	 * first, unasked, whatever opens alone (cryptsetup tries every
+	 * token without a PIN before it reads one) */
+	pin = tpm_there && (have & LUKS2_TOKEN_TPM2_PIN) && (!o->type || tpm2_only);
+	alone = !pin || (have & LUKS2_TOKEN_TPM2_NOPIN) || (!tpm2_only && (have & other));
 	luks_token_argv(argv, scratch, o, dev, name);
-	st = run_cryptsetup(env, argv, dev, o->tpm2_device);
+	if (alone)
+		st = run_cryptsetup(env, argv, dev, o->tpm2_device, NULL, 0, NULL, 0);
 	if (st == 0) {
 		log_info("%s: opened with its LUKS2 token%s%s", dev, o->type ? " " : "",
 			 o->type ? o->type : "");
-		return true;
+		return 1;
 	}
-	if (st > 0)
+	if (alone && st < 0)
+		return 0; /* cryptsetup did not run (said): no PIN could help */
+	if (pin && !o->headless) {
+		struct pin_open p = { env, argv, dev, o->tpm2_device };
+		long tries = o->tries >= 0 ? o->tries : env->stack->tries;
+		if (!luks_pin_try(env, dev, tries, open_pin, &p))
+			return 0;
+		log_info("%s: opened with its LUKS2 token%s%s and a PIN", dev, o->type ? " " : "",
+			 o->type ? o->type : "");
+		return 2;
+	}
+	if (pin)
+		log_warn("%s: its TPM2 token needs a PIN; not asking for it: headless", dev);
+	else if (st > 0)
 		log_warn("%s: no LUKS2 token opened it (cryptsetup exit status %d); asking for the "
 			 "passphrase", dev, st);
-	return false;
+	return 0;
 }

@@ -17,8 +17,10 @@ size_t luks_token_argv(const char **argv, char scratch[LUKS_SCRATCH][LUKS_ARG_MA
 /* The LUKS2_TOKEN_* of dev's header, or -errno (-EINVAL: not LUKS2). */
 int luks_header_tokens(struct stack_env *env, const char *dev);
 /* Before the prompt: the device's LUKS2 tokens, when the image has the
- * plugins and the header has tokens. True: unlocked as name. */
-bool luks_token_try(struct stack_env *env, const char *dev, const char *name,
-		    const struct luks_opts *o);
+ * plugins and the header has tokens; a TPM2 token's PIN asked for when it
+ * needs one (luks_pin.h). Unlocked as name: 1 with no typed secret, 2
+ * with a typed PIN; 0: not. */
+int luks_token_try(struct stack_env *env, const char *dev, const char *name,
+		   const struct luks_opts *o);
 
 #endif

@@ -209,12 +209,14 @@ int luks_unlock_run(struct stack_env *env, struct unlock *u)
 {
 	enum luks_clevis c;
 	long long t0;
-	int r;
+	int r, tok = 0;
 
 	if (!u->net_waited && ((u->key && try_keyfile(env, u)) ||
-			       luks_token_try(env, u->devnode, u->name, &u->opts))) {
+			       (tok = luks_token_try(env, u->devnode, u->name, &u->opts)) > 0)) {
 		r = 1;
-		env->stack->auto_unlocked = true;
+		/* a token's PIN was typed: no automatic unlock (docs/unlock.md) */
+		if (tok != 2)
+			env->stack->auto_unlocked = true;
 	} else if ((c = luks_clevis_try(env, u->devnode, u->name, &u->opts,
 					u->net_waited || env->stack->half_time_done)) ==
 		   LUKS_CLEVIS_WAIT) {

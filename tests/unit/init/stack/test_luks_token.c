@@ -78,7 +78,8 @@ static void test_header_scan(void)
 	bin[9] = 0xff; /* far past LUKS2_HDR_MAX */
 	CHECK(luks2_hdr_size(bin, sizeof(bin)) == 0);
 
-	CHECK(luks2_token_types(TPM2_JSON, strlen(TPM2_JSON)) == LUKS2_TOKEN_TPM2);
+	CHECK(luks2_token_types(TPM2_JSON, strlen(TPM2_JSON)) ==
+	      (LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_TPM2_NOPIN));
 	CHECK(luks2_token_types(NO_TOKENS_JSON, strlen(NO_TOKENS_JSON)) == 0);
 	CHECK(luks2_token_types("{ \"tokens\" : { \"0\" : { \"type\" : \"systemd-fido2\" },"
 				"\"1\":{\"type\":\"systemd-pkcs11\"},\"2\":{\"type\":\"luks2-keyring\"}}}",
@@ -89,7 +90,7 @@ static void test_header_scan(void)
 	      LUKS2_TOKEN_OTHER);
 	/* an escaped quote does not end a string; cut short or unclosed: nothing */
 	CHECK(luks2_token_types("{\"tokens\":{\"0\":{\"a\":\"\\\"}\",\"type\":\"systemd-tpm2\"}}}",
-				200) == LUKS2_TOKEN_TPM2);
+				200) == (LUKS2_TOKEN_TPM2 | LUKS2_TOKEN_TPM2_NOPIN));
 	CHECK(luks2_token_types("{\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\"", 200) == 0);
 	CHECK(luks2_token_types("{\"tokens\":{\"0\":{\"type\":\"systemd-tp", 200) == 0);
 	CHECK(luks2_token_types("}}}{\"tokens\":{\"0\":{\"type\":\"systemd-tpm2\"}}}", 200) == 0);
