@@ -48,6 +48,9 @@ struct init {
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
 	bool squash_mounted; /* the squashfs segment is on LAYOUT_SQUASH_DIR */
 	bool resume_done;    /* resume= was dealt with (or cannot be any more) */
+	/* x-initrd.mount entries mounted (stages/xinitrd.c): a retry after
+	 * the failure path goes on from the next */
+	size_t xinitrd_done;
 	/* ms spent waiting for a person (passphrase prompts): a deadline
 	 * set before them moves on by as much. */
 	long long stall_ms;

@@ -16,6 +16,7 @@
 #include "init/netboot/netvirt_up.h"
 #include "init/stages/overlayspec.h"
 #include "init/stages/stages.h"
+#include "init/stages/xinitrd.h"
 #include "layout.h"
 #include "log.h"
 
@@ -252,8 +253,35 @@ static int stage_usr(struct init *in, bool *gave_up)
 			return r;
 		}
 	}
-	r = mount_usr_entry(in, &e);
+	r = mount_fstab_entry(in, &e);
 	fstab_entry_free(&e);
+	return r;
+}
+
+/* Then the root's x-initrd.mount entries, each device waited for as the
+ * root's was; a retry after the failure path goes on from the one that
+ * failed. */
+static int stage_xinitrd(struct init *in, bool *gave_up)
+{
+	struct fstab t;
+	int r = 0;
+
+	xinitrd_entries(in, &t);
+	for (size_t i = in->xinitrd_done; r == 0 && i < t.n; i++) {
+		const struct fstab_entry *e = &t.v[i];
+		if (xinitrd_wait_for(in, e)) {
+			log_info("waiting for the %s device %s", e->file, e->spec);
+			r = boot_wait(in, in->opt.timeout < 0 ? -1 : now_ms(in) + in->opt.timeout * 1000,
+				      spec_there, e->spec);
+			if (r < 0) {
+				*gave_up = true;
+				break;
+			}
+		}
+		if ((r = xinitrd_mount(in, e)) == 0)
+			in->xinitrd_done = i + 1;
+	}
+	fstab_free(&t);
 	return r;
 }
 
@@ -390,6 +418,13 @@ mounted:
 	run_break(in, BRK_MOUNT, "mount");
 	run_hooks(in, "mount");
 	while ((r = stage_usr(in, &gave_up)) < 0) {
+		if (gave_up)
+			return r;
+		log_err("%s", err_msg());
+		if ((r = failure(in, true)) < 0)
+			return r;
+	}
+	while ((r = stage_xinitrd(in, &gave_up)) < 0) {
 		if (gave_up)
 			return r;
 		log_err("%s", err_msg());

@@ -62,6 +62,7 @@ import scenarios_console  # noqa: E402
 import scenarios_dps  # noqa: E402
 import scenarios_early  # noqa: E402
 import scenarios_f2fs  # noqa: E402
+import scenarios_handover  # noqa: E402
 import scenarios_live  # noqa: E402
 import scenarios_liveovl  # noqa: E402
 import scenarios_http  # noqa: E402
@@ -258,6 +259,7 @@ SCENARIOS = [
 ]
 SCENARIOS.extend(scenarios_stack.scenarios(Scenario))
 SCENARIOS.extend(scenarios_early.scenarios(Scenario))
+SCENARIOS.extend(scenarios_handover.scenarios(Scenario))
 SCENARIOS.extend(scenarios_persist.scenarios(Scenario))
 SCENARIOS.extend(scenarios_plugins.scenarios(Scenario))
 SCENARIOS.extend(scenarios_multipath.scenarios(Scenario))

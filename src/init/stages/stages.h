@@ -251,6 +251,8 @@ struct fstab_entry {
 	char *spec, *file, *type, *opts;
 	int passno;
 	const char *from; /* who named it, for messages: "/sysroot/etc/fstab", "mount.usr=" */
+	int lineno;       /* its line in an fstab, 0 for the others */
+	char *line;       /* that line as written, printable, for messages (NULL for the others) */
 };
 /* The entry for mountpoint in fstab text (comments, blank lines, tabs
  * and spaces handled). 0 found, 1 not there. */
@@ -261,9 +263,10 @@ void fstab_entry_free(struct fstab_entry *e);
  * partition of the root's disk. 1 (e filled), 0 none (or noauto,
  * rd.fstab=0), < 0 (err set): a spec uniramfs does not understand. */
 int usr_entry(struct init *in, struct fstab_entry *e);
-/* Check and mount it on /sysroot/usr; its device must have come. 0, or
- * a negative code (err set). */
-int mount_usr_entry(struct init *in, const struct fstab_entry *e);
+/* Check and mount it on /sysroot + its mount point (/usr, an
+ * x-initrd.mount entry's); its device must have come. 0, or a negative
+ * code (err set). */
+int mount_fstab_entry(struct init *in, const struct fstab_entry *e);
 
 /* hooks.c */
 #define HOOKS_DIR LAYOUT_HOOKS_DIR

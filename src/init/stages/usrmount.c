@@ -13,38 +13,8 @@
 #include "init/init.h"
 #include "init/stages/mountopts.h"
 #include "init/stages/stages.h"
+#include "init/stages/xinitrd.h"
 #include "log.h"
-
-/* fstab escapes space, tab, newline and backslash as \ooo (getmntent). */
-static char *unescape(const char *s, size_t n)
-{
-	char *out = xmalloc(n + 1), *o = out;
-
-	for (size_t i = 0; i < n;) {
-		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' &&
-		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-			*o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-			i += 4;
-		} else {
-			*o++ = s[i++];
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/* The next blank-separated field of line at *p, unescaped; NULL at the
- * end of the line. */
-static char *field(const char **p)
-{
-	const char *s = *p + strspn(*p, " \t"), *e;
-
-	if (!*s || *s == '\n')
-		return NULL;
-	e = s + strcspn(s, " \t\n");
-	*p = e;
-	return unescape(s, (size_t)(e - s));
-}
 
 /* "/usr/" and "/usr" are the same mount point. */
 static bool same_dir(const char *a, const char *b)
@@ -58,92 +28,59 @@ static bool same_dir(const char *a, const char *b)
 	return na == nb && !strncmp(a, b, na);
 }
 
-void fstab_entry_free(struct fstab_entry *e)
-{
-	free(e->spec);
-	free(e->file);
-	free(e->type);
-	free(e->opts);
-	memset(e, 0, sizeof(*e));
-}
-
 int fstab_find(const char *text, const char *mountpoint, struct fstab_entry *e)
 {
+	struct fstab t;
+	int r = 1;
+
 	memset(e, 0, sizeof(*e));
-	for (const char *line = text; line && *line;) {
-		const char *p = line, *next = strchr(line, '\n');
-		char *freq, *pass;
-
-		line = next ? next + 1 : NULL;
-		p += strspn(p, " \t");
-		if (*p == '#' || *p == '\n' || !*p)
-			continue;
-		e->spec = field(&p);
-		e->file = field(&p);
-		e->type = field(&p);
-		e->opts = field(&p);
-		freq = field(&p);
-		pass = field(&p);
-		e->passno = pass ? atoi(pass) : 0;
-		free(freq);
-		free(pass);
-		if (e->spec && e->file && same_dir(e->file, mountpoint)) {
-			if (!e->type)
-				e->type = xstrdup("auto");
-			if (!e->opts)
-				e->opts = xstrdup("defaults");
-			return 0;
+	fstab_parse(text, strlen(text), "fstab", &t); /* stage_xinitrd says the warnings */
+	for (size_t i = 0; r && i < t.n; i++) {
+		if (same_dir(t.v[i].file, mountpoint)) {
+			*e = t.v[i];
+			memset(&t.v[i], 0, sizeof(t.v[i]));
+			r = 0;
 		}
-		fstab_entry_free(e);
 	}
-	return 1;
+	fstab_free(&t);
+	return r;
 }
 
-static bool has_opt(const char *opts, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = opts; p && *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && !strncmp(p, word, n))
-			return true;
-		p += len;
-		p += *p == ',';
-	}
-	return false;
-}
-
-int mount_usr_entry(struct init *in, const struct fstab_entry *e)
+int mount_fstab_entry(struct init *in, const struct fstab_entry *e)
 {
 	const struct blockdev *bd = registry_match(&in->devs, e->spec);
+	size_t n = strlen(e->file);
 	unsigned long flags;
-	char *data, *type;
+	char *data, *type, *target;
 	int r;
 
+	while (n > 1 && e->file[n - 1] == '/')
+		n--;
 	if (!bd)
-		return err_set("the /usr device %s (from %s) did not appear "
-			       "within %ld seconds", e->spec, e->from, in->opt.timeout);
+		return err_set("the %.*s device %s (from %s) did not appear within %ld seconds",
+			       (int)n, e->file, e->spec, e->from, in->opt.timeout);
+	target = xasprintf("/sysroot%.*s", (int)n, e->file);
 	type = xstrdup(strcmp(e->type, "auto") ? e->type : bd->type ? bd->type : "");
 	if (!*type) {
-		free(type);
-		return err_set("cannot mount %s on /sysroot/usr: no filesystem found on it",
-			       bd->devnode);
+		r = err_set("cannot mount %s on %s: no filesystem found on it", bd->devnode, target);
+		goto out;
 	}
 	/* fstab's pass number 0 means "never check", as for fsck(8). */
-	if (e->passno > 0 && (r = fsck_device(in, bd, type)) < 0) {
-		free(type);
-		return r;
-	}
+	if (e->passno > 0 && (r = fsck_device(in, bd, type)) < 0)
+		goto out;
+	modload_fs(in->ml, type);
 	mountopts_parse(e->opts, &flags, &data);
-	r = in->ops->mount(bd->devnode, "/sysroot/usr", type, flags, data);
+	r = in->ops->mount(bd->devnode, target, type, flags, data);
 	if (r < 0)
-		r = err_errno(r, "cannot mount %s (TYPE %s) on /sysroot/usr", bd->devnode, type);
+		r = err_errno(r, "cannot mount %s (TYPE %s) on %s", bd->devnode, type, target);
 	else
-		log_info("mounted %s (%s, %s) on /sysroot/usr", bd->devnode, type,
-			 flags & MS_RDONLY ? "ro" : "rw");
+		log_info("mounted %s (%s, %s) on %s", bd->devnode, type,
+			 flags & MS_RDONLY ? "ro" : "rw", target);
 	in->fs_mounted = true;
-	free(type);
 	free(data);
+out:
+	free(type);
+	free(target);
 	return r;
 }
 
@@ -151,7 +88,7 @@ int mount_usr_entry(struct init *in, const struct fstab_entry *e)
  * does so for mount.usr=). */
 static char *with_rw(const char *opts, bool rw)
 {
-	if (has_opt(opts, "ro") || has_opt(opts, "rw"))
+	if (fstab_has_opt(opts, "ro") || fstab_has_opt(opts, "rw"))
 		return xstrdup(opts);
 	return xasprintf("%s%s%s", opts, *opts ? "," : "", rw ? "rw" : "ro");
 }
@@ -191,7 +128,8 @@ static int dps_usr(struct init *in, struct fstab_entry *e)
 
 int usr_entry(struct init *in, struct fstab_entry *e)
 {
-	char *path, *text = NULL;
+	char *text = NULL;
+	size_t len;
 	int r;
 
 	memset(e, 0, sizeof(*e));
@@ -199,9 +137,7 @@ int usr_entry(struct init *in, struct fstab_entry *e)
 		return cmdline_usr(in, e);
 	if (!in->opt.fstab)
 		return dps_usr(in, e);
-	path = in->ops->path("/sysroot/etc/fstab");
-	r = read_file(path, &text, NULL);
-	free(path);
+	r = fstab_read(in->ops, "/sysroot/etc/fstab", &text, &len);
 	if (r < 0) {
 		if (r != -ENOENT)
 			log_warn("cannot read /sysroot/etc/fstab: %s", strerror(-r));
@@ -212,7 +148,7 @@ int usr_entry(struct init *in, struct fstab_entry *e)
 	if (r > 0)
 		return dps_usr(in, e);
 	e->from = "/sysroot/etc/fstab";
-	if (has_opt(e->opts, "noauto")) {
+	if (fstab_has_opt(e->opts, "noauto")) {
 		log_info("/usr (%s) is noauto in /sysroot/etc/fstab, not mounting it", e->spec);
 		fstab_entry_free(e);
 		return 0;
