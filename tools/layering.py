@@ -46,7 +46,7 @@ import sys
 PROGRAMS = {
     "init": {
         "src": "src/init",
-        "order": ["main", "modprobe", "ops_real", "sequence", "rootwait", "boot_inputs", "stackenv", "stages", "netboot", "stack", "remote", "dev", "net",
+        "order": ["main", "modprobe", "ops_real", "sequence", "rootwait", "boot_inputs", "stackenv", "stages", "netboot", "stack", "remote", "tpm", "dev", "net",
                   "core"],
         "headers": {"init": "stages"},
         "includes": True,

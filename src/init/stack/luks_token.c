@@ -15,10 +15,10 @@
 
 #include "cmdline.h"
 #include "err.h"
-#include "init/core/loop.h"
 #include "init/dev/driverq.h"
 #include "init/stack/luks_pin.h"
 #include "init/stack/stack.h"
+#include "init/tpm/tpmwait.h"
 #include "layout.h"
 #include "log.h"
 #include "luks2.h"
@@ -57,33 +57,17 @@ int luks_header_tokens(struct stack_env *env, const char *dev)
 	return r;
 }
 
-struct tpm_wait {
-	struct stack_env *env;
-	const char *path;
-};
-
-static bool tpm_there(void *arg)
-{
-	const struct tpm_wait *w = arg;
-
-	return w->env->ops->access(w->path, F_OK) == 0;
-}
-
-/* The TPM's driver is queued like any other (its modalias came with
- * coldplug); its node comes through devtmpfs, its uevent wakes the loop. */
+/* A bounded wait, said first when there is one (tpm/tpmwait.c). */
 static bool wait_tpm(struct stack_env *env, const char *dev, const char *path, long secs)
 {
-	struct tpm_wait w = { env, path };
-
 	driverq_load_all(env->drivers);
-	if (tpm_there(&w))
+	if (env->ops->access(path, F_OK) == 0)
 		return true;
 	if (secs)
 		log_info("%s: waiting up to %ld s for the TPM2 device %s", dev, secs, path);
 	else
 		log_info("%s: waiting for the TPM2 device %s (token-timeout=0)", dev, path);
-	loop_run(env->loop, secs ? env->ops->now_ms() + secs * 1000 : -1, tpm_there, &w, 0);
-	return tpm_there(&w);
+	return tpm_wait(env->ops, env->loop, NULL, path, secs);
 }
 
 /* cryptsetup with the plugin's environment: stdin /dev/null, or pin (len
