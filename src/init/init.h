@@ -63,6 +63,7 @@ struct init {
 	/* the root's btrfs device while its filesystem misses members (rootmount.c) */
 	char btrfs_wait[64];
 	bool modprobe_set;
+	bool measured;       /* enter-initrd went into PCR 11 (pcrphase.c) */
 	/* iso-scan/filename= (isoscan.c): the device the ISO file was found
 	 * on ("" until then), the loop over it (open until the medium is
 	 * mounted), and what each device searched had instead */

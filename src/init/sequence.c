@@ -89,6 +89,7 @@ static void stage_modules(struct init *in)
 		if (netup_start(&in->net, &in->loop) < 0)
 			log_err("%s", err_msg());
 	}
+	pcrphase_enter(in); /* before the first unlock, as systemd-pcrphase-initrd */
 }
 
 static bool net_ready(const struct init *in, const void *arg)
@@ -438,6 +439,7 @@ mounted:
 	sshd_stop(&in->ssh, in->ops, in->xops); /* before the network goes: its logins end cleanly */
 	/* rd.neednet=1 keeps the network for the root too, as dracut does */
 	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE || in->net.cmd.neednet);
+	pcrphase_leave(in);
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());

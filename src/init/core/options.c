@@ -236,6 +236,13 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_bool(p, &o->live_ram);
 	else if (!strcmp(k, "rd.live.check"))
 		set_bool(p, &o->live_check);
+	else if (!strcmp(k, "rd.uniramfs.measure")) {
+		bool v = true;
+		if (p->val && cmdline_parse_bool(p->val, &v) < 0)
+			warn_value(p, "not a boolean (use 1 or 0)");
+		else
+			o->measure = v;
+	}
 	else if (!strcmp(k, "rootfstype"))
 		set_str(&o->rootfstype, p->val);
 	else if (!strcmp(k, "rootflags"))
@@ -339,6 +346,7 @@ void options_parse(struct options *o, const struct cmdline *c)
 	o->shell = true;
 	o->fstab = true;
 	o->gpt_auto = true;
+	o->measure = -1;
 	o->ssh = true;
 	o->ssh_port = 22;
 	o->panic = DEFAULT_PANIC_WAIT;

@@ -58,6 +58,7 @@ struct options {
 	char *iso_scan; /* iso-scan/filename=: an ISO file on some filesystem holds the medium */
 	bool live_ram;  /* rd.live.ram: the image is copied to /run before it is mounted */
 	bool live_check; /* rd.live.check: checkisomd5 on an ISO medium first */
+	int measure;    /* rd.uniramfs.measure: 1, 0; -1 unset (systemd-stub's variable decides) */
 	char *live_fetch; /* boot=live fetch=URL: the image over HTTP */
 	char *live_toram; /* boot=live toram=FILE: the file live-boot would copy ("": bare toram) */
 	bool rootwait;

@@ -26,6 +26,14 @@ void stage_console(struct init *in);
 void kmod_helper_set(struct init *in);
 void kmod_helper_restore(struct init *in);
 
+/* pcrphase.c: "enter-initrd" into PCR 11 once the TPM's driver is
+ * loaded, before any unlock, when rd.uniramfs.measure=1 or (without the
+ * word) systemd-stub measured the boot; "leave-initrd" before
+ * switch_root when the first went in. Never fail the boot: a warning
+ * says what was not measured. */
+void pcrphase_enter(struct init *in);
+void pcrphase_leave(struct init *in);
+
 /* vconsole.c: the image's keymap and font on the virtual console, before
  * any prompt (in->keymap names the keymap loaded). Never fails the boot. */
 void stage_vconsole(struct init *in);
