@@ -89,6 +89,7 @@ import scenarios_sshmulti  # noqa: E402
 import scenarios_stack  # noqa: E402
 import scenarios_zfs  # noqa: E402
 import scenarios_tpm  # noqa: E402
+import scenarios_pcr  # noqa: E402
 import scenarios_verity  # noqa: E402
 import scenarios_rescue  # noqa: E402
 
@@ -275,6 +276,7 @@ SCENARIOS.extend(scenarios_nvmf.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ipv6.scenarios(Scenario))
 SCENARIOS.extend(scenarios_bond.scenarios(Scenario))
 SCENARIOS.extend(scenarios_tpm.scenarios(Scenario))
+SCENARIOS.extend(scenarios_pcr.scenarios(Scenario))
 SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
 SCENARIOS.extend(scenarios_sshmulti.scenarios(Scenario))
