@@ -79,9 +79,11 @@ tests=(
 	# the root discovery boots, tests/boot/scenarios_dps.py)
 	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
 	ovmf mtools systemd-boot-efi
-	# Secure Boot: sbsign for `build --uki-sign-key` (and sbverify for its
-	# test, tests/unit/gen/build/test_build_uki.c)
-	sbsigntool
+	# Secure Boot: sbsign for `build --uki-sign-key` (sbverify and sbattach
+	# for the tests: tests/unit/gen/build/test_build_uki.c), and efitools,
+	# whose efi-updatevar enrols the test keys into OVMF's variable store
+	# in a builder boot (tests/boot/scenarios_sb.py)
+	sbsigntool efitools
 	# remote unlock over SSH: dropbear packed into images, dropbearkey
 	# for their host keys, and the boot test's ssh (tests/boot/scenarios_ssh.py)
 	dropbear-bin openssh-client

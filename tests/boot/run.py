@@ -92,6 +92,7 @@ import scenarios_tpm  # noqa: E402
 import scenarios_pcr  # noqa: E402
 import scenarios_verity  # noqa: E402
 import scenarios_rescue  # noqa: E402
+import scenarios_sb  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
 BASE_CMDLINE = "console=ttyS0 panic=-1"
@@ -296,6 +297,7 @@ SCENARIOS.extend(scenarios_verity.scenarios(Scenario))
 SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 SCENARIOS.extend(scenarios_luksx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_dps.scenarios(Scenario))
+SCENARIOS.extend(scenarios_sb.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
