@@ -115,11 +115,12 @@ static int run_build(const char *extra, char **out)
 static void test_sign(void)
 {
 	char *out = NULL, *o, *u = at("s.efi"), *before = NULL, *after = NULL, *key = NULL, *key2 = NULL;
+	char *kp = at("db.key");
 	size_t blen = 0, alen = 0, klen = 0, k2len = 0;
 	struct stat kst, kst2;
 
-	CHECK(read_file(at("db.key"), &key, &klen) == 0);
-	CHECK(stat(at("db.key"), &kst) == 0);
+	CHECK(read_file(kp, &key, &klen) == 0);
+	CHECK(stat(kp, &kst) == 0);
 	o = xasprintf("--uki %s --uki-sign-key %s/db.key --uki-sign-cert %s/db.crt", u, tmpdir, tmpdir);
 	CHECK(run_build(o, &out) == 0);
 	free(o), free(out);
@@ -147,11 +148,11 @@ static void test_sign(void)
 	CHECK(run_shf("sbverify --cert %s/db.crt %s >/dev/null 2>&1", tmpdir, u) == 0);
 
 	/* the key is read, never written */
-	CHECK(read_file(at("db.key"), &key2, &k2len) == 0);
-	CHECK(stat(at("db.key"), &kst2) == 0);
+	CHECK(read_file(kp, &key2, &k2len) == 0);
+	CHECK(stat(kp, &kst2) == 0);
 	CHECK(klen == k2len && memcmp(key, key2, klen) == 0);
 	CHECK(kst.st_mtim.tv_sec == kst2.st_mtim.tv_sec && kst.st_mtim.tv_nsec == kst2.st_mtim.tv_nsec);
-	free(before), free(after), free(key), free(key2), free(u);
+	free(before), free(after), free(key), free(key2), free(u), free(kp);
 }
 
 static void expect_refused(const char *extra, const char *want_fmt)
@@ -202,7 +203,7 @@ static void test_hostile_keys(void)
 static void test_pcr(void)
 {
 	static const char *const order[] = { ".osrel", ".cmdline", ".uname", ".pcrpkey", ".initrd", ".pcrsig", ".linux" };
-	char *o, *out = NULL, *d = NULL, *pub = NULL, *u = at("p.efi");
+	char *o, *out = NULL, *d = NULL, *pub = NULL, *u = at("p.efi"), *pp = at("pcr.pub");
 	size_t len = 0, publen = 0, n, first;
 	struct sec s[32];
 
@@ -211,7 +212,7 @@ static void test_pcr(void)
 	CHECK(run_build(o, &out) == 0);
 	free(o), free(out);
 	CHECK(read_file(u, &d, &len) == 0);
-	CHECK(read_file(at("pcr.pub"), &pub, &publen) == 0);
+	CHECK(read_file(pp, &pub, &publen) == 0);
 	n = d ? sections(d, len, s, ARRAY_SIZE(s)) : 0;
 	CHECK(n > ARRAY_SIZE(order));
 	first = n - ARRAY_SIZE(order);
@@ -231,7 +232,7 @@ static void test_pcr(void)
 	CHECK(dump_sec(d, s, n, ".linux", "x.linux") && dump_sec(d, s, n, ".osrel", "x.osrel") &&
 	      dump_sec(d, s, n, ".cmdline", "x.cmdline") && dump_sec(d, s, n, ".initrd", "x.initrd") &&
 	      dump_sec(d, s, n, ".pcrpkey", "x.pcrpkey") && dump_sec(d, s, n, ".pcrsig", "x.pcrsig"));
-	free(d), free(pub), free(u);
+	free(d), free(pub), free(u), free(pp);
 
 	if (run_capture("command -v swtpm >/dev/null && ls /usr/lib/*/libtss2-tcti-swtpm.so.0 >/dev/null 2>&1", NULL) != 0) {
 		printf("# no swtpm or its tss2 TCTI: the reference signature is not compared\n");
