@@ -251,7 +251,16 @@ static int detect(struct ctx *c)
 	int r;
 
 	r = hostonly_parse_mountinfo(c, &root, &usr);
-	if (r == 0 && hostonly_net_is_nfs(root.fstype)) {
+	if (r == 0 && hostonly_live_root(c)) {
+		struct hostonly_walk w = { 0 };
+
+		r = hostonly_live(c, &root, &w);
+		for (size_t i = 0; r == 0 && i < w.majmin.n; i++)
+			if ((r = walk_majmin(c, w.majmin.v[i])) < 0)
+				err_wrap("the live root's %s", w.what.v[i]);
+		strv_free(&w.majmin);
+		strv_free(&w.what);
+	} else if (r == 0 && hostonly_net_is_nfs(root.fstype)) {
 		push_uniq(&h->fstypes, root.fstype);
 		r = hostonly_net_nfs(c, &root);
 	} else if (r == 0 && !strcmp(root.fstype, "zfs")) {

@@ -50,9 +50,8 @@ void hostonly_mount_free(struct mount *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS".
- * Later lines win: a mount stacked on / hides the one below it. */
-int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr)
+/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS". */
+int hostonly_each_mount(const struct ctx *c, hostonly_mount_fn fn, void *arg)
 {
 	char *path = at_root(c, "/proc/self/mountinfo");
 	char *data, *line, *next;
@@ -63,8 +62,9 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 		free(path);
 		return err_code();
 	}
-	for (line = data; line && *line; line = next) {
+	for (line = data; r == 0 && line && *line; line = next) {
 		char *f[6], *fstype, *source, *opts, *p = line;
+		struct mount m;
 		size_t i;
 
 		next = strchr(line, '\n');
@@ -84,19 +84,44 @@ int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mou
 		}
 		unescape_octal(f[4]);
 		unescape_octal(source);
-		if (strcmp(f[4], "/") == 0)
-			mount_set(root, f[2], fstype, source, opts);
-		else if (strcmp(f[4], "/usr") == 0)
-			mount_set(usr, f[2], fstype, source, opts);
+		m = (struct mount){ .majmin = f[2], .fstype = fstype, .source = source,
+				    .opts = opts ? opts : "" };
+		r = fn(c, f[4], &m, arg);
 	}
 	free(data);
-	if (!root->majmin) {
-		err_set("no mount of \"/\" in %s", path);
-		free(path);
-		return err_code();
-	}
 	free(path);
+	return r;
+}
+
+struct root_usr {
+	struct mount *root, *usr;
+};
+
+/* Later lines win: a mount stacked on / hides the one below it. */
+static int root_usr(const struct ctx *c, const char *target, const struct mount *m, void *arg)
+{
+	struct root_usr *ru = arg;
+
+	(void)c;
+	if (strcmp(target, "/") == 0)
+		mount_set(ru->root, m->majmin, m->fstype, m->source, m->opts);
+	else if (strcmp(target, "/usr") == 0)
+		mount_set(ru->usr, m->majmin, m->fstype, m->source, m->opts);
 	return 0;
+}
+
+int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr)
+{
+	struct root_usr ru = { root, usr };
+	int r = hostonly_each_mount(c, root_usr, &ru);
+
+	if (r == 0 && !root->majmin) {
+		char *path = at_root(c, "/proc/self/mountinfo");
+
+		r = err_set("no mount of \"/\" in %s", path);
+		free(path);
+	}
+	return r;
 }
 
 /* /dev/NAME (or /dev/mapper/NAME, /dev/VG/LV...) of a mount or swap →
@@ -140,7 +165,7 @@ static int find_dm_by_name(const struct ctx *c, const char *dmname, char **name)
 	return 0;
 }
 
-static int devnode_to_majmin(const struct ctx *c, const char *devnode, char **majmin)
+int hostonly_devnode_majmin(const struct ctx *c, const char *devnode, char **majmin)
 {
 	const char *rel = devnode + strlen("/dev/");
 	char *name = NULL, *path;
@@ -186,7 +211,7 @@ int hostonly_mount_device(const struct ctx *c, const struct mount *m, const char
 	if (!str_has_prefix(m->source, "/dev/"))
 		return err_set("%s is %s on \"%s\", not on a block device", what, m->fstype,
 			       m->source);
-	if (devnode_to_majmin(c, m->source, majmin) < 0)
+	if (hostonly_devnode_majmin(c, m->source, majmin) < 0)
 		return err_wrap("%s (%s)", what, m->fstype);
 	return 0;
 }
@@ -231,7 +256,7 @@ int hostonly_find_resume(const struct ctx *c, char **majmin)
 		/* Compressed RAM swap forgets its contents at power off. */
 		if (str_has_prefix(file, "/dev/zram"))
 			continue;
-		r = devnode_to_majmin(c, file, majmin);
+		r = hostonly_devnode_majmin(c, file, majmin);
 		break;
 	}
 	free(data);

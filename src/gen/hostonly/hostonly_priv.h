@@ -57,9 +57,33 @@ void hostonly_net_free(struct hostonly_net *n);
  * order; an error when there is none. */
 int hostonly_zfs_members(const struct ctx *c, const char *source, struct strv *majmins);
 
+/* hostonly_route.c: the drivers of every network interface that has a
+ * device (not lo, a bridge, a VLAN); why names the need in messages. */
+int hostonly_walk_nics(const struct ctx *c, const char *why);
+
+/* hostonly_live.c: is / a live image (the host's /proc/cmdline says
+ * root=live:, rd.live.image or boot=live)? And what the image needs to
+ * reach it again: the medium's filesystem, loop, squashfs, overlay and
+ * the NICs for a network image in c->h, the disks whose drivers it
+ * needs (the medium's, an iso-scan or rd.overlay= disk) in walk, each
+ * with what it is, for hostonly.c's sysfs walk. root: the / mount. */
+struct hostonly_walk {
+	struct strv majmin, what;
+};
+bool hostonly_live_root(const struct ctx *c);
+int hostonly_live(const struct ctx *c, const struct mount *root, struct hostonly_walk *walk);
+
+/* Each mount of SYSROOT/proc/self/mountinfo in order, its mount point
+ * unescaped: fn's nonzero return stops the walk and is returned. */
+typedef int (*hostonly_mount_fn)(const struct ctx *c, const char *target, const struct mount *m,
+				 void *arg);
+int hostonly_each_mount(const struct ctx *c, hostonly_mount_fn fn, void *arg);
 /* The root and /usr mounts (usr->majmin NULL when /usr is not one). */
 int hostonly_parse_mountinfo(const struct ctx *c, struct mount *root, struct mount *usr);
 void hostonly_mount_free(struct mount *m);
+/* /dev/NAME, /dev/mapper/NAME or a udev link in the sysroot's /dev as
+ * "MAJ:MIN", by sysfs: 0, or -1 with err set. */
+int hostonly_devnode_majmin(const struct ctx *c, const char *devnode, char **majmin);
 /* A mount's block device as "MAJ:MIN"; what names it in errors. */
 int hostonly_mount_device(const struct ctx *c, const struct mount *m, const char *what, char **majmin);
 /* The resume device as "MAJ:MIN", or *majmin NULL when there is none. */

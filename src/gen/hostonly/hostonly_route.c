@@ -206,33 +206,27 @@ int hostonly_net_reach_server(const struct ctx *c)
 	return r;
 }
 
-int hostonly_nics(const char *sysroot, struct hostonly *h)
+int hostonly_walk_nics(const struct ctx *c, const char *why)
 {
-	struct ctx c = { .h = h };
 	struct dirent **names = NULL;
 	char *dir;
 	int n, r = 0;
 
-	c.root = realpath(sysroot, NULL);
-	if (!c.root)
-		return err_errno(errno, "sysroot %s", sysroot);
-	if (!strcmp(c.root, "/"))
-		c.root[0] = '\0';
-	dir = at_root(&c, "/sys/class/net");
+	dir = at_root(c, "/sys/class/net");
 	n = scandir(dir, &names, NULL, alphasort);
 	if (n < 0)
-		log_info("SSH: no network interfaces in %s: add the NIC's driver with --add-modules",
-			 dir);
+		log_info("%s: no network interfaces in %s: add the NIC's driver with --add-modules",
+			 why, dir);
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		char *link, *dev = NULL;
 		if (r == 0 && ifname_ok(name)) {
 			link = xasprintf("%s/%s/device", dir, name);
-			r = hostonly_resolve_link(&c, link, &dev);
+			r = hostonly_resolve_link(c, link, &dev);
 			free(link);
 			if (r == 0) {
-				log_info("SSH: the drivers of %s", name);
-				r = hostonly_walk_up(&c, dev);
+				log_info("%s: the drivers of %s", why, name);
+				r = hostonly_walk_up(c, dev);
 			} else if (r > 0) {
 				r = 0; /* lo, a bridge: no driver of its own */
 			}
@@ -242,6 +236,20 @@ int hostonly_nics(const char *sysroot, struct hostonly *h)
 	}
 	free(names);
 	free(dir);
+	return r;
+}
+
+int hostonly_nics(const char *sysroot, struct hostonly *h)
+{
+	struct ctx c = { .h = h };
+	int r;
+
+	c.root = realpath(sysroot, NULL);
+	if (!c.root)
+		return err_errno(errno, "sysroot %s", sysroot);
+	if (!strcmp(c.root, "/"))
+		c.root[0] = '\0';
+	r = hostonly_walk_nics(&c, "SSH");
 	free(c.root);
 	strv_sort_uniq(&h->modules);
 	strv_sort_uniq(&h->modaliases);
