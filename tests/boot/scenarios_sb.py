@@ -16,7 +16,13 @@ store are cached in $UNIRAMFS_TEST_CACHE/secureboot-HASH/ (default
 files; each boot gets its own copy of the store (and -snapshot).
 
 The signed boot passes on the marker after switch_root, with the stub
-and the kernel both saying Secure Boot is on. The refused boot's text is
+and the kernel both saying Secure Boot is on.  It has a fresh swtpm too
+(when swtpm is installed): the UKI is also built with --uki-pcr-key, the
+stub measures its sections into PCR 11 and the init the two phases
+(unasked: the stub left StubPcrKernelImage), and the root's PCR 11 must
+be `systemd-measure calculate --phase=enter-initrd:leave-initrd` over the
+sections read back from the UKI, whose PolicyPCR digest must be the one
+the UKI's .pcrsig signed for that phase. The refused boot's text is
 the firmware's boot manager's, on the serial console: "BdsDxe: failed to
 load Boot0001 ... Access Denied" for the ESP (EFI_SECURITY_VIOLATION);
 it then tries its built-in shell, refused as well ("Security
@@ -28,8 +34,10 @@ signed.
 
 import contextlib
 import hashlib
+import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -37,6 +45,7 @@ import threading
 
 import disks
 import scenarios_early
+import tpm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(os.path.dirname(HERE))
@@ -49,6 +58,8 @@ RECIPE = "secureboot-vars v1: RSA-2048 PK, KEK, db; efitools efi-updatevar db, K
 ROOT = disks.Disk("sb-root", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-0000000005b1", "sbroot", size_mb=48)
 MACHINE = ["-machine", "q35,smm=on", "-global", "driver=cfi.pflash01,property=secure,value=on"]
 ENROLLED = "UNIRAMFS-SB-ENROLLED"
+MEASURE = "/usr/lib/systemd/systemd-measure"
+PCR11 = "/sys/class/tpm/tpm0/pcr-sha256/11"
 _run = scenarios_early._run
 _lock = threading.Lock()
 
@@ -169,21 +180,78 @@ def enrolled(env):
 _built = {}
 
 
+def pe_sections(path):
+    """{name: bytes} of a PE file's sections, each VirtualSize bytes (what
+    the stub measures), read here apart from the generator's writer."""
+    with open(path, "rb") as f:
+        d = f.read()
+    pe = struct.unpack_from("<I", d, 0x3c)[0]
+    nsec, = struct.unpack_from("<H", d, pe + 6)
+    optlen, = struct.unpack_from("<H", d, pe + 20)
+    out = {}
+    for i in range(nsec):
+        sh = pe + 24 + optlen + 40 * i
+        name = d[sh:sh + 8].rstrip(b"\0").decode()
+        vsize, _, _, raw = struct.unpack_from("<IIII", d, sh + 8)
+        out[name] = d[raw:raw + vsize]
+    return out
+
+
+def policy_pcr11(value):
+    """TPM2_PolicyPCR's digest for PCR 11 of the sha256 bank holding value,
+    from a zero policy (what a .pcrsig entry's "pol" is)."""
+    sel = struct.pack(">IHB3B", 1, 0x000B, 3, 0, 1 << 3, 0)
+    return hashlib.sha256(bytes(32) + struct.pack(">I", 0x17F) + sel
+                          + hashlib.sha256(value).digest()).digest()
+
+
+def _predict(efi, tmp):
+    """systemd-measure's PCR 11 for the phase the root sees
+    (enter-initrd:leave-initrd) over the sections systemd-stub 252
+    measures, read back from the UKI; and that it is what the UKI's
+    .pcrsig signed for that phase."""
+    secs = pe_sections(efi)
+    args = []
+    for name in ("linux", "osrel", "cmdline", "initrd", "pcrpkey"):
+        if "." + name in secs:
+            p = os.path.join(tmp, name)
+            with open(p, "wb") as f:
+                f.write(secs["." + name])
+            args.append("--%s=%s" % (name, p))
+    out = _run([MEASURE, "calculate", "--bank=sha256", "--phase=enter-initrd:leave-initrd"] + args)
+    line = [x for x in out.splitlines() if x.startswith("11:sha256=")]
+    if len(line) != 1:
+        raise RuntimeError("systemd-measure calculate said: " + out)
+    value = bytes.fromhex(line[0][len("11:sha256="):])
+    sig = json.loads(secs[".pcrsig"])["sha256"]
+    if [e["pol"] for e in sig][1] != policy_pcr11(value).hex():
+        raise RuntimeError("the UKI's .pcrsig did not sign %s for enter-initrd:leave-initrd: %s"
+                           % (value.hex(), secs[".pcrsig"]))
+    return value.hex().upper()
+
+
 def _esp(work, env, keys, signed):
-    """The ESP with the UKI signed by --uki-sign-key (built once per run),
-    or with that very UKI's signature removed (sbattach --remove)."""
+    """The ESP with the UKI signed by --uki-sign-key, its PCR 11 policies
+    by --uki-pcr-key (built once per run), or with that very UKI's Secure
+    Boot signature removed (sbattach --remove); and the PCR 11 value
+    predicted for the root."""
     with _lock:
         if "signed" not in _built:
             udir = os.path.join(work, "sb")
             os.makedirs(udir, exist_ok=True)
             efi = os.path.join(udir, "uki-signed.efi")
             with tempfile.TemporaryDirectory(dir=udir) as tmp:
+                pcrkey, pcrpub = os.path.join(tmp, "pcr.key"), os.path.join(tmp, "pcr.pub")
+                _run(["openssl", "genrsa", "-out", pcrkey, "2048"])
+                _run(["openssl", "rsa", "-in", pcrkey, "-pubout", "-out", pcrpub])
                 _run([env["uniramfs"], "build", "--config", "/dev/null", "-k", env["kver"],
                       "--generic", "--microcode", "none", "-o", os.path.join(tmp, "img"),
-                      "--uki", efi, "--uki-cmdline",
-                      "console=ttyS0 panic=-1 root=UUID=%s" % ROOT.uuid,
+                      "--uki", efi, "--uki-cmdline", "console=ttyS0 panic=-1 root=UUID=%s "
+                      "testinit.show=%s" % (ROOT.uuid, PCR11),
+                      "--uki-pcr-key", pcrkey, "--uki-pcr-public-key", pcrpub,
                       "--uki-sign-key", os.path.join(keys, "db.key"),
                       "--uki-sign-cert", os.path.join(keys, "db.crt")])
+                _built["pcr11"] = _predict(efi, tmp)
             _run(["sbverify", "--cert", os.path.join(keys, "db.crt"), efi])
             unsigned = os.path.join(udir, "uki-unsigned.efi")
             shutil.copyfile(efi, unsigned)
@@ -192,7 +260,7 @@ def _esp(work, env, keys, signed):
                 esp = os.path.join(udir, "esp-%s.img" % name)
                 _kernels().esp_image(esp, path)
                 _built[name] = esp
-        return _built["signed" if signed else "unsigned"]
+        return _built["signed" if signed else "unsigned"], _built["pcr11"]
 
 
 class SbDisk:
@@ -203,36 +271,51 @@ class SbDisk:
     fs = "ext4"
     firmware = True
 
-    def __init__(self, name, signed):
-        self.name, self.signed = name, signed
-        self.esp = self.vars = None
+    def __init__(self, name, signed, with_tpm=False):
+        self.name, self.signed, self.with_tpm = name, signed, with_tpm
+        self.esp = self.vars = self.pcr11 = None
 
     def build(self, testinit, work, env):
         keys, self.vars = enrolled(env)
         root = scenarios_early._ext4(work, testinit, ROOT)
-        self.esp = _esp(work, env, keys, self.signed)
+        self.esp, self.pcr11 = _esp(work, env, keys, self.signed)
         return [root]
+
+    def words(self, _dpaths):
+        return {"pcr11": self.pcr11}
 
     @contextlib.contextmanager
     def attach(self, _dpaths):
         with tempfile.TemporaryDirectory() as tmp:
             vars_copy = os.path.join(tmp, "vars.fd")
             shutil.copyfile(self.vars, vars_copy)
-            yield (MACHINE +
-                   ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE,
-                    "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy,
-                    "-drive", "if=none,id=esp,format=raw,file=" + self.esp,
-                    "-device", "virtio-blk-pci,drive=esp,bootindex=1"])
+            args = (MACHINE +
+                    ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE,
+                     "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy,
+                     "-drive", "if=none,id=esp,format=raw,file=" + self.esp,
+                     "-device", "virtio-blk-pci,drive=esp,bootindex=1"])
+            if not self.with_tpm:
+                yield args
+                return
+            # a fresh TPM: PCR 11 starts at zero
+            with tpm.swtpm(os.path.join(tmp, "tpmstate")) as tpm_args:
+                yield args + tpm_args
 
 
 def scenarios(Scenario):
     return [
         Scenario("sb-signed-uki", "Secure Boot enforcing, our test db enrolled (efitools): OVMF "
                  "runs the UKI signed with --uki-sign-key/--uki-sign-cert, the kernel sees "
-                 "Secure Boot on, and the root is reached",
-                 SbDisk("sb-signed", True), "", ours_only=True,
+                 "Secure Boot on, and the root is reached; with a TPM, the root's PCR 11 is "
+                 "systemd-measure's prediction for enter-initrd:leave-initrd, which the UKI's "
+                 ".pcrsig (--uki-pcr-key) signed: the stub measured the sections, the init "
+                 "the two phases, unasked (the stub's StubPcrKernelImage)",
+                 SbDisk("sb-signed", True, with_tpm=tpm.available()), "", ours_only=True,
                  log_expect=("EFI stub: UEFI Secure Boot is enabled.",
-                             "secureboot: Secure boot enabled")),
+                             "secureboot: Secure boot enabled")
+                 + (("show %s: {pcr11}" % PCR11,
+                     "uniramfs: extended PCR 11 with 'enter-initrd' (banks ",
+                     "uniramfs: extended PCR 11 with 'leave-initrd' (banks ") if tpm.available() else ())),
         Scenario("sb-unsigned-refused", "Secure Boot enforcing: the same UKI, its signature "
                  "removed (sbattach --remove), is refused by the firmware; the stub never runs",
                  SbDisk("sb-unsigned", False), "", ours_only=True,
