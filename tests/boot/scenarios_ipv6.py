@@ -29,19 +29,23 @@ SRV6, EXPORT, POOL6 = servervm.SERVER_ADDR6, servervm.EXPORT, servervm.POOL6
 # the guest's MAC 52:54:00:64:00:0a as the kernel's EUI-64 interface id
 SLAAC6 = "fd00::5054:ff:fe64:a"
 ROOT = "nfs4:[%s]:%s" % (SRV6, EXPORT)
+# a name only the server VM's DNS knows, asked over IPv6 for its AAAA
+NAME6 = "nfs6server.test"
 SHOW = ("net.ifnames=0 testinit.show=/run/uniramfs/resolv.conf "
         "testinit.show=/run/uniramfs/net/eth0.conf")
 
 
-def served6(name, iscsi=""):
+def served6(name, iscsi="", dns=""):
     """run.py's net hook: the server VM with IPv6 on, exporting the test
-    root (iscsi: and its disk as that target's LUN 1); the guest gets one
-    NIC on its wire and no disk."""
+    root (iscsi: and its disk as that target's LUN 1; dns: a name its DNS
+    server answers, with an AAAA record); the guest gets one NIC on its
+    wire and no disk."""
     def net(testinit, work):
         @contextlib.contextmanager
         def ctx():
             disk = disks.ensure(netvm.LOCAL, testinit, work)
-            with servervm.start(netvm.ENV, work, disk, name, ipv6=True, iscsi=iscsi) as s:
+            with servervm.start(netvm.ENV, work, disk, name, ipv6=True, iscsi=iscsi,
+                                dns=dns) as s:
                 yield [], s.guest_nic()
         return ctx()
     return net
@@ -54,8 +58,10 @@ def _mount(client):
 def scenarios(Scenario):
     return [
         Scenario("ipv6-dhcp6-nfs", "ip=dhcp6: a DHCPv6 address (asked once the link-local address "
-                 "is past DAD), DNS and search list from DHCPv6, the NFSv4 root over IPv6",
-                 NFS4, ROOT, build=MODULES, net=served6("ipv6-dhcp6-nfs"),
+                 "is past DAD), DNS and search list from DHCPv6, the NFSv4 server's name resolved "
+                 "there (AAAA), the root over IPv6",
+                 NFS4, "nfs4:%s:%s" % (NAME6, EXPORT), build=MODULES,
+                 net=served6("ipv6-dhcp6-nfs", dns=NAME6),
                  cmdline="ip=dhcp6 " + SHOW,
                  expect=_mount(POOL6) + (
                      r"show /run/uniramfs/resolv.conf: nameserver %s$" % SRV6,
@@ -64,6 +70,8 @@ def scenarios(Scenario):
                      r"show /run/uniramfs/net/eth0.conf: IPV6ADDR='%s'" % POOL6),
                  log_expect=("uniramfs: eth0: asking for an IPv6 address by DHCPv6",
                              "uniramfs: eth0: %s/128 from DHCPv6 server fe80::" % POOL6,
+                             "uniramfs: eth0: resolving %s (IPv6)" % NAME6,
+                             "uniramfs: eth0: %s is %s" % (NAME6, SRV6),
                              "uniramfs: mounted [%s]:%s (NFS 4.2, ro) on /sysroot" % (SRV6, EXPORT)),
                  log_absent=("DHCP server", "not supported")),
         Scenario("ipv6-auto6-iscsi", "ip=auto6: the kernel's SLAAC address from the server VM's "

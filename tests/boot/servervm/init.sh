@@ -120,25 +120,6 @@ EOF
 # a quoted value for the option's number is sent whole.
 [ -n "$rootpath" ] && echo "opt 17 '$rootpath'" >> /etc/udhcpd.conf
 
-# --- DNS, only with sv.dns=NAME.DOMAIN: dnsmasq answers NAME.DOMAIN with
-# this server's address and every other name in DOMAIN with NXDOMAIN (it
-# has no upstream), and DHCP names it (option 6), DOMAIN (option 15) and
-# the search list lab.DOMAIN DOMAIN (option 119, compressed by udhcpd).
-if [ -n "$dns" ]; then
-	echo "opt dns ${addr%/*}" >> /etc/udhcpd.conf
-	echo "opt domain ${dns#*.}" >> /etc/udhcpd.conf
-	echo "opt search lab.${dns#*.} ${dns#*.}" >> /etc/udhcpd.conf
-	dnsmasq --user=root --group=root --no-resolv --no-hosts --no-poll --bind-interfaces \
-		--listen-address="${addr%/*}" --port=53 --host-record="$dns,${addr%/*}" \
-		--local="/${dns#*.}/" --pid-file=/run/dnsmasq-dns.pid --log-queries --log-facility=- ||
-		fail "dnsmasq"
-	for _ in $(seq 1 50); do
-		grep -q ":0035 " /proc/net/udp && break
-		sleep 0.2
-	done
-	grep -q ":0035 " /proc/net/udp || fail "dnsmasq does not listen on 53/udp"
-	echo "servervm: dnsmasq: $dns is ${addr%/*}"
-fi
 : > /run/udhcpd.leases
 
 net=${addr%.*}.0/${addr#*/}
@@ -168,6 +149,35 @@ pid-file=/run/dnsmasq.pid
 user=root
 log-dhcp
 EOF
+fi
+
+# --- DNS, only with sv.dns=NAME.DOMAIN: dnsmasq answers NAME.DOMAIN with
+# this server's address (with sv.ipv6, its IPv6 address too: an AAAA
+# record, and it listens there, the DNS server DHCPv6 and the RAs name)
+# and every other name in DOMAIN with NXDOMAIN (it has no upstream), and
+# DHCP names it (option 6), DOMAIN (option 15) and the search list
+# lab.DOMAIN DOMAIN (option 119, compressed by udhcpd).  After the IPv6
+# block: dnsmasq binds the addresses it listens on.
+if [ -n "$dns" ]; then
+	echo "opt dns ${addr%/*}" >> /etc/udhcpd.conf
+	echo "opt domain ${dns#*.}" >> /etc/udhcpd.conf
+	echo "opt search lab.${dns#*.} ${dns#*.}" >> /etc/udhcpd.conf
+	record="$dns,${addr%/*}" listen6=''
+	if [ -n "$ipv6" ]; then
+		record="$record,${addr6%/*}" listen6="--listen-address=${addr6%/*}"
+	fi
+	# shellcheck disable=SC2086 # listen6 is one word or none
+	# --conf-file=/dev/null: the IPv6 block's /etc/dnsmasq.conf is the other dnsmasq's
+	dnsmasq --conf-file=/dev/null --user=root --group=root --no-resolv --no-hosts --no-poll --bind-interfaces \
+		--listen-address="${addr%/*}" $listen6 --port=53 --host-record="$record" \
+		--local="/${dns#*.}/" --pid-file=/run/dnsmasq-dns.pid --log-queries --log-facility=- ||
+		fail "dnsmasq"
+	for _ in $(seq 1 50); do
+		grep -q ":0035 " /proc/net/udp && break
+		sleep 0.2
+	done
+	grep -q ":0035 " /proc/net/udp || fail "dnsmasq does not listen on 53/udp"
+	echo "servervm: dnsmasq: $dns is $record"
 fi
 
 mount -t nfsd nfsd /proc/fs/nfsd || fail "mount -t nfsd"
