@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "err.h"
 #include "init/dev/blockdev.h"
 #include "init/stack/stack.h"
+#include "init/tpm/tpm2_msg.h"
 #include "log.h"
 #include "util.h"
 
@@ -23,6 +25,7 @@ void luks_opts_init(struct luks_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->keyfile_offset = o->keyfile_size = o->tries = o->key_slot = -1;
+	o->measure_pcr = LUKS_MEASURE_UNSET;
 }
 
 void luks_opts_free(struct luks_opts *o)
@@ -30,6 +33,7 @@ void luks_opts_free(struct luks_opts *o)
 	free(o->tpm2_device);
 	free(o->header);
 	free(o->keyscript);
+	free(o->measure_bank);
 	luks_opts_init(o);
 }
 
@@ -47,8 +51,15 @@ void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 	dst->tpm2_device = src->tpm2_device ? xstrdup(src->tpm2_device) : NULL;
 	dst->header = src->header ? xstrdup(src->header) : NULL;
 	dst->keyscript = src->keyscript ? xstrdup(src->keyscript) : NULL;
+	dst->measure_bank = src->measure_bank ? xstrdup(src->measure_bank) : NULL;
 	if (!over)
 		return;
+	if (over->measure_pcr != LUKS_MEASURE_UNSET)
+		dst->measure_pcr = over->measure_pcr;
+	if (over->measure_bank) {
+		free(dst->measure_bank);
+		dst->measure_bank = xstrdup(over->measure_bank);
+	}
 	dst->discard |= over->discard;
 	dst->no_read_wq |= over->no_read_wq;
 	dst->no_write_wq |= over->no_write_wq;
@@ -230,6 +241,24 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		else
 			log_warn("%s: ignoring token-timeout=%s: not a time in seconds", where,
 				 v ? v : "");
+	} else if (!strcmp(word, "tpm2-measure-pcr")) {
+		/* systemd-cryptsetup's: a PCR 0-23, else a boolean (yes: PCR 15) */
+		long pcr;
+		if (number(v, 0, 23, &pcr))
+			o->measure_pcr = (int)pcr;
+		else if (v && cmdline_parse_bool(v, &b) == 0)
+			o->measure_pcr = b ? 15 : LUKS_MEASURE_NO;
+		else
+			log_warn("%s: ignoring tpm2-measure-pcr=%s: not a boolean or a PCR number 0-23",
+				 where, v ? v : "");
+	} else if (!strcmp(word, "tpm2-measure-bank")) {
+		struct tpm2_banks banks;
+		if (tpm2_parse_banks(v ? v : "", &banks) < 0) {
+			log_warn("%s: ignoring %s", where, err_msg());
+		} else {
+			free(o->measure_bank);
+			o->measure_bank = xstrdup(v);
+		}
 	} else if (!strcmp(word, "headless")) {
 		if (!v)
 			o->headless = true;
@@ -365,6 +394,10 @@ size_t luks_opts_argv(const struct luks_opts *o, unsigned how, const char **argv
 		snprintf(scratch[2], sizeof(scratch[2]), "--keyfile-size=%ld", o->keyfile_size);
 		argv[n++] = scratch[2];
 	}
+	/* the volume key to measure is read back from dm's table
+	 * (luks_measure.c): not into the kernel keyring then */
+	if (o->measure_pcr >= 0)
+		argv[n++] = "--disable-keyring";
 	if ((how & LUKS_ARGV_SECRET) && o->key_slot >= 0) {
 		snprintf(scratch[3], sizeof(scratch[3]), "--key-slot=%ld", o->key_slot);
 		argv[n++] = scratch[3];

@@ -32,7 +32,14 @@ struct luks_opts {
 	long tries;          /* tries=, 0: rd.luks.tries */
 	long key_slot;       /* key-slot= (keyslot=): --key-slot, -1: any slot */
 	bool nofail;         /* nofail: giving up on it does not stop the boot */
+	/* tpm2-measure-pcr=: the PCR the volume key is measured into
+	 * (luks_measure.c); LUKS_MEASURE_NO: none; LUKS_MEASURE_UNSET: not
+	 * given (none) */
+	int measure_pcr;
+	char *measure_bank;  /* tpm2-measure-bank=: "sha256[:sha1…]"; NULL: systemd's choice */
 };
+#define LUKS_MEASURE_NO (-1)
+#define LUKS_MEASURE_UNSET (-2)
 
 void luks_opts_init(struct luks_opts *o);
 /* A header= or rd.luks.header= value: /FILE (in the image), /dev/NODE
@@ -78,7 +85,7 @@ void luks_opts_for(const struct stack *s, const struct crypttab_entry *e, const 
  * (keyfile-offset/-size apply, not to a typed passphrase). */
 #define LUKS_ARGV_KEYFILE 1u
 #define LUKS_ARGV_SECRET 2u
-#define LUKS_OPEN_ARGV 7
+#define LUKS_OPEN_ARGV 8
 #define LUKS_SCRATCH 4
 #define LUKS_HEADER_MAX 255 /* longest header= path */
 #define LUKS_ARG_MAX (LUKS_HEADER_MAX + 16)

@@ -42,33 +42,6 @@ size_t tpm2_choose_banks(const struct tpm2_banks *all, const bool *good, struct 
 	return out->n;
 }
 
-int tpm2_parse_banks(const char *text, struct tpm2_banks *out)
-{
-	static const uint16_t known[] = { TPM2_ALG_SHA1, TPM2_ALG_SHA256, TPM2_ALG_SHA384,
-					  TPM2_ALG_SHA512 };
-	const char *p = text;
-
-	out->n = 0;
-	for (;;) {
-		size_t len = strcspn(p, ":");
-		size_t k;
-
-		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-			if (strlen(tpm2_alg_name(known[k])) == len &&
-			    !strncasecmp(p, tpm2_alg_name(known[k]), len))
-				break;
-		if (k == sizeof(known) / sizeof(known[0]))
-			return err_set("tpm2-measure-bank=%s: \"%.*s\" is not a PCR bank (sha1, sha256, "
-				       "sha384, sha512)", text, (int)len, p);
-		if (out->n == TPM2_BANKS_MAX)
-			return err_set("tpm2-measure-bank=%s: more than %d banks", text, TPM2_BANKS_MAX);
-		out->v[out->n++].alg = known[k];
-		if (!p[len])
-			return (int)out->n;
-		p += len + 1;
-	}
-}
-
 /* s as a JSON string's inside. */
 static size_t json_str(char *buf, size_t size, size_t o, const char *s)
 {

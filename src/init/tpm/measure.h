@@ -34,11 +34,6 @@ size_t tpm2_choose_banks(const struct tpm2_banks *all, const bool *good, struct 
 /* Is a PCR's value one that nothing has extended (all 0x00 or 0xff)? */
 bool tpm2_pcr_unused(const struct tpm2_digest *d);
 
-/* m->banks ("sha256:sha1") as TPM algs into out: their count, or
- * -EINVAL (err set, naming the word) for a name that is not a bank
- * this init can compute. */
-int tpm2_parse_banks(const char *text, struct tpm2_banks *out);
-
 /* The measurement through the TPM device (NULL: /dev/tpmrm0, then
  * /dev/tpm0), said in one info line: 0, -ENOENT (err set) with no TPM,
  * or another negative code (err set). */

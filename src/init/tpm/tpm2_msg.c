@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "err.h"
 
@@ -306,4 +307,31 @@ int tpm2_bank_has24(const struct tpm2_bank *b)
 	if (b->nselect < 3)
 		return 0;
 	return b->select[0] == 0xff && b->select[1] == 0xff && b->select[2] == 0xff;
+}
+
+int tpm2_parse_banks(const char *text, struct tpm2_banks *out)
+{
+	static const uint16_t known[] = { TPM2_ALG_SHA1, TPM2_ALG_SHA256, TPM2_ALG_SHA384,
+					  TPM2_ALG_SHA512 };
+	const char *p = text;
+
+	out->n = 0;
+	for (;;) {
+		size_t len = strcspn(p, ":");
+		size_t k;
+
+		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			if (strlen(tpm2_alg_name(known[k])) == len &&
+			    !strncasecmp(p, tpm2_alg_name(known[k]), len))
+				break;
+		if (k == sizeof(known) / sizeof(known[0]))
+			return err_set("tpm2-measure-bank=%s: \"%.*s\" is not a PCR bank (sha1, sha256, "
+				       "sha384, sha512)", text, (int)len, p);
+		if (out->n == TPM2_BANKS_MAX)
+			return err_set("tpm2-measure-bank=%s: more than %d banks", text, TPM2_BANKS_MAX);
+		out->v[out->n++].alg = known[k];
+		if (!p[len])
+			return (int)out->n;
+		p += len + 1;
+	}
 }

@@ -60,6 +60,11 @@ int tpm2_rsp_get_pcrs(const uint8_t *rsp, size_t len, struct tpm2_banks *out);
 int tpm2_rsp_pcr_read(const uint8_t *rsp, size_t len, uint16_t alg, struct tpm2_digest *out);
 int tpm2_rsp_pcr_extend(const uint8_t *rsp, size_t len);
 
+/* tpm2-measure-bank='s words ("sha256:sha1") as TPM algs into out: their count, or
+ * -EINVAL (err set, naming the word) for a name that is not a bank
+ * this init can compute. */
+int tpm2_parse_banks(const char *text, struct tpm2_banks *out);
+
 /* Does the bank allocate all of PCRs 0-23 (a PC client TPM's, which
  * systemd asks of a bank before it uses it)? */
 int tpm2_bank_has24(const struct tpm2_bank *b);
