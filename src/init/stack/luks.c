@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "init/dev/gptauto.h"
+#include "init/stack/luks_measure.h"
 #include "init/stack/luks_unlock.h"
 #include "init/stack/stack.h"
 #include "layout.h"
@@ -97,8 +98,10 @@ static enum job_result unlock_job(void *arg, void *data)
 	luks_hdr_src_done(env, &u->hdr);
 	if (r == 2)
 		return JOB_DONE;
-	if (r == 1)
+	if (r == 1) {
 		log_info("unlocked %s as /dev/mapper/%s", u->devnode, u->name);
+		luks_measure(env, &u->opts, u->name, u->uuid); /* tpm2-measure-pcr= */
+	}
 	if (r == 0 && !u->opts.keyscript) /* luks_keyscript_unlock said it */
 		log_err("giving up on %s after %ld wrong passphrases", u->devnode,
 			u->opts.tries >= 0 ? u->opts.tries : env->stack->tries);
