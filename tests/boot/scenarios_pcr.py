@@ -9,24 +9,38 @@ rd.uniramfs.measure=1 asks for it.  Each boot has a fresh swtpm state:
 PCR 11 starts at zero."""
 
 import hashlib
+import hmac
 import os
 import shutil
 import tempfile
 
+import builder
 import disks
+import scenarios_stack
 import tpm
 
 ROOT = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
 PCR11 = "/sys/class/tpm/tpm0/pcr-sha256/11"
+PCR15 = "/sys/class/tpm/tpm0/pcr-sha256/15"
 MEASURE_LOG = "/run/log/systemd/tpm2-measure.log"
 
+# A LUKS2 root whose volume key the builder was given: 64 printable bytes
+VK = (b"uniramfs-pcr15-test-volume-key/" * 3)[:64]
+VK_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001f5"
+VK_LAYOUT = builder.Layout("luks2-vk", "luks2-vk", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-0000000000f5",
+                           "luks2vkroot",
+                           params=(("LUKS_UUID", VK_UUID), ("PASS", scenarios_stack.PASS),
+                                   ("VK", VK.decode())))
 
-def extended(*strings, alg="sha256"):
+
+def extended(*strings, alg="sha256", key=None):
     """A PCR's value after each string was measured as systemd does:
-    new = H(old || H(string)), from all zeros."""
+    new = H(old || H(string)), from all zeros; with a key (the volume
+    key), HMAC(key, string) in place of H(string)."""
     value = bytes(hashlib.new(alg).digest_size)
     for s in strings:
-        value = hashlib.new(alg, value + hashlib.new(alg, s.encode()).digest()).digest()
+        d = hmac.new(key, s.encode(), alg).digest() if key else hashlib.new(alg, s.encode()).digest()
+        value = hashlib.new(alg, value + d).digest()
     return value
 
 
@@ -39,6 +53,8 @@ class FreshTpm:
         self.disk, self.name, self.fs = disk, disk.name, disk.fs
 
     def build(self, testinit, work, env):
+        if hasattr(self.disk, "build"):   # a builder.Layout
+            return self.disk.build(testinit, work, env)
         return [disks.ensure(self.disk, testinit, work)]
 
     def attach(self, paths):
@@ -67,6 +83,7 @@ def scenarios(Scenario):
     record = (r'\{"pcr":11,"digests":\[[^]]*\{"hashAlg":"sha256","digest":"%s"\}[^]]*\],'
               r'"content_type":"systemd","content":\{"string":"%s","bootId":"[0-9a-f]{32}",'
               r'"timestamp":[0-9]+,"eventType":"phase"\}\}$')
+    vk_string = "cryptsetup:luks-%s:%s" % (VK_UUID, VK_UUID)
     return [
         Scenario("pcr11-phases", "rd.uniramfs.measure=1: PCR 11 (sha256) in the root is "
                  "enter-initrd then leave-initrd extended from zero, each logged as systemd logs it",
@@ -77,5 +94,18 @@ def scenarios(Scenario):
                          r"show %s: .*" % MEASURE_LOG + record % (leave, "leave-initrd")),
                  log_expect=("uniramfs: extended PCR 11 with 'enter-initrd' (banks ",
                              "uniramfs: extended PCR 11 with 'leave-initrd' (banks "),
+                 ours_only=True),
+        Scenario("pcr15-volume-key", "rd.luks.options=tpm2-measure-pcr=yes: PCR 15 (sha256) in the "
+                 "root is HMAC(volume key, cryptsetup:NAME:UUID) extended from zero, logged as "
+                 "systemd-cryptsetup logs it",
+                 FreshTpm(VK_LAYOUT), "UUID=" + VK_LAYOUT.uuid,
+                 cmdline="rd.luks.options=tpm2-measure-pcr=yes testinit.show=%s testinit.show=%s"
+                 % (PCR15, MEASURE_LOG),
+                 interact=scenarios_stack.typed("/dev/vda", VK_UUID, scenarios_stack.PASS),
+                 expect=(r"show %s: %s$" % (PCR15, extended(vk_string, key=VK).hex().upper()),
+                         r"show %s: .*" % MEASURE_LOG
+                         + (record.replace('"pcr":11', '"pcr":15').replace('"phase"', '"volume-key"')
+                            % (hmac.new(VK, vk_string.encode(), "sha256").hexdigest(), vk_string))),
+                 log_expect=("uniramfs: extended PCR 15 with '%s' (banks " % vk_string,),
                  ours_only=True),
     ]
