@@ -124,6 +124,7 @@ systemctl list-units --all --plain --no-legend 'systemd-cryptsetup@*' | while re
 	say "UNIRAMFS-UNIT: $u $(systemctl is-active "$u")"
 done
 systemd-analyze blame --no-pager 2>/dev/null | head -5 | while read -r t u; do say "UNIRAMFS-BLAME: $t $u"; done
+say "UNIRAMFS-ANALYZE: $(systemd-analyze time --no-pager 2>&1 | head -1)"
 # md arrays, and who keeps the metadata of those with external metadata
 for a in /sys/block/md*/md; do
 	[ -e "$a" ] || continue
@@ -205,6 +206,9 @@ check_boot() {
 		fail "$name: multi-user.target reached (is-system-running: '$state'; $(grep -a 'UNIRAMFS-FAILED:' "$serial" | tr '\n' ' '))"
 	fi
 	check "$name: the root is $rootdev, mounted rw by systemd" grep -qaE "UNIRAMFS-ROOT: $rootdev +ext4 +rw" "$serial"
+	# the initrd's start, in the state systemd deserializes (switchroot.c)
+	check "$name: systemd-analyze shows the initrd's time ($(grep -ao 'UNIRAMFS-ANALYZE: .*' "$serial" | head -1 | sed 's/^UNIRAMFS-ANALYZE: //'))" \
+		grep -qa 'UNIRAMFS-ANALYZE: Startup finished in .* (kernel) + .* (initrd) + .* (userspace)' "$serial"
 	check "$name: poweroff: systemd-shutdown returned to /run/initramfs/shutdown" \
 		grep -q "uniramfs-shutdown: back in the initramfs for poweroff" "$serial"
 	if [ -z "$held" ]; then

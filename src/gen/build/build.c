@@ -132,6 +132,18 @@ static char *find_shutdown(void)
 	return companion_find(beside, ARRAY_SIZE(beside), "uniramfs-shutdown", X_OK);
 }
 
+/* os-release(5) format. systemd's in_initrd() is true where this file
+ * is, so a systemd program the image carries (systemd-cryptsetup, a
+ * hook's systemd-ask-password) knows it runs in an initrd; it is not
+ * handed over (the initramfs is freed at switch_root). The same bytes in
+ * every image of a version: images stay reproducible. */
+static const char initrd_release[] =
+	"NAME=\"uniramfs\"\n"
+	"ID=uniramfs\n"
+	"VERSION=\"" UNIRAMFS_VERSION "\"\n"
+	"VERSION_ID=" UNIRAMFS_VERSION "\n"
+	"PRETTY_NAME=\"uniramfs " UNIRAMFS_VERSION " initramfs\"\n";
+
 static int add_skeleton(struct plan *p)
 {
 	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/run", "/sysroot", "/tmp", "/etc", "/root" };
@@ -153,6 +165,9 @@ static int add_skeleton(struct plan *p)
 		r = image_add_node(p->img, "/dev/null", S_IFCHR | 0666, 1, 3);
 	if (r == 0)
 		r = image_add_data(p->img, "/etc/uniramfs/kver", kver, strlen(kver), 0644);
+	if (r == 0)
+		r = image_add_data(p->img, "/etc/initrd-release", initrd_release,
+				   sizeof(initrd_release) - 1, 0644);
 	free(kver);
 	if (r == 0 && !p->o->init) {
 		char *shutdown = find_shutdown();

@@ -19,10 +19,11 @@
 
 #define NEWROOT "/sysroot"
 
-/* Is path (as the new root will see it) an executable there? A symlink
- * such as /sbin/init -> /lib/systemd/systemd is absolute from the new
- * root, so links are followed by hand below /sysroot. */
-static bool exists_in_root(struct init *in, const char *path)
+/* path as the new root will see it, its links followed by hand below
+ * /sysroot (a symlink such as /sbin/init -> /lib/systemd/systemd is
+ * absolute from the new root): the file it ends at (in the root's
+ * terms), or NULL when that is no executable regular file. */
+static char *resolve_in_root(struct init *in, const char *path)
 {
 	char *cur = xstrdup(path);
 	bool ok = false;
@@ -55,8 +56,19 @@ static bool exists_in_root(struct init *in, const char *path)
 			free(next);
 		}
 	}
-	free(cur);
-	return ok;
+	if (!ok) {
+		free(cur);
+		return NULL;
+	}
+	return cur;
+}
+
+static bool exists_in_root(struct init *in, const char *path)
+{
+	char *p = resolve_in_root(in, path);
+
+	free(p);
+	return p != NULL;
 }
 
 static const char *find_init(struct init *in)
@@ -129,6 +141,53 @@ static char **init_env(struct init *in)
 	return env.v;
 }
 
+/* The init (as find_init gave it) is systemd, links followed. */
+static bool is_systemd(struct init *in, const char *init)
+{
+	char *real = resolve_in_root(in, init);
+	const char *base = real ? strrchr(real, '/') : NULL;
+	bool yes = base && !strcmp(base, "/systemd");
+
+	free(real);
+	return yes;
+}
+
+/* systemd as the root's init learns the initrd's start only as its own
+ * initrd hands it over: started with --switched-root --deserialize=FD,
+ * it reads "initrd-timestamp=REALTIME MONOTONIC" from the manager
+ * section of that state (src/core/manager-serialize.c, 252 and 257 alike;
+ * neither reads RD_TIMESTAMP any more), and systemd-analyze then shows
+ * "(initrd)". The state holds nothing else: no unit to take over. The
+ * fd (not close-on-exec: it must cross the execve), or -1 when it cannot
+ * be made (said; the boot goes on without it). */
+static int systemd_state(struct init *in)
+{
+	static const char path[] = "/run/uniramfs/systemd-state";
+	char *text;
+	int fd, r;
+
+	fd = in->ops->open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		log_warn("cannot create %s: %s; systemd-analyze will count this initrd's time "
+			 "as the kernel's", path, strerror(-fd));
+		return -1;
+	}
+	text = xasprintf("initrd-timestamp=%llu %llu\n\n", in->timing.start_realtime_us,
+			 in->timing.start_monotonic_us);
+	r = write_all(fd, text, strlen(text));
+	free(text);
+	if (r == 0 && lseek(fd, 0, SEEK_SET) < 0)
+		r = -errno;
+	in->ops->unlink(path);
+	if (r < 0) {
+		log_warn("cannot write %s: %s; systemd-analyze will count this initrd's time "
+			 "as the kernel's", path, strerror(-r));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int switch_root(struct init *in)
 {
 	static const char *const moves[] = { "/dev", "/proc", "/sys", "/run" };
@@ -136,11 +195,13 @@ int switch_root(struct init *in)
 	struct strv argv = { 0 };
 	char **envp;
 	const char *init;
-	int r;
+	bool systemd;
+	int r, state = -1;
 
 	init = find_init(in);
 	if (!init)
 		return -ENOENT;
+	systemd = is_systemd(in, init);
 	log_info("switching to the root filesystem, starting %s", init);
 	timing_mark(&in->timing, "switch");
 	/* what the root's udev and systemd-cryptsetup expect of the
@@ -174,12 +235,19 @@ int switch_root(struct init *in)
 		return err_errno(r, "cannot chdir to / in the new root");
 
 	strv_push(&argv, init);
+	if (systemd && (state = systemd_state(in)) >= 0) {
+		strv_push(&argv, "--switched-root");
+		strv_push(&argv, "--system");
+		strv_push_owned(&argv, xasprintf("--deserialize=%d", state));
+	}
 	for (char **a = in->init_argv; a && *a; a++)
 		strv_push(&argv, *a);
 	envp = init_env(in);
 	r = ops->execve(init, argv.v, envp);
 	if (r < 0)
 		r = err_errno(r, "cannot execute %s", init);
+	if (r < 0 && state >= 0)
+		close(state);
 	strv_free(&argv);
 	for (char **e = envp; e && *e; e++)
 		free(*e);

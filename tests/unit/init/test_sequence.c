@@ -133,7 +133,8 @@ static void test_init_symlink_in_new_root(void)
 	chmod(p, 0755);
 	free(p);
 	CHECK(run(f, &in) == 0);
-	CHECK(fake_log_find(f, "execve /sbin/init") >= 0);
+	/* systemd: started as its own initrd starts it (test_xinitrd) */
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init --switched-root --system --deserialize=", 0) >= 0);
 	init_free(&in);
 	fake_ops_free(f);
 }

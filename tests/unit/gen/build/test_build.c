@@ -52,7 +52,7 @@ static void test_deterministic(void)
 }
 
 struct seen {
-	int init, console, null, kver, ext4;
+	int init, console, null, kver, ext4, release;
 	char last[4096];
 	char links[64][256]; /* symlinks met: nothing may be written below one */
 	int nlinks, below_link, usr_modules, lib_link;
@@ -82,6 +82,11 @@ static int collect(unsigned seg, enum compression c, const struct cpio_entry *e,
 	if (strcmp(e->name, "etc/uniramfs/kver") == 0 && e->size == strlen(kver) + 1 &&
 	    memcmp(data, kver, strlen(kver)) == 0)
 		s->kver++;
+	/* systemd's in_initrd() looks for it */
+	static const char release[] = "NAME=\"uniramfs\"\nID=uniramfs\n";
+	if (strcmp(e->name, "etc/initrd-release") == 0 && S_ISREG(e->mode) &&
+	    e->size > sizeof(release) && memcmp(data, release, sizeof(release) - 1) == 0)
+		s->release++;
 	if (strstr(e->name, "/ext4.ko")) {
 		/* Secure Boot checks the appended signature: the module must
 		 * be the host's file byte for byte. */
@@ -124,7 +129,7 @@ static void test_image_contents(void)
 	CHECK(run_capture(cmd, NULL) == 0);
 	CHECK(stat(img, &st) == 0 && (st.st_mode & 07777) == 0600);
 	CHECK(image_foreach(img, collect, &s) == 0);
-	CHECK(s.init == 1 && s.console == 1 && s.null == 1 && s.kver == 1 && s.ext4 == 1);
+	CHECK(s.init == 1 && s.console == 1 && s.null == 1 && s.kver == 1 && s.ext4 == 1 && s.release == 1);
 	CHECK(s.sorted == 0 && s.below_link == 0);
 	CHECK(s.uid_nonzero == 0);
 	CHECK(s.mtime_wrong == 0);

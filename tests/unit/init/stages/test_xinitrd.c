@@ -2,7 +2,8 @@
 /* The root's fstab as the initrd reads it (hostile text: every malformed
  * line named), and its x-initrd.mount entries mounted before switch_root
  * in a whole boot against fake_ops: vda1 the ext4 root, vda2 an ext4
- * disk for /srv. */
+ * disk for /srv. Also what switch_root (stages/switchroot.c) hands a
+ * systemd: the initrd's start in the state it deserializes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -349,6 +350,66 @@ static void test_failures(void)
 	done(f, &in);
 }
 
+/* ------------------------------------------------------------ systemd's state */
+
+static void fake_unlink(struct fake_ops *f, const char *p)
+{
+	char *real = fake_path(f, p);
+
+	unlink(real);
+	free(real);
+}
+
+static void test_systemd_state(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char want[128], got[128] = "", *exec;
+	int fd = -1;
+	ssize_t n;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 not available");
+	/* Debian's /sbin/init -> /lib/systemd/systemd, /lib -> usr/lib */
+	f = setup("root=/dev/vda1", false, NULL);
+	fake_unlink(f, "/sysroot/sbin/init");
+	make_exec(f, "/sysroot/usr/lib/systemd/systemd", "");
+	fake_symlink(f, "usr/lib", "/sysroot/lib");
+	fake_symlink(f, "/lib/systemd/systemd", "/sysroot/sbin/init");
+	CHECK(run(f, &in) == 0);
+	exec = f->log.v[f->log.n - 1];
+	CHECK(sscanf(exec, "execve /sbin/init --switched-root --system --deserialize=%d", &fd) == 1);
+	CHECK(fake_log_find(f, "unlink /run/uniramfs/systemd-state") >= 0);
+	snprintf(want, sizeof(want), "initrd-timestamp=%llu %llu\n\n", in.timing.start_realtime_us,
+		 in.timing.start_monotonic_us);
+	n = pread(fd, got, sizeof(got) - 1, 0);
+	CHECK(fd > 2 && n > 0);
+	CHECK_STR(got, want);
+	CHECK(!(fcntl(fd, F_GETFD) & FD_CLOEXEC));
+	if (fd > 2)
+		close(fd);
+	done(f, &in);
+
+	/* another init: argv as it was, no state */
+	f = setup("root=/dev/vda1", false, NULL);
+	CHECK(run(f, &in) == 0);
+	CHECK_STR(f->log.v[f->log.n - 1], "execve /sbin/init");
+	CHECK(fake_log_find(f, "open /run/uniramfs/systemd-state") < 0);
+	done(f, &in);
+
+	/* no state can be made: warned, systemd started without it */
+	f = setup("root=/dev/vda1", false, NULL);
+	fake_unlink(f, "/sysroot/sbin/init");
+	make_exec(f, "/sysroot/lib/systemd/systemd", "");
+	fake_symlink(f, "../lib/systemd/systemd", "/sysroot/sbin/init");
+	fake_fail(f, "open", "/run/uniramfs/systemd-state", EROFS);
+	CHECK(run(f, &in) == 0);
+	CHECK_STR(f->log.v[f->log.n - 1], "execve /sbin/init");
+	CHECK(fake_boot_logged("<4>cannot create /run/uniramfs/systemd-state: Read-only file system; "
+			       "systemd-analyze will count this initrd's time as the kernel's\n"));
+	done(f, &in);
+}
+
 int main(void)
 {
 	RUN(test_parse);
@@ -356,6 +417,7 @@ int main(void)
 	RUN(test_read_bounded);
 	RUN(test_mounted_before_switch);
 	RUN(test_failures);
+	RUN(test_systemd_state);
 	if (root_image) {
 		unlink(root_image);
 		unlink(srv_image);
