@@ -13,6 +13,7 @@
 #include "err.h"
 #include "init/core/kmsg.h"
 #include "init/init.h"
+#include "init/stages/creds.h"
 #include "init/stages/handback.h"
 #include "init/stages/stages.h"
 #include "log.h"
@@ -127,15 +128,17 @@ int write_state(struct init *in)
 }
 
 /* The environment for the real init: ours (what the kernel gave us)
- * with RD_TIMESTAMP, the init's start in CLOCK_REALTIME and
+ * with extra (creds.c's directories for systemd) and RD_TIMESTAMP, the init's start in CLOCK_REALTIME and
  * CLOCK_MONOTONIC microseconds (see docs/cmdline.md for who reads it). */
-static char **init_env(struct init *in)
+static char **init_env(struct init *in, const struct strv *extra)
 {
 	struct strv env = { 0 };
 
 	for (char **e = in->envp; e && *e; e++)
 		if (!str_has_prefix(*e, "RD_TIMESTAMP="))
 			strv_push(&env, *e);
+	for (size_t i = 0; i < extra->n; i++)
+		strv_push(&env, extra->v[i]);
 	strv_push_owned(&env, xasprintf("RD_TIMESTAMP=%llu %llu", in->timing.start_realtime_us,
 					in->timing.start_monotonic_us));
 	return env.v;
@@ -195,6 +198,7 @@ int switch_root(struct init *in)
 	struct strv argv = { 0 };
 	char **envp;
 	const char *init;
+	struct strv extra = { 0 };
 	bool systemd;
 	int r, state = -1;
 
@@ -202,6 +206,8 @@ int switch_root(struct init *in)
 	if (!init)
 		return -ENOENT;
 	systemd = is_systemd(in, init);
+	if (systemd)
+		creds_handover(in, &extra); /* in /run, before it moves */
 	log_info("switching to the root filesystem, starting %s", init);
 	timing_mark(&in->timing, "switch");
 	/* what the root's udev and systemd-cryptsetup expect of the
@@ -223,16 +229,22 @@ int switch_root(struct init *in)
 		}
 		free(target);
 	}
-	if ((r = ops->chdir(NEWROOT)) < 0)
+	if ((r = ops->chdir(NEWROOT)) < 0) {
+		strv_free(&extra);
 		return err_errno(r, "cannot enter " NEWROOT);
+	}
 	if (in->xops->free_initramfs(NEWROOT) < 0)
 		log_warn("freeing the initramfs: %s", err_msg());
 	if ((r = ops->mount(NEWROOT, "/", NULL, MS_MOVE, NULL)) < 0)
-		return err_errno(r, "cannot move " NEWROOT " to /");
-	if ((r = ops->chroot(".")) < 0)
-		return err_errno(r, "cannot chroot into the new root");
-	if ((r = ops->chdir("/")) < 0)
-		return err_errno(r, "cannot chdir to / in the new root");
+		r = err_errno(r, "cannot move " NEWROOT " to /");
+	else if ((r = ops->chroot(".")) < 0)
+		r = err_errno(r, "cannot chroot into the new root");
+	else if ((r = ops->chdir("/")) < 0)
+		r = err_errno(r, "cannot chdir to / in the new root");
+	if (r < 0) {
+		strv_free(&extra);
+		return r;
+	}
 
 	strv_push(&argv, init);
 	if (systemd && (state = systemd_state(in)) >= 0) {
@@ -242,7 +254,8 @@ int switch_root(struct init *in)
 	}
 	for (char **a = in->init_argv; a && *a; a++)
 		strv_push(&argv, *a);
-	envp = init_env(in);
+	envp = init_env(in, &extra);
+	strv_free(&extra);
 	r = ops->execve(init, argv.v, envp);
 	if (r < 0)
 		r = err_errno(r, "cannot execute %s", init);

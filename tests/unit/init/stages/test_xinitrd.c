@@ -376,7 +376,12 @@ static void test_systemd_state(void)
 	make_exec(f, "/sysroot/usr/lib/systemd/systemd", "");
 	fake_symlink(f, "usr/lib", "/sysroot/lib");
 	fake_symlink(f, "/lib/systemd/systemd", "/sysroot/sbin/init");
+	fake_write(f, "/.extra/credentials/login.issue.cred", "sealed"); /* systemd-stub's */
 	CHECK(run(f, &in) == 0);
+	/* and its credentials where systemd's initrd leaves them (test_creds) */
+	char *cred = fake_read(f, "/run/credentials/@encrypted/login.issue");
+	CHECK(cred && !strcmp(cred, "sealed"));
+	free(cred);
 	exec = f->log.v[f->log.n - 1];
 	CHECK(sscanf(exec, "execve /sbin/init --switched-root --system --deserialize=%d", &fd) == 1);
 	CHECK(fake_log_find(f, "unlink /run/uniramfs/systemd-state") >= 0);
