@@ -65,8 +65,11 @@ int mount_fstab_entry(struct init *in, const struct fstab_entry *e)
 		r = err_set("cannot mount %s on %s: no filesystem found on it", bd->devnode, target);
 		goto out;
 	}
-	/* fstab's pass number 0 means "never check", as for fsck(8). */
-	if (e->passno > 0 && (r = fsck_device(in, bd, type)) < 0)
+	/* fstab's pass number 0 means "never check", as for fsck(8); the
+	 * root's own device (a btrfs subvolume, a second mount of it) is
+	 * mounted already and was checked before. */
+	if (e->passno > 0 && !(in->root && !strcmp(in->root, bd->name)) &&
+	    (r = fsck_device(in, bd, type)) < 0)
 		goto out;
 	modload_fs(in->ml, type);
 	mountopts_parse(e->opts, &flags, &data);

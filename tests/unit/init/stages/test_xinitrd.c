@@ -280,6 +280,15 @@ static void test_mounted_before_switch(void)
 			       "<6>mounted tmpfs (tmpfs) on /sysroot/srv/cache\n"));
 	done(f, &in);
 
+	/* the root's own device again (a subvolume, a second mount): mounted
+	 * already, so not checked again */
+	f = setup("root=/dev/vda1", false,
+		  ROOTLINE "UUID=" UUID " /var ext4 x-initrd.mount 0 2\n");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "run /usr/sbin/e2fsck e2fsck -a /dev/vda1") == 1);
+	CHECK(fake_log_find(f, "mount /dev/vda1 /sysroot/var ext4 0x0 -") >= 0);
+	done(f, &in);
+
 	/* rd.fstab=0: none */
 	f = setup("root=/dev/vda1 rd.fstab=0", true,
 		  "UUID=" SRVUUID " /srv ext4 x-initrd.mount 0 2\n");
