@@ -35,6 +35,16 @@ def _srv_disks():
     return scenarios_early.Disks("srv", "ext4", build)
 
 
+def _srv_root_only():
+    """The same root without its /srv disk."""
+    def build(ti, work, ctx):
+        return _srv_disks().build(ti, work, ctx)[:1]
+    return scenarios_early.Disks("srv-missing", "ext4", build)
+
+
+SRV_LINE = "UUID=%s /srv ext4 nodev,x-initrd.mount 0 2" % SRV_UUID
+
+
 def scenarios(Scenario):
     return [
         Scenario("xinitrd-mount", "the root's fstab names /srv (UUID=, pass 2) and a tmpfs below "
@@ -48,4 +58,14 @@ def scenarios(Scenario):
                              "uniramfs: mounted /dev/vdb (ext4, rw) on /sysroot/srv",
                              "uniramfs: mounted tmpfs (tmpfs) on /sysroot/srv/scratch"),
                  log_absent=("/sysroot/home",)),
+        Scenario("xinitrd-missing", "the x-initrd.mount /srv disk is not there: the boot stops "
+                 "naming the fstab line, as systemd's required sysroot-srv.mount",
+                 _srv_root_only(), "UUID=" + SRVROOT_UUID, cmdline="rd.timeout=3 rd.shell=0",
+                 ours_only=True,
+                 fail_msgs=("uniramfs: waiting for the /srv device UUID=%s" % SRV_UUID,
+                            "uniramfs: the /srv device UUID=%s (from /sysroot/etc/fstab) did not "
+                            "appear within 3 seconds; the root's /sysroot/etc/fstab line 4: "
+                            "\"%s\" asks for it in the initramfs (x-initrd.mount)" % (SRV_UUID, SRV_LINE),
+                            "uniramfs: not starting a shell: rd.shell=0",
+                            "uniramfs: rebooting now")),
     ]
