@@ -17,6 +17,7 @@ import tempfile
 import builder
 import disks
 import scenarios_stack
+import scenarios_tpm
 import tpm
 
 ROOT = disks.Disk("ext4", "ext4", "5f0c1a4e-1b2d-4c3e-9f10-000000000001", "testroot")
@@ -84,6 +85,7 @@ def scenarios(Scenario):
               r'"content_type":"systemd","content":\{"string":"%s","bootId":"[0-9a-f]{32}",'
               r'"timestamp":[0-9]+,"eventType":"phase"\}\}$')
     vk_string = "cryptsetup:luks-%s:%s" % (VK_UUID, VK_UUID)
+    tok_string = "cryptsetup:luks-%s:%s" % ((scenarios_tpm.LUKS_UUID,) * 2)
     return [
         Scenario("pcr11-phases", "rd.uniramfs.measure=1: PCR 11 (sha256) in the root is "
                  "enter-initrd then leave-initrd extended from zero, each logged as systemd logs it",
@@ -107,5 +109,19 @@ def scenarios(Scenario):
                          + (record.replace('"pcr":11', '"pcr":15').replace('"phase"', '"volume-key"')
                             % (hmac.new(VK, vk_string.encode(), "sha256").hexdigest(), vk_string))),
                  log_expect=("uniramfs: extended PCR 15 with '%s' (banks " % vk_string,),
+                 ours_only=True),
+        # the token path: cryptsetup --token-only with --disable-keyring,
+        # the key read back all the same (the builder's key is random: the
+        # log line and the record say it was measured, not its value)
+        Scenario("pcr15-token", "a root opened by its TPM2 token with tpm2-measure-pcr=yes has "
+                 "its volume key measured into PCR 15 too, with no prompt",
+                 scenarios_tpm.WithTpm(scenarios_tpm.LAYOUT), "UUID=" + scenarios_tpm.LAYOUT.uuid,
+                 cmdline="rd.luks.options=tpm2-device=auto,tpm2-measure-pcr=yes testinit.show=%s"
+                 % MEASURE_LOG,
+                 expect=(r'show %s: .*\{"pcr":15,"digests":\[.*"string":"%s".*"eventType":"volume-key"\}\}$'
+                         % (MEASURE_LOG, tok_string),),
+                 log_expect=("uniramfs: /dev/vda: opened with its LUKS2 token systemd-tpm2",
+                             "uniramfs: extended PCR 15 with '%s' (banks " % tok_string),
+                 log_absent=("Passphrase for", "not measured"),
                  ours_only=True),
     ]
