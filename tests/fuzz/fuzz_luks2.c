@@ -3,13 +3,16 @@
  * on a hostile device. The first bytes are a binary header, the rest a
  * JSON area: neither may read past what was given, the token mask
  * has only the bits luks2.h names (a TPM2 token's PIN bits only with a
- * TPM2 token), and the subsystem field (the mark of
- * rd.overlay.crypt='s devices) is a terminated string of a header. */
+ * TPM2 token), the subsystem field (the mark of rd.overlay.crypt='s
+ * devices) is a terminated string of a header, and clevis's pins (the
+ * JSON area's JWE headers, and the bytes as one header's base64) have
+ * only the bits clevis_pins.h names. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clevis_pins.h"
 #include "luks2.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,6 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* how a TPM2 token opens is said only of a TPM2 token */
 	if ((t & (LUKS2_TOKEN_TPM2_PIN | LUKS2_TOKEN_TPM2_NOPIN)) && !(t & LUKS2_TOKEN_TPM2))
+		abort();
+	if (clevis_luks2_pins(json, size) & ~CLEVIS_PIN_ALL)
+		abort();
+	if (clevis_jwe_pins(json, size) & ~CLEVIS_PIN_ALL)
 		abort();
 	free(json);
 	return 0;
