@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A LUKS device bound with `clevis luks bind` (a "clevis" token in a
  * LUKS2 header, luksmeta's slots after a LUKS1 one): `clevis luks
- * unlock` once the network is up, with no prompt. Tang is reached over the network the command line asks for
- * (rd.neednet=1 ip=dhcp, as with dracut); the unlock waits for it
+ * unlock`, with no prompt. Its pins, read from a LUKS2 header's JWE
+ * (clevis_pins.c), say what it waits for: Tang the network the command
+ * line asks for (rd.neednet=1 ip=dhcp, as with dracut), waited for
  * without blocking the loop (luks.c parks it), at most half the root
- * timeout. Anything that fails falls back to the passphrase. */
+ * timeout; tpm2 the TPM's device, as a TPM2 token does. A LUKS1 binding,
+ * whose pins no parser of ours reads, is taken to need the network.
+ * Anything that fails falls back to the passphrase. */
 #include "init/stack/luks_clevis.h"
 
 #include <fcntl.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clevis_pins.h"
 #include "init/stack/stack.h"
 #include "log.h"
 #include "luks2.h"
@@ -90,27 +94,31 @@ static bool luks1_bound(struct stack_env *env, const char *dev)
 	return tool_run(env, "luksmeta", (char *const *)argv, NULL, 0) == 0;
 }
 
-enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const char *name,
-				 const struct luks_opts *o, bool waited)
+/* The pins of dev's LUKS2 clevis tokens; a header that cannot be read
+ * again says nothing: CLEVIS_PIN_OTHER, as a LUKS1 binding. */
+static unsigned header_pins(struct stack_env *env, const char *dev)
 {
-	const char *argv[LUKS_CLEVIS_ARGV];
-	char *path;
-	int have, st;
+	int fd = env->ops->open(dev, O_RDONLY | O_CLOEXEC, 0), p;
 
-	if (o->off || env->stack->clevis_off || o->header)
-		return LUKS_CLEVIS_NO; /* clevis reads the device's own header */
-	have = luks_header_tokens(env, dev);
-	if ((have <= 0 || !(have & LUKS2_TOKEN_CLEVIS)) && !luks1_bound(env, dev))
-		return LUKS_CLEVIS_NO;
-	path = tool_find(env, "clevis");
-	if (!path) {
-		log_warn("%s: its LUKS2 header has a clevis token, but clevis is not in this image "
-			 "(uniramfs build --clevis); asking for the passphrase", dev);
-		return LUKS_CLEVIS_NO;
-	}
-	free(path);
+	if (fd < 0)
+		return CLEVIS_PIN_OTHER;
+	p = clevis_fd_pins(fd);
+	close(fd);
+	return p > 0 ? (unsigned)p : CLEVIS_PIN_OTHER;
+}
+
+/* The network for Tang (or a pin we cannot tell): LUKS_CLEVIS_OPENED
+ * here means "go on", the others are the answer. tpm: a tpm2 pin, whose
+ * sss may open without Tang. */
+static enum luks_clevis want_net(struct stack_env *env, const char *dev, bool waited, bool tpm)
+{
 	switch (luks_clevis_net(stack_net(env), waited)) {
 	case CLEVIS_NET_UNWANTED:
+		if (tpm) {
+			log_info("%s: its clevis binding has Tang and tpm2 pins and the command line "
+				 "asks for no network: trying the TPM alone", dev);
+			return LUKS_CLEVIS_OPENED;
+		}
 		log_warn("%s: its clevis token needs the network: add rd.neednet=1 ip=dhcp to the "
 			 "command line; asking for the passphrase", dev);
 		return LUKS_CLEVIS_NO;
@@ -123,6 +131,45 @@ enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const c
 		return LUKS_CLEVIS_NO;
 	case CLEVIS_NET_UP:
 		break;
+	}
+	return LUKS_CLEVIS_OPENED;
+}
+
+enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const char *name,
+				 const struct luks_opts *o, bool waited)
+{
+	const char *argv[LUKS_CLEVIS_ARGV];
+	char *path;
+	unsigned pins;
+	int have, st;
+
+	if (o->off || env->stack->clevis_off || o->header)
+		return LUKS_CLEVIS_NO; /* clevis reads the device's own header */
+	have = luks_header_tokens(env, dev);
+	if (have > 0 && (have & LUKS2_TOKEN_CLEVIS))
+		pins = header_pins(env, dev);
+	else if (luks1_bound(env, dev))
+		pins = CLEVIS_PIN_OTHER;
+	else
+		return LUKS_CLEVIS_NO;
+	path = tool_find(env, "clevis");
+	if (!path) {
+		log_warn("%s: its LUKS2 header has a clevis token, but clevis is not in this image "
+			 "(uniramfs build --clevis); asking for the passphrase", dev);
+		return LUKS_CLEVIS_NO;
+	}
+	free(path);
+	if ((pins & CLEVIS_PIN_TPM2) &&
+	    !luks_tpm_wait(env, dev, TPM2_DEFAULT, o->timeout_given ? o->timeout_s : TPM2_WAIT_HEADER_S) &&
+	    !(pins & (CLEVIS_PIN_TANG | CLEVIS_PIN_OTHER))) {
+		log_warn("%s: no TPM2 device %s for its clevis tpm2 pin; asking for the passphrase",
+			 dev, TPM2_DEFAULT);
+		return LUKS_CLEVIS_NO;
+	}
+	if (pins & (CLEVIS_PIN_TANG | CLEVIS_PIN_OTHER)) {
+		enum luks_clevis n = want_net(env, dev, waited, pins & CLEVIS_PIN_TPM2);
+		if (n != LUKS_CLEVIS_OPENED)
+			return n;
 	}
 	warn_options(dev, o);
 	luks_clevis_argv(argv, dev, name);

@@ -23,9 +23,7 @@
 #include "log.h"
 #include "luks2.h"
 
-#define TPM2_DEFAULT "/dev/tpmrm0" /* systemd's default: the kernel's resource manager */
 #define TPM2_WAIT_ASKED_S 30       /* systemd's token-timeout default */
-#define TPM2_WAIT_HEADER_S 5       /* only the header names a TPM: a short wait */
 
 size_t luks_token_argv(const char **argv, char scratch[LUKS_SCRATCH][LUKS_ARG_MAX], const struct luks_opts *o,
 		       const char *dev, const char *name)
@@ -58,7 +56,7 @@ int luks_header_tokens(struct stack_env *env, const char *dev)
 }
 
 /* A bounded wait, said first when there is one (tpm/tpmwait.c). */
-static bool wait_tpm(struct stack_env *env, const char *dev, const char *path, long secs)
+bool luks_tpm_wait(struct stack_env *env, const char *dev, const char *path, long secs)
 {
 	driverq_load_all(env->drivers);
 	if (env->ops->access(path, F_OK) == 0)
@@ -149,7 +147,7 @@ int luks_token_try(struct stack_env *env, const char *dev, const char *name,
 	}
 	want_tpm = o->type ? tpm2_only : (have & LUKS2_TOKEN_TPM2);
 	if (want_tpm) {
-		tpm_there = wait_tpm(env, dev, tpm,
+		tpm_there = luks_tpm_wait(env, dev, tpm,
 				     o->timeout_given ? o->timeout_s
 				     : o->tpm2_asked  ? TPM2_WAIT_ASKED_S
 						      : TPM2_WAIT_HEADER_S);

@@ -14,6 +14,12 @@ struct stack_env;
 #define LUKS_TOKEN_ARGV (8 + LUKS_OPEN_ARGV)
 size_t luks_token_argv(const char **argv, char scratch[LUKS_SCRATCH][LUKS_ARG_MAX], const struct luks_opts *o,
 		       const char *dev, const char *name);
+#define TPM2_DEFAULT "/dev/tpmrm0" /* systemd's default: the kernel's resource manager */
+#define TPM2_WAIT_HEADER_S 5       /* only the header names a TPM: a short wait */
+
+/* The TPM's queued driver loaded and path waited for, secs at most (0:
+ * for ever), said as it waits (dev names who waits): true when there. */
+bool luks_tpm_wait(struct stack_env *env, const char *dev, const char *path, long secs);
 /* The LUKS2_TOKEN_* of dev's header, or -errno (-EINVAL: not LUKS2). */
 int luks_header_tokens(struct stack_env *env, const char *dev);
 /* Before the prompt: the device's LUKS2 tokens, when the image has the

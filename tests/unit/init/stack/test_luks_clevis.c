@@ -112,6 +112,40 @@ static void test_waits_for_the_network(void)
 	finish(f, &in);
 }
 
+/* a tpm2 pin: no network, the TPM waited for, clevis run at once */
+#define TPM2_CLEVIS_JSON                                                                    \
+	"{\"tokens\":{\"0\":{\"type\":\"clevis\",\"keyslots\":[\"1\"],\"jwe\":{\"protected\":"       \
+	"\"eyJhbGciOiJkaXIiLCJjbGV2aXMiOnsicGluIjoidHBtMiIsInRwbTIiOnsia2V5IjoiZWNjIn19fQ\"}}}}"
+
+static void test_tpm2_pin(void)
+{
+	struct init in;
+	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+
+	stack_luks2_header(f, "/dev/vda2", TPM2_CLEVIS_JSON);
+	fake_write(f, "/dev/tpmrm0", "");
+	in.net.wanted = false;
+	event(&in, "vda2");
+	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	CHECK(!said("network"));
+	CHECK(said("<6>/dev/vda2: opened with clevis\n"));
+	CHECK(in.stack.nnet_waiting == 0);
+	finish(f, &in);
+
+	/* no TPM: said after the header's short wait, then the passphrase */
+	f = setup(&in, "root=/dev/mapper/luks-" U1 " rd.luks.options=token-timeout=1", true);
+	stack_luks2_header(f, "/dev/vda2", TPM2_CLEVIS_JSON);
+	in.net.wanted = false;
+	stack_script_answer("pw");
+	event(&in, "vda2");
+	CHECK(said("<6>/dev/vda2: waiting up to 1 s for the TPM2 device /dev/tpmrm0\n"
+		   "<4>/dev/vda2: no TPM2 device /dev/tpmrm0 for its clevis tpm2 pin; asking for the "
+		   "passphrase\n"));
+	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
+	CHECK(fake_log_find(f, PROMPT) >= 0);
+	finish(f, &in);
+}
+
 static void test_tang_down_then_passphrase(void)
 {
 	struct init in;
@@ -298,6 +332,7 @@ int main(void)
 	RUN(test_net_states);
 	RUN(test_argv);
 	RUN(test_waits_for_the_network);
+	RUN(test_tpm2_pin);
 	RUN(test_tang_down_then_passphrase);
 	RUN(test_network_bound_then_passphrase);
 	RUN(test_when_clevis_is_not_tried);
