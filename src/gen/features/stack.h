@@ -22,6 +22,7 @@ struct stack_plan {
 	struct strv keyboard;    /* the host's loaded keyboard drivers (a prompt needs them) */
 	struct strv luks_devs;   /* hostonly: kernel names of the LUKS devices under them */
 	unsigned tokens;         /* hostonly: LUKS2_TOKEN_* in their headers (~0: unknown) */
+	unsigned clevis_pins;    /* hostonly: CLEVIS_PIN_* of their clevis tokens */
 	struct strv tpm;         /* hostonly: the host's TPM drivers, for a TPM2 token */
 	struct strv ciphers;     /* hostonly: "crypto-NAME" of the ciphers their headers name */
 	bool clevis;             /* clevis = yes: pack clevis (stack_clevis.c) */
@@ -71,9 +72,11 @@ void stack_note_luks_devs(struct stack_plan *sp, const char *dmdir);
  * module aliases into sp->ciphers; from one LUKS2 JSON area (tests). */
 void stack_plan_ciphers(struct stack_plan *sp, const char *sysroot);
 void stack_ciphers_json(const char *json, size_t len, struct strv *out);
-/* Read their headers' tokens into sp->tokens. */
+/* Read their headers' tokens into sp->tokens, clevis's pins into
+ * sp->clevis_pins. */
 void stack_plan_tokens(struct stack_plan *sp, const char *sysroot);
-/* The host's loaded TPM drivers, when a header has a TPM2 token. */
+/* The host's loaded TPM drivers, when a header has a TPM2 token or a
+ * clevis binding with the tpm2 pin. */
 void stack_token_modules(const struct stack_plan *sp, const char *sysroot, struct strv *out);
 /* The plugins, their dlopen()ed libraries and LAYOUT_TOKENS_FILE. */
 int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysroot);

@@ -6,11 +6,13 @@
  * more, read from clevis 19's scripts: the clevis dispatcher, clevis-luks-unlock and the
  * clevis-luks-common-functions it sources (bash); cryptsetup isLuks,
  * luksDump, token export and open; grep -E and sed on luksDump's text;
- * clevis-decrypt and its pins: tang (jose, curl, /bin/cat) and sss (an
- * ELF that runs clevis-decrypt for each share). luksmeta is LUKS1's
- * only. Not packed: the tpm2 pin (it needs tpm2-tools) and the null pin
- * (a test pin; it reads a bash process substitution, /dev/fd, which no
- * udev makes in the image).
+ * clevis-decrypt and its pins: tang (jose, curl, /bin/cat), sss (an
+ * ELF that runs clevis-decrypt for each share) and, when the host has
+ * clevis-tpm2, tpm2 (tpm2-tools' tpm2_createprimary, _flushcontext, _load
+ * and _unseal, mktemp, rm, mkdir; here, the tcti library tss2's loader
+ * dlopen()s, which no DT_NEEDED names). luksmeta is LUKS1's only. Not
+ * packed: the null pin (a test pin; it reads a bash process
+ * substitution, /dev/fd, which no udev makes in the image).
  * Hostonly: when a root's LUKS2 header has a clevis token. Generic: only
  * when asked (clevis = yes): bash, curl and jose with their libraries
  * add 6.3 MiB, 2.7 MiB with zstd, to a 25 MiB image (docs/unlock.md). */
@@ -24,7 +26,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clevis_pins.h"
 #include "err.h"
+#include "gen/elf/elf.h"
+#include "gen/host/sysroot.h"
 #include "gen/plugins/plugin.h"
 #include "log.h"
 #include "luks2.h"
@@ -32,6 +37,8 @@
 /* clevis runs curl with no timeout, and the init waits for it: a Tang
  * whose packets go nowhere would hold the boot for curl's 300 s connect
  * timeout. curl reads $HOME/.curlrc, and the init gives its tools HOME=/. */
+#define TCTI_DEVICE "libtss2-tcti-device.so.0"
+
 static const char curlrc[] =
 	"# uniramfs: clevis's curl asks Tang; the boot waits for it\n"
 	"connect-timeout = 10\n"
@@ -85,14 +92,71 @@ int stack_clevis_decide(struct stack_plan *sp, const struct plugins *ps, const c
 	return 0;
 }
 
+/* libtss2-tcti-device.so.0 where the host has it: a multiarch dir
+ * (/usr/lib/x86_64-linux-gnu) or a plain one; NULL when none. */
+static char *find_tcti(const char *sysroot)
+{
+	static const char *const plain[] = { "/usr/lib64", "/usr/lib", "/lib64", "/lib" };
+	char *dir = xasprintf("%s/usr/lib", sysroot), *found = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && !found && (e = readdir(d))) {
+		char *sub;
+		const char *one[1];
+		if (!strstr(e->d_name, "-linux-"))
+			continue;
+		sub = xasprintf("/usr/lib/%s", e->d_name);
+		one[0] = sub;
+		found = sysroot_find(sysroot, one, 1, TCTI_DEVICE, R_OK);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return found ? found : sysroot_find(sysroot, plain, ARRAY_SIZE(plain), TCTI_DEVICE, R_OK);
+}
+
+/* clevis-decrypt-tpm2 (packed by the plugin when the host has it) runs
+ * tpm2-tools, whose tss2 loader dlopen()s the device tcti by name. */
+static int add_tpm2_pin(struct stack_plan *sp, struct image *img, const char *sysroot)
+{
+	char *pin = sysroot_find_tool(sysroot, "clevis-decrypt-tpm2"), *tcti;
+	struct elf_resolver *er;
+	int r;
+
+	if (!pin) {
+		if (sp->hostonly && (sp->clevis_pins & CLEVIS_PIN_TPM2))
+			log_warn("the root's clevis binding uses the tpm2 pin, but clevis-decrypt-tpm2 "
+				 "is not installed (Debian: clevis-tpm2): the init will ask for the "
+				 "passphrase");
+		return 0;
+	}
+	free(pin);
+	tcti = find_tcti(sysroot);
+	if (!tcti) {
+		log_warn("clevis's tpm2 pin: %s is not installed (apt install libtss2-tcti-device0); "
+			 "it cannot reach the TPM", TCTI_DEVICE);
+		return 0;
+	}
+	er = elf_resolver_new(sysroot);
+	r = elf_add_binary(er, img, tcti);
+	if (r < 0)
+		err_wrap("clevis's tpm2 pin");
+	elf_resolver_free(er);
+	free(tcti);
+	return r;
+}
+
 int stack_add_clevis(struct stack_plan *sp, struct image *img, const char *sysroot)
 {
 	int r;
 
-	(void)sysroot;
 	if (!sp->clevis_on)
 		return 0;
 	r = image_add_data(img, "/.curlrc", curlrc, strlen(curlrc), 0644);
+	if (r == 0)
+		r = add_tpm2_pin(sp, img, sysroot);
 	if (r == 0)
 		log_info("clevis: packed by the plugins of if-feature = clevis (the root needs "
 			 "rd.neednet=1 ip=dhcp to reach Tang)");

@@ -19,6 +19,7 @@
 #include "gen/host/sysroot.h"
 #include "layout.h"
 #include "log.h"
+#include "clevis_pins.h"
 #include "luks2.h"
 
 #define PLUGIN_PREFIX "libcryptsetup-token-"
@@ -108,9 +109,14 @@ void stack_note_luks_devs(struct stack_plan *sp, const char *dmdir)
 void stack_plan_tokens(struct stack_plan *sp, const char *sysroot)
 {
 	sp->tokens = 0;
+	sp->clevis_pins = 0;
 	for (size_t i = 0; i < sp->luks_devs.n; i++) {
 		char *p = xasprintf("%s/dev/%s", sysroot, sp->luks_devs.v[i]);
 		int fd = open(p, O_RDONLY | O_CLOEXEC), t = fd < 0 ? -errno : luks2_fd_tokens(fd);
+		if (t > 0 && ((unsigned)t & LUKS2_TOKEN_CLEVIS)) {
+			int c = clevis_fd_pins(fd);
+			sp->clevis_pins |= c > 0 ? (unsigned)c : CLEVIS_PIN_OTHER;
+		}
 		if (fd >= 0)
 			close(fd);
 		if (t >= 0) {
@@ -127,7 +133,7 @@ void stack_plan_tokens(struct stack_plan *sp, const char *sysroot)
 
 void stack_token_modules(const struct stack_plan *sp, const char *sysroot, struct strv *out)
 {
-	if (!(sp->tokens & LUKS2_TOKEN_TPM2))
+	if (!(sp->tokens & LUKS2_TOKEN_TPM2) && !(sp->clevis_pins & CLEVIS_PIN_TPM2))
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(tpm_drivers); i++) {
 		char *p = xasprintf("%s/sys/module/%s", sysroot, tpm_drivers[i]);
