@@ -49,6 +49,10 @@ tests=(
 	# (jose, curl, luksmeta come with it), tangd and its keygen on the
 	# host, socat in front of tangd on 127.0.0.1
 	clevis clevis-luks jose curl luksmeta tang socat
+	# clevis's tpm2 pin (tests/boot/scenarios_clevis.py): bound in the
+	# builder VM with the host's clevis-encrypt-tpm2 and tpm2-tools
+	# (listed below too), unlocked by what an image packs
+	clevis-tpm2
 	# netbooted live roots (tests/boot/scenarios_http.py): the curl an
 	# image packs for https:// and its CA bundle (plugins/live-https.conf),
 	# openssl to make the test's own CA (curl and socat are above)

@@ -42,12 +42,18 @@ BUILDER_TIMEOUT = 240   # seconds; a layout takes 10-30 s under TCG
 CACHE = os.environ.get("UNIRAMFS_TEST_CACHE", "/var/cache/uniramfs-tests")
 PRUNE_DAYS = 30
 
+# clevis luks bind's tpm2 pin (scenarios_clevis.py) and the sss pin that
+# joins it to Tang: what clevis-encrypt-tpm2 runs (mktemp, rm and tr are
+# busybox's)
+TPM2_BIND_BINARIES = ("clevis-encrypt-tpm2", "clevis-encrypt-sss", "tpm2_createprimary",
+                      "tpm2_create", "tpm2_createpolicy", "tpm2_flushcontext", "tpm2_pcrread")
 # What the builder's initramfs holds (besides busybox's sh as /init's
 # interpreter): the tools every layout uses, and the modules they need.
 BUILDER_BINARIES = ("busybox", "cryptsetup", "lvm", "mdadm", "mdmon", "mkfs.ext4", "mkfs.btrfs",
                     "sfdisk", "blkid") + \
     (("systemd-cryptenroll",) if shutil.which("systemd-cryptenroll") else ()) + \
-    (tang.BIND_BINARIES if tang.available() else ())
+    (tang.BIND_BINARIES if tang.available() else ()) + \
+    (TPM2_BIND_BINARIES if shutil.which("clevis-encrypt-tpm2") else ())
 BUILDER_MODULES = ("virtio_pci", "virtio_blk", "crc32c_generic", "ext4",
                    "btrfs", "dm_mod", "dm_crypt",
                    "raid1", "raid456", "xts", "ecb", "af_alg", "algif_skcipher",

@@ -12,11 +12,14 @@ image packs clevis (--clevis); the command line asks for the network
 """
 
 import contextlib
+import shutil
 
 import builder
 import netservers
 import scenarios_stack
+import scenarios_tpm
 import tang
+import tpm
 
 LUKS_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001d0"
 LAYOUT = builder.Layout("luks2-clevis", "luks2-clevis", "ext4",
@@ -32,6 +35,22 @@ B_LUKS1 = builder.Layout("booster-luks1-clevis", "luks1-clevis", "ext4",
                          params=(("LUKS_UUID", B_LUKS1_UUID), ("PASS", "1234"),
                                  ("TANG_URL", tang.URL)),
                          tang=True)
+# booster's luks2.clevis.tpm2.img (TestLUKS2ClevisTpm2): the tpm2 pin alone,
+# no network; and sss with t=2 over Tang and tpm2 (issue 29)
+B_TPM2_UUID = "3756ba2c-1505-4283-8f0b-b1d1bd7b844f"
+B_TPM2 = builder.Layout("booster-luks2-clevis-tpm2", "luks2-clevis-tpm2", "ext4",
+                        "c3cc0321-fba8-42c3-ad73-d13f8826d8d7", "luks2clevistpm2root",
+                        params=(("LUKS_UUID", B_TPM2_UUID), ("PASS", "1234"),
+                                ("PIN", "tpm2"), ("PINCFG", "{}")),
+                        tpm=True)
+SSS_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001d1"
+SSS = builder.Layout("luks2-clevis-sss", "luks2-clevis-tpm2", "ext4",
+                     "5f0c1a4e-1b2d-4c3e-9f10-000000000141", "luks2clevissssroot",
+                     params=(("LUKS_UUID", SSS_UUID), ("PASS", scenarios_stack.PASS),
+                             ("PIN", "sss"),
+                             ("PINCFG", '{"t":2,"pins":{"tang":[{"url":"%s","adv":"/src/tang.adv"}],'
+                                        '"tpm2":{}}}' % tang.URL)),
+                     tpm=True, tang=True)
 B_STATIC = "rd.neednet=1 ip=10.0.2.15:::255.255.255.0::eth0:off net.ifnames=0"
 BUILD = ("--clevis", "--add-modules", "virtio_pci,virtio_net")
 NET = "rd.neednet=1 ip=dhcp"
@@ -64,6 +83,22 @@ class WithTang:
             yield _nic(tang.guestfwd(port))
 
 
+class WithTangTpm(WithTang):
+    """sss's disk: Tang serving its keys and its TPM's state, both."""
+
+    @contextlib.contextmanager
+    def attach(self, paths):
+        with contextlib.ExitStack() as st:
+            nic = st.enter_context(WithTang.attach(self, paths))
+            tpmargs = st.enter_context(scenarios_tpm.WithTpm(self.layout).attach(paths))
+            yield nic + tpmargs
+
+
+def _tpm2_pin():
+    """swtpm, and clevis's tpm2 pin for the builder and the image."""
+    return tpm.available() and shutil.which("clevis-decrypt-tpm2") is not None
+
+
 def scenarios(Scenario):
     """run.py's Scenario list for clevis."""
     if not tang.available():
@@ -88,4 +123,20 @@ def scenarios(Scenario):
           WithTang(LAYOUT, False), "UUID=" + LAYOUT.uuid, cmdline=NET,
           interact=scenarios_stack.typed("/dev/vda", LUKS_UUID, scenarios_stack.PASS),
           log_expect=(DOWN_MSG,)),
-    ]
+    ] + ([
+        S("booster-luks2-clevis-tpm2", "booster TestLUKS2ClevisTpm2: a LUKS2 root bound to the "
+          "TPM with clevis's tpm2 pin: unlocked with no prompt and no network",
+          scenarios_tpm.WithTpm(B_TPM2), "UUID=" + B_TPM2.uuid,
+          cmdline="rd.luks.uuid=" + B_TPM2_UUID,
+          log_expect=("uniramfs: /dev/vda: opened with clevis",
+                      "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + B_TPM2_UUID),
+          log_absent=("Passphrase for", "asking for the passphrase",
+                      "waiting for the network")),
+        S("luks-clevis-sss", "a LUKS2 root bound with sss, t=2 of Tang and tpm2: both "
+          "reached, unlocked with no prompt",
+          WithTangTpm(SSS, True), "UUID=" + SSS.uuid, cmdline=NET,
+          log_expect=("uniramfs: /dev/vda: waiting for the network to reach its clevis server",
+                      "uniramfs: /dev/vda: opened with clevis",
+                      "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + SSS_UUID),
+          log_absent=("Passphrase for", "asking for the passphrase")),
+    ] if _tpm2_pin() else [])
