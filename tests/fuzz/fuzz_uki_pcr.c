@@ -2,7 +2,10 @@
 /* libFuzzer target: systemd-measure calculate's text as the UKI's PCR
  * signing reads it (uki_pcr_parse_values). Whatever it accepts must be
  * exactly the four lines it stands for, written back the same, and the
- * policy and JSON made from the values must be well formed. */
+ * policy and JSON made from the values must be well formed. The same
+ * bytes as a DER public key (uki_pcr_spki_rsa, over openssl pkey's
+ * output of the user's key): an RSAPublicKey found lies inside, a
+ * SEQUENCE, at the end. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t values[UKI_PCR_NPHASES][32], pol[UKI_PCR_NPHASES][32];
 	struct buf back = { 0 }, json = { 0 }, sigs[UKI_PCR_NPHASES] = { { 0 } };
+	const uint8_t *rsa = NULL;
+	size_t rsa_len = 0;
+
+	if (uki_pcr_spki_rsa(data, size, &rsa, &rsa_len) == 0 &&
+	    (rsa < data || rsa_len < 2 || rsa + rsa_len != data + size || rsa[0] != 0x30))
+		abort();
 
 	if (uki_pcr_parse_values((const char *)data, size, UKI_PCR_NPHASES, values) == 0) {
 		for (size_t i = 0; i < UKI_PCR_NPHASES; i++) {

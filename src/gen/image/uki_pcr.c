@@ -164,16 +164,68 @@ static int memfd_with(const char *name, const void *data, size_t len)
 	return fd;
 }
 
-/* The DER RSAPublicKey of a public key file (pub) or of a private
- * key's public half. */
-static int rsa_public_der(const char *opt, const char *path, bool pub, struct buf *der)
+/* One DER header at d (n bytes on): its content's length and where it
+ * starts; -1 unless the tag is tag and the content lies within n. */
+static int der_header(const uint8_t *d, size_t n, uint8_t tag, size_t *hdr, size_t *clen)
 {
-	const char *pubargv[] = { "openssl", "rsa", "-pubin", "-in", path, "-RSAPublicKey_out", "-outform", "DER", NULL };
-	const char *keyargv[] = { "openssl", "rsa", "-in", path, "-RSAPublicKey_out", "-outform", "DER", NULL };
+	size_t k, v = 0;
+
+	if (n < 2 || d[0] != tag)
+		return -1;
+	if (d[1] < 0x80) {
+		*hdr = 2;
+		*clen = d[1];
+	} else {
+		k = d[1] & 0x7f;
+		if (k == 0 || k > 3 || n < 2 + k)
+			return -1;
+		for (size_t i = 0; i < k; i++)
+			v = v << 8 | d[2 + i];
+		*hdr = 2 + k;
+		*clen = v;
+	}
+	return *clen <= n - *hdr ? 0 : -1;
+}
+
+int uki_pcr_spki_rsa(const uint8_t *spki, size_t len, const uint8_t **rsa, size_t *rsa_len)
+{
+	/* AlgorithmIdentifier { rsaEncryption, NULL } */
+	static const uint8_t alg[] = { 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
+				       0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00 };
+	size_t hdr, clen, bhdr, blen, rhdr, rlen;
+	const uint8_t *p;
+
+	if (der_header(spki, len, 0x30, &hdr, &clen) < 0 || hdr + clen != len)
+		return err_set("not a DER public key (SubjectPublicKeyInfo)");
+	p = spki + hdr;
+	if (clen < sizeof(alg) || memcmp(p, alg, sizeof(alg)) != 0)
+		return err_set("not an RSA public key (systemd 252 signs PCR policies with RSA only)");
+	p += sizeof(alg);
+	clen -= sizeof(alg);
+	/* BIT STRING { no unused bits, RSAPublicKey }, to the end */
+	if (der_header(p, clen, 0x03, &bhdr, &blen) < 0 || bhdr + blen != clen || blen < 2 || p[bhdr] != 0 ||
+	    der_header(p + bhdr + 1, blen - 1, 0x30, &rhdr, &rlen) < 0 || rhdr + rlen != blen - 1)
+		return err_set("not a DER public key (SubjectPublicKeyInfo)");
+	*rsa = p + bhdr + 1;
+	*rsa_len = blen - 1;
+	return 0;
+}
+
+/* The DER SubjectPublicKeyInfo of a public key file (pub) or of a
+ * private key's public half (openssl pkey: nothing said on success). */
+static int public_der(const char *opt, const char *path, bool pub, struct buf *der)
+{
+	const char *pubargv[] = { "openssl", "pkey", "-pubin", "-in", path, "-outform", "DER", NULL };
+	const char *keyargv[] = { "openssl", "pkey", "-in", path, "-pubout", "-outform", "DER", NULL };
+	const uint8_t *rsa;
+	size_t rsa_len;
 	int r = run_tool_capture(pub ? pubargv : keyargv, "openssl", KEY_OUT_MAX, der);
 
 	if (r < 0)
-		return err_wrap("%s %s: not an RSA %s key in PEM", opt, path, pub ? "public" : "private");
+		return err_wrap("%s %s: not a %s key in PEM", opt, path, pub ? "public" : "private");
+	r = uki_pcr_spki_rsa((const uint8_t *)der->p, der->len, &rsa, &rsa_len);
+	if (r < 0)
+		return err_wrap("%s %s", opt, path);
 	return 0;
 }
 
@@ -262,9 +314,9 @@ int uki_pcr_sign(const struct uki_measured *s, size_t n, const char *key, const 
 	struct buf pubder = { 0 }, keyder = { 0 }, sigs[UKI_PCR_NPHASES] = { { 0 } };
 	int r;
 
-	r = rsa_public_der("--uki-pcr-public-key", pub, true, &pubder);
+	r = public_der("--uki-pcr-public-key", pub, true, &pubder);
 	if (r == 0)
-		r = rsa_public_der("--uki-pcr-key", key, false, &keyder);
+		r = public_der("--uki-pcr-key", key, false, &keyder);
 	if (r == 0 && (pubder.len != keyder.len || memcmp(pubder.p, keyder.p, pubder.len) != 0))
 		r = err_set("--uki-pcr-key %s is not the private half of --uki-pcr-public-key %s", key, pub);
 	if (r == 0)
@@ -274,7 +326,11 @@ int uki_pcr_sign(const struct uki_measured *s, size_t n, const char *key, const 
 		r = sign_policy(key, pol[i], &sigs[i]);
 	}
 	if (r == 0) {
-		uki_sha256(pubder.p, pubder.len, pkfp);
+		/* 252's fingerprint: of the DER RSAPublicKey inside */
+		const uint8_t *rsa;
+		size_t rsa_len;
+		uki_pcr_spki_rsa((const uint8_t *)pubder.p, pubder.len, &rsa, &rsa_len);
+		uki_sha256(rsa, rsa_len, pkfp);
 		uki_pcr_json(pcrsig, pkfp, pol, sigs, UKI_PCR_NPHASES);
 	}
 	buf_free(&pubder);

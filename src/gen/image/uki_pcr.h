@@ -22,7 +22,7 @@
  * RSASSA-PKCS1-v1_5 over the digest's SHA-256 (`openssl dgst -sha256
  * -sign`), which is what 252's TPM-computed policy and signature are. The
  * key's fingerprint ("pkfp") is the SHA-256 of its DER RSAPublicKey, as
- * 252 has it. RSA keys only, as 252's unlock side. */
+ * 252 has it (openssl pkey gives the SubjectPublicKeyInfo around it). RSA keys only, as 252's unlock side. */
 
 /* The phases signed for, ukify's default (systemd-measure's own). */
 #define UKI_PCR_NPHASES 4
@@ -45,6 +45,11 @@ int uki_pcr_check(const char *uki, const char *key, const char *pub);
  * digits, into values. -EINVAL + err_* quoting the first bad line (or
  * saying how many there were). */
 int uki_pcr_parse_values(const char *text, size_t len, size_t n, uint8_t values[][32]);
+
+/* The DER RSAPublicKey inside a DER SubjectPublicKeyInfo (what `openssl
+ * pkey -outform DER` writes), whose SHA-256 is the key's "pkfp". -EINVAL
+ * + err_* for another kind of key, or bytes that are not one. */
+int uki_pcr_spki_rsa(const uint8_t *spki, size_t len, const uint8_t **rsa, size_t *rsa_len);
 
 /* TPM2_PolicyPCR's digest, from a zero policy, for PCR 11 of the
  * sha256 bank holding value. */

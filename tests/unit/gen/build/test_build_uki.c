@@ -312,7 +312,13 @@ static void test_pcr_hostile_keys(void)
 	free(o), free(out), free(want);
 	o = xasprintf("--uki %s --uki-pcr-key %s/ec.key --uki-pcr-public-key %s/ec.pub", u, tmpdir, tmpdir);
 	CHECK(run_build(o, &out) == 1);
-	want = xasprintf("uniramfs: error: --uki-pcr-public-key %s/ec.pub: not an RSA public key in PEM: openssl failed "
+	want = xasprintf("uniramfs: error: --uki-pcr-public-key %s/ec.pub: not an RSA public key (systemd 252 signs PCR "
+			 "policies with RSA only)", tmpdir);
+	CHECK_STR(last_line(out), want);
+	free(o), free(out), free(want);
+	o = xasprintf("--uki %s --uki-pcr-key %s/pcr.key --uki-pcr-public-key %s/db.crt", u, tmpdir, tmpdir);
+	CHECK(run_build(o, &out) == 1);
+	want = xasprintf("uniramfs: error: --uki-pcr-public-key %s/db.crt: not a public key in PEM: openssl failed "
 			 "(exit status 1)", tmpdir);
 	CHECK_STR(last_line(out), want);
 	free(o), free(out), free(want);
