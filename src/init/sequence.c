@@ -14,6 +14,7 @@
 #include "init/stackenv.h"
 #include "init/init.h"
 #include "init/netboot/netvirt_up.h"
+#include "init/remote/plymouth.h"
 #include "init/stages/overlayspec.h"
 #include "init/stages/stages.h"
 #include "init/stages/xinitrd.h"
@@ -80,6 +81,7 @@ static void stage_modules(struct init *in)
 	if (devevents_coldplug(&in->events) < 0)
 		log_err("coldplug: %s", err_msg());
 	timing_mark(&in->timing, "coldplug");
+	stage_plymouth(in);
 	if (in->net.wanted) {
 		in->events.net_changed = netup_scan;
 		in->events.net_arg = &in->net;
@@ -381,6 +383,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		if (r < 0)
 			return r;
 		if (r == 0) {
+			plymouth_quit(); /* the report is for the console */
 			report_devices(in);
 			if ((r = failure(in, true)) == 0)
 				continue;
@@ -440,6 +443,7 @@ mounted:
 	/* rd.neednet=1 keeps the network for the root too, as dracut does */
 	netup_stop(&in->net, netroot_use(&in->net.root) != NETROOT_USE_NONE || in->net.cmd.neednet);
 	pcrphase_leave(in);
+	plymouth_newroot("/sysroot"); /* the root's plymouth-quit ends it */
 	if (switch_root(in) == 0)
 		return 0;
 	log_err("%s", err_msg());

@@ -75,6 +75,7 @@ import scenarios_luksx  # noqa: E402
 import scenarios_multipath  # noqa: E402
 import scenarios_persist  # noqa: E402
 import scenarios_plugins  # noqa: E402
+import scenarios_plymouth  # noqa: E402
 import scenarios_net  # noqa: E402
 import scenarios_netvm  # noqa: E402
 import scenarios_net27  # noqa: E402
@@ -282,6 +283,7 @@ SCENARIOS.extend(scenarios_clevis.scenarios(Scenario))
 SCENARIOS.extend(scenarios_ssh.scenarios(Scenario))
 SCENARIOS.extend(scenarios_sshmulti.scenarios(Scenario))
 SCENARIOS.extend(scenarios_console.scenarios(Scenario, Keys))
+SCENARIOS.extend(scenarios_plymouth.scenarios(Scenario, Keys))
 SCENARIOS.extend(scenarios_rescue.scenarios(Scenario))
 SCENARIOS.extend(scenarios_modprobe.scenarios(Scenario))
 SCENARIOS.extend(scenarios_btrfs.scenarios(Scenario))
@@ -397,6 +399,9 @@ class Console:
                 s.close()
                 time.sleep(0.05)
         open(log, "w").close()
+        for _, text in self.interact:   # an action that needs this boot's console
+            if hasattr(text, "attach"):  # or monitor (scenarios_plymouth's screendump)
+                text.attach(self)
         self.thread = threading.Thread(target=self._pump, daemon=True)
         self.thread.start()
 

@@ -329,6 +329,10 @@ static void one(struct options *o, const struct cmdline_param *p, long *rd_timeo
 		set_str(&o->vconsole_font, p->val);
 	else if (!strcmp(k, "rd.ssh"))
 		set_bool(p, &o->ssh);
+	else if (!strcmp(k, "splash") || !strcmp(k, "rhgb"))
+		o->splash = true;
+	else if (!strcmp(k, "plymouth.enable") || !strcmp(k, "rd.plymouth"))
+		set_bool(p, &o->plymouth);
 	else if (!strcmp(k, "rd.ssh.port"))
 		set_long(p, 1, 65535, &o->ssh_port, "not a port number 1-65535");
 	else if (warn_unsupported(p) || live_word(o, p))
@@ -348,6 +352,7 @@ void options_parse(struct options *o, const struct cmdline *c)
 	o->gpt_auto = true;
 	o->measure = -1;
 	o->ssh = true;
+	o->plymouth = true;
 	o->ssh_port = 22;
 	o->panic = DEFAULT_PANIC_WAIT;
 	o->resume_timeout = DEFAULT_RESUME_TIMEOUT;

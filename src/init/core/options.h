@@ -87,6 +87,8 @@ struct options {
 	bool fstab, skipfsck;
 	char *vconsole_keymap, *vconsole_font; /* [rd.]vconsole.keymap/font: what the boot asks for */
 	bool ssh;      /* rd.ssh: dropbear for the passphrase, if the image has it */
+	bool splash;   /* splash or rhgb: the Plymouth splash, unless plymouth is off */
+	bool plymouth; /* plymouth.enable=, rd.plymouth= (default on) */
 	long ssh_port; /* rd.ssh.port */
 
 	struct strv init_args; /* words after "--" */

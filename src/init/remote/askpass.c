@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "init/remote/plymouth.h"
 #include "util.h"
 
 int askpass_listen(struct askpass *a, const char *path)
@@ -122,6 +123,7 @@ void askpass_ask(struct askpass *a, const char *prompt)
 	a->prompt = prompt ? xstrdup(prompt) : NULL;
 	if (prompt)
 		a->winner = 0;
+	plymouth_ask(prompt); /* the splash asks too; NULL ends its client */
 	for (size_t i = 0; i < ASKPASS_MAX_CLIENTS; i++) {
 		if (a->c[i].on && prompt)
 			drain(a, i);
@@ -132,7 +134,7 @@ void askpass_ask(struct askpass *a, const char *prompt)
 
 size_t askpass_pollfds(const struct askpass *a, struct pollfd *pfd, size_t max)
 {
-	size_t n = 0;
+	size_t n = plymouth_pollfd(pfd, max);
 
 	if (a->listening && n < max)
 		pfd[n++] = (struct pollfd){ .fd = a->lfd, .events = POLLIN };
@@ -204,7 +206,7 @@ static int read_client(struct askpass *a, size_t i)
 ssize_t askpass_ready(struct askpass *a, const struct pollfd *pfd, size_t n, char *buf,
 		      size_t size)
 {
-	ssize_t got = -EAGAIN;
+	ssize_t got = a->prompt ? plymouth_ready(pfd, n, buf, size) : -EAGAIN;
 
 	for (size_t k = 0; k < n; k++) {
 		if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -236,6 +238,8 @@ ssize_t askpass_ready(struct askpass *a, const struct pollfd *pfd, size_t n, cha
 
 void askpass_tell(struct askpass *a, const char *msg)
 {
+	if (a)
+		plymouth_message(msg);
 	for (size_t i = 0; a && i < ASKPASS_MAX_CLIENTS; i++)
 		if (a->c[i].on)
 			send_line(a, i, "say", msg);

@@ -21,6 +21,8 @@
  * A zeroed struct askpass is a valid empty one. */
 
 #define ASKPASS_MAX_CLIENTS 4
+/* what askpass_pollfds may give: the splash's answer, the socket, the clients */
+#define ASKPASS_MAX_FDS (2 + ASKPASS_MAX_CLIENTS)
 /* More than any passphrase cryptsetup takes typed (512): such an answer
  * still reaches luks.c, which says it is too long. */
 #define ASKPASS_LINE_MAX 1024

@@ -17,6 +17,7 @@
 #include "err.h"
 #include "init/core/loop.h"
 #include "init/remote/askpass.h"
+#include "init/remote/plymouth.h"
 #include "init/stack/stack.h"
 
 #define MAX_CONSOLES 8
@@ -34,16 +35,24 @@ static bool console_name_ok(const char *name)
 			       strlen(name);
 }
 
+/* tty0, tty1...: a virtual terminal, whose keyboard plymouthd reads
+ * while the splash is up */
+static bool is_vt(const char *name)
+{
+	return !strncmp(name, "tty", 3) && name[3] && strspn(name + 3, "0123456789") == strlen(name + 3);
+}
+
 static size_t open_consoles(struct console *c)
 {
 	char *active = NULL, *save = NULL;
 	size_t n = 0;
+	bool vts = !plymouth_owns_vts();
 
 	if (read_line(ACTIVE_CONSOLES, &active) == 0) {
 		for (char *w = strtok_r(active, " ", &save); w && n < MAX_CONSOLES;
 		     w = strtok_r(NULL, " ", &save)) {
 			char path[64];
-			if (!console_name_ok(w) || strlen(w) > 32)
+			if (!console_name_ok(w) || strlen(w) > 32 || (!vts && is_vt(w)))
 				continue;
 			snprintf(path, sizeof(path), "/dev/%s", w);
 			c[n].fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
@@ -52,7 +61,7 @@ static size_t open_consoles(struct console *c)
 		}
 	}
 	free(active);
-	if (n == 0) {
+	if (n == 0 && vts) {
 		c[0].fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 		n = c[0].fd >= 0;
 	}
@@ -101,7 +110,7 @@ int answer_wait(int *con, size_t nc, struct loop *loop, struct askpass *remote, 
 	size_t partial = nc; /* the console whose line is begun in buf */
 
 	for (;;) {
-		struct pollfd pfd[MAX_CONSOLES + LOOP_MAX_SOURCES + 1 + ASKPASS_MAX_CLIENTS];
+		struct pollfd pfd[MAX_CONSOLES + LOOP_MAX_SOURCES + ASKPASS_MAX_FDS];
 		size_t k = 0, open_ = 0, nl = 0, nr = 0, lbase, rbase;
 		int timeout = -1, pr;
 		bool pump = false;
@@ -116,7 +125,7 @@ int answer_wait(int *con, size_t nc, struct loop *loop, struct askpass *remote, 
 		k += nl;
 		rbase = k;
 		if (remote)
-			nr = askpass_pollfds(remote, pfd + k, 1 + ASKPASS_MAX_CLIENTS);
+			nr = askpass_pollfds(remote, pfd + k, ASKPASS_MAX_FDS);
 		k += nr;
 		/* with every console at its end only SSH can still answer */
 		if (!open_ && !nr)
@@ -160,10 +169,13 @@ ssize_t real_read_secret(const char *prompt, char *buf, size_t size, struct loop
 {
 	struct console c[MAX_CONSOLES];
 	int fds[MAX_CONSOLES], live[MAX_CONSOLES];
-	size_t nc = open_consoles(c), n = 0;
+	size_t nc, n = 0;
 	int r;
 
-	if (nc == 0)
+	if (remote)
+		plymouth_start(); /* before the consoles: it takes the VTs */
+	nc = open_consoles(c);
+	if (nc == 0 && !(remote && plymouth_owns_vts()))
 		return err_errno(errno, "cannot open /dev/console");
 	for (size_t i = 0; i < nc; i++) {
 		fds[i] = live[i] = c[i].fd;

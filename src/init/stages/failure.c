@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "init/init.h"
+#include "init/remote/plymouth.h"
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
@@ -221,6 +222,8 @@ int failure(struct init *in, bool can_retry)
 {
 	long wait = in->opt.panic;
 	int r;
+
+	plymouth_quit(); /* what went wrong is said on the console, not behind the splash */
 
 	if (run_shell(in, "emergency shell", false) == 0) {
 		if (can_retry) {

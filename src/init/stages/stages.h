@@ -37,6 +37,8 @@ void pcrphase_leave(struct init *in);
 /* vconsole.c: the image's keymap and font on the virtual console, before
  * any prompt (in->keymap names the keymap loaded). Never fails the boot. */
 void stage_vconsole(struct init *in);
+/* plymouth.c: the splash, with `splash` (remote/plymouth.h does the talking) */
+void stage_plymouth(struct init *in);
 
 /* modexport.c: rd.driver.export, after the pre-pivot hooks: the
  * image's /lib/modules/KVER copied onto a tmpfs on the root's

@@ -214,6 +214,32 @@ static void test_options_ssh(void)
 	buf_free(&warnings);
 }
 
+/* the splash: splash (or rhgb), unless plymouth.enable=0 or rd.plymouth=0 */
+static void test_options_plymouth(void)
+{
+	struct options o;
+
+	parse(&o, "root=/dev/vda");
+	CHECK(!o.splash && o.plymouth);
+	options_free(&o);
+	parse(&o, "quiet splash");
+	CHECK(o.splash && o.plymouth);
+	options_free(&o);
+	parse(&o, "rhgb plymouth.enable=0");
+	CHECK(o.splash && !o.plymouth);
+	CHECK(o.modparam_mod.n == 0); /* not a parameter of a module "plymouth" */
+	options_free(&o);
+	parse(&o, "splash rd.plymouth=0 rd.plymouth=1");
+	CHECK(o.splash && o.plymouth);
+	options_free(&o);
+	buf_free(&warnings);
+	parse(&o, "splash rd.plymouth=maybe");
+	CHECK(o.plymouth);
+	CHECK_STR(warnings.p, "ignoring rd.plymouth=maybe: not a boolean (use 1 or 0)\n");
+	options_free(&o);
+	buf_free(&warnings);
+}
+
 static void test_options_logging(void)
 {
 	struct options o;
@@ -437,6 +463,7 @@ int main(void)
 	RUN(test_options_usr_gpt_auto);
 	RUN(test_options_unknown_ignored);
 	RUN(test_options_ssh);
+	RUN(test_options_plymouth);
 	RUN(test_options_live_overlay);
 	buf_free(&warnings);
 	return test_done();

@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot scenarios for the Plymouth splash (issue 29; docs/cmdline.md,
+"Plymouth").
+
+The LUKS2 root of scenarios_stack.py, `splash` on the command line, an
+image built with --plymouth and the spinfinity theme (plymouth-themes),
+QEMU's std VGA (bochs-drm in the guest) and its monitor.  While the
+passphrase is asked (the prompt on the serial line, which stays the
+init's), the monitor's `screendump` takes the screen (PPM, saved as PNG
+beside the boot's log) and the check is that the splash shows, not the
+text console: spinfinity fills the screen with its blue gradient
+(0x0073b3 to 0x00457e), so at least half of the pixels must be that blue
+(red below 0x20, blue at least 0x60 and above green); the kernel's text
+console (fbcon or VGA text) is black and grey and has none.  And the
+question must be on it: spinfinity's password dialog has a white entry
+field (entry.png, 200x30: 0.6% of a 1280x800 screen) and the prompt's
+words below it in white, where the splash alone has nothing light, so at
+least 0.5% of the pixels must be light (each of R, G, B at least 0xd0).  The
+passphrase is then pressed on the keyboard with `sendkey`, one key per
+character: with the splash up plymouthd reads the VT's keyboard and the
+init does not, so the unlock proves the answer came through `plymouth
+ask-for-password`.  After switch_root the root's init shows the pid file
+plymouthd was started with: it was kept for the root.
+
+`plymouth.nolog` (plymouthd's own word) keeps plymouthd from taking
+/dev/console's output into its boot log: testinit, standing in for the
+root's systemd and its plymouth-quit, writes its marker there, and the
+serial line must show it.
+"""
+
+import os
+import struct
+import time
+import zlib
+
+import scenarios_stack
+
+THEME = "spinfinity"
+BLUE_SHARE = 0.5      # of the screen's pixels, at least
+LIGHT_SHARE = 0.005   # the password dialog's white, at least
+SHOT_TRIES = 20       # screendumps, one a second, until the splash has drawn
+
+
+def ppm_read(path):
+    """(width, height, RGB bytes) of a binary PPM (P6, maxval 255)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos) + 1
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    if fields[0] != b"P6" or fields[3] != b"255":
+        raise ValueError("%s: not a P6 PPM of maxval 255" % path)
+    w, h = int(fields[1]), int(fields[2])
+    pixels = data[pos + 1:pos + 1 + w * h * 3]
+    if len(pixels) != w * h * 3:
+        raise ValueError("%s: %d bytes of pixels, expected %d" % (path, len(pixels), w * h * 3))
+    return w, h, pixels
+
+
+def png_write(path, w, h, rgb):
+    """An RGB PNG of the pixels, with nothing but zlib."""
+    def chunk(kind, body):
+        c = kind + body
+        return struct.pack(">I", len(body)) + c + struct.pack(">I", zlib.crc32(c) & 0xffffffff)
+    rows = b"".join(b"\0" + rgb[y * w * 3:(y + 1) * w * 3] for y in range(h))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+
+
+def shares(rgb):
+    """(share of pixels in spinfinity's blue, share of light ones)."""
+    n = len(rgb) // 3
+    blue = light = 0
+    for i in range(0, n * 3, 3):
+        r, g, b = rgb[i], rgb[i + 1], rgb[i + 2]
+        if r < 0x20 and b >= 0x60 and b > g:
+            blue += 1
+        elif r >= 0xd0 and g >= 0xd0 and b >= 0xd0:
+            light += 1
+    return (blue / n, light / n) if n else (0.0, 0.0)
+
+
+class Screenshot:
+    """An interact action: screendumps through the monitor until the
+    splash's blue holds at least BLUE_SHARE of the screen, the last one
+    kept as NAME.png beside the log; missed() says what was wrong."""
+
+    def __init__(self, name):
+        self.name, self.console, self.problem = name, None, "no screendump was taken"
+
+    def attach(self, console):
+        self.console = console
+
+    def __call__(self):
+        import socket
+        c = self.console
+        base = os.path.splitext(c.log)[0] + "-" + self.name
+        ppm, png = base + ".ppm", base + ".png"
+        if c.monitor is None:
+            m = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            m.connect(c.monitor_path)
+            c.monitor = m
+        share = light = 0.0
+        for _ in range(SHOT_TRIES):
+            if os.path.exists(ppm):
+                os.unlink(ppm)
+            c.monitor.sendall(("screendump %s\n" % ppm).encode())
+            pix = None
+            for _ in range(50):     # the file is whole once its pixels are all there
+                time.sleep(0.1)
+                try:
+                    pix = ppm_read(ppm)
+                    break
+                except (OSError, ValueError, IndexError):
+                    continue
+            if pix is None:
+                self.problem = "screendump wrote no whole PPM at " + ppm
+                continue
+            w, h, rgb = pix
+            png_write(png, w, h, rgb)
+            share, light = shares(rgb)
+            if share >= BLUE_SHARE and light >= LIGHT_SHARE:
+                self.problem = None
+                return
+            time.sleep(1)
+        self.problem = ("the screen is not the splash asking: %.1f%% of it is the theme's blue "
+                        "(at least %.0f%% expected), %.1f%% the dialog's white (at least %.1f%%) "
+                        "(%s)" % (share * 100, BLUE_SHARE * 100, light * 100, LIGHT_SHARE * 100,
+                                  png))
+
+    def missed(self):
+        return self.problem
+
+
+def keys_for(text):
+    """QEMU sendkey names typing text on a US keyboard, then Enter."""
+    names = {"-": "minus", " ": "spc"}
+    return tuple(names.get(ch, ch) for ch in text) + ("ret",)
+
+
+def scenarios(Scenario, Keys):
+    luks = scenarios_stack.LUKS2
+    prompt = scenarios_stack.prompt("/dev/vda", scenarios_stack.LUKS2_UUID)
+    return [
+        Scenario("plymouth-luks", "splash: the LUKS2 passphrase asked with the splash on the "
+                 "screen (screendump: its blue, not the text console), typed as key presses "
+                 "into plymouthd; plymouthd kept for the root",
+                 luks, "UUID=" + luks.uuid, ours_only=True,
+                 cmdline="splash plymouth.nolog testinit.show=/run/plymouth/pid",
+                 build=("--plymouth", "--plymouth-theme", THEME),
+                 interact=((prompt, Screenshot("prompt")),
+                           ("", Keys(keys_for(scenarios_stack.PASS)))),
+                 argv="/sbin/init splash",   # the kernel passes the bare word on
+                 expect=(r"show /run/plymouth/pid: \d+",),
+                 log_expect=("uniramfs: splash: plymouthd started, on /dev/dri/card0",
+                             "uniramfs: unlocked /dev/vda as /dev/mapper/luks-"
+                             + scenarios_stack.LUKS2_UUID,
+                             "uniramfs: splash: plymouthd stays for the root")),
+    ]
