@@ -6,7 +6,9 @@ compared with the value computed here from the two strings, so an
 extension of other bytes (a trailing NUL, another hash, one phase
 missing or twice) fails.  A direct kernel boot has no systemd-stub, so
 rd.uniramfs.measure=1 asks for it.  Each boot has a fresh swtpm state:
-PCR 11 starts at zero."""
+PCR 11 starts at zero.  PCR 15 (tpm2-measure-pcr=yes): the value for a
+volume key the builder was given, and booster's supplantation latch, two
+TPM2 tokens bound to PCR 15 of which only the first unseals."""
 
 import hashlib
 import hmac
@@ -32,6 +34,16 @@ VK_LAYOUT = builder.Layout("luks2-vk", "luks2-vk", "ext4", "5f0c1a4e-1b2d-4c3e-9
                            "luks2vkroot",
                            params=(("LUKS_UUID", VK_UUID), ("PASS", scenarios_stack.PASS),
                                    ("VK", VK.decode())))
+
+# booster's supplantation latch: two LUKS2 disks whose TPM2 tokens are
+# bound to PCR 15 at zero
+LATCH_ROOT = "5f0c1a4e-1b2d-4c3e-9f10-0000000001f6"
+LATCH_DATA = "5f0c1a4e-1b2d-4c3e-9f10-0000000001f7"
+LATCH_LAYOUT = builder.Layout("luks2-tpm2-pcr15", "luks2-tpm2-pcr15", "ext4",
+                              "5f0c1a4e-1b2d-4c3e-9f10-0000000000f6", "latchroot", ndisks=2,
+                              params=(("LUKS_UUID", LATCH_ROOT), ("DATA_UUID", LATCH_DATA),
+                                      ("PASS", scenarios_stack.PASS)),
+                              tpm=True)
 
 
 def extended(*strings, alg="sha256", key=None):
@@ -85,7 +97,6 @@ def scenarios(Scenario):
               r'"content_type":"systemd","content":\{"string":"%s","bootId":"[0-9a-f]{32}",'
               r'"timestamp":[0-9]+,"eventType":"phase"\}\}$')
     vk_string = "cryptsetup:luks-%s:%s" % (VK_UUID, VK_UUID)
-    tok_string = "cryptsetup:luks-%s:%s" % ((scenarios_tpm.LUKS_UUID,) * 2)
     return [
         Scenario("pcr11-phases", "rd.uniramfs.measure=1: PCR 11 (sha256) in the root is "
                  "enter-initrd then leave-initrd extended from zero, each logged as systemd logs it",
@@ -110,18 +121,23 @@ def scenarios(Scenario):
                             % (hmac.new(VK, vk_string.encode(), "sha256").hexdigest(), vk_string))),
                  log_expect=("uniramfs: extended PCR 15 with '%s' (banks " % vk_string,),
                  ours_only=True),
-        # the token path: cryptsetup --token-only with --disable-keyring,
-        # the key read back all the same (the builder's key is random: the
-        # log line and the record say it was measured, not its value)
-        Scenario("pcr15-token", "a root opened by its TPM2 token with tpm2-measure-pcr=yes has "
-                 "its volume key measured into PCR 15 too, with no prompt",
-                 scenarios_tpm.WithTpm(scenarios_tpm.LAYOUT), "UUID=" + scenarios_tpm.LAYOUT.uuid,
-                 cmdline="rd.luks.options=tpm2-device=auto,tpm2-measure-pcr=yes testinit.show=%s"
-                 % MEASURE_LOG,
-                 expect=(r'show %s: .*\{"pcr":15,"digests":\[.*"string":"%s".*"eventType":"volume-key"\}\}$'
-                         % (MEASURE_LOG, tok_string),),
-                 log_expect=("uniramfs: /dev/vda: opened with its LUKS2 token systemd-tpm2",
-                             "uniramfs: extended PCR 15 with '%s' (banks " % tok_string),
-                 log_absent=("Passphrase for", "not measured"),
+        # booster's TestSupplantationPCR15Latch: a token bound to PCR 15 at
+        # zero unseals once; the measurement after it closes the TPM to a
+        # second unseal in this boot (the other disk's token fails, its
+        # passphrase is asked), whichever disk comes first
+        Scenario("pcr15-latch", "two disks with TPM2 tokens bound to PCR 15: the first opens by "
+                 "its token, its measurement makes the second's fail, the passphrase opens it",
+                 scenarios_tpm.WithTpm(LATCH_LAYOUT), "UUID=" + LATCH_LAYOUT.uuid,
+                 cmdline="rd.luks.uuid=%s rd.luks.uuid=%s "
+                 "rd.luks.options=tpm2-device=auto,tpm2-measure-pcr=yes" % (LATCH_ROOT, LATCH_DATA),
+                 interact=((r"Passphrase for /dev/vd[ab] \((%s|%s)\): " % (LATCH_ROOT, LATCH_DATA),
+                            scenarios_stack.PASS + "\n"),),
+                 log_expect=(": opened with its LUKS2 token systemd-tpm2",
+                             ": no LUKS2 token opened it (cryptsetup exit status ",
+                             "uniramfs: extended PCR 15 with 'cryptsetup:luks-%s:%s' (banks "
+                             % (LATCH_ROOT, LATCH_ROOT),
+                             "uniramfs: extended PCR 15 with 'cryptsetup:luks-%s:%s' (banks "
+                             % (LATCH_DATA, LATCH_DATA),
+                             "as /dev/mapper/luks-%s" % LATCH_DATA),
                  ours_only=True),
     ]
