@@ -497,8 +497,9 @@ def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact
         serial = ["-chardev", "socket,id=ser0,path=%s,server=on,wait=on" % sock_path,
                   "-serial", "chardev:ser0"]
     monitor = ["-monitor", "none"]
-    if any(isinstance(text, Keys) for _, text in interact):
+    if any(isinstance(text, Keys) or hasattr(text, "attach") for _, text in interact):
         # a keyboard needs a virtual console in front: a VGA card for it
+        # (and a screendump, scenarios_plymouth.py, a screen)
         monitor = ["-monitor", "unix:%s.mon,server=on,wait=off" % sock_path, "-vga", "std"]
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none"] + monitor + ([] if vmlinuz is None else [

@@ -22,6 +22,12 @@ init does not, so the unlock proves the answer came through `plymouth
 ask-for-password`.  After switch_root the root's init shows the pid file
 plymouthd was started with: it was kept for the root.
 
+plymouth-serial-fail: the same splash, the passphrase answered wrong
+three times on the serial line while plymouth asks too (the first answer
+wins: each time the serial one, and the splash's client is ended), then
+the failure path: `plymouth quit` before the report, and a screendump
+then shows the text console again: at most 5% of it the theme's blue.
+
 `plymouth.nolog` (plymouthd's own word) keeps plymouthd from taking
 /dev/console's output into its boot log: testinit, standing in for the
 root's systemd and its plymouth-quit, writes its marker there, and the
@@ -90,13 +96,19 @@ def shares(rgb):
     return (blue / n, light / n) if n else (0.0, 0.0)
 
 
+TEXT_BLUE_MAX = 0.05  # the text console: at most this much blue
+
+
 class Screenshot:
     """An interact action: screendumps through the monitor until the
-    splash's blue holds at least BLUE_SHARE of the screen, the last one
-    kept as NAME.png beside the log; missed() says what was wrong."""
+    splash's blue holds at least BLUE_SHARE of the screen and its dialog
+    LIGHT_SHARE (splash=False: until at most TEXT_BLUE_MAX is blue, the
+    text console), the last one kept as LOG-NAME.png beside the log;
+    missed() says what was wrong."""
 
-    def __init__(self, name):
-        self.name, self.console, self.problem = name, None, "no screendump was taken"
+    def __init__(self, name, splash=True):
+        self.name, self.splash = name, splash
+        self.console, self.problem = None, "no screendump was taken"
 
     def attach(self, console):
         self.console = console
@@ -129,10 +141,16 @@ class Screenshot:
             w, h, rgb = pix
             png_write(png, w, h, rgb)
             share, light = shares(rgb)
-            if share >= BLUE_SHARE and light >= LIGHT_SHARE:
+            if (share >= BLUE_SHARE and light >= LIGHT_SHARE if self.splash
+                    else share <= TEXT_BLUE_MAX):
                 self.problem = None
                 return
             time.sleep(1)
+        if not self.splash:
+            self.problem = ("the splash is still on the screen after the failure: %.1f%% of it "
+                            "is the theme's blue (at most %.0f%%) (%s)"
+                            % (share * 100, TEXT_BLUE_MAX * 100, png))
+            return
         self.problem = ("the screen is not the splash asking: %.1f%% of it is the theme's blue "
                         "(at least %.0f%% expected), %.1f%% the dialog's white (at least %.1f%%) "
                         "(%s)" % (share * 100, BLUE_SHARE * 100, light * 100, LIGHT_SHARE * 100,
@@ -166,4 +184,22 @@ def scenarios(Scenario, Keys):
                              "uniramfs: unlocked /dev/vda as /dev/mapper/luks-"
                              + scenarios_stack.LUKS2_UUID,
                              "uniramfs: splash: plymouthd stays for the root")),
+        Scenario("plymouth-serial-fail", "splash: three wrong passphrases typed on the serial "
+                 "line win over the splash's question; the failure quits the splash before "
+                 "its report (screendump: the text console again)",
+                 luks, "UUID=" + luks.uuid, ours_only=True,
+                 cmdline="splash plymouth.nolog rd.shell=0 panic=0",  # stays for the screendump
+                 build=("--plymouth", "--plymouth-theme", THEME),
+                 interact=((prompt, "wrong-1\n"),
+                           (r"uniramfs: wrong passphrase for /dev/vda\n[\s\S]*" + prompt,
+                            "wrong-2\n"),
+                           (r"uniramfs: wrong passphrase for /dev/vda\n[\s\S]*" + prompt,
+                            "wrong-3\n"),
+                           ("uniramfs: splash: quit, for the report on the console",
+                            Screenshot("failed", splash=False))),
+                 fail_msgs=("uniramfs: splash: plymouthd started, on /dev/dri/card0",
+                            "uniramfs: wrong passphrase for /dev/vda",
+                            "uniramfs: giving up on /dev/vda after 3 wrong passphrases",
+                            "uniramfs: splash: quit, for the report on the console",
+                            "uniramfs: not starting a shell: rd.shell=0")),
     ]
