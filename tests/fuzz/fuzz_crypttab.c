@@ -6,7 +6,8 @@
  * word each, never a comment; "none" and "-" are no key file; the
  * options give cryptsetup only its own --options, a header= (maybe
  * /FILE:DEVICE) and a tpm2-device= that are absolute, ".."-free paths (a /dev one for the
- * TPM), and numbers in their bounds. A broken rule traps. */
+ * TPM), numbers in their bounds, a tpm2-measure-pcr= PCR 0-23 and a
+ * tpm2-measure-bank= of banks only. A broken rule traps. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "log.h"
 #include "init/stack/crypttab.h"
 #include "init/stack/luks_opts.h"
+#include "init/tpm/tpm2_msg.h"
 
 /* luks_opts.c's luks_opts_for needs the stack's UUID comparison (in
  * stack/common.c, with the whole init behind it); this target does not
@@ -61,6 +63,7 @@ static void check_opts(const struct luks_opts *o)
 {
 	const char *argv[LUKS_OPEN_ARGV];
 	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
+	struct tpm2_banks banks;
 	size_t n;
 
 	if (o->header && (o->header[0] != '/' || strlen(o->header) > LUKS_HEADER_MAX ||
@@ -74,6 +77,12 @@ static void check_opts(const struct luks_opts *o)
 	    o->key_slot > 31)
 		__builtin_trap();
 	if (o->timeout_given && (o->timeout_s < 0 || o->timeout_s > 86400 * 60))
+		__builtin_trap();
+	/* tpm2-measure-pcr=: unset, no, or a PCR 0-23; a bank list kept
+	 * only when every word is a bank */
+	if (o->measure_pcr < LUKS_MEASURE_UNSET || o->measure_pcr > 23)
+		__builtin_trap();
+	if (o->measure_bank && tpm2_parse_banks(o->measure_bank, &banks) <= 0)
 		__builtin_trap();
 	for (unsigned how = 0; how < 4; how++) {
 		n = luks_opts_argv(o, how, argv, scratch);
