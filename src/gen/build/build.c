@@ -274,6 +274,8 @@ static int plugin_features(struct plan *p)
 	strv_free(&p->facts.features);
 	if (r == 0 && p->stack.clevis_on)
 		strv_push(&p->facts.features, "clevis");
+	if (r == 0 && p->stack.clevis_on && stack_clevis_tpm2_wanted(&p->stack))
+		strv_push(&p->facts.features, "clevis-tpm2");
 	if (p->ssh.on)
 		strv_push(&p->facts.features, "ssh-unlock");
 	if (overlay_tools_wanted(p->o->overlay_tools, p->o->cmdline, p->sysroot,

@@ -84,6 +84,10 @@ int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysro
 /* stack_clevis.c: clevis and what `clevis luks unlock` runs. */
 /* clevis = yes, or hostonly with a clevis token in a root's header. */
 bool stack_clevis_wanted(const struct stack_plan *sp);
+/* With clevis: its tpm2 pin too (the feature "clevis-tpm2",
+ * plugins/clevis-tpm2.conf): generic, clevis = yes (a LUKS1 binding is
+ * not read), or a hostonly root whose binding uses tpm2 or cannot be read. */
+bool stack_clevis_tpm2_wanted(const struct stack_plan *sp);
 /* The host's NIC drivers into sp->nics (Tang is reached through one). */
 void stack_clevis_modules(struct stack_plan *sp, const char *sysroot);
 /* Wanted, and the host has every program of the plugins of if-feature =

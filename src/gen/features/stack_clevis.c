@@ -7,9 +7,10 @@
  * clevis-luks-common-functions it sources (bash); cryptsetup isLuks,
  * luksDump, token export and open; grep -E and sed on luksDump's text;
  * clevis-decrypt and its pins: tang (jose, curl, /bin/cat), sss (an
- * ELF that runs clevis-decrypt for each share) and, when the host has
- * clevis-tpm2, tpm2 (tpm2-tools' tpm2_createprimary, _flushcontext, _load
- * and _unseal, mktemp, rm, mkdir; here, the tcti library tss2's loader
+ * ELF that runs clevis-decrypt for each share); plugins/clevis-tpm2.conf
+ * (if-feature = clevis-tpm2), when wanted and the host has clevis-tpm2, the
+ * tpm2 pin (tpm2-tools' tpm2_createprimary, _flushcontext, _load and
+ * _unseal, mktemp, rm, mkdir; here, the tcti library tss2's loader
  * dlopen()s, which no DT_NEEDED names). luksmeta is LUKS1's only. Not
  * packed: the null pin (a test pin; it reads a bash process
  * substitution, /dev/fd, which no udev makes in the image).
@@ -47,6 +48,12 @@ static const char curlrc[] =
 bool stack_clevis_wanted(const struct stack_plan *sp)
 {
 	return sp->clevis || (sp->hostonly && (sp->tokens & LUKS2_TOKEN_CLEVIS));
+}
+
+bool stack_clevis_tpm2_wanted(const struct stack_plan *sp)
+{
+	return !sp->hostonly || sp->clevis || sp->tokens == ~0u ||
+	       (sp->clevis_pins & (CLEVIS_PIN_TPM2 | CLEVIS_PIN_OTHER));
 }
 
 /* The drivers of the host's NICs (/sys/class/net/X/device/driver/module):
@@ -155,7 +162,7 @@ int stack_add_clevis(struct stack_plan *sp, struct image *img, const char *sysro
 	if (!sp->clevis_on)
 		return 0;
 	r = image_add_data(img, "/.curlrc", curlrc, strlen(curlrc), 0644);
-	if (r == 0)
+	if (r == 0 && stack_clevis_tpm2_wanted(sp))
 		r = add_tpm2_pin(sp, img, sysroot);
 	if (r == 0)
 		log_info("clevis: packed by the plugins of if-feature = clevis (the root needs "

@@ -17,6 +17,7 @@
 #include "gen/hostonly/hostonly.h"
 #include "gen/image/image.h"
 #include "log.h"
+#include "clevis_pins.h"
 #include "luks2.h"
 #include "gen/features/nettools.h"
 #include "gen/features/stack.h"
@@ -920,6 +921,21 @@ static void test_clevis(void)
 	CHECK(!stack_clevis_wanted(&sp)); /* generic: only when asked */
 	sp.clevis = true;
 	CHECK(stack_clevis_wanted(&sp));
+	/* its tpm2 pin: generic, clevis = yes, or a hostonly binding with tpm2
+	 * (sss's shares count; a header not understood too) */
+	CHECK(stack_clevis_tpm2_wanted(&sp));
+	sp.hostonly = true;
+	CHECK(stack_clevis_tpm2_wanted(&sp));
+	sp.clevis = false;
+	sp.clevis_pins = CLEVIS_PIN_TANG;
+	CHECK(!stack_clevis_tpm2_wanted(&sp));
+	sp.clevis_pins = CLEVIS_PIN_SSS | CLEVIS_PIN_TANG | CLEVIS_PIN_TPM2;
+	CHECK(stack_clevis_tpm2_wanted(&sp));
+	sp.clevis_pins = CLEVIS_PIN_OTHER;
+	CHECK(stack_clevis_tpm2_wanted(&sp));
+	sp.clevis_pins = 0;
+	sp.hostonly = false;
+	sp.clevis = true;
 
 	if (access(STATIC_ELF, X_OK) < 0)
 		SKIP("no " STATIC_ELF " (busybox-static)");
