@@ -27,6 +27,7 @@
 #include "gen/features/console.h"
 #include "gen/features/early_gen.h"
 #include "gen/features/livetools.h"
+#include "gen/features/measure.h"
 #include "gen/features/nettools.h"
 #include "gen/features/livehttps.h"
 #include "gen/features/plymouth.h"
@@ -253,6 +254,7 @@ static int add_hostonly(struct plan *p, struct modules *m)
 		net_plan_hostonly(&p->net, &h);
 		plugin_facts_hostonly(&p->facts, &h);
 		stack_plan_modules(&p->stack, &extra);
+		measure_plan_hostonly(p->sysroot, &extra);
 		for (size_t i = 0; r == 0 && i < extra.n; i++)
 			r = want_module(m, extra.v[i]);
 		strv_free(&extra);

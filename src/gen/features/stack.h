@@ -78,6 +78,8 @@ void stack_plan_tokens(struct stack_plan *sp, const char *sysroot);
 /* The host's loaded TPM drivers, when a header has a TPM2 token or a
  * clevis binding with the tpm2 pin. */
 void stack_token_modules(const struct stack_plan *sp, const char *sysroot, struct strv *out);
+/* The TPM drivers the host has loaded (SYSROOT/sys/module/NAME), into out. */
+void stack_tpm_drivers(const char *sysroot, struct strv *out);
 /* The plugins, their dlopen()ed libraries and LAYOUT_TOKENS_FILE. */
 int stack_add_tokens(struct stack_plan *sp, struct image *img, const char *sysroot);
 

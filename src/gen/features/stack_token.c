@@ -133,8 +133,12 @@ void stack_plan_tokens(struct stack_plan *sp, const char *sysroot)
 
 void stack_token_modules(const struct stack_plan *sp, const char *sysroot, struct strv *out)
 {
-	if (!(sp->tokens & LUKS2_TOKEN_TPM2) && !(sp->clevis_pins & CLEVIS_PIN_TPM2))
-		return;
+	if ((sp->tokens & LUKS2_TOKEN_TPM2) || (sp->clevis_pins & CLEVIS_PIN_TPM2))
+		stack_tpm_drivers(sysroot, out);
+}
+
+void stack_tpm_drivers(const char *sysroot, struct strv *out)
+{
 	for (size_t i = 0; i < ARRAY_SIZE(tpm_drivers); i++) {
 		char *p = xasprintf("%s/sys/module/%s", sysroot, tpm_drivers[i]);
 		struct stat st;
