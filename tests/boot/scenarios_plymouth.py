@@ -177,10 +177,16 @@ def scenarios(Scenario, Keys):
                  cmdline="splash plymouth.nolog testinit.show=/run/plymouth/pid",
                  build=("--plymouth", "--plymouth-theme", THEME),
                  interact=((prompt, Screenshot("prompt")),
+                           # the serial line answers first (wrong): the splash's
+                           # question is withdrawn, and it asks again
+                           ("", "not-the-passphrase\n"),
+                           (r"uniramfs: wrong passphrase for /dev/vda\n[\s\S]*" + prompt,
+                            Screenshot("again")),
                            ("", Keys(keys_for(scenarios_stack.PASS)))),
                  argv="/sbin/init splash",   # the kernel passes the bare word on
                  expect=(r"show /run/plymouth/pid: \d+",),
                  log_expect=("uniramfs: splash: plymouthd started, on /dev/dri/card0",
+                             "uniramfs: wrong passphrase for /dev/vda",
                              "uniramfs: unlocked /dev/vda as /dev/mapper/luks-"
                              + scenarios_stack.LUKS2_UUID,
                              "uniramfs: splash: plymouthd stays for the root")),

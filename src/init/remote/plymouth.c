@@ -26,6 +26,7 @@
 
 static struct {
 	bool wanted, tried, up;
+	bool asked;    /* a question is asked now (the client may outlive one) */
 	pid_t ask_pid; /* the ask-for-password client, 0: none */
 	int ask_fd;    /* its stdout */
 	size_t n;
@@ -158,17 +159,39 @@ static void ask_end(void)
 	ply.n = 0;
 }
 
+/* The client of a question answered elsewhere has ended since (someone
+ * typed into its dialog while nothing was asked): its answer was for a
+ * question gone, and is dropped. */
+static void drop_stale_answer(void)
+{
+	int st;
+
+	if (ply.ask_pid > 0 && waitpid(ply.ask_pid, &st, WNOHANG) == ply.ask_pid) {
+		ply.ask_pid = 0;
+		ask_end();
+	}
+}
+
 void plymouth_ask(const char *prompt)
 {
 	int p[2];
 	char *arg;
 
-	ask_end();
+	/* Answered on a console or over SSH: the client is not ended.
+	 * plymouth's protocol cannot withdraw a question, and plymouthd
+	 * keeps the dialog of a client gone, whose answer then goes nowhere
+	 * while the next question waits behind it: the keys typed next would
+	 * be lost. So the dialog on the splash stays this client's, and it
+	 * answers the next question. */
+	ply.asked = prompt != NULL;
 	if (!prompt)
 		return;
 	plymouth_start(); /* a question before the display came: now */
 	if (!ply.up)
 		return;
+	drop_stale_answer();
+	if (ply.ask_pid > 0)
+		return; /* its dialog is on the splash: it asks this one */
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		log_warn("splash: cannot ask through plymouth: %s", strerror(errno));
 		return;
@@ -191,7 +214,7 @@ void plymouth_ask(const char *prompt)
 
 size_t plymouth_pollfd(struct pollfd *pfd, size_t max)
 {
-	if (ply.ask_fd < 0 || max == 0)
+	if (!ply.asked || ply.ask_fd < 0 || max == 0)
 		return 0;
 	pfd[0] = (struct pollfd){ .fd = ply.ask_fd, .events = POLLIN };
 	return 1;
@@ -202,7 +225,7 @@ ssize_t plymouth_ready(const struct pollfd *pfd, size_t n, char *buf, size_t siz
 	int st = -1;
 	ssize_t len;
 
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; ply.asked && k < n; k++) {
 		if (ply.ask_fd < 0 || pfd[k].fd != ply.ask_fd || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		for (;;) {

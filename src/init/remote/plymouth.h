@@ -33,8 +33,11 @@ void plymouth_start(void);
 /* plymouthd runs and owns the VTs' keyboard. */
 bool plymouth_owns_vts(void);
 
-/* The prompt's side (askpass.c). Ask prompt (NULL: stop asking, the
- * question was answered elsewhere: the client is ended). */
+/* The prompt's side (askpass.c). Ask prompt (NULL: the question was
+ * answered, here or elsewhere). A question answered elsewhere stays on
+ * the splash (plymouth cannot withdraw one) and its client answers the
+ * next question; what is typed there while nothing is asked is dropped
+ * at the next question. */
 void plymouth_ask(const char *prompt);
 /* The fd to poll while asked (at most one; 0 when none). */
 size_t plymouth_pollfd(struct pollfd *pfd, size_t max);
