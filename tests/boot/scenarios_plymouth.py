@@ -15,16 +15,21 @@ console (fbcon or VGA text) is black and grey and has none.  And the
 question must be on it: spinfinity's password dialog has a white entry
 field (entry.png, 200x30: 0.6% of a 1280x800 screen) and the prompt's
 words below it in white, where the splash alone has nothing light, so at
-least 0.5% of the pixels must be light (each of R, G, B at least 0xd0).  The
-passphrase is then pressed on the keyboard with `sendkey`, one key per
-character: with the splash up plymouthd reads the VT's keyboard and the
-init does not, so the unlock proves the answer came through `plymouth
-ask-for-password`.  After switch_root the root's init shows the pid file
+least 0.5% of the pixels must be light (each of R, G, B at least 0xd0).
+The serial line then answers first, wrong: its answer wins over the
+splash's, the splash shows `wrong passphrase` and the question again (a
+second screendump, the same check).  The right passphrase is pressed on
+the keyboard with `sendkey`, one key per character: with the splash up
+plymouthd reads the VT's keyboard and the init does not, so the unlock
+proves the answer came through `plymouth ask-for-password`, after a
+question another prompt answered (whose dialog plymouth cannot withdraw:
+remote/plymouth.c keeps its client for the next question; before it did,
+the keys went to the question gone, one boot in two).  After switch_root the root's init shows the pid file
 plymouthd was started with: it was kept for the root.
 
 plymouth-serial-fail: the same splash, the passphrase answered wrong
 three times on the serial line while plymouth asks too (the first answer
-wins: each time the serial one, and the splash's client is ended), then
+wins: each time the serial one; the splash's question stays up), then
 the failure path: `plymouth quit` before the report, and a screendump
 then shows the text console again: at most 5% of it the theme's blue.
 
