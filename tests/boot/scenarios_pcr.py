@@ -12,9 +12,6 @@ TPM2 tokens bound to PCR 15 of which only the first unseals."""
 
 import hashlib
 import hmac
-import os
-import shutil
-import tempfile
 
 import builder
 import disks
@@ -71,20 +68,7 @@ class FreshTpm:
         return [disks.ensure(self.disk, testinit, work)]
 
     def attach(self, paths):
-        return _fresh()
-
-
-class _fresh:
-    def __enter__(self):
-        self.tmp = tempfile.mkdtemp(prefix="tpmstate-")
-        self.ctx = tpm.swtpm(os.path.join(self.tmp, "state"))
-        return self.ctx.__enter__()
-
-    def __exit__(self, *exc):
-        try:
-            return self.ctx.__exit__(*exc)
-        finally:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+        return tpm.swtpm_scratch()
 
 
 def scenarios(Scenario):

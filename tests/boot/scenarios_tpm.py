@@ -13,9 +13,6 @@ passthrough and no emulated smart card reader the plugin would use; their
 argument building is unit-tested (tests/unit/init/stack/test_luks_token.c).
 """
 
-import os
-import shutil
-import tempfile
 
 import builder
 import scenarios_stack
@@ -52,25 +49,7 @@ class WithTpm:
 
     def attach(self, paths):
         state = paths[0][:-len(".0.img")] + ".tpm"
-        return _copy_and_run(state)
-
-
-class _copy_and_run:
-    def __init__(self, state):
-        self.state, self.tmp, self.ctx = state, None, None
-
-    def __enter__(self):
-        self.tmp = tempfile.mkdtemp(prefix="tpmstate-")
-        copy = os.path.join(self.tmp, "state")
-        shutil.copytree(self.state, copy)
-        self.ctx = tpm.swtpm(copy)
-        return self.ctx.__enter__()
-
-    def __exit__(self, *exc):
-        try:
-            return self.ctx.__exit__(*exc)
-        finally:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+        return tpm.swtpm_scratch(state)
 
 
 def scenarios(Scenario):

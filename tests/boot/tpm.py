@@ -46,3 +46,19 @@ def swtpm(state):
             p.kill()
             p.wait()
         shutil.rmtree(sockdir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def swtpm_scratch(seed=None):
+    """swtpm on a state of its own for one boot, removed after: a copy of
+    seed (the state a token was sealed with) or, with none, a new TPM.
+    Yields the QEMU arguments as swtpm() does."""
+    tmp = tempfile.mkdtemp(prefix="tpmstate-")
+    try:
+        state = os.path.join(tmp, "state")
+        if seed:
+            shutil.copytree(seed, state)
+        with swtpm(state) as args:
+            yield args
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
