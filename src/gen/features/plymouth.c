@@ -243,9 +243,14 @@ void plymouth_host_drm(const char *sysfs, struct strv *mods)
 
 	if (glob(pat, 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			char *link = xasprintf("%s/device/driver/module", g.gl_pathv[i]);
-			char target[512];
-			ssize_t n = readlink(link, target, sizeof(target) - 1);
+			const char *card = strrchr(g.gl_pathv[i], '/') + 5; /* past "/card" */
+			char *link, target[512];
+			ssize_t n;
+			/* card0, not a connector's card0-HDMI-A-1 */
+			if (strspn(card, "0123456789") != strlen(card))
+				continue;
+			link = xasprintf("%s/device/driver/module", g.gl_pathv[i]);
+			n = readlink(link, target, sizeof(target) - 1);
 			free(link);
 			if (n <= 0)
 				continue; /* built in, or not a device's */

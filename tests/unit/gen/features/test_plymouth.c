@@ -117,6 +117,41 @@ static void test_theme_hostile(void)
 	}
 }
 
+static void link_to(const char *path, const char *target)
+{
+	char *p = path_join(root, path), *dir = xstrdup(p);
+
+	*strrchr(dir, '/') = '\0';
+	CHECK(mkdir_p(dir, 0755) == 0);
+	CHECK(symlink(target, p) == 0);
+	free(dir), free(p);
+}
+
+/* Hostonly: the module of each display's bound driver, once; a card
+ * without a driver or with one built in (no module link) adds nothing,
+ * nor does a connector's entry (card0-HDMI-A-1: not a card). */
+static void test_host_drm(void)
+{
+	struct strv mods = { 0 };
+	char *sysfs = path_join(root, "/sys");
+
+	link_to("/sys/class/drm/card0/device/driver/module", "../../../../module/amdgpu");
+	link_to("/sys/class/drm/card1/device/driver/module", "../../../../module/i915");
+	link_to("/sys/class/drm/card2/device/driver/module", "../../../../module/amdgpu");
+	put("/sys/class/drm/card3/device/vendor", "0x1234\n"); /* no driver bound */
+	link_to("/sys/class/drm/card0-HDMI-A-1/device/driver/module", "../../../../module/nvidia");
+	plymouth_host_drm(sysfs, &mods);
+	CHECK(mods.n == 2);
+	if (mods.n == 2) {
+		CHECK_STR(mods.v[0], "amdgpu");
+		CHECK_STR(mods.v[1], "i915");
+	}
+	strv_free(&mods);
+	plymouth_host_drm("/nonexistent", &mods);
+	CHECK(mods.n == 0);
+	free(sysfs);
+}
+
 /* The host's own plymouth, when installed: the image holds the daemon's
  * configuration naming the theme, the theme and its module. */
 static void test_host(void)
@@ -146,6 +181,7 @@ int main(void)
 	RUN(test_ini);
 	RUN(test_theme_choice);
 	RUN(test_theme_hostile);
+	RUN(test_host_drm);
 	RUN(test_host);
 	{
 		char *c = xasprintf("rm -rf %s", root);
