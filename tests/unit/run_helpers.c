@@ -107,6 +107,21 @@ char *hostonly_fixture(const char *name)
 	return real ? real : xstrdup("(missing fixture)");
 }
 
+const char *strv_joined(const struct strv *s)
+{
+	static char out[4][1024];
+	static int slot;
+	char *o = out[slot++ % 4];
+
+	o[0] = '\0';
+	for (size_t i = 0; i < s->n; i++) {
+		if (i)
+			strcat(o, ",");
+		strncat(o, s->v[i], 1000 - strlen(o));
+	}
+	return o;
+}
+
 void write_under(const char *dir, const char *rel, const char *text)
 {
 	char *p = path_join(dir, rel), *slash = strrchr(p, '/');

@@ -30,4 +30,9 @@ bool find_binaries(char **uniramfs, char **init_bin, char **kver);
  * The caller frees it. */
 char *hostonly_fixture(const char *name);
 
+struct strv;
+/* s's words joined by commas (at most 1000 bytes), so one CHECK_STR shows
+ * the whole list; the string lives until four later calls. */
+const char *strv_joined(const struct strv *s);
+
 #endif

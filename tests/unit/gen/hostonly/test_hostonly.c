@@ -12,21 +12,6 @@
 #include "test.h"
 #include "util.h"
 
-/* One comma-joined string, so a CHECK_STR shows the whole list. */
-static const char *joined(const struct strv *s)
-{
-	static char out[4][1024];
-	static int slot;
-	char *o = out[slot++ % 4];
-	o[0] = '\0';
-	for (size_t i = 0; i < s->n; i++) {
-		if (i)
-			strcat(o, ",");
-		strncat(o, s->v[i], 1000 - strlen(o));
-	}
-	return o;
-}
-
 static void test_virtio(void)
 {
 	char *root = hostonly_fixture("virtio");
@@ -34,11 +19,11 @@ static void test_virtio(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "254:1");
-	CHECK_STR(joined(&h.fstypes), "ext4");
-	CHECK_STR(joined(&h.modules), "virtio_blk,virtio_pci");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.fstypes), "ext4");
+	CHECK_STR(strv_joined(&h.modules), "virtio_blk,virtio_pci");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc80i00,virtio:d00000002v00001AF4");
-	CHECK_STR(joined(&h.stack), "");
+	CHECK_STR(strv_joined(&h.stack), "");
 	CHECK(h.resume_dev == NULL);
 	hostonly_free(&h);
 	free(root);
@@ -51,13 +36,13 @@ static void test_nvme_usr_and_resume_from_sysfs(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "259:2");
-	CHECK_STR(joined(&h.fstypes), "xfs,ext4");
+	CHECK_STR(strv_joined(&h.fstypes), "xfs,ext4");
 	/* The PCIe port's driver is built in: its modalias, no module. */
-	CHECK_STR(joined(&h.modules), "nvme");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.modules), "nvme");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v0000144Dd0000A808sv0000144Dsd0000A801bc01sc08i02,"
 		  "pci:v00008086d0000A330sv00001028sd0000085Cbc06sc04i00");
-	CHECK_STR(joined(&h.stack), "");
+	CHECK_STR(strv_joined(&h.stack), "");
 	CHECK_STR(h.resume_dev, "259:1");
 	hostonly_free(&h);
 	free(root);
@@ -70,12 +55,12 @@ static void test_nvme_multipath_subsystem(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "259:1");
-	CHECK_STR(joined(&h.fstypes), "ext4");
-	CHECK_STR(joined(&h.modules), "nvme");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.fstypes), "ext4");
+	CHECK_STR(strv_joined(&h.modules), "nvme");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v0000144Dd0000A808sv0000144Dsd0000A801bc01sc08i02,"
 		  "pci:v00008086d0000A330sv00001028sd0000085Cbc06sc04i00");
-	CHECK_STR(joined(&h.stack), "");
+	CHECK_STR(strv_joined(&h.stack), "");
 	hostonly_free(&h);
 	free(root);
 }
@@ -87,11 +72,11 @@ static void test_ahci(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "8:1");
-	CHECK_STR(joined(&h.fstypes), "ext4");
-	CHECK_STR(joined(&h.modules), "ahci,sd_mod");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.fstypes), "ext4");
+	CHECK_STR(strv_joined(&h.modules), "ahci,sd_mod");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01,scsi:t-0x00");
-	CHECK_STR(joined(&h.stack), "");
+	CHECK_STR(strv_joined(&h.stack), "");
 	CHECK(h.resume_dev == NULL);
 	hostonly_free(&h);
 	free(root);
@@ -104,12 +89,12 @@ static void test_lvm_on_luks_with_swap_resume(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "253:1");
-	CHECK_STR(joined(&h.fstypes), "ext4");
-	CHECK_STR(joined(&h.modules), "dm_crypt,dm_mod,virtio_blk,virtio_pci");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.fstypes), "ext4");
+	CHECK_STR(strv_joined(&h.modules), "dm_crypt,dm_mod,virtio_blk,virtio_pci");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc80i00,virtio:d00000002v00001AF4");
 	/* Top down, as met. */
-	CHECK_STR(joined(&h.stack), "lvm,dm-crypt");
+	CHECK_STR(strv_joined(&h.stack), "lvm,dm-crypt");
 	/* zram0 and the swap file listed before it are no resume devices. */
 	CHECK_STR(h.resume_dev, "254:3");
 	hostonly_free(&h);
@@ -123,9 +108,9 @@ static void test_btrfs_anonymous_dev_uses_source(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "253:1");
-	CHECK_STR(joined(&h.fstypes), "btrfs");
-	CHECK_STR(joined(&h.modules), "dm_crypt,dm_mod,virtio_blk,virtio_pci");
-	CHECK_STR(joined(&h.stack), "lvm,dm-crypt");
+	CHECK_STR(strv_joined(&h.fstypes), "btrfs");
+	CHECK_STR(strv_joined(&h.modules), "dm_crypt,dm_mod,virtio_blk,virtio_pci");
+	CHECK_STR(strv_joined(&h.stack), "lvm,dm-crypt");
 	CHECK(h.resume_dev == NULL);
 	hostonly_free(&h);
 	free(root);
@@ -138,11 +123,11 @@ static void test_md_raid1(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "9:0");
-	CHECK_STR(joined(&h.fstypes), "ext4");
-	CHECK_STR(joined(&h.modules), "ahci,md_mod,raid1,sd_mod");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.fstypes), "ext4");
+	CHECK_STR(strv_joined(&h.modules), "ahci,md_mod,raid1,sd_mod");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01,scsi:t-0x00");
-	CHECK_STR(joined(&h.stack), "md");
+	CHECK_STR(strv_joined(&h.stack), "md");
 	CHECK(h.resume_dev == NULL);
 	hostonly_free(&h);
 	free(root);
@@ -159,15 +144,15 @@ static void test_nfs4_root(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK(h.root_dev == NULL);
-	CHECK_STR(joined(&h.fstypes), "nfs4");
+	CHECK_STR(strv_joined(&h.fstypes), "nfs4");
 	/* enp1s0's 192.168.0.0/16 beats enp0s3's default route */
-	CHECK_STR(joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00001AF4d00001000sv00001AF4sd00000001bc02sc00i00,virtio:d00000001v00001AF4");
 	CHECK_STR(h.net.kind, "nfs");
 	CHECK_STR(h.net.server, "192.168.1.10");
 	CHECK_STR(h.net.iface, "enp1s0");
-	CHECK_STR(joined(&h.net.cmdline),
+	CHECK_STR(strv_joined(&h.net.cmdline),
 		  "netroot=nfs4:192.168.1.10:/srv/roots/host1,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
 	hostonly_free(&h);
 	free(root);
@@ -181,8 +166,8 @@ static void test_nfs_ipv6_path_with_space_is_quoted(void)
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.net.server, "fd00::10");
 	CHECK_STR(h.net.iface, "enp1s0");
-	CHECK_STR(joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
-	CHECK_STR(joined(&h.net.cmdline),
+	CHECK_STR(strv_joined(&h.modules), "nfs,nfsv4,virtio_net,virtio_pci");
+	CHECK_STR(strv_joined(&h.net.cmdline),
 		  "netroot=\"nfs4:[fd00::10]:/srv/my root\",ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:either6");
 	hostonly_free(&h);
 	free(root);
@@ -207,14 +192,14 @@ static void test_iscsi_root(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "8:1");
-	CHECK_STR(joined(&h.modules), "e1000,iscsi_tcp,sd_mod");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.modules), "e1000,iscsi_tcp,sd_mod");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00,scsi:t-0x00");
 	CHECK_STR(h.net.kind, "iscsi");
 	CHECK_STR(h.net.server, "10.0.2.2");
 	CHECK_STR(h.net.iface, "eth0");
 	/* eth0 is the kernel's own name: no ifname= for it */
-	CHECK_STR(joined(&h.net.cmdline), "netroot=iscsi:10.0.2.2::3261:1:iqn.2003-01.org.example:storage.root,"
+	CHECK_STR(strv_joined(&h.net.cmdline), "netroot=iscsi:10.0.2.2::3261:1:iqn.2003-01.org.example:storage.root,"
 					  "rd.iscsi.initiator=iqn.1993-08.org.debian:01:a1b2c3d4e5f6,ip=eth0:dhcp");
 	hostonly_free(&h);
 	free(root);
@@ -238,10 +223,10 @@ static void test_nbd_root(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "43:0");
-	CHECK_STR(joined(&h.modules), "nbd,virtio_net,virtio_pci");
+	CHECK_STR(strv_joined(&h.modules), "nbd,virtio_net,virtio_pci");
 	CHECK_STR(h.net.kind, "nbd");
 	CHECK_STR(h.net.server, "192.168.1.10");
-	CHECK_STR(joined(&h.net.cmdline),
+	CHECK_STR(strv_joined(&h.net.cmdline),
 		  "netroot=nbd:192.168.1.10:10809/rootfs:ext4,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
 	hostonly_free(&h);
 	free(root);
@@ -256,11 +241,11 @@ static void test_nvmf_tcp_root(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "259:0");
-	CHECK_STR(joined(&h.modules), "nvme_tcp,virtio_net,virtio_pci");
+	CHECK_STR(strv_joined(&h.modules), "nvme_tcp,virtio_net,virtio_pci");
 	CHECK_STR(h.net.kind, "nvmf");
 	CHECK_STR(h.net.server, "192.168.1.10");
 	CHECK_STR(h.net.iface, "enp1s0");
-	CHECK_STR(joined(&h.net.cmdline),
+	CHECK_STR(strv_joined(&h.net.cmdline),
 		  "rd.nvmf.traddr=192.168.1.10,rd.nvmf.trsvcid=4421,rd.nvmf.nqn=nqn.2026-12.org.example:storage.root,"
 		  "rd.nvmf.hostnqn=nqn.2014-08.org.nvmexpress:uuid:5f0c1a4e-1b2d-4c3e-9f10-0000000000f1,"
 		  "rd.nvmf.hostid=5f0c1a4e-1b2d-4c3e-9f10-0000000000f1,ifname=enp1s0:52:54:00:12:34:02,ip=enp1s0:dhcp");
@@ -293,7 +278,7 @@ static void test_nbd_without_client_warns(void)
 	CHECK_STR(logged.p, want);
 	free(want);
 	buf_free(&logged);
-	CHECK_STR(joined(&h.modules), "nbd");
+	CHECK_STR(strv_joined(&h.modules), "nbd");
 	CHECK_STR(h.net.kind, "nbd");
 	CHECK(h.net.server == NULL && h.net.iface == NULL && h.net.cmdline.n == 0);
 	hostonly_free(&h);
@@ -333,7 +318,7 @@ static void test_stale_resume_ignored(void)
 	buf_free(&logged);
 	CHECK_STR(h.root_dev, "254:1");
 	CHECK(h.resume_dev == NULL);
-	CHECK_STR(joined(&h.modules), "virtio_blk,virtio_pci");
+	CHECK_STR(strv_joined(&h.modules), "virtio_blk,virtio_pci");
 	hostonly_free(&h);
 	free(root);
 }
@@ -424,9 +409,9 @@ static void test_this_host(void)
 		CHECK(!"hostonly_detect(\"/\") failed");
 		return;
 	}
-	printf("# root %s fstypes %s stack %s resume %s\n", h.root_dev, joined(&h.fstypes),
-	       joined(&h.stack), h.resume_dev ? h.resume_dev : "-");
-	printf("# modules %s\n# modaliases %s\n", joined(&h.modules), joined(&h.modaliases));
+	printf("# root %s fstypes %s stack %s resume %s\n", h.root_dev, strv_joined(&h.fstypes),
+	       strv_joined(&h.stack), h.resume_dev ? h.resume_dev : "-");
+	printf("# modules %s\n# modaliases %s\n", strv_joined(&h.modules), strv_joined(&h.modaliases));
 	CHECK(h.root_dev && strchr(h.root_dev, ':'));
 	CHECK(h.fstypes.n >= 1);
 	/* Built-in drivers leave no module name, but the devices on the way

@@ -16,21 +16,6 @@
 #include "test.h"
 #include "util.h"
 
-static const char *joined(const struct strv *s)
-{
-	static char out[4][1024];
-	static int slot;
-	char *o = out[slot++ % 4];
-
-	o[0] = '\0';
-	for (size_t i = 0; i < s->n; i++) {
-		if (i)
-			strcat(o, ",");
-		strncat(o, s->v[i], 1000 - strlen(o));
-	}
-	return o;
-}
-
 /* Fedora's ISO on a SATA CD-ROM: sr_mod and AHCI, iso9660 first (the
  * record names the medium), loop, squashfs and overlay; no NIC. */
 static void test_cdrom(void)
@@ -40,9 +25,9 @@ static void test_cdrom(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "11:0");
-	CHECK_STR(joined(&h.fstypes), "iso9660,squashfs,overlay");
-	CHECK_STR(joined(&h.modules), "ahci,loop,sr_mod");
-	CHECK_STR(joined(&h.modaliases),
+	CHECK_STR(strv_joined(&h.fstypes), "iso9660,squashfs,overlay");
+	CHECK_STR(strv_joined(&h.modules), "ahci,loop,sr_mod");
+	CHECK_STR(strv_joined(&h.modaliases),
 		  "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01,scsi:t-0x05");
 	CHECK(h.net.kind == NULL);
 	hostonly_free(&h);
@@ -59,8 +44,8 @@ static void test_usb_copied_to_ram(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK_STR(h.root_dev, "8:17");
-	CHECK_STR(joined(&h.fstypes), "vfat,squashfs,overlay");
-	CHECK_STR(joined(&h.modules), "loop,sd_mod,usb_storage,xhci_pci");
+	CHECK_STR(strv_joined(&h.fstypes), "vfat,squashfs,overlay");
+	CHECK_STR(strv_joined(&h.modules), "loop,sd_mod,usb_storage,xhci_pci");
 	CHECK(strv_contains(&h.modaliases, "usb:v0781p5581d0100dc00dsc00dp00ic08isc06ip50in00"));
 	CHECK(!strv_contains(&h.modules, "virtio_net"));
 	hostonly_free(&h);
@@ -75,8 +60,8 @@ static void test_net(void)
 
 	CHECK(hostonly_detect(root, &h) == 0);
 	CHECK(h.root_dev == NULL);
-	CHECK_STR(joined(&h.fstypes), "squashfs,overlay");
-	CHECK_STR(joined(&h.modules), "loop,virtio_net,virtio_pci");
+	CHECK_STR(strv_joined(&h.fstypes), "squashfs,overlay");
+	CHECK_STR(strv_joined(&h.modules), "loop,virtio_net,virtio_pci");
 	hostonly_free(&h);
 	free(root);
 }
