@@ -92,6 +92,15 @@ void fake_boot_virtio_disk(struct fake_ops *f, const char *root_image)
 	fake_boot_copy_into(f, root_image, "/dev/vda1");
 }
 
+void fake_boot_virtio_part2(struct fake_ops *f, const char *image)
+{
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda2/dev", "254:2\n");
+	fake_write(f, VIRTIO "/virtio1/block/vda/vda2/uevent", "DEVTYPE=partition\nDEVNAME=vda2\n");
+	fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda2",
+		     "/sys/class/block/vda2");
+	fake_boot_copy_into(f, image, "/dev/vda2");
+}
+
 struct fake_ops *fake_boot_setup(const char *cmdline)
 {
 	struct fake_ops *f = fake_ops_new();

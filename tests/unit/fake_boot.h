@@ -33,6 +33,8 @@ void fake_boot_copy_into(struct fake_ops *f, const char *src, const char *dst);
 /* The virtio disk vda (bound to virtio_blk by its modalias) with
  * root_image copied in as vda1. */
 void fake_boot_virtio_disk(struct fake_ops *f, const char *root_image);
+/* image copied in as vda2, the second partition of that disk. */
+void fake_boot_virtio_part2(struct fake_ops *f, const char *image);
 struct fake_ops *fake_boot_setup(const char *cmdline);
 int fake_boot_run(struct fake_ops *f, struct init *in, const struct initops *xops, char **envp);
 

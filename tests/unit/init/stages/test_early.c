@@ -120,14 +120,8 @@ static struct fake_ops *setup(const char *cmdline, const char *dev2)
 	fake_write(f, MODDIR "/modules.softdep", "");
 	fake_write(f, MODDIR "/modules.builtin", "");
 	fake_boot_virtio_disk(f, ext4_image);
-	if (dev2) {
-		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/dev", "254:2\n");
-		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/uevent",
-			   "DEVTYPE=partition\nDEVNAME=vda2\n");
-		fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda2",
-			     "/sys/class/block/vda2");
-		fake_boot_copy_into(f, dev2, "/dev/vda2");
-	}
+	if (dev2)
+		fake_boot_virtio_part2(f, dev2);
 	fake_mkdir(f, "/sysroot/usr");
 	make_exec(f, "/sysroot/sbin/init", "#!/bin/true\n");
 	return f;

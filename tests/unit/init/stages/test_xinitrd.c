@@ -93,14 +93,8 @@ static struct fake_ops *setup(const char *cmdline, bool srv, const char *fstab)
 	fake_write(f, MODDIR "/modules.softdep", "");
 	fake_write(f, MODDIR "/modules.builtin", "");
 	fake_boot_virtio_disk(f, root_image);
-	if (srv) {
-		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/dev", "254:2\n");
-		fake_write(f, VIRTIO "/virtio1/block/vda/vda2/uevent",
-			   "DEVTYPE=partition\nDEVNAME=vda2\n");
-		fake_symlink(f, "../../devices/pci0000:00/0000:00:04.0/virtio1/block/vda/vda2",
-			     "/sys/class/block/vda2");
-		fake_boot_copy_into(f, srv_image, "/dev/vda2");
-	}
+	if (srv)
+		fake_boot_virtio_part2(f, srv_image);
 	make_exec(f, "/sysroot/sbin/init", "#!/bin/true\n");
 	make_exec(f, "/usr/sbin/e2fsck", "");
 	if (fstab)
