@@ -6,7 +6,7 @@
 # with the committed corpus tests/fuzz/corpus/TARGET, which is only read.
 
 # shellcheck disable=SC2034 # used by the scripts that source this
-fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_uki_pcr fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_livesize fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_nvmf fuzz_dhcp6 fuzz_ra fuzz_dns fuzz_http fuzz_crypttab fuzz_fstab fuzz_import fuzz_sysroot fuzz_tpm2 fuzz_hostonly_live"
+fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_uki_pcr fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_livesize fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_nvmf fuzz_dhcp6 fuzz_ra fuzz_dns fuzz_http fuzz_crypttab fuzz_fstab fuzz_import fuzz_sysroot fuzz_tpm2 fuzz_hostonly_live fuzz_plymouth"
 
 # where meson builds a target, under the build directory
 fuzz_path() {
@@ -29,6 +29,7 @@ fuzz_max_len() {
 	fuzz_nvmf) echo 18433 ;;
 	fuzz_ipconf | fuzz_nfs | fuzz_cmdline | fuzz_ibft) echo 4096 ;;
 	fuzz_hostonly_live) echo 16384 ;; # a command line, a mountinfo of a few dozen mounts, a udev record
+	fuzz_plymouth) echo 16384 ;; # plymouthd.conf or a theme's .plymouth (a few KiB)
 	fuzz_fstab) echo 16384 ;; # past a 4096-byte line, and enough lines to pass 256 entries
 	fuzz_tpm2) echo 4097 ;; # a selector byte and TPM2_RSP_MAX of answer
 	fuzz_uki_pcr) echo 4096 ;; # systemd-measure's output, read to 4096 bytes
