@@ -287,6 +287,8 @@ static int plugin_features(struct plan *p)
 		strv_push(&p->facts.features, "live-https");
 	if (plymouth_wanted(p->o->plymouth, p->o->cmdline, p->sysroot, p->o->mode == MODE_HOSTONLY))
 		strv_push(&p->facts.features, "plymouth");
+	else if (r == 0 && p->o->plymouth)
+		r = err_set("plymouth = yes, but plymouthd is not installed (apt install plymouth)");
 	return r;
 }
 
