@@ -31,6 +31,7 @@ void luks_opts_init(struct luks_opts *o)
 void luks_opts_free(struct luks_opts *o)
 {
 	free(o->tpm2_device);
+	free(o->tpm2_signature);
 	free(o->header);
 	free(o->keyscript);
 	free(o->measure_bank);
@@ -49,6 +50,7 @@ void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 {
 	*dst = *src;
 	dst->tpm2_device = src->tpm2_device ? xstrdup(src->tpm2_device) : NULL;
+	dst->tpm2_signature = src->tpm2_signature ? xstrdup(src->tpm2_signature) : NULL;
 	dst->header = src->header ? xstrdup(src->header) : NULL;
 	dst->keyscript = src->keyscript ? xstrdup(src->keyscript) : NULL;
 	dst->measure_bank = src->measure_bank ? xstrdup(src->measure_bank) : NULL;
@@ -91,6 +93,10 @@ void luks_opts_merge(struct luks_opts *dst, const struct luks_opts *src,
 	if (over->tpm2_device) {
 		free(dst->tpm2_device);
 		dst->tpm2_device = xstrdup(over->tpm2_device);
+	}
+	if (over->tpm2_signature) {
+		free(dst->tpm2_signature);
+		dst->tpm2_signature = xstrdup(over->tpm2_signature);
 	}
 	if (over->timeout_given) {
 		dst->timeout_given = true;
@@ -225,6 +231,15 @@ static void one_option(struct luks_opts *o, const char *w, size_t len, const cha
 		}
 		o->tpm2_asked = true;
 		set_type(o, LUKS_TOKEN_TPM2);
+	} else if (!strcmp(word, "tpm2-signature") && v) {
+		/* a file in the image (luks_sig.c copies it for the plugin) */
+		if (v[0] == '/' && v[1] && !path_has_dotdot(v)) {
+			free(o->tpm2_signature);
+			o->tpm2_signature = xstrdup(v);
+		} else {
+			log_warn("%s: ignoring tpm2-signature=%s: expected an absolute path with no ..",
+				 where, v);
+		}
 	} else if (!strcmp(word, "fido2-device") && v) {
 		if (strcmp(v, "auto"))
 			log_warn("%s: fido2-device=%s: cryptsetup's plugin finds the key itself; "

@@ -20,6 +20,7 @@ struct luks_opts {
 	bool mixed;          /* two kinds asked for: let cryptsetup try any */
 	const char *type;    /* --token-type (LUKS_TOKEN_*), NULL: any token */
 	char *tpm2_device;   /* tpm2-device=PATH; NULL: auto (/dev/tpmrm0) */
+	char *tpm2_signature; /* tpm2-signature=PATH; NULL: the stub's (luks_sig.h) */
 	bool timeout_given;  /* token-timeout= was given */
 	long timeout_s;      /* its value; 0: no bound */
 	/* cryptsetup open's own */

@@ -17,6 +17,7 @@
 #include "err.h"
 #include "init/dev/driverq.h"
 #include "init/stack/luks_pin.h"
+#include "init/stack/luks_sig.h"
 #include "init/stack/stack.h"
 #include "init/tpm/tpmwait.h"
 #include "layout.h"
@@ -71,8 +72,8 @@ bool luks_tpm_wait(struct stack_env *env, const char *dev, const char *path, lon
 /* cryptsetup with the plugin's environment: stdin /dev/null, or pin (len
  * bytes) with its stderr read into err then (luks_pin.c judges it). */
 static int run_cryptsetup(struct stack_env *env, const char **argv, const char *dev,
-			  const char *tpm2_device, const char *pin, size_t len, char *err,
-			  size_t size)
+			  bool tpm2, const char *tpm2_device, const char *pin, size_t len,
+			  char *err, size_t size)
 {
 	char *path = tool_find(env, "cryptsetup");
 	struct strv vars = { 0 };
@@ -88,6 +89,9 @@ static int run_cryptsetup(struct stack_env *env, const char **argv, const char *
 	/* systemd's plugin opens SYSTEMD_TPM2_DEVICE, by default /dev/tpmrm0 */
 	if (tpm2_device)
 		strv_push_owned(&vars, xasprintf("SYSTEMD_TPM2_DEVICE=device:%s", tpm2_device));
+	/* its PCR signature only from LUKS_SIG_RUN (luks_sig.h) */
+	if (tpm2)
+		strv_push(&vars, "SYSTEMD_IN_INITRD=0");
 	if (pin && env->xops->run_stderr)
 		st = env->xops->run_stderr(path, (char *const *)argv, vars.v, pin, len, err, size);
 	else
@@ -111,11 +115,11 @@ static int open_pin(void *ctx, const char *pin, size_t len, char *err, size_t si
 {
 	struct pin_open *p = ctx;
 
-	return run_cryptsetup(p->env, p->argv, p->dev, p->tpm2_device, pin, len, err, size);
+	return run_cryptsetup(p->env, p->argv, p->dev, true, p->tpm2_device, pin, len, err, size);
 }
 
-int luks_token_try(struct stack_env *env, const char *dev, const char *name,
-		   const struct luks_opts *o)
+static int try_tokens(struct stack_env *env, const char *dev, const char *name,
+		      const struct luks_opts *o, bool *sig)
 {
 	const char *argv[LUKS_TOKEN_ARGV], *tpm = o->tpm2_device ? o->tpm2_device : TPM2_DEFAULT;
 	char scratch[LUKS_SCRATCH][LUKS_ARG_MAX];
@@ -161,9 +165,11 @@ int luks_token_try(struct stack_env *env, const char *dev, const char *name,
 	 * token without a PIN before it reads one) */
 	pin = tpm_there && (have & LUKS2_TOKEN_TPM2_PIN) && (!o->type || tpm2_only);
 	alone = !pin || (have & LUKS2_TOKEN_TPM2_NOPIN) || (!tpm2_only && (have & other));
+	if (tpm_there)
+		*sig = luks_sig_stage(env->ops, dev, o->tpm2_signature) > 0;
 	luks_token_argv(argv, scratch, o, dev, name);
 	if (alone)
-		st = run_cryptsetup(env, argv, dev, o->tpm2_device, NULL, 0, NULL, 0);
+		st = run_cryptsetup(env, argv, dev, tpm_there, o->tpm2_device, NULL, 0, NULL, 0);
 	if (st == 0) {
 		log_info("%s: opened with its LUKS2 token%s%s", dev, o->type ? " " : "",
 			 o->type ? o->type : "");
@@ -182,8 +188,23 @@ int luks_token_try(struct stack_env *env, const char *dev, const char *name,
 	}
 	if (pin)
 		log_warn("%s: its TPM2 token needs a PIN; not asking for it: headless", dev);
+	else if (st > 0 && *sig)
+		log_warn("%s: no LUKS2 token opened it (cryptsetup exit status %d), with the PCR "
+			 "signature %s; asking for the passphrase", dev, st,
+			 o->tpm2_signature ? o->tpm2_signature : LUKS_SIG_STUB);
 	else if (st > 0)
 		log_warn("%s: no LUKS2 token opened it (cryptsetup exit status %d); asking for the "
 			 "passphrase", dev, st);
 	return 0;
+}
+
+int luks_token_try(struct stack_env *env, const char *dev, const char *name,
+		   const struct luks_opts *o)
+{
+	bool sig = false;
+	int r = try_tokens(env, dev, name, o, &sig);
+
+	if (sig)
+		luks_sig_unstage(env->ops);
+	return r;
 }

@@ -212,8 +212,7 @@ static void test_options(void)
 	CHECK(!o.type);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: tpm2-pcrs is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: try-empty-password is not supported here; ignoring it\n"
-			  "<4>rd.luks.options: noauto is not supported here; ignoring it\n"
-			  "<4>rd.luks.options: tpm2-signature is not supported here; ignoring it\n");
+			  "<4>rd.luks.options: noauto is not supported here; ignoring it\n");
 	/* accepted means honoured: what is not acted on is named (issue 26),
 	 * but for the options that ask for what happens anyway */
 	parse(&o, &d, "readonly,cipher=aes-xts-plain64,same-cpu-crypt");
@@ -293,8 +292,8 @@ static void test_token_unlocks_without_prompt(void)
 	struct fake_ops *f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
 
 	event(&in, "vda2");
-	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only /dev/vda2 luks-" U1)
-	      >= 0);
+	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only /dev/vda2 luks-" U1
+			       " env SYSTEMD_IN_INITRD=0") >= 0);
 	CHECK(fake_log_count(f, "prompt") == 0);
 	CHECK(said("<6>/dev/vda2: opened with its LUKS2 token\n"));
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
@@ -307,8 +306,25 @@ static void test_token_unlocks_without_prompt(void)
 	event(&in, "vda2");
 	CHECK(fake_log_find(f, "run /usr/sbin/cryptsetup cryptsetup open --token-only --token-type "
 			       "systemd-tpm2 /dev/vda2 luks-" U1
-			       " env SYSTEMD_TPM2_DEVICE=device:/dev/tpmrm1") >= 0);
+			       " env SYSTEMD_TPM2_DEVICE=device:/dev/tpmrm1 env SYSTEMD_IN_INITRD=0") >= 0);
 	CHECK(said("<6>/dev/vda2: opened with its LUKS2 token systemd-tpm2\n"));
+	finish(f, &in);
+
+	/* the stub's PCR signature where the plugin reads it, for that run only */
+	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
+	fake_write(f, "/.extra/tpm2-pcr-signature.json", "{}");
+	fake_mkdir(f, "/run/systemd");
+	event(&in, "vda2");
+	{
+		static const char *const order[] = {
+			"open /run/systemd/tpm2-pcr-signature.json",
+			"run /usr/sbin/cryptsetup cryptsetup open --token-only /dev/vda2 luks-" U1
+			" env SYSTEMD_IN_INITRD=0",
+			"unlink /run/systemd/tpm2-pcr-signature.json",
+		};
+		CHECK(fake_log_in_order(f, order, 3));
+	}
+	CHECK(said("<6>/dev/vda2: opened with its LUKS2 token\n"));
 	finish(f, &in);
 }
 
