@@ -1,7 +1,11 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the packaging checks (tests/packaging/*.sh): the counting
 # every test script here shares (last line "N passed, N failed") and the
-# source tarball a package is built from.
+# source tarball a package is built from. Sourced with the check's name:
+# . tests/packaging/lib.sh NAME
+
+label=$1
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 passed=0

@@ -9,8 +9,8 @@
 # build dependencies: --nodeps. --nocheck: the unit tests run elsewhere.
 # Usage: tests/packaging/rpm.sh [WORKDIR]   Last line: "N passed, N failed".
 set -uo pipefail
-label=rpm
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "$0")/lib.sh" rpm
 
 work=${1:-$top/build/packaging-work/rpm}
 rm -rf "$work"
@@ -27,7 +27,10 @@ else
 	tail -30 "$log/rpmbuild.txt"
 	die "rpmbuild -bb --nodeps --nocheck packaging/rpm/uniramfs.spec"
 fi
-rpm=$(ls "$work"/RPMS/*/uniramfs-"$version"-1*.rpm 2>/dev/null | grep -v debug | head -1)
+rpm=
+for f in "$work"/RPMS/*/uniramfs-"$version"-1*.rpm; do
+	[ -e "$f" ] && rpm=$f
+done
 [ -n "$rpm" ] || die "rpmbuild made uniramfs-$version-1.*.rpm"
 q() { rpm -qp --nosignature "$@" "$rpm"; }
 
