@@ -86,6 +86,12 @@ if [ -x tests/distro/run.sh ] && [ -x build/uniramfs ]; then
 	add_counts build/distro.log
 fi
 
+if [ -x tests/packaging/run.sh ]; then
+	note "packaging: the RPM and Arch packages built and inspected, the Alpine APKBUILD linted"
+	tests/packaging/run.sh build/packaging-work 2>&1 | tee build/packaging.log
+	add_counts build/packaging.log
+fi
+
 if [ -x tests/distro/debianlive.py ] && [ -x build/uniramfs ]; then
 	note "a Debian live image boots (boot=live, live-config; its filesystem made once)"
 	python3 tests/distro/debianlive.py --builddir build 2>&1 | tee build/debianlive.log

@@ -111,6 +111,10 @@ tests=(
 	tpm2-tools
 	# packaging and the Debian system test (tests/distro)
 	debootstrap debhelper dpkg-dev fakeroot systemd
+	# the other distributions' packages (tests/packaging): rpmbuild for the
+	# RPM spec, makepkg for the PKGBUILD (bsdtar unpacks its sources),
+	# shellcheck for the APKBUILD and its trigger (busybox, above, parses them)
+	rpm pacman-package-manager libarchive-tools shellcheck
 	# benchmarks
 	hyperfine gnuplot-nox
 	# ZFS (tests/zfs/fetch.py, after the packages below): DKMS builds the
