@@ -94,6 +94,7 @@ import scenarios_pcr  # noqa: E402
 import scenarios_verity  # noqa: E402
 import scenarios_rescue  # noqa: E402
 import scenarios_sb  # noqa: E402
+import scenarios_sigpol  # noqa: E402
 
 BOOT_TIMEOUT = 90          # seconds per boot; a TCG boot takes ~10 s
 BASE_CMDLINE = "console=ttyS0 panic=-1"
@@ -300,6 +301,7 @@ SCENARIOS.extend(scenarios_compat.scenarios(Scenario))
 SCENARIOS.extend(scenarios_luksx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_dps.scenarios(Scenario))
 SCENARIOS.extend(scenarios_sb.scenarios(Scenario))
+SCENARIOS.extend(scenarios_sigpol.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
