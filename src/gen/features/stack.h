@@ -73,7 +73,8 @@ void stack_note_luks_devs(struct stack_plan *sp, const char *dmdir);
 void stack_plan_ciphers(struct stack_plan *sp, const char *sysroot);
 void stack_ciphers_json(const char *json, size_t len, struct strv *out);
 /* Read their headers' tokens into sp->tokens, clevis's pins into
- * sp->clevis_pins. */
+ * sp->clevis_pins; a LUKS1 header's clevis binding in luksmeta's slots
+ * counts as a clevis token. */
 void stack_plan_tokens(struct stack_plan *sp, const char *sysroot);
 /* The host's loaded TPM drivers, when a header has a TPM2 token or a
  * clevis binding with the tpm2 pin. */

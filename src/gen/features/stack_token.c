@@ -21,6 +21,7 @@
 #include "log.h"
 #include "clevis_pins.h"
 #include "luks2.h"
+#include "luksmeta.h"
 
 #define PLUGIN_PREFIX "libcryptsetup-token-"
 
@@ -116,6 +117,13 @@ void stack_plan_tokens(struct stack_plan *sp, const char *sysroot)
 		if (t > 0 && ((unsigned)t & LUKS2_TOKEN_CLEVIS)) {
 			int c = clevis_fd_pins(fd);
 			sp->clevis_pins |= c > 0 ? (unsigned)c : CLEVIS_PIN_OTHER;
+		} else if (t == -EINVAL) { /* LUKS1: clevis's bindings are in luksmeta's slots */
+			char why[LUKSMETA_WHY];
+			int c = luksmeta_fd_pins(fd, why);
+			if (c > 0) {
+				sp->tokens |= LUKS2_TOKEN_CLEVIS;
+				sp->clevis_pins |= (unsigned)c;
+			}
 		}
 		if (fd >= 0)
 			close(fd);

@@ -5,11 +5,12 @@
  * (clevis_pins.c), say what it waits for: Tang the network the command
  * line asks for (rd.neednet=1 ip=dhcp, as with dracut), waited for
  * without blocking the loop (luks.c parks it), at most half the root
- * timeout; tpm2 the TPM's device, as a TPM2 token does. A LUKS1 binding,
- * whose pins no parser of ours reads, is taken to need the network.
+ * timeout; tpm2 the TPM's device, as a TPM2 token does. A LUKS1
+ * binding's pins are read from luksmeta's slots (luksmeta.c) alike.
  * Anything that fails falls back to the passphrase. */
 #include "init/stack/luks_clevis.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "init/stack/stack.h"
 #include "log.h"
 #include "luks2.h"
+#include "luksmeta.h"
 #include "util.h"
 
 enum clevis_net luks_clevis_net(enum stack_net net, bool waited)
@@ -69,29 +71,21 @@ static void warn_options(const char *dev, const struct luks_opts *o)
 }
 
 /* LUKS1 has no tokens: clevis keeps its bindings in luksmeta's slots,
- * in the gap between the header and the data. luksmeta reads them (it
- * is packed with clevis): `luksmeta test` says whether the gap holds
- * them, and only clevis writes there. No parser of ours reads the gap. */
-static bool luks1_bound(struct stack_env *env, const char *dev)
+ * in the gap between the header and the data (luksmeta.c reads them).
+ * 0: none, or none clevis could open, said when luksmeta's header is
+ * there but not as luksmeta writes it. */
+static unsigned luks1_pins(struct stack_env *env, const char *dev)
 {
-	static const unsigned char luks1[8] = { 'L', 'U', 'K', 'S', 0xba, 0xbe, 0, 1 };
-	const char *argv[] = { "luksmeta", "test", "-d", dev, NULL };
-	unsigned char magic[sizeof(luks1)];
-	int fd = env->ops->open(dev, O_RDONLY | O_CLOEXEC, 0);
-	ssize_t got;
-	char *path;
+	int fd = env->ops->open(dev, O_RDONLY | O_CLOEXEC, 0), p;
+	char why[LUKSMETA_WHY];
 
 	if (fd < 0)
-		return false;
-	got = pread(fd, magic, sizeof(magic), 0);
+		return 0;
+	p = luksmeta_fd_pins(fd, why);
 	close(fd);
-	if (got != (ssize_t)sizeof(magic) || memcmp(magic, luks1, sizeof(luks1)))
-		return false;
-	path = tool_find(env, "luksmeta");
-	if (!path)
-		return false; /* no clevis in the image either */
-	free(path);
-	return tool_run(env, "luksmeta", (char *const *)argv, NULL, 0) == 0;
+	if (p == -EBADMSG)
+		log_warn("%s: %s; not trying clevis", dev, why);
+	return p > 0 ? (unsigned)p : 0;
 }
 
 /* The pins of dev's LUKS2 clevis tokens; a header that cannot be read
@@ -148,13 +142,11 @@ enum luks_clevis luks_clevis_try(struct stack_env *env, const char *dev, const c
 	have = luks_header_tokens(env, dev);
 	if (have > 0 && (have & LUKS2_TOKEN_CLEVIS))
 		pins = header_pins(env, dev);
-	else if (luks1_bound(env, dev))
-		pins = CLEVIS_PIN_OTHER;
-	else
+	else if (!(pins = luks1_pins(env, dev)))
 		return LUKS_CLEVIS_NO;
 	path = tool_find(env, "clevis");
 	if (!path) {
-		log_warn("%s: its LUKS2 header has a clevis token, but clevis is not in this image "
+		log_warn("%s: it has a clevis binding, but clevis is not in this image "
 			 "(uniramfs build --clevis); asking for the passphrase", dev);
 		return LUKS_CLEVIS_NO;
 	}

@@ -211,6 +211,36 @@ static void luks2_dev(const char *root, const char *name, const char *json)
 	free(p);
 }
 
+/* A LUKS1 device whose luksmeta slot 0 holds clevis's binding jwe: one
+ * key slot at sector 8, the gap (luksmeta's header) at 8192, the data at
+ * sector 32 (src/common/luksmeta.c) */
+static void luks1_clevis_dev(const char *root, const char *name, const char *jwe)
+{
+	static const unsigned char uuid[16] = { 0xcb, 0x6e, 0x89, 0x04, 0x81, 0xff, 0x40, 0xda,
+						0xa8, 0x4a, 0x07, 0xab, 0x9a, 0xb5, 0x71, 0x5e };
+	static unsigned char h[16384];
+	char *p = xasprintf("%s/dev/%s", root, name);
+	FILE *f;
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, "LUKS\xba\xbe\0\1", 8);
+	h[107] = 32;
+	h[111] = 32;
+	h[208 + 43] = 8;
+	h[208 + 47] = 1;
+	memcpy(h + 8192, "LUKSMETA", 8);
+	h[8192 + 11] = 1;
+	memcpy(h + 8192 + 16, uuid, sizeof(uuid));
+	h[8192 + 16 + 18] = 4096 >> 8;
+	h[8192 + 16 + 23] = (unsigned char)strlen(jwe);
+	memcpy(h + 8192 + 4096, jwe, strlen(jwe));
+	f = fopen(p, "wb");
+	CHECK(f && fwrite(h, 1, sizeof(h), f) == sizeof(h));
+	if (f)
+		fclose(f);
+	free(p);
+}
+
 /* Hostonly: the ciphers the root's LUKS headers name become module
  * aliases the image packs (booster's TestLoadableCryptoModule: camellia);
  * a name that is not one, or a device with no header, adds nothing. */
@@ -963,6 +993,16 @@ static void test_clevis(void)
 	strv_free(&mods);
 	stack_plan_free(&sp);
 	image_free(img);
+
+	/* LUKS1: the binding in luksmeta's slots, its tpm2 pin read there */
+	luks1_clevis_dev(root, "vda2", "eyJhbGciOiJkaXIiLCJjbGV2aXMiOnsicGluIjoidHBtMiJ9fQ.a.b.c.d");
+	img = image_new();
+	CHECK(plan(root, &sp, img, NULL) == 0);
+	CHECK(sp.tokens == LUKS2_TOKEN_CLEVIS && sp.clevis_pins == CLEVIS_PIN_TPM2);
+	CHECK(image_has(img, "/usr/bin/clevis"));
+	stack_plan_free(&sp);
+	image_free(img);
+	luks2_dev(root, "vda2", CLEVIS_TOKEN);
 
 	/* clevis-luks missing: a warning naming it, the build goes on */
 	cmd = xasprintf("rm %s/usr/bin/clevis-luks-unlock", root);

@@ -227,7 +227,7 @@ static void test_when_clevis_is_not_tried(void)
 	f = setup(&in, "root=/dev/mapper/luks-" U1, false);
 	stack_script_answer("pw");
 	event(&in, "vda2");
-	CHECK(said("<4>/dev/vda2: its LUKS2 header has a clevis token, but clevis is not in this "
+	CHECK(said("<4>/dev/vda2: it has a clevis binding, but clevis is not in this "
 		   "image (uniramfs build --clevis); asking for the passphrase\n"));
 	CHECK(fake_log_count(f, "prompt") == 1);
 	finish(f, &in);
@@ -252,63 +252,97 @@ static void test_when_clevis_is_not_tried(void)
 	finish(f, &in);
 }
 
-/* /dev/vda2 a LUKS1 header (nothing past its magic matters here) */
-static void luks1_header(struct fake_ops *f)
+/* /dev/vda2 a LUKS1 device as cryptsetup and luksmeta lay it out: one
+ * key slot of a 32-byte key with 1 stripe at sector 8, the data at sector
+ * 32: luksmeta's header at 8192, and (jwe) clevis's slot 1 at 4096 past
+ * it, off bytes further when given. */
+static void luks1_device(struct fake_ops *f, const char *jwe, unsigned off)
 {
 	static const unsigned char magic[8] = { 'L', 'U', 'K', 'S', 0xba, 0xbe, 0, 1 };
-	unsigned char h[4096] = { 0 };
+	static const unsigned char clevis[16] = { 0xcb, 0x6e, 0x89, 0x04, 0x81, 0xff, 0x40, 0xda,
+						  0xa8, 0x4a, 0x07, 0xab, 0x9a, 0xb5, 0x71, 0x5e };
+	unsigned char d[16384] = { 0 };
 	char *p = fake_path(f, "/dev/vda2");
 	FILE *fp = fopen(p, "wb");
 
-	memcpy(h, magic, sizeof(magic));
-	CHECK(fp && fwrite(h, 1, sizeof(h), fp) == sizeof(h));
+	memcpy(d, magic, sizeof(magic));
+	d[107] = 32;             /* payload offset, sectors */
+	d[111] = 32;             /* key bytes */
+	d[208 + 43] = 8;         /* slot 0: key material at sector 8 */
+	d[208 + 47] = 1;         /* one stripe */
+	memcpy(d + 8192, "LUKSMETA", 8);
+	d[8192 + 11] = 1;        /* version */
+	if (jwe) {
+		unsigned char *s = d + 8192 + 16 + 32;
+		size_t n = strlen(jwe);
+		memcpy(s, clevis, sizeof(clevis));
+		s[16 + 2] = (unsigned char)((4096 + off) >> 8);
+		s[16 + 3] = (unsigned char)(4096 + off);
+		s[20 + 3] = (unsigned char)n;
+		s[20 + 2] = (unsigned char)(n >> 8);
+		if (8192 + 4096 + n <= sizeof(d))
+			memcpy(d + 8192 + 4096, jwe, n);
+	}
+	CHECK(fp && fwrite(d, 1, sizeof(d), fp) == sizeof(d));
 	if (fp)
 		fclose(fp);
 	free(p);
 }
 
-#define LUKSMETA_RUN "run /usr/bin/luksmeta luksmeta test -d /dev/vda2"
+/* clevis 19's compact JWEs, cut after the header (the rest is not read) */
+#define TANG_JWE "eyJhbGciOiJFQ0RILUVTIiwiY2xldmlzIjp7InBpbiI6InRhbmcifX0.x.y.z.w"
+#define TPM2_JWE "eyJhbGciOiJkaXIiLCJjbGV2aXMiOnsicGluIjoidHBtMiIsInRwbTIiOnsia2V5IjoiZWNjIn19fQ.a.b.c.d"
 
-/* LUKS1 keeps clevis's bindings in luksmeta's slots: the image's
- * luksmeta says whether the device has them; then as with a token. */
+/* LUKS1 keeps clevis's bindings in luksmeta's slots: read for their pins,
+ * then as with a token. */
 static void test_luks1_luksmeta(void)
 {
 	struct init in;
 	struct fake_ops *f = setup(&in, "root=/dev/mapper/luks-" U1, true);
 
-	fake_tool(f, "/usr/bin/luksmeta");
-	luks1_header(f);
+	/* tang: the network waited for */
+	luks1_device(f, TANG_JWE, 0);
 	event(&in, "vda2");
-	CHECK(fake_log_find(f, LUKSMETA_RUN) >= 0);
 	CHECK(said("<6>/dev/vda2: waiting for the network to reach its clevis server\n"));
 	in.net.chosen = 0;
 	luks_net_up(&in.stack_env);
 	run_jobs(&in);
 	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	CHECK(fake_log_count(f, "run /usr/bin/luksmeta") == 0);
 	CHECK(fake_log_count(f, "prompt") == 0);
 	CHECK(said("<6>/dev/vda2: opened with clevis\n"));
 	finish(f, &in);
 
-	/* no luksmeta slots (luksmeta test fails): the passphrase, nothing said */
+	/* tpm2 (booster's TestLUKS1ClevisTpm2): the TPM, no network */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
-	fake_tool(f, "/usr/bin/luksmeta");
-	luks1_header(f);
+	luks1_device(f, TPM2_JWE, 0);
+	fake_write(f, "/dev/tpmrm0", "");
+	in.net.wanted = false;
+	event(&in, "vda2");
+	CHECK(fake_log_find(f, CLEVIS_RUN) >= 0);
+	CHECK(!said("network"));
+	CHECK(said("<6>/dev/vda2: opened with clevis\n"));
+	finish(f, &in);
+
+	/* luksmeta's header with no clevis slot: the passphrase, nothing said */
+	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
+	luks1_device(f, NULL, 0);
 	in.net.chosen = 0;
-	stack_script.statuses[0] = 1;
 	stack_script_answer("pw");
 	event(&in, "vda2");
-	CHECK(fake_log_find(f, LUKSMETA_RUN) >= 0);
 	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
 	CHECK(!said("clevis"));
 	finish(f, &in);
 
-	/* no luksmeta in the image: not asked */
+	/* a slot past the gap, which luksmeta would refuse: said, the passphrase */
 	f = setup(&in, "root=/dev/mapper/luks-" U1, true);
-	luks1_header(f);
+	luks1_device(f, TPM2_JWE, 4096);
+	in.net.chosen = 0;
 	stack_script_answer("pw");
 	event(&in, "vda2");
-	CHECK(fake_log_count(f, "run /usr/bin/luksmeta") == 0);
+	CHECK(said("<4>/dev/vda2: luksmeta slot 1: 86 bytes at 8192, outside its gap of 8192; "
+		   "not trying clevis\n"));
 	CHECK(fake_log_count(f, CLEVIS_RUN) == 0);
 	CHECK(fake_log_count(f, "prompt") == 1);
 	finish(f, &in);
