@@ -43,6 +43,13 @@ B_TPM2 = builder.Layout("booster-luks2-clevis-tpm2", "luks2-clevis-tpm2", "ext4"
                         params=(("LUKS_UUID", B_TPM2_UUID), ("PASS", "1234"),
                                 ("PIN", "tpm2"), ("PINCFG", "{}")),
                         tpm=True)
+# booster's luks1.clevis.tpm2.img (TestLUKS1ClevisTpm2): LUKS1, the tpm2 pin
+# in luksmeta's slots, no network
+B_LUKS1_TPM2_UUID = "28c2e412-ab72-4416-b224-8abd116d6f2f"
+B_LUKS1_TPM2 = builder.Layout("booster-luks1-clevis-tpm2", "luks1-clevis-tpm2", "ext4",
+                              "2996cec0-16fd-4f1d-8bf3-6606afa77043", "luks1clevistpm2root",
+                              params=(("LUKS_UUID", B_LUKS1_TPM2_UUID), ("PASS", "1234")),
+                              tpm=True)
 SSS_UUID = "5f0c1a4e-1b2d-4c3e-9f10-0000000001d1"
 SSS = builder.Layout("luks2-clevis-sss", "luks2-clevis-tpm2", "ext4",
                      "5f0c1a4e-1b2d-4c3e-9f10-000000000141", "luks2clevissssroot",
@@ -132,6 +139,15 @@ def scenarios(Scenario):
                       "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + B_TPM2_UUID),
           log_absent=("Passphrase for", "asking for the passphrase",
                       "waiting for the network")),
+        S("booster-luks1-clevis-tpm2", "booster TestLUKS1ClevisTpm2: a LUKS1 root whose "
+          "luksmeta slot binds it to the TPM with the tpm2 pin: the pin read from the slot, "
+          "the TPM waited for, unlocked with no prompt and no network",
+          scenarios_tpm.WithTpm(B_LUKS1_TPM2), "UUID=" + B_LUKS1_TPM2.uuid,
+          cmdline="rd.luks.uuid=" + B_LUKS1_TPM2_UUID,
+          log_expect=("uniramfs: /dev/vda: opened with clevis",
+                      "uniramfs: unlocked /dev/vda as /dev/mapper/luks-" + B_LUKS1_TPM2_UUID),
+          log_absent=("Passphrase for", "asking for the passphrase",
+                      "waiting for the network", "needs the network")),
         S("luks-clevis-sss", "a LUKS2 root bound with sss, t=2 of Tang and tpm2: both "
           "reached, unlocked with no prompt",
           WithTangTpm(SSS, True), "UUID=" + SSS.uuid, cmdline=NET,
