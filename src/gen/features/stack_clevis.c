@@ -14,7 +14,8 @@
  * dlopen()s, which no DT_NEEDED names). luksmeta is LUKS1's only. Not
  * packed: the null pin (a test pin; it reads a bash process
  * substitution, /dev/fd, which no udev makes in the image).
- * Hostonly: when a root's LUKS2 header has a clevis token. Generic: only
+ * Hostonly: when a root's LUKS2 header has a clevis token (or a LUKS1
+ * root's luksmeta slots a clevis binding, stack_token.c). Generic: only
  * when asked (clevis = yes): bash, curl, jose, tpm2-tools with their
  * libraries add 5.8 MiB with zstd to a 28 MiB image (docs/unlock.md). */
 #include "gen/features/stack.h"
@@ -91,7 +92,7 @@ int stack_clevis_decide(struct stack_plan *sp, const struct plugins *ps, const c
 		if (sp->clevis)
 			return err_set("clevis = yes, but %s is not installed (%s needs it)", prog, where);
 		if (sp->tokens != ~0u) /* ~0: a header not read, no clevis token seen */
-			log_warn("the root's LUKS2 header has a clevis token, but %s is not installed "
+			log_warn("the root has a clevis binding, but %s is not installed "
 				 "(%s needs it): the init will ask for the passphrase", prog, where);
 		return 0;
 	}

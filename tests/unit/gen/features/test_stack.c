@@ -1014,7 +1014,7 @@ static void test_clevis(void)
 	CHECK(plan(root, &sp, img, NULL) == 0);
 	log_set_sink(NULL, NULL);
 	{
-		char *want = xasprintf("\n<4>the root's LUKS2 header has a clevis token, but "
+		char *want = xasprintf("\n<4>the root has a clevis binding, but "
 				       "clevis-luks-unlock is not installed (%s/plugins/clevis.conf:12 "
 				       "needs it): the init will ask for the passphrase\n",
 				       getenv("UNIRAMFS_SRCDIR"));
