@@ -92,6 +92,12 @@ if [ -x tests/packaging/run.sh ]; then
 	add_counts build/packaging.log
 fi
 
+if [ -x tests/kinstall/run.sh ] && [ -x build/uniramfs ]; then
+	note "kernel-install's initrd_generator= beside dracut's plugin (059, 106) in a chroot"
+	tests/kinstall/run.sh build 2>&1 | tee build/kinstall.log
+	add_counts build/kinstall.log
+fi
+
 if [ -x tests/distro/debianlive.py ] && [ -x build/uniramfs ]; then
 	note "a Debian live image boots (boot=live, live-config; its filesystem made once)"
 	python3 tests/distro/debianlive.py --builddir build 2>&1 | tee build/debianlive.log
