@@ -65,7 +65,7 @@ static const struct key keys[] = {
 	{ "rescue-password-hash", T_STR, F(rescue.password_hash), "a crypt(3) hash (mkpasswd) the rescue shell asks the password of", 0 },
 	{ "rescue-password-account", T_STR, F(rescue.password_account), "the rescue shell asks this account's password: its hash from SYSROOT/etc/shadow", 0 },
 	{ "fallback", T_YESNO, F(fallback), "with hostonly: also write a generic image beside it, OUTPUT-fallback", 0 },
-	{ "clevis", T_YESNO, F(clevis), "pack clevis for a LUKS2 root bound to Tang (hostonly does when the root's header has a clevis token)", 0 },
+	{ "clevis", T_YESNO, F(clevis), "pack clevis for a root bound with clevis: Tang, tpm2, sss (hostonly does when the root has a clevis binding)", 0 },
 	{ "overlay-tools", T_YESNO, F(overlay_tools), "pack cryptsetup, mkfs.ext4 and sfdisk for rd.overlay.crypt= and a live medium's automatic overlay partition (also when the baked command line, or a hostonly image's running one, has rd.overlay.crypt= or a live root with rd.overlay=LABEL=)", 0 },
 	{ "live-https", T_YESNO, F(live_https), "pack curl and the CA bundle for root=live:https:// (also when the baked command line, or a hostonly image's running one, has such a root=)", 0 },
 	{ "plymouth", T_YESNO, F(plymouth), "pack the Plymouth splash: plymouthd, the host's theme, the DRM drivers (also when the baked command line, or a hostonly image's running one, has splash; needs plymouth installed)", 0 },
