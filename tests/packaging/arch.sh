@@ -3,6 +3,7 @@
 # The Arch PKGBUILD (packaging/arch) builds with makepkg (Debian's
 # pacman-package-manager) as an unprivileged user from a tarball of this
 # checkout; the package's .PKGINFO and file list are what they should be,
+# unpacked, its uniramfs makes an image with its init for the host's kernel,
 # and its libalpm script, run as the hooks run it under a scratch root
 # with a stand-in uniramfs, puts each kernel and its image in /boot by
 # package name, rebuilds every kernel when asked, removes them, and
@@ -97,6 +98,8 @@ check "the install hook runs after the transaction, the remove hook before" \
 	sh -c "grep -qx 'When = PostTransaction' '$hooks/90-uniramfs-install.hook' && grep -qx 'When = PreTransaction' '$hooks/60-uniramfs-remove.hook'"
 check "uniramfs-init is static (no program interpreter)" \
 	sh -c "! readelf -l '$root/usr/lib/uniramfs/uniramfs-init' | grep -q 'program interpreter'"
+packaged_image "the packaged uniramfs makes an image with the packaged init" \
+	"$root/usr/bin/uniramfs" "$root/usr/lib/uniramfs/uniramfs-init" "$work"
 
 # The libalpm script as the hooks run it: paths on stdin, under a
 # scratch root, with a uniramfs that records its arguments and writes

@@ -45,3 +45,26 @@ same_list() {
 		fail "$1"
 	fi
 }
+
+# packaged_image NAME GENERATOR INIT WORKDIR: the package's generator,
+# unpacked, makes a generic image for the host's first kernel with the
+# package's init, and that init is the image's /init (same size); no
+# kernel with a modules.dep in /lib/modules: skipped, saying so
+packaged_image() {
+	local kver='' size d
+	for d in /lib/modules/*/modules.dep; do
+		[ -e "$d" ] && { d=${d%/modules.dep}; kver=${d##*/}; break; }
+	done
+	if [ -z "$kver" ]; then
+		echo "# skip $1: no kernel in /lib/modules"
+		return
+	fi
+	size=$(stat -c %s "$3")
+	if "$2" build -k "$kver" --generic --init "$3" -o "$4/image" >"$4/image.txt" 2>&1 &&
+		"$2" ls "$4/image" >"$4/image-ls.txt" && grep -qE "^-rwxr-xr-x +$size init$" "$4/image-ls.txt"; then
+		ok "$1"
+	else
+		tail -5 "$4/image.txt"
+		fail "$1"
+	fi
+}

@@ -4,7 +4,8 @@
 # tarball of this checkout, and the package holds exactly the files it
 # should, nothing outside /usr and /etc, no scriptlets (Fedora keeps dracut:
 # kernel-install's initrd_generator= chooses, not our scripts), a static
-# init, and the requirements rpm found.
+# init, and the requirements rpm found; unpacked, its uniramfs makes an
+# image with its init for the host's kernel.
 # On Debian (apt-get install rpm) rpmbuild has no rpm database of the
 # build dependencies: --nodeps. --nocheck: the unit tests run elsewhere.
 # Usage: tests/packaging/rpm.sh [WORKDIR]   Last line: "N passed, N failed".
@@ -88,4 +89,6 @@ check "uniramfs-init is static (no program interpreter)" \
 	sh -c "! readelf -l '$work/root/usr/libexec/uniramfs/uniramfs-init' | grep -q 'program interpreter'"
 check "the packaged uniramfs runs: --version says $version" \
 	sh -c "'$work/root$sbindir/uniramfs' --version | grep -qF '$version'"
+packaged_image "the packaged uniramfs makes an image with the packaged init" \
+	"$work/root$sbindir/uniramfs" "$work/root/usr/libexec/uniramfs/uniramfs-init" "$work"
 finish
