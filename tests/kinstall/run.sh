@@ -138,10 +138,12 @@ made_by() {
 		echo "an initrd of neither"
 	fi
 }
-# case NAME PLUGIN GENERATOR EXPECTED DRACUT_RAN: kernel-install add with
-# dracut's plugin PLUGIN (059, 106, or "masked") and initrd_generator=GENERATOR
+# case NAME PLUGIN GENERATOR EXPECTED DRACUT_RAN [keep]: kernel-install add
+# with dracut's plugin PLUGIN (059, 106, or "masked") and
+# initrd_generator=GENERATOR; keep: the entry of the case before stays
+# (a second add of the same kernel)
 case_() {
-	local name=$1 plugin=$2 gen=$3 want=$4 ran=$5 got
+	local name=$1 plugin=$2 gen=$3 want=$4 ran=$5 keep=${6:-} got
 	rm -f "$root/etc/kernel/install.d/50-dracut.install"
 	if [ "$plugin" = masked ]; then
 		cp "$cache/50-dracut.install-059" "$root/usr/lib/kernel/install.d/50-dracut.install"
@@ -158,7 +160,7 @@ case_() {
 	fi
 	chmod 755 "$root/usr/lib/kernel/install.d/50-dracut.install"
 	printf 'layout=bls\n%s\n' "${gen:+initrd_generator=$gen}" >"$root/etc/kernel/install.conf"
-	rm -rf "${root:?}/boot/$mid/$kver" "$entry"
+	[ -n "$keep" ] || rm -rf "${root:?}/boot/$mid/$kver" "$entry"
 	if in_root env BOOT_ROOT=/boot kernel-install -v add "$kver" "/boot/vmlinuz-$kver" >"$log/$name.txt" 2>&1; then
 		ok "$name: kernel-install add"
 	else
@@ -172,6 +174,12 @@ case_() {
 		check "$name: dracut's plugin ran dracut" grep -q 'Creating initramfs image file' "$log/$name.txt"
 	else
 		check "$name: dracut's plugin did nothing" sh -c "! grep -q 'Creating initramfs image file' '$log/$name.txt'"
+	fi
+	# and ours, when it builds, says where it wrote
+	if [ "$want" = uniramfs ]; then
+		check "$name: our plugin made the image" grep -q 'uniramfs: wrote .*/initrd: kernel' "$log/$name.txt"
+	else
+		check "$name: our plugin did nothing" sh -c "! grep -q 'uniramfs: wrote' '$log/$name.txt'"
 	fi
 }
 echo "# kernel $kver, dracut $(in_root dracut --version 2>/dev/null | head -1) ($(($(date +%s) - t0)) s)"
@@ -187,4 +195,8 @@ case_ dracut059-dracut 059 dracut dracut yes
 case_ dracut059-unset 059 "" dracut yes
 # what docs/integration.md recommends with dracut 059: mask its plugin
 case_ dracut059-masked-uniramfs masked uniramfs uniramfs no
+# an initrd left in the entry directory by an earlier add (dracut's) is
+# not this run's: unset, with dracut's plugin masked, ours replaces it
+case_ dracut059-again 059 dracut dracut yes
+case_ dracut059-again-masked-unset masked "" uniramfs no keep
 finish
