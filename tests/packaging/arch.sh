@@ -24,16 +24,21 @@ log=$work/log
 mkdir -p "$log"
 
 command -v makepkg >/dev/null || die "makepkg is installed (apt-get install pacman-package-manager)"
-# makepkg refuses to run as root: a system user of our own builds
-user=uniramfs-makepkg
-id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user" ||
-	die "useradd $user"
 build=$(mktemp -d /tmp/uniramfs-arch.XXXXXX)
 trap 'rm -rf "$build"' EXIT
 cp "$top/packaging/arch/PKGBUILD" "$build/"
 source_tarball "$build/uniramfs-$version.tar.gz" || die "source tarball"
-chown -R "$user:" "$build"
-if (cd "$build" && nice -n 5 runuser -u "$user" -- env HOME="$build" PKGEXT=.pkg.tar.zst \
+# makepkg refuses to run as root: as root, a system user of our own builds
+user=$(id -un)
+as_user=()
+if [ "$(id -u)" = 0 ]; then
+	user=uniramfs-makepkg
+	id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user" ||
+		die "useradd $user"
+	chown -R "$user:" "$build"
+	as_user=(runuser -u "$user" --)
+fi
+if (cd "$build" && nice -n 5 "${as_user[@]}" env HOME="$build" PKGEXT=.pkg.tar.zst \
 	MAKEFLAGS=-j2 makepkg -f --nodeps --nocheck --noconfirm) >"$log/makepkg.txt" 2>&1; then
 	ok "makepkg --nodeps --nocheck as $user"
 else
