@@ -252,5 +252,7 @@ def scenarios(Scenario):
                      "(%d): no certificate can be checked against it; set the machine's clock "
                      "(its RTC), or use http:// with rd.live.sha256=" % (TLS_URL, YEAR),
                      "uniramfs: %s: fetching with /usr/bin/curl" % TLS_URL,
+                     # curl is silent: the init says what it wrote
+                     "uniramfs: %s: {size} bytes in " % TLS_URL,
                      "uniramfs: %s: SHA-256 {sha256} as rd.live.sha256= says" % TLS_URL)),
     ]

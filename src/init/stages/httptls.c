@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "log.h"
 
 #define CONNECT_EXTRA_S 60
+#define PROGRESS_MS 1000 /* as the plain HTTP client's lines */
 
 /* meson's, from SOURCE_DATE_EPOCH in a package build */
 static int build_year(void)
@@ -62,6 +64,36 @@ static const char *curl_says(int st)
 	case 77: return "the CA bundle cannot be read";
 	default: return "see its message above";
 	}
+}
+
+/* What curl has written so far: it tells nothing of its own, silent. */
+static long long written(struct init *in, const char *path)
+{
+	char *real = in->ops->path(path);
+	struct stat st;
+	long long n = stat(real, &st) == 0 ? (long long)st.st_size : 0;
+
+	free(real);
+	return n;
+}
+
+/* curl runs silent (its meter would garble the console): a line a
+ * second of what it has written, and the total at the end, as the plain
+ * HTTP client says them. */
+static enum loop_end wait_curl(struct init *in, const char *url, const char *path, pid_t pid)
+{
+	long long started = in->ops->now_ms(), took;
+	enum loop_end e;
+
+	while ((e = loop_run(&in->loop, in->ops->now_ms() + PROGRESS_MS, NULL, NULL, pid)) ==
+	       LOOP_TIMEOUT)
+		log_info("%s: %.1f MiB so far", url, (double)written(in, path) / (1024.0 * 1024.0));
+	took = in->ops->now_ms() - started;
+	if (e == LOOP_CHILD && WIFEXITED(in->loop.child_status) &&
+	    WEXITSTATUS(in->loop.child_status) == 0)
+		log_info("%s: %lld bytes in %lld.%01lld s", url, written(in, path), took / 1000,
+			 took % 1000 / 100);
+	return e;
 }
 
 int httptls_fetch(struct init *in, const char *url, const char *path, unsigned long long max,
@@ -111,7 +143,7 @@ int httptls_fetch(struct init *in, const char *url, const char *path, unsigned l
 		return r;
 	}
 	free(curl);
-	if (loop_run(&in->loop, -1, NULL, NULL, pid) != LOOP_CHILD) {
+	if (wait_curl(in, url, path, pid) != LOOP_CHILD) {
 		kill(pid, SIGKILL);
 		in->ops->waitpid(pid, &st, 0);
 		return err_set("%s: curl did not end", url);
