@@ -208,7 +208,7 @@ static void test_options(void)
 	CHECK(!o.headless);
 	parse(&o, &d, "headless=maybe");
 	CHECK_STR(msgs.p, "<4>rd.luks.options: ignoring headless=maybe: not a boolean\n");
-	parse(&o, &d, "tpm2-pcrs=7,try-empty-password=yes,luks,noauto,tpm2-signature=/x");
+	parse(&o, &d, "tpm2-pcrs=7,try-empty-password=yes,luks,noauto");
 	CHECK(!o.type);
 	CHECK_STR(msgs.p, "<4>rd.luks.options: tpm2-pcrs is not supported here; ignoring it\n"
 			  "<4>rd.luks.options: try-empty-password is not supported here; ignoring it\n"
@@ -343,6 +343,41 @@ static void test_token_fails_then_passphrase(void)
 			       " --key-file=- <pw>") >= 0);
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
 	CHECK(!in.stack.auto_unlocked); /* the token failed; the passphrase was typed */
+	finish(f, &in);
+
+	/* a malformed stub signature is copied as it is: the plugin refuses
+	 * it, and the line names the signature the token was tried with */
+	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
+	fake_write(f, "/.extra/tpm2-pcr-signature.json", "{\"sha256\":[{\"pcrs\":");
+	fake_mkdir(f, "/run/systemd");
+	stack_script.statuses[0] = 1;
+	stack_script_answer("pw");
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1), with the PCR "
+		   "signature /.extra/tpm2-pcr-signature.json; asking for the passphrase\n"));
+	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
+	finish(f, &in);
+
+	/* tpm2-signature= names one, and an oversized one is not put there */
+	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1
+		       " rd.luks.options=tpm2-signature=/etc/big.json", "/dev/tpmrm0");
+	{
+		char *big = malloc(70000);
+		memset(big, ' ', 69999);
+		big[69999] = 0;
+		fake_write(f, "/etc/big.json", big);
+		free(big);
+	}
+	stack_script.statuses[0] = 1;
+	stack_script_answer("pw");
+	event(&in, "vda2");
+	CHECK(said("<4>/dev/vda2: /etc/big.json is larger than 65536 bytes: not used as a PCR "
+		   "signature\n"));
+	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1); asking for "
+		   "the passphrase\n"));
+	CHECK(fake_log_count(f, "open /run/systemd/tpm2-pcr-signature.json") == 0);
+	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
 	finish(f, &in);
 }
 
