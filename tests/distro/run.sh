@@ -22,22 +22,8 @@ if [ -z "${UNIRAMFS_DISTRO_NS:-}" ]; then
 fi
 
 work=${1:-$top/build/distro-work}
-passed=0
-failed=0
-t0=$(date +%s)
-ok() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
-check() { # name command...
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else fail "$name"; fi
-}
-finish() {
-	echo "distro: $(($(date +%s) - t0)) s"
-	echo "$passed passed, $failed failed"
-	exit $((failed > 0))
-}
-die() { fail "$*"; finish; }
+# shellcheck source=tests/lib/tally.sh
+. "$top/tests/lib/tally.sh" distro
 logged() { # file command...: the command's output goes to the file
 	local f=$1
 	shift

@@ -23,22 +23,8 @@ fi
 builddir=$(cd "${1:-$top/build}" && pwd)
 work=$builddir/kinstall-work
 CACHE=${UNIRAMFS_TEST_CACHE:-/var/cache/uniramfs-tests}
-passed=0
-failed=0
-t0=$(date +%s)
-ok() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
-check() { # name command...
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else fail "$name"; fi
-}
-finish() {
-	echo "kinstall: $(($(date +%s) - t0)) s"
-	echo "$passed passed, $failed failed"
-	exit $((failed > 0))
-}
-die() { fail "$*"; finish; }
+# shellcheck source=tests/lib/tally.sh
+. "$top/tests/lib/tally.sh" kinstall
 
 rm -rf "$work"
 mkdir -p "$work/log"

@@ -8,22 +8,8 @@
 label=$1
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-passed=0
-failed=0
-t0=$(date +%s)
-ok() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
-check() { # name command...
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else fail "$name"; fi
-}
-finish() {
-	echo "$label: $(($(date +%s) - t0)) s"
-	echo "$passed passed, $failed failed"
-	exit $((failed > 0))
-}
-die() { fail "$*"; finish; }
+# shellcheck source=tests/lib/tally.sh
+. "$top/tests/lib/tally.sh" "$label"
 
 # the version meson.build declares: the one the packages must carry
 version=$(sed -n "s/^  version : '\([^']*\)',$/\1/p" "$top/meson.build")

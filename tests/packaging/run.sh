@@ -9,6 +9,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:-$here/../../build/packaging-work}
 mkdir -p "$work"
+# absolute: rpmbuild's _topdir and makepkg's BUILDDIR are taken from the root
+work=$(cd "$work" && pwd)
 passed=0
 failed=0
 
