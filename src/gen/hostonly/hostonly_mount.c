@@ -77,7 +77,8 @@ int hostonly_each_mount(const struct ctx *c, hostonly_mount_fn fn, void *arg)
 		fstype = p ? strsep(&p, " ") : NULL;
 		source = p ? strsep(&p, " ") : NULL;
 		opts = p ? strsep(&p, " ") : NULL;
-		if (i < ARRAY_SIZE(f) || !fstype || !source) {
+		/* the type names the module packed (fs-TYPE): one word, no path */
+		if (i < ARRAY_SIZE(f) || !fstype || !*fstype || strpbrk(fstype, "/\t") || !source) {
 			if (*line)
 				log_warn("%s: skipping malformed line", path);
 			continue;
