@@ -10,10 +10,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "init/core/ops.h"
+#include "init/core/regfile.h"
 #include "log.h"
 #include "util.h"
 
@@ -22,45 +22,21 @@
 static int slurp(const struct sysops *ops, const char *dev, const char *path, bool quiet,
 		 char **out, size_t *len)
 {
-	int fd = ops->open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-	struct stat st;
-	ssize_t got;
-	char *data;
+	int r = regfile_read(ops, path, LUKS_SIG_MAX, out, len);
 
-	if (fd == -ENOENT) {
-		if (!quiet)
-			log_warn("%s: tpm2-signature=%s: no such file; the token's signed PCR policy "
-				 "cannot be met", dev, path);
-		return 0;
-	}
-	if (fd == -ELOOP || (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))) {
+	if (r == -ENOENT && !quiet)
+		log_warn("%s: tpm2-signature=%s: no such file; the token's signed PCR policy "
+			 "cannot be met", dev, path);
+	else if (r == -ELOOP || r == -EINVAL)
 		log_warn("%s: %s is not a regular file: not used as a PCR signature", dev, path);
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	if (fd < 0) {
-		log_warn("%s: cannot open %s: %s", dev, path, strerror(-fd));
-		return 0;
-	}
-	if (st.st_size > LUKS_SIG_MAX) {
+	else if (r == -EFBIG)
 		log_warn("%s: %s is larger than %d bytes: not used as a PCR signature", dev, path,
 			 LUKS_SIG_MAX);
-		close(fd);
-		return 0;
-	}
-	data = xmalloc((size_t)st.st_size + 1);
-	got = read(fd, data, (size_t)st.st_size + 1);
-	if (got != st.st_size) {
-		log_warn("%s: cannot read %s: %s", dev, path, got < 0 ? strerror(errno) : "its size changed");
-		free(data);
-		close(fd);
-		return 0;
-	}
-	close(fd);
-	*out = data;
-	*len = (size_t)got;
-	return 1;
+	else if (r == -EIO)
+		log_warn("%s: cannot read %s: its size changed", dev, path);
+	else if (r < 0 && r != -ENOENT)
+		log_warn("%s: cannot read %s: %s", dev, path, strerror(-r));
+	return r == 0;
 }
 
 int luks_sig_stage(const struct sysops *ops, const char *dev, const char *path)

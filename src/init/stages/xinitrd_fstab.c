@@ -5,14 +5,12 @@
 #include "init/stages/xinitrd.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "err.h"
 #include "init/core/ops.h"
+#include "init/core/regfile.h"
 
 #define QUOTE_MAX 80 /* of a line, in a message */
 #define MAX_FIELDS 6
@@ -203,37 +201,7 @@ void fstab_free(struct fstab *t)
 
 int fstab_read(const struct sysops *ops, const char *path, char **text, size_t *len)
 {
-	/* not through a link: an absolute one would name the initramfs's
-	 * file; not a FIFO or a device, which would block or never end */
-	int fd = ops->open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-	struct buf b = { 0 };
-	struct stat st;
-	char chunk[4096];
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || b.len + (size_t)n > FSTAB_MAX_BYTES) {
-			int e = n < 0 ? -errno : -EFBIG;
-			close(fd);
-			buf_free(&b);
-			return e;
-		}
-		buf_append(&b, chunk, (size_t)n);
-	}
-	close(fd);
-	if (!b.p)
-		buf_append(&b, "", 0);
-	*text = b.p;
-	*len = b.len;
-	return 0;
+	return regfile_read(ops, path, FSTAB_MAX_BYTES, text, len);
 }
 
 bool fstab_has_opt(const char *opts, const char *word)
