@@ -7,17 +7,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "init/core/inroot.h"
 #include "util.h"
 
-int regfile_read(const struct sysops *ops, const char *path, size_t max, char **out, size_t *len)
+/* fd's whole content, checked as regfile_read() says; fd is closed */
+static int read_whole(int fd, size_t max, char **out, size_t *len)
 {
-	int fd = ops->open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0), r = 0;
 	struct stat st;
 	ssize_t got;
 	char *data;
+	int r = 0;
 
-	if (fd < 0)
-		return fd;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -EINVAL;
@@ -44,4 +44,29 @@ int regfile_read(const struct sysops *ops, const char *path, size_t max, char **
 	*out = data;
 	*len = (size_t)got;
 	return 0;
+}
+
+int regfile_read(const struct sysops *ops, const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = ops->open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+
+	if (fd < 0)
+		return fd;
+	return read_whole(fd, max, out, len);
+}
+
+int regfile_read_in_root(const struct sysops *ops, const char *root, const char *rel, size_t max,
+			 char **out, size_t *len)
+{
+	char *real = ops->path(root);
+	int rootfd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
+
+	free(real);
+	if (rootfd < 0)
+		return -errno;
+	fd = inroot_open(rootfd, rel, O_RDONLY | O_NONBLOCK);
+	close(rootfd);
+	if (fd < 0)
+		return fd;
+	return read_whole(fd, max, out, len);
 }

@@ -16,5 +16,11 @@
  * a regular file), -EFBIG (over max), -EIO (its size changed while
  * read), another -errno of open or read. */
 int regfile_read(const struct sysops *ops, const char *path, size_t max, char **out, size_t *len);
+/* The same for rel inside the directory root (a path for ops->path, as
+ * "/sysroot"), its links followed as the root's own programs would see
+ * them but never out of root (core/inroot.h): a root's /etc/fstab may
+ * be a link. Codes as regfile_read's, -ELOOP only for a link loop. */
+int regfile_read_in_root(const struct sysops *ops, const char *root, const char *rel, size_t max,
+			 char **out, size_t *len);
 
 #endif

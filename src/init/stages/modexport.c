@@ -13,16 +13,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "init/core/inroot.h"
 #include "init/init.h"
 #include "init/stages/stages.h"
 #include "log.h"
@@ -35,18 +34,7 @@
 /* A directory below root, its links resolved as if root were /. */
 static int open_in_root(int rootfd, const char *rel)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd;
-
-	for (int tries = 0; tries < 16; tries++) {
-		fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-		if (fd >= 0 || errno != EAGAIN)
-			break;
-	}
-	return fd >= 0 ? fd : -errno;
+	return inroot_open(rootfd, rel, O_RDONLY | O_DIRECTORY);
 }
 
 /* The root's /lib/modules, made as dracut's `mkdir -p` would when the

@@ -140,7 +140,7 @@ int usr_entry(struct init *in, struct fstab_entry *e)
 		return cmdline_usr(in, e);
 	if (!in->opt.fstab)
 		return dps_usr(in, e);
-	r = fstab_read(in->ops, "/sysroot/etc/fstab", &text, &len);
+	r = fstab_read(in->ops, "/sysroot", &text, &len);
 	if (r < 0) {
 		if (r != -ENOENT)
 			log_warn("cannot read /sysroot/etc/fstab: %s", strerror(-r));

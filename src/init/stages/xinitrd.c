@@ -191,7 +191,7 @@ void xinitrd_entries(struct init *in, struct fstab *t)
 	memset(t, 0, sizeof(*t));
 	if (!in->opt.fstab)
 		return;
-	if ((r = fstab_read(in->ops, FSTAB, &text, &len)) < 0) {
+	if ((r = fstab_read(in->ops, "/sysroot", &text, &len)) < 0) {
 		if (r != -ENOENT)
 			log_warn("cannot read " FSTAB ": %s; not mounting its x-initrd.mount entries",
 				 strerror(-r));

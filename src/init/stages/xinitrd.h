@@ -25,10 +25,12 @@ struct fstab {
  * out with a warning naming it, as libmount's parser skips it. */
 void fstab_parse(const char *text, size_t len, const char *from, struct fstab *out);
 void fstab_free(struct fstab *t);
-/* path (a path for in->ops) read whole, not through a link, a regular
- * file of at most FSTAB_MAX_BYTES: 0, or a negative code (-ENOENT: not
- * there; -EFBIG; -ELOOP: a link). */
-int fstab_read(const struct sysops *ops, const char *path, char **text, size_t *len);
+/* root's etc/fstab (root a path for in->ops, as "/sysroot") read whole,
+ * a regular file of at most FSTAB_MAX_BYTES, its links followed inside
+ * root only (systemd's fstab-generator reads a linked fstab too): 0, or
+ * a negative code (-ENOENT: not there; -EFBIG; -EINVAL: not a regular
+ * file; -ELOOP: a link loop). */
+int fstab_read(const struct sysops *ops, const char *root, char **text, size_t *len);
 /* word is one of the comma-separated options */
 bool fstab_has_opt(const char *opts, const char *word);
 

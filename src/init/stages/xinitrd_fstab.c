@@ -199,9 +199,9 @@ void fstab_free(struct fstab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int fstab_read(const struct sysops *ops, const char *path, char **text, size_t *len)
+int fstab_read(const struct sysops *ops, const char *root, char **text, size_t *len)
 {
-	return regfile_read(ops, path, FSTAB_MAX_BYTES, text, len);
+	return regfile_read_in_root(ops, root, "etc/fstab", FSTAB_MAX_BYTES, text, len);
 }
 
 bool fstab_has_opt(const char *opts, const char *word)

@@ -220,19 +220,56 @@ static void test_read_bounded(void)
 	char *text = NULL, *big = xmalloc(FSTAB_MAX_BYTES + 2);
 	size_t len;
 
+	fake_mkdir(f, "/sysroot/etc");
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == -ENOENT);
 	fake_write(f, "/sysroot/etc/fstab", "/dev/a /a\n");
-	CHECK(fstab_read(&f->ops, "/sysroot/etc/fstab", &text, &len) == 0 && len == 10);
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == 0 && len == 10);
 	free(text);
 	memset(big, '#', FSTAB_MAX_BYTES + 1);
 	big[FSTAB_MAX_BYTES + 1] = '\0';
-	fake_write(f, "/sysroot/etc/big", big);
-	CHECK(fstab_read(&f->ops, "/sysroot/etc/big", &text, &len) == -EFBIG);
-	fake_symlink(f, "/etc/fstab", "/sysroot/etc/link");
-	CHECK(fstab_read(&f->ops, "/sysroot/etc/link", &text, &len) == -ELOOP);
-	fake_mkdir(f, "/sysroot/etc/dir");
-	CHECK(fstab_read(&f->ops, "/sysroot/etc/dir", &text, &len) == -EINVAL);
-	CHECK(fstab_read(&f->ops, "/sysroot/etc/none", &text, &len) == -ENOENT);
+	fake_write(f, "/sysroot/etc/fstab", big);
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == -EFBIG);
+	fake_ops_free(f);
+
+	/* not a regular file: a directory (a FIFO would block the boot) */
+	f = fake_ops_new();
+	fake_mkdir(f, "/sysroot/etc/fstab");
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == -EINVAL);
+	fake_ops_free(f);
 	free(big);
+}
+
+/* A root whose /etc/fstab is a link (an image-based system keeps it in
+ * a writable place): the link is followed as the root would see it, an
+ * absolute target inside the root and never the initramfs's own file;
+ * one that climbs out with .. stays in the root too. */
+static void test_read_link_in_root(void)
+{
+	struct fake_ops *f = fake_ops_new();
+	char *text = NULL;
+	size_t len;
+
+	fake_write(f, "/etc/fstab", "/dev/initramfs /wrong\n");
+	fake_write(f, "/sysroot/var/etc/fstab", "/dev/b /b\n");
+	fake_symlink(f, "/var/etc/fstab", "/sysroot/etc/fstab");
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == 0);
+	CHECK_STR(text, "/dev/b /b\n");
+	free(text);
+	fake_ops_free(f);
+
+	f = fake_ops_new();
+	fake_write(f, "/etc/fstab", "/dev/initramfs /wrong\n");
+	fake_write(f, "/sysroot/etc/real", "/dev/c /c\n");
+	fake_symlink(f, "../../../../etc/real", "/sysroot/etc/fstab");
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == 0);
+	CHECK_STR(text, "/dev/c /c\n");
+	free(text);
+	fake_ops_free(f);
+
+	/* a link to a link to itself: a loop, told as one */
+	f = fake_ops_new();
+	fake_symlink(f, "/etc/fstab", "/sysroot/etc/fstab");
+	CHECK(fstab_read(&f->ops, "/sysroot", &text, &len) == -ELOOP);
 	fake_ops_free(f);
 }
 
@@ -423,6 +460,7 @@ int main(void)
 	RUN(test_parse);
 	RUN(test_parse_malformed);
 	RUN(test_read_bounded);
+	RUN(test_read_link_in_root);
 	RUN(test_mounted_before_switch);
 	RUN(test_failures);
 	RUN(test_systemd_state);
