@@ -3,10 +3,14 @@
 list, through an apt state of our own under a cache directory: its own
 sources.list, lists and downloads, the host's package status never read
 and its sources never touched. Used by tests/kernels/fetch.py (trixie's
-kernels) and tests/zfs/fetch.py (bookworm's contrib).
+kernels), tests/zfs/fetch.py (bookworm's contrib) and tests/arm64/sysroot.py
+(bookworm's arm64 packages).
 
-  PrivateApt(DIR, SUITE, COMPONENTS)  DIR/sources.list, DIR/lists,
-                                      DIR/cache, DIR/debs (downloads)
+  PrivateApt(DIR, SUITE, COMPONENTS[, arch=ARCH])
+                                      DIR/sources.list, DIR/lists,
+                                      DIR/cache, DIR/debs (downloads);
+                                      ARCH amd64 unless named (arm64:
+                                      tests/arm64/sysroot.py)
 
 The mirror is the host's own: the first URI of its Debian sources."""
 
@@ -34,7 +38,7 @@ def host_mirror():
 
 
 class PrivateApt:
-    def __init__(self, dir, suite, components, say=print):
+    def __init__(self, dir, suite, components, say=print, arch="amd64"):
         self.dir = dir
         self.suite = suite
         self.say = say
@@ -49,7 +53,8 @@ class PrivateApt:
                      "-o", "Dir::State::lists=" + os.path.join(self.dir, "lists"),
                      "-o", "Dir::Cache=" + os.path.join(self.dir, "cache"),
                      "-o", "Dir::State::status=/dev/null",
-                     "-o", "APT::Architecture=amd64", "-o", "Debug::NoLocking=1"]
+                     "-o", "APT::Architecture=" + arch,
+                     "-o", "APT::Architectures=" + arch, "-o", "Debug::NoLocking=1"]
         self.updated = False
 
     def run(self, tool, *args, cwd=None):
