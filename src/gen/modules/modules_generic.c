@@ -63,7 +63,7 @@ static const struct generic generic[] = {
 	{ "virtio_blk", "virtio disks (QEMU/KVM, clouds)" },
 	{ "virtio_scsi", "virtio SCSI (QEMU/KVM, GCE)" },
 	{ "virtio_pci", "the PCI transport every virtio device sits on" },
-	{ "virtio_mmio", "virtio without PCI (microvms, arm boards)" },
+	{ "virtio_mmio", "virtio without PCI (microvms, arm64's -M virt, arm boards)" },
 	{ "xen_blkfront", "Xen PV disks (older EC2)" },
 	{ "xen_scsifront", "Xen PV SCSI" },
 	{ "hv_storvsc", "Hyper-V / Azure disks" },
@@ -73,6 +73,15 @@ static const struct generic generic[] = {
 	{ "BusLogic", "VMware's BusLogic emulation" },
 	{ "sym53c8xx", "QEMU's lsi53c895a emulation" },
 	{ "sd_mod", "SCSI disks: every SATA/SAS/USB/virtio-scsi disk" },
+	/* arm64 SoCs: SATA without PCI (the ata/ rule takes ahci_platform
+	 * and the vendors' ahci_* too), the PCIe controllers Debian builds
+	 * as modules (the generic ECAM host of VMs and servers, and most
+	 * boards', are built in, as is the PL011 console: amba_pl011 is here
+	 * for kernels that make it a module, where a passphrase typed on the
+	 * serial line needs it) */
+	{ "ahci_platform", "SATA on arm64 SoCs and servers" },
+	{ "pci_meson", "Amlogic SoCs' PCIe" },
+	{ "amba_pl011", "the PL011 UART, arm64's usual serial console" },
 	{ "sr_mod", "CD/DVD drives (installer and live media)" },
 	/* Server RAID and SAS host adapters that carry boot disks. The rest
 	 * of drivers/scsi is tape, FCoE/iSCSI offload, debug and legacy ISA
@@ -101,6 +110,8 @@ static const struct generic generic[] = {
 	{ "kernel/drivers/usb/storage/", "usb_storage, uas and the ums-* quirk drivers" },
 	{ "xhci_pci", "USB 3 controllers" },
 	{ "xhci_plat_hcd", "USB 3 controllers without PCI" },
+	{ "dwc3", "USB 3 on most arm64 SoCs (its host side is xhci_plat_hcd)" },
+	{ "dwc2", "USB 2 on the Raspberry Pi and other SoCs" },
 	{ "ehci_pci", "USB 2 controllers" },
 	{ "ehci_platform", "USB 2 controllers without PCI" },
 	{ "ohci_pci", "USB 1.1 controllers (OHCI)" },
@@ -137,6 +148,10 @@ static const struct generic generic[] = {
 	/* Crypto for dm-crypt, dm-integrity and fscrypt (the usual LUKS
 	 * ciphers and hashes; the accelerated ones first) */
 	{ "aesni_intel", "AES-NI" },
+	{ "aes_ce_blk", "arm64: AES with the ARMv8 Crypto Extensions (xts, cbc, essiv)" },
+	{ "aes_ce_cipher", "" },
+	{ "aes_neon_bs", "arm64 cores without the Crypto Extensions: bit-sliced NEON xts" },
+	{ "aes_neon_blk", "" },
 	{ "aes_generic", "" },
 	{ "xts", "LUKS's default mode" },
 	{ "cbc", "" },
@@ -144,8 +159,12 @@ static const struct generic generic[] = {
 	{ "essiv", "aes-cbc-essiv, older LUKS" },
 	{ "lrw", "" },
 	{ "sha256_ssse3", "" },
+	{ "sha2_ce", "arm64: SHA-256 with the Crypto Extensions" },
+	{ "sha256_arm64", "arm64: SHA-256 without them" },
 	{ "sha256_generic", "LUKS hashes, dm-verity" },
 	{ "sha512_ssse3", "" },
+	{ "sha512_ce", "arm64" },
+	{ "sha512_arm64", "arm64" },
 	{ "sha512_generic", "" },
 	{ "crc32c_intel", "" },
 	{ "crc32c_generic", "ext4/btrfs/xfs metadata checksums, dm-integrity" },
