@@ -111,6 +111,12 @@ if [ -x build/uniramfs ]; then
 fi
 
 if [ -x build/uniramfs ]; then
+	note "arm64: Debian 12's arm64 kernel under qemu-system-aarch64, the init cross-built (ext4 on virtio-mmio, LUKS2, LVM)"
+	python3 tests/arm64/arm64.py --builddir build 2>&1 | tee build/arm64.log
+	add_counts build/arm64.log
+fi
+
+if [ -x build/uniramfs ]; then
 	note "extract against cpio -idm: our image, initramfs-tools', dracut's"
 	python3 tests/extract/compare.py --builddir build 2>&1 | tee build/extract-compare.log
 	add_counts build/extract-compare.log

@@ -83,6 +83,11 @@ tests=(
 	# the root discovery boots, tests/boot/scenarios_dps.py)
 	linux-source-6.1 make flex bison bc libelf-dev libssl-dev
 	ovmf mtools systemd-boot-efi
+	# arm64 (tests/arm64): the cross compiler and its libc for
+	# uniramfs-init and testinit, and the emulator of -M virt; the arm64
+	# libraries, programs and kernel come unpacked, not installed, from
+	# a private apt state (tests/arm64/sysroot.py)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 	# Secure Boot: sbsign for `build --uki-sign-key` (sbverify and sbattach
 	# for the tests: tests/unit/gen/build/test_build_uki.c), and efitools,
 	# whose efi-updatevar enrols the test keys into OVMF's variable store

@@ -152,6 +152,8 @@ VIRTIO_BLK_MAJOR = 254
 # QEMU device lines for each way of attaching the root disk (drive id d0).
 BUSES = {
     "virtio": ["-device", "virtio-blk-pci,drive=d0"],
+    # virtio without PCI: a transport of -M virt's on arm (tests/arm64)
+    "virtio-mmio": ["-device", "virtio-blk-device,drive=d0"],
     "ahci": ["-device", "ahci,id=ahci", "-device", "ide-hd,drive=d0,bus=ahci.0"],
     "nvme": ["-device", "nvme,serial=uniramfs0,drive=d0"],
     "scsi": ["-device", "virtio-scsi-pci,id=scsi", "-device", "scsi-hd,drive=d0,bus=scsi.0"],
@@ -470,26 +472,31 @@ class Console:
             self.monitor.close()
 
 
+# The emulator and its machine: tests/arm64 boots qemu-system-aarch64's virt.
+QEMU_X86 = ("qemu-system-x86_64", "-accel", "tcg")
+
+
 def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=(), extra=(),
-         snapshot=True):
+         snapshot=True, qemu=QEMU_X86):
     """Boot once; return (serial text, seconds, timed_out, missed interact
     regex or None).  disk_paths: the first on `bus`, any others on
     virtio-blk.  stop_on: texts after which the boot is over (a failure
     test's messages).  A kernel that panicked in its timer check on a busy
     host is booted again (serialtext.host_too_slow).  snapshot=False: the
-    guest's writes reach the disk files (a test reads them afterwards)."""
+    guest's writes reach the disk files (a test reads them afterwards).
+    qemu: the emulator and the arguments that choose its machine."""
     for _ in range(serialtext.BOOT_TRIES - 1):
         res = _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
-                         snapshot)
+                         snapshot, qemu)
         if not serialtext.host_too_slow(res[0]):
             return res
         say("  the kernel's timer check failed on a busy host (%s): booting again" % log)
     return _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
-                      snapshot)
+                      snapshot, qemu)
 
 
 def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
-               snapshot):
+               snapshot, qemu):
     serial = ["-serial", "file:" + log]
     sock_path = None
     if interact:
@@ -503,8 +510,8 @@ def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact
         # a keyboard needs a virtual console in front: a VGA card for it
         # (and a screendump, scenarios_plymouth.py, a screen)
         monitor = ["-monitor", "unix:%s.mon,server=on,wait=off" % sock_path, "-vga", "std"]
-    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
-           "-nodefaults", "-no-reboot", "-display", "none"] + monitor + ([] if vmlinuz is None else [
+    cmd = list(qemu) + ["-m", "1G", "-smp", "1",
+                        "-nodefaults", "-no-reboot", "-display", "none"] + monitor + ([] if vmlinuz is None else [
            "-kernel", vmlinuz, "-initrd", initrd, "-append", cmdline]) + serial
     if snapshot:
         cmd += ["-snapshot"]
