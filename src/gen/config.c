@@ -14,7 +14,8 @@
 #include "err.h"
 #include "gen/host/keyval.h"
 
-enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_YESNO, T_FORMAT, T_AUTO };
+/* T_FLAG_AUTO: auto, yes or no in a file; a bare flag (--plymouth) is yes */
+enum key_type { T_STR, T_LIST, T_MODE, T_COMPRESS, T_LEVEL, T_MICROCODE, T_FLAG_MODE, T_YESNO, T_FORMAT, T_AUTO, T_FLAG_AUTO };
 
 struct key {
 	const char *name;
@@ -68,7 +69,7 @@ static const struct key keys[] = {
 	{ "clevis", T_YESNO, F(clevis), "pack clevis for a root bound with clevis: Tang, tpm2, sss (hostonly does when the root has a clevis binding)", 0 },
 	{ "overlay-tools", T_YESNO, F(overlay_tools), "pack cryptsetup, mkfs.ext4 and sfdisk for rd.overlay.crypt= and a live medium's automatic overlay partition (also when the baked command line, or a hostonly image's running one, has rd.overlay.crypt= or a live root with rd.overlay=LABEL=)", 0 },
 	{ "live-https", T_YESNO, F(live_https), "pack curl and the CA bundle for root=live:https:// (also when the baked command line, or a hostonly image's running one, has such a root=)", 0 },
-	{ "plymouth", T_YESNO, F(plymouth), "pack the Plymouth splash: plymouthd, the host's theme, the DRM drivers (also when the baked command line, or a hostonly image's running one, has splash; needs plymouth installed)", 0 },
+	{ "plymouth", T_FLAG_AUTO, F(plymouth), "auto, yes or no: the Plymouth splash: plymouthd, the host's theme, the DRM drivers (needs plymouth installed; default: auto, when the host's plymouth configuration names an installed theme, or the baked command line, or a hostonly image's running one, has splash)", 0 },
 	{ "plymouth-theme", T_STR, F(plymouth_theme), "the Plymouth theme to pack, instead of the one the host's plymouthd.conf or plymouthd.defaults names", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
 };
@@ -97,7 +98,7 @@ const char *config_key_name(const char *key)
 bool config_key_is_bool(const char *key)
 {
 	const struct key *k = find_key(key);
-	return k && (k->type == T_FLAG_MODE || k->type == T_YESNO);
+	return k && (k->type == T_FLAG_MODE || k->type == T_YESNO || k->type == T_FLAG_AUTO);
 }
 
 int config_set(struct build_opts *o, const char *key, const char *value, const char *where)
@@ -188,6 +189,21 @@ int config_set(struct build_opts *o, const char *key, const char *value, const c
 		else
 			return err_set("%s: bad value '%s' for %s (expected cpio or gen_init_cpio)", where, value, k->name);
 		return 0;
+	case T_FLAG_AUTO: {
+		_Static_assert(PLYMOUTH_AUTO == 0 && PLYMOUTH_YES == 1 && PLYMOUTH_NO == 2 &&
+				       sizeof(enum plymouth_mode) == sizeof(int),
+			       "T_FLAG_AUTO fields are auto/yes/no ints");
+		int *v = (int *)((char *)o + k->off);
+		if (!value || !*value || strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+			*v = 1;
+		else if (strcmp(value, "no") == 0 || strcmp(value, "0") == 0)
+			*v = 2;
+		else if (strcmp(value, "auto") == 0)
+			*v = 0;
+		else
+			return err_set("%s: bad value '%s' for %s (expected auto, yes or no)", where, value, k->name);
+		return 0;
+	}
 	case T_YESNO: {
 		/* a count: -v -v is more verbose than -v */
 		int *n = (int *)((char *)o + k->off);

@@ -287,7 +287,7 @@ static int plugin_features(struct plan *p)
 		strv_push(&p->facts.features, "live-https");
 	if (plymouth_wanted(p->o->plymouth, p->o->cmdline, p->sysroot, p->o->mode == MODE_HOSTONLY))
 		strv_push(&p->facts.features, "plymouth");
-	else if (r == 0 && p->o->plymouth)
+	else if (r == 0 && p->o->plymouth == PLYMOUTH_YES)
 		r = err_set("plymouth = yes, but plymouthd is not installed (apt install plymouth)");
 	return r;
 }

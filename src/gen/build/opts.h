@@ -3,6 +3,7 @@
 #define UNIRAMFS_BUILD_OPTS_H
 
 #include "gen/compress/compress.h"
+#include "gen/features/plymouth.h"
 #include "gen/features/rescue.h"
 #include "gen/features/ssh.h"
 #include "gen/image/format_gen_init_cpio.h"
@@ -57,7 +58,7 @@ struct build_opts {
 	int clevis;   /* pack clevis (generic; hostonly does for a clevis token) */
 	int overlay_tools; /* pack plugins/overlay-tools.conf (overlaytools.h) */
 	int live_https;    /* pack plugins/live-https.conf (livehttps.h) */
-	int plymouth;      /* pack plugins/plymouth.conf and the theme (plymouth.h) */
+	enum plymouth_mode plymouth; /* pack plugins/plymouth.conf and the theme (plymouth.h) */
 	char *plymouth_theme; /* the theme, instead of the host's */
 };
 

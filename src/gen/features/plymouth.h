@@ -13,13 +13,28 @@
 #include "gen/image/image.h"
 #include "util.h"
 
+/* The plymouth config key: auto, yes, no. */
+enum plymouth_mode {
+	PLYMOUTH_AUTO, /* the host's chosen theme, or splash on a command line */
+	PLYMOUTH_YES,
+	PLYMOUTH_NO,
+};
+
 /* Does this command line ask for the splash: `splash` (or `rhgb`) and
  * neither plymouth.enable=0 nor rd.plymouth=0? NULL: no line. */
 bool plymouth_asked(const char *cmdline);
-/* yes: the config's plymouth; else as feature_wanted: the baked command
- * line, and for a hostonly image this machine's. A host without
- * plymouthd never has it (the plugin would fail). */
-bool plymouth_wanted(bool yes, const char *cmdline, const char *sysroot, bool hostonly);
+/* The config's plymouth: yes or no; auto: when the host's plymouth files
+ * name an installed theme (plymouth_host_theme: the host shows that
+ * splash, and initramfs-tools' and dracut's images would carry it), or as
+ * feature_wanted, the baked command line, and for a hostonly image this
+ * machine's, asks for it. A host without plymouthd never has it (the
+ * plugin would fail). */
+bool plymouth_wanted(enum plymouth_mode mode, const char *cmdline, const char *sysroot, bool hostonly);
+/* 1 and *name when the host's plymouthd.conf, plymouthd.defaults or
+ * default.plymouth link (in that order, as plymouth-set-default-theme
+ * reads them) names an installed theme; 0 when none does; an error for a
+ * name that is not one. */
+int plymouth_host_theme(const char *sysroot, char **name);
 
 /* One value of an ini text as plymouth reads its files: KEY in [SECTION]
  * (the first), blanks around '=' and at the ends cut; NULL when absent. */

@@ -39,13 +39,20 @@ bool plymouth_asked(const char *line)
 	return asked;
 }
 
-bool plymouth_wanted(bool yes, const char *cmdline, const char *sysroot, bool hostonly)
+bool plymouth_wanted(enum plymouth_mode mode, const char *cmdline, const char *sysroot, bool hostonly)
 {
-	char *d = sysroot_find_tool(sysroot, "plymouthd");
+	char *d = sysroot_find_tool(sysroot, "plymouthd"), *theme = NULL;
 	bool has = d != NULL;
 
 	free(d);
-	return has && feature_wanted(yes, cmdline, sysroot, hostonly, plymouth_asked);
+	if (!has || mode == PLYMOUTH_NO)
+		return false;
+	if (mode == PLYMOUTH_YES || feature_wanted(false, cmdline, sysroot, hostonly, plymouth_asked))
+		return true;
+	/* a bad name wants it too: the build then fails naming it */
+	has = plymouth_host_theme(sysroot, &theme) != 0;
+	free(theme);
+	return has;
 }
 
 char *plymouth_ini_get(const char *text, const char *section, const char *key)
@@ -126,7 +133,7 @@ static int theme_from(const char *sysroot, const char *file, char **name)
 	return 1;
 }
 
-int plymouth_theme_name(const char *sysroot, const char *theme, char **name)
+int plymouth_host_theme(const char *sysroot, char **name)
 {
 	static const char *const files[] = { "/etc/plymouth/plymouthd.conf",
 					     "/usr/share/plymouth/plymouthd.defaults" };
@@ -135,18 +142,9 @@ int plymouth_theme_name(const char *sysroot, const char *theme, char **name)
 	int r;
 
 	*name = NULL;
-	if (theme) {
-		if (!name_ok(theme))
-			return err_set("plymouth-theme '%s' is not a theme's name (letters, digits, ._-)", theme);
-		if (!installed(sysroot, theme))
-			return err_set("plymouth-theme %s: " THEMES "/%s/%s.plymouth is not installed", theme,
-				       theme, theme);
-		*name = xstrdup(theme);
-		return 0;
-	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		if ((r = theme_from(sysroot, files[i], name)) != 0)
-			return r < 0 ? r : 0;
+			return r;
 	/* the link plymouth-set-default-theme made on older systems */
 	if (sysroot_path(sysroot, THEMES, &host, &st) == 0) {
 		char *link = path_join(host, "default.plymouth");
@@ -165,6 +163,25 @@ int plymouth_theme_name(const char *sysroot, const char *theme, char **name)
 		}
 	}
 	free(host);
+	return *name != NULL;
+}
+
+int plymouth_theme_name(const char *sysroot, const char *theme, char **name)
+{
+	int r;
+
+	*name = NULL;
+	if (theme) {
+		if (!name_ok(theme))
+			return err_set("plymouth-theme '%s' is not a theme's name (letters, digits, ._-)", theme);
+		if (!installed(sysroot, theme))
+			return err_set("plymouth-theme %s: " THEMES "/%s/%s.plymouth is not installed", theme,
+				       theme, theme);
+		*name = xstrdup(theme);
+		return 0;
+	}
+	if ((r = plymouth_host_theme(sysroot, name)) < 0)
+		return r;
 	if (!*name)
 		*name = xstrdup("text");
 	return 0;

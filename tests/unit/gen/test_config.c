@@ -206,6 +206,25 @@ static void test_flag_names(void)
 	CHECK(!config_key_is_bool("output"));
 }
 
+/* plymouth: a bare flag on the command line (--plymouth) is yes; a file
+ * says auto (the default), yes or no, and no is kept apart from auto. */
+static void test_flag_auto(void)
+{
+	struct build_opts o;
+
+	build_opts_init(&o);
+	CHECK(config_key_is_bool("plymouth"));
+	CHECK(o.plymouth == PLYMOUTH_AUTO);
+	CHECK(config_set(&o, "plymouth", "", "--plymouth") == 0 && o.plymouth == PLYMOUTH_YES);
+	CHECK(config_set(&o, "plymouth", "no", "test") == 0 && o.plymouth == PLYMOUTH_NO);
+	CHECK(config_set(&o, "plymouth", "auto", "test") == 0 && o.plymouth == PLYMOUTH_AUTO);
+	CHECK(config_set(&o, "plymouth", "yes", "test") == 0 && o.plymouth == PLYMOUTH_YES);
+	CHECK(config_set(&o, "plymouth", "0", "test") == 0 && o.plymouth == PLYMOUTH_NO);
+	CHECK(config_set(&o, "plymouth", "maybe", "f:3") < 0);
+	CHECK_STR(err_msg(), "f:3: bad value 'maybe' for plymouth (expected auto, yes or no)");
+	build_opts_free(&o);
+}
+
 /* build_opts_free (build/opts.c) lists the fields it frees apart from
  * the key table: every key that --help shows, set once, must be freed
  * (ASan's leak check), and the nested rescue keys land in o.rescue. */
@@ -248,6 +267,7 @@ static void test_every_key_freed(void)
 	CHECK_STR(o.rescue.password_hash, "yes");
 	CHECK_STR(o.rescue.password_account, "yes");
 	CHECK(o.squashfs == SQUASHFS_YES && o.ssh_unlock == SSH_YES && o.ssh_hostkeys == SSH_HOSTKEYS_YES);
+	CHECK(o.plymouth == PLYMOUTH_YES);
 	build_opts_free(&o);
 	CHECK(!o.rescue.password_hash && !o.kver && !o.uki_cmdline && o.add_hooks.n == 0);
 	free(text);
@@ -265,6 +285,7 @@ int main(void)
 	RUN(test_dropins_sorted_and_later_wins);
 	RUN(test_missing_defaults_are_fine);
 	RUN(test_flag_names);
+	RUN(test_flag_auto);
 	RUN(test_every_key_freed);
 	return test_done();
 }

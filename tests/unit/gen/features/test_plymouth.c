@@ -92,6 +92,52 @@ static void test_theme_choice(void)
 	free(name);
 }
 
+/* Whether an image carries the splash. Its own root: a host that
+ * installed plymouth and plymouth-themes without choosing a theme
+ * (Debian's defaults name desktop-base's emerald) gets none unless a
+ * command line asks; choosing one, as plymouth-set-default-theme does,
+ * is enough, as initramfs-tools' and dracut's images then carry it. */
+static void test_wanted(void)
+{
+	char *keep = root, tmpl[] = "/tmp/test_plymouth_wanted.XXXXXX", *d, *c;
+
+	root = d = mkdtemp(tmpl);
+	/* no plymouthd: never, whatever is asked */
+	CHECK(!plymouth_wanted(PLYMOUTH_YES, "splash", root, true));
+	put("/usr/sbin/plymouthd", "#!/bin/sh\n");
+	{
+		char *p = path_join(root, "/usr/sbin/plymouthd");
+		CHECK(chmod(p, 0755) == 0);
+		free(p);
+	}
+	put("/usr/share/plymouth/plymouthd.defaults", "[Daemon]\nTheme=emerald\n");
+	put("/usr/share/plymouth/themes/spinfinity/spinfinity.plymouth", "[Plymouth Theme]\nModuleName=throbgress\n");
+	CHECK(!plymouth_wanted(PLYMOUTH_AUTO, NULL, root, false));
+	CHECK(!plymouth_wanted(PLYMOUTH_AUTO, "quiet", root, false));
+	CHECK(plymouth_wanted(PLYMOUTH_AUTO, "quiet splash", root, false));
+	CHECK(plymouth_wanted(PLYMOUTH_YES, NULL, root, false));
+	/* the running command line counts for a hostonly image only */
+	put("/proc/cmdline", "root=/dev/vda splash\n");
+	CHECK(plymouth_wanted(PLYMOUTH_AUTO, NULL, root, true));
+	CHECK(!plymouth_wanted(PLYMOUTH_AUTO, NULL, root, false));
+	/* a theme chosen by the administrator */
+	put("/etc/plymouth/plymouthd.conf", "[Daemon]\nTheme=spinfinity\n");
+	CHECK(plymouth_wanted(PLYMOUTH_AUTO, NULL, root, false));
+	/* plymouth = no wins over all of it */
+	CHECK(!plymouth_wanted(PLYMOUTH_NO, "splash", root, true));
+	/* a chosen theme that is not installed is not chosen */
+	put("/etc/plymouth/plymouthd.conf", "[Daemon]\nTheme=solar\n");
+	CHECK(!plymouth_wanted(PLYMOUTH_AUTO, NULL, root, false));
+	/* a bad name wants it: the build then fails naming it */
+	put("/etc/plymouth/plymouthd.conf", "[Daemon]\nTheme=../x\n");
+	CHECK(plymouth_wanted(PLYMOUTH_AUTO, NULL, root, false));
+	c = xasprintf("rm -rf %s", d);
+	if (system(c) != 0)
+		printf("# could not remove %s\n", d);
+	free(c);
+	root = keep;
+}
+
 static void test_theme_hostile(void)
 {
 	char *name = NULL;
@@ -180,6 +226,7 @@ int main(void)
 	RUN(test_asked);
 	RUN(test_ini);
 	RUN(test_theme_choice);
+	RUN(test_wanted);
 	RUN(test_theme_hostile);
 	RUN(test_host_drm);
 	RUN(test_host);
