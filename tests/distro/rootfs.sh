@@ -3,9 +3,10 @@
 # Make (once) a Debian 12 root for the distribution test and print the
 # path of its tarball. The root is cached outside the checkout, keyed by
 # a hash of this recipe, so only a cold machine pays for debootstrap.
-# The kernel and initramfs-tools packages are downloaded into the root's
-# apt cache as part of the recipe: the test installs them through apt,
-# offline after the first run.
+# The kernel, initramfs-tools and Plymouth (plymouth, plymouth-themes: the
+# splash boot) packages are downloaded into the root's apt cache as part
+# of the recipe: the test installs them through apt, offline after the
+# first run.
 set -euo pipefail
 
 CACHE=${UNIRAMFS_TEST_CACHE:-/var/cache/uniramfs-tests}
@@ -15,7 +16,7 @@ MIRROR=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/nu
 [ -n "$MIRROR" ] || MIRROR=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
 [ -n "$MIRROR" ] || MIRROR=http://deb.debian.org/debian
 INCLUDE=systemd-sysv,udev,kmod,e2fsprogs
-PREFETCH="linux-image-amd64 initramfs-tools"
+PREFETCH="linux-image-amd64 initramfs-tools plymouth plymouth-themes"
 
 recipe="suite=$SUITE variant=minbase include=$INCLUDE prefetch=$PREFETCH mirror=$MIRROR v=1"
 hash=$(printf '%s' "$recipe" | sha256sum | cut -c1-16)

@@ -10,7 +10,9 @@
 # initramfs-tools that leaves nothing of uniramfs behind.
 # Usage: tests/distro/run.sh [WORKDIR]   Last line: "N passed, N failed".
 # Then the same system as Debian's installer lays out an encrypted LVM
-# install (tests/distro/stackdisk.py), booted with the passphrase typed.
+# install (tests/distro/stackdisk.py), with the Plymouth splash, booted
+# with the passphrase typed into the splash and systemd credentials on
+# the command line.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -100,6 +102,9 @@ cat >"$root/usr/local/sbin/uniramfs-report" <<'SH'
 # Through the kernel log to the console: a getty starting on ttyS0 hangs
 # up every other open of the tty (vhangup), which would lose lines.
 say() { echo "$*" >/dev/kmsg; }
+plymouthds() { # the pids of every plymouthd
+	for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = plymouthd ] && echo "${p#/proc/}"; done | tr '\n' ' '
+}
 state=$(systemctl is-system-running --wait)
 say "UNIRAMFS-STATE: $state"
 systemctl --failed --no-legend --plain | while read -r line; do say "UNIRAMFS-FAILED: $line"; done
@@ -109,7 +114,8 @@ say "UNIRAMFS-SWAP: $(swapon --show=UUID --noheadings | tr '\n' ' ')"
 systemctl list-units --all --plain --no-legend 'systemd-cryptsetup@*' | while read -r u _; do
 	say "UNIRAMFS-UNIT: $u $(systemctl is-active "$u")"
 done
-systemd-analyze blame --no-pager 2>/dev/null | head -5 | while read -r t u; do say "UNIRAMFS-BLAME: $t $u"; done
+# (not the test's own units: uniramfs-splash waits for the test's keys)
+systemd-analyze blame --no-pager 2>/dev/null | grep -v ' uniramfs-' | head -5 | while read -r t u; do say "UNIRAMFS-BLAME: $t $u"; done
 say "UNIRAMFS-ANALYZE: $(systemd-analyze time --no-pager 2>&1 | head -1)"
 # md arrays, and who keeps the metadata of those with external metadata
 for a in /sys/block/md*/md; do
@@ -124,6 +130,22 @@ say "UNIRAMFS-MDMON-PIDS: $(pidof mdmon)"
 # a write reaches the root's disk (an IMSM volume with no mdmon hangs it)
 if timeout 120 sh -c 'echo written >/var/tmp/uniramfs-write && sync /var/tmp/uniramfs-write'; then
 	say "UNIRAMFS-WRITE: ok"
+fi
+# the splash: how the root's plymouth units ended, and no plymouthd left
+if command -v plymouth >/dev/null; then
+	for u in plymouth-start plymouth-quit plymouth-quit-wait; do
+		say "UNIRAMFS-PLYMOUTH-UNIT: $u $(systemctl show -P ActiveState "$u.service") $(systemctl show -P Result "$u.service") status=$(systemctl show -P ExecMainStatus "$u.service")"
+		journalctl -b -q -o cat --no-pager -u "$u.service" | while read -r l; do say "UNIRAMFS-PLYMOUTH-JOURNAL: $u: $l"; done
+	done
+	plymouth --ping
+	say "UNIRAMFS-PLYMOUTH-AFTER: ping=$? plymouthd=[$(plymouthds)]"
+fi
+# systemd credentials (systemd.set_credential=, rd.systemd.set_credential=)
+if grep -q 'set_credential=' /proc/cmdline; then
+	say "UNIRAMFS-CREDS-LIST: $(systemd-creds --system list --no-legend 2>&1 | awk '{ print $1 }' | tr '\n' ' ')"
+	for c in /run/credentials/@system/*; do say "UNIRAMFS-CRED: ${c##*/}=$(cat "$c")"; done
+	systemctl start uniramfs-cred.service
+	say "UNIRAMFS-CRED-UNIT-STATUS: $? $(systemctl show -P Result uniramfs-cred.service)"
 fi
 say "UNIRAMFS-PID1: $(cat /proc/1/comm)"
 say "UNIRAMFS-MARKER"
@@ -143,6 +165,49 @@ ExecStart=/usr/local/sbin/uniramfs-report
 WantedBy=multi-user.target
 UNIT
 ln -sf /etc/systemd/system/uniramfs-report.service "$root/etc/systemd/system/multi-user.target.wants/uniramfs-report.service"
+# The initramfs's plymouthd seen from the root, before plymouth-quit ends
+# it: the pid file it wrote at its start in the initramfs, that process's
+# argv[0] (@plymouthd: the init's; plymouth-start.service's would be
+# /usr/sbin/plymouthd) and the only plymouthd, answering --ping; then a
+# question through it, which the test answers with key presses after a
+# screendump (stackdisk.py boot --splash). Enabled for the splash boot only.
+cat >"$root/usr/local/sbin/uniramfs-splash" <<'SH'
+#!/bin/sh
+say() { echo "$*" >/dev/kmsg; }
+pid=$(cat /run/plymouth/pid 2>/dev/null)
+argv0=$([ -n "$pid" ] && tr '\0' '\n' <"/proc/$pid/cmdline" | head -1)
+all=$(for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = plymouthd ] && echo "${p#/proc/}"; done | tr '\n' ' ')
+say "UNIRAMFS-SPLASH-PID: pidfile=${pid:-none} argv0=${argv0:-none} plymouthd=[${all% }]"
+plymouth --ping
+say "UNIRAMFS-SPLASH-PING: $?"
+say "UNIRAMFS-SPLASH-ASK"
+answer=$(timeout 600 plymouth ask-question --prompt="uniramfs distribution test: the answer?")
+say "UNIRAMFS-SPLASH-ANSWER: $? $answer"
+SH
+chmod 755 "$root/usr/local/sbin/uniramfs-splash"
+cat >"$root/etc/systemd/system/uniramfs-splash.service" <<'UNIT'
+[Unit]
+Description=uniramfs distribution test: the initramfs's splash, before plymouth-quit
+After=plymouth-start.service systemd-user-sessions.service
+Before=plymouth-quit.service plymouth-quit-wait.service
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/uniramfs-splash
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+# a service given a system credential by name (the report starts it)
+cat >"$root/etc/systemd/system/uniramfs-cred.service" <<'UNIT'
+[Unit]
+Description=uniramfs distribution test: a system credential through LoadCredential=
+
+[Service]
+Type=oneshot
+LoadCredential=uniramfs.rd
+ExecStart=/bin/sh -c 'echo "UNIRAMFS-CRED-UNIT: $(cat "$CREDENTIALS_DIRECTORY/uniramfs.rd")" >/dev/kmsg'
+UNIT
 [ -s "$root/etc/machine-id" ] || in_root systemd-machine-id-setup >/dev/null 2>&1
 # the root as an ext4 disk image, without the apt cache (the chroot keeps it)
 make_disk() { # OUT EXTRA_MB
@@ -236,6 +301,39 @@ blame_ms() {
 		}
 		if (NF > 1) printf "%d\n", ms }'
 }
+# splash_checks SERIAL: the initramfs's plymouthd through to the root's
+# plymouth-quit (the splash boot)
+splash_checks() {
+	local serial=$1 pid
+	check "splash: the init started plymouthd on the DRM device" grep -q "uniramfs: splash: plymouthd started, on /dev/dri/card0" "$serial"
+	check "splash: ... and kept it for the root (update-root-fs)" grep -q "uniramfs: splash: plymouthd stays for the root" "$serial"
+	pid=$(grep -ao 'UNIRAMFS-SPLASH-PID: pidfile=[0-9]*' "$serial" | sed 's/.*=//')
+	check "splash: in the root before plymouth-quit, the one plymouthd is the initramfs's (pid file $pid, argv[0] @plymouthd): $(grep -ao 'UNIRAMFS-SPLASH-PID: .*' "$serial" | sed 's/^[^:]*: //')" \
+		grep -qaE "UNIRAMFS-SPLASH-PID: pidfile=$pid argv0=@plymouthd plymouthd=\[$pid\]$" "$serial"
+	check "splash: the root's plymouth --ping reaches it" grep -qa "UNIRAMFS-SPLASH-PING: 0" "$serial"
+	check "splash: the root's plymouth ask-question got the answer typed into the splash ($(grep -ao 'UNIRAMFS-SPLASH-ANSWER: .*' "$serial" | sed 's/^[^:]*: //'))" \
+		grep -qa "UNIRAMFS-SPLASH-ANSWER: 0 splash-answer-29" "$serial"
+	for u in plymouth-quit plymouth-quit-wait; do
+		check "splash: the root's $u.service ran and succeeded ($(grep -ao "UNIRAMFS-PLYMOUTH-UNIT: $u .*" "$serial" | sed 's/^[^:]*: //'))" \
+			grep -qa "UNIRAMFS-PLYMOUTH-UNIT: $u active success status=0" "$serial"
+	done
+	check "splash: after plymouth-quit no plymouthd is left and --ping finds none ($(grep -ao 'UNIRAMFS-PLYMOUTH-AFTER: .*' "$serial" | sed 's/^[^:]*: //'))" \
+		grep -qa "UNIRAMFS-PLYMOUTH-AFTER: ping=1 plymouthd=\[\]" "$serial"
+}
+# creds_checks SERIAL: the credentials of the command line, in the root
+creds_checks() {
+	local serial=$1
+	check "creds: the init passed both on to systemd" \
+		grep -q "uniramfs: passing 2 credential(s) from the command line and 0 from the UKI on to systemd" "$serial"
+	check "creds: systemd-creds --system list has both ($(grep -ao 'UNIRAMFS-CREDS-LIST: .*' "$serial" | sed 's/^[^:]*: //'))" \
+		sh -c "grep -qaE 'UNIRAMFS-CREDS-LIST: .*uniramfs\.plain' '$serial' && grep -qaE 'UNIRAMFS-CREDS-LIST: .*uniramfs\.rd' '$serial'"
+	check "creds: /run/credentials/@system/uniramfs.rd holds rd.systemd.set_credential='s value" \
+		grep -qa "UNIRAMFS-CRED: uniramfs.rd=from-the-initrd-29" "$serial"
+	check "creds: /run/credentials/@system/uniramfs.plain holds systemd.set_credential='s value" \
+		grep -qa "UNIRAMFS-CRED: uniramfs.plain=from-the-kernel-29" "$serial"
+	check "creds: a unit with LoadCredential=uniramfs.rd reads the value ($(grep -ao 'UNIRAMFS-CRED-UNIT-STATUS: .*' "$serial" | sed 's/^[^:]*: //'))" \
+		grep -qa "UNIRAMFS-CRED-UNIT: from-the-initrd-29" "$serial"
+}
 handover='systemd-journald|systemd-udevd|systemd-udev-trigger|systemd-remount-fs|systemd-fsck|-\.mount|systemd-cryptsetup'
 make_disk "$work/disk.img" 300
 
@@ -256,7 +354,32 @@ rm -f "$work/disk.img"
 # the devices the initramfs set up (issue 22) decides whether this ends in
 # emergency mode: udev's database for the dm devices, the crypttab name,
 # the passphrase in the kernel keyring.
-step "Debian's guided encrypted LVM, and a second LUKS volume"
+# And a desktop's Plymouth splash (issue 29): plymouth and plymouth-themes
+# installed through apt, the theme chosen (spinfinity, whose blue the boot
+# tests' screendump check knows; a Debian desktop's plymouthd.defaults
+# names desktop-base's emerald). Nothing is done for uniramfs: its
+# package's trigger on plymouth's theme directory makes the images again,
+# and plymouth = auto packs the splash since the host has a theme chosen.
+# The boot has `splash` and QEMU's std VGA; the passphrase is typed as key
+# presses into the splash, which the init's plymouthd keeps up across
+# switch_root for the root's plymouth-quit. The same boot passes systemd
+# credentials, one in the initrd's own word (rd.systemd.set_credential=,
+# which the root's systemd 252 does not read itself).
+step "Debian's guided encrypted LVM, and a second LUKS volume, with the Plymouth splash"
+mkdir -p "$root/etc/plymouth"
+printf '# the theme chosen before plymouth comes in\n[Daemon]\nTheme=spinfinity\n' >"$root/etc/plymouth/plymouthd.conf"
+check "splash: plymouth and plymouth-themes install through apt" \
+	logged "$log/install-plymouth.txt" apt_root -o Dpkg::Options::=--force-confold install plymouth plymouth-themes
+# plymouth depends on initramfs-tools | dracut: uniramfs provides the first
+check "splash: ... beside uniramfs (apt removed nothing, initramfs-tools not pulled in)" \
+	sh -c "! grep -q '^The following packages will be REMOVED' '$log/install-plymouth.txt' &&
+		test -z \"\$(chroot '$root' dpkg-query -W -f='\${Status}' initramfs-tools 2>/dev/null | grep 'ok installed')\""
+check "splash: uniramfs's trigger made the image again (dpkg: Processing triggers for uniramfs)" \
+	sh -c "grep -q '^Processing triggers for uniramfs ' '$log/install-plymouth.txt' &&
+		grep -q 'uniramfs: wrote /boot/initrd.img-$kver: ' '$log/install-plymouth.txt'"
+chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-trigger.txt" 2>&1
+check "splash: ... with plymouthd and the spinfinity theme, no step taken for uniramfs" \
+	sh -c "grep -q 'sbin/plymouthd\$' '$log/ls-trigger.txt' && grep -q 'themes/spinfinity/spinfinity.plymouth\$' '$log/ls-trigger.txt'"
 pass=uniramfs-distro-pass
 luks_uuid=5d2f6a0e-1c3b-4e8a-9f7d-3b2a1c0d9e8f
 data_luks_uuid=8e7d6c5b-4a39-4281-9f0e-d1c2b3a49586
@@ -272,8 +395,10 @@ UUID=$home_uuid /home ext4 defaults 0 2
 UUID=$data_uuid /srv ext4 defaults 0 2
 UUID=$swap_uuid none swap sw 0 0
 FSTAB
-image_with encrypted "cryptsetup and lvm" sbin/cryptsetup sbin/lvm
+image_with encrypted "cryptsetup, lvm and the splash" sbin/cryptsetup sbin/lvm 'sbin/plymouthd$' 'spinfinity.plymouth$'
+ln -sf /etc/systemd/system/uniramfs-splash.service "$root/etc/systemd/system/multi-user.target.wants/uniramfs-splash.service"
 make_disk "$work/stack-root.img" 64
+rm -f "$root/etc/systemd/system/multi-user.target.wants/uniramfs-splash.service"
 mkdir -p "$work/fs-home/user" "$work/fs-srv"
 echo home >"$work/fs-home/user/marker"
 echo srv >"$work/fs-srv/marker"
@@ -288,12 +413,13 @@ if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" build "$
 	"$work/stack-data.img" "$pass" "$luks_uuid" "$data_luks_uuid" "$work/stack1.img" "$work/stack2.img"; then
 	ok "encrypted: the disks made in the builder VM ($(tail -1 "$log/stackdisk.txt"))"
 	rm -f "$work"/stack-*.img
-	if logged "$log/boot-stack.txt" python3 "$top/tests/distro/stackdisk.py" boot "$work/vmlinuz" "$work/initrd-encrypted.img" \
+	creds="rd.systemd.set_credential=uniramfs.rd:from-the-initrd-29 systemd.set_credential=uniramfs.plain:from-the-kernel-29"
+	if logged "$log/boot-stack.txt" python3 "$top/tests/distro/stackdisk.py" boot --splash "$work/vmlinuz" "$work/initrd-encrypted.img" \
 		"$work/stack1.img" "$work/stack2.img" "$pass" "$work/serial-encrypted.txt" \
-		"root=UUID=$uuid ro rd.luks.uuid=$luks_uuid console=ttyS0 panic=-1" -icount shift=0; then
-		ok "encrypted: the init asked for the passphrase ($(tail -1 "$log/boot-stack.txt"))"
+		"root=UUID=$uuid ro rd.luks.uuid=$luks_uuid splash $creds console=ttyS0 panic=-1" -icount shift=0; then
+		ok "encrypted: the splash asked for the passphrase and took it as key presses, and asked the root's question (screendumps: serial-encrypted-prompt.png, -root.png; $(tail -1 "$log/boot-stack.txt"))"
 	else
-		fail "encrypted: the init asked for the passphrase ($(tr '\n' ' ' <"$log/boot-stack.txt"))"
+		fail "encrypted: the splash asked for the passphrase and took it as key presses, and asked the root's question ($(tr '\n' ' ' <"$log/boot-stack.txt"))"
 	fi
 	serial=$work/serial-encrypted.txt
 	# the kernel names the root dm-N: the init mounts the LV by its node
@@ -319,11 +445,19 @@ if logged "$log/stackdisk.txt" python3 "$top/tests/distro/stackdisk.py" build "$
 	check "encrypted: the root takes writes" grep -qa "UNIRAMFS-WRITE: ok" "$serial"
 	check "encrypted: poweroff: uniramfs-shutdown took the LVM and LUKS devices apart" \
 		grep -q "uniramfs-shutdown: no device-mapper devices left" "$serial"
+	splash_checks "$serial"
+	creds_checks "$serial"
 else
 	cat "$log/stackdisk.txt"
 	fail "encrypted: the disks made in the builder VM"
 fi
 rm -f "$work"/stack*.img
+# the later images without the splash, as before; the trigger makes them
+check "splash: plymouth and plymouth-themes purge" \
+	logged "$log/purge-plymouth.txt" apt_root purge plymouth plymouth-themes
+chroot "$root" uniramfs ls "/boot/initrd.img-$kver" >"$log/ls-purged.txt" 2>&1
+check "splash: uniramfs's trigger made the image again, without plymouthd" \
+	sh -c "grep -q '^Processing triggers for uniramfs ' '$log/purge-plymouth.txt' && ! grep -q 'sbin/plymouthd\$' '$log/ls-purged.txt'"
 rm -f "$root/etc/crypttab"
 echo "UUID=$uuid / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
 in_root /etc/kernel/postinst.d/uniramfs "$kver" "/boot/vmlinuz-$kver" >/dev/null 2>&1

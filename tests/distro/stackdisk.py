@@ -24,13 +24,24 @@ swap, /home and /srv are small images made on the host with their UUIDs.
   stackdisk.py build UNIRAMFS KVER VMLINUZ WORK ROOT_EXT4 HOME_EXT4 SWAP DATA_EXT4 \\
                      PASS LUKS_UUID DATA_LUKS_UUID OUT1 OUT2
   stackdisk.py build-imsm UNIRAMFS KVER VMLINUZ WORK ROOT_EXT4 OUT1 OUT2
-  stackdisk.py boot [--persist] VMLINUZ INITRD DISK1 DISK2 PASS LOG CMDLINE [QEMU-ARG...]
+  stackdisk.py boot [--persist|--splash] VMLINUZ INITRD DISK1 DISK2 PASS LOG CMDLINE [QEMU-ARG...]
 
 boot types PASS once at the init's prompt (the serial console, through
 tests/boot/run.py's Console; PASS "-": no prompt expected) and leaves the
 guest's console text in LOG; tests/distro/run.sh checks it.  It exits 1
 when the prompt never came.  --persist: the guest's writes reach DISK1 and
 DISK2 (otherwise QEMU's -snapshot keeps them), for a look at them after.
+
+--splash: the Plymouth splash is up (QEMU's std VGA and its monitor).  At
+the init's prompt a screendump must show the splash asking (the boot
+tests' check, tests/boot/scenarios_plymouth.py: spinfinity's blue, the
+dialog's white), and PASS is typed as key presses (sendkey), which only
+plymouthd reads.  Then, in the root, the test's uniramfs-splash unit asks
+a question through the same plymouthd before plymouth-quit (it prints
+UNIRAMFS-SPLASH-ASK): a second screendump must show the splash asking
+again, and SPLASH_ANSWER is typed the same way; the unit prints what
+plymouth answered.  The screendumps are LOG's name with -prompt.png and
+-root.png.
 """
 
 import os
@@ -47,6 +58,7 @@ import builder  # noqa: E402
 import disks  # noqa: E402
 import run as bootrun  # noqa: E402
 import serialtext  # noqa: E402
+from scenarios_plymouth import Screenshot, keys_for  # noqa: E402
 
 LAYOUT = r'''
 # $1 $2: the blank disks; $3 root, $4 home, $5 swap, $6 data: their images
@@ -92,6 +104,8 @@ mdadm --wait-clean /dev/md/vol0 || true
 mdadm --stop /dev/md/vol0
 mdadm --stop /dev/md/imsm0
 '''
+
+SPLASH_ANSWER = "splash-answer-29"   # typed into the root's question (run.sh checks it)
 
 LUKS_HEADER_MB = 16     # cryptsetup's LUKS2 default
 IMSM_SLACK_MB = 32      # IMSM's metadata at the end of each disk, and rounding
@@ -179,10 +193,16 @@ def build_imsm(uniramfs, kver, vmlinuz, work, root, out1, out2):
     return place(paths, (out1, out2))
 
 
-def boot(vmlinuz, initrd, disk1, disk2, passphrase, log, cmdline, *qemu_args, persist=False):
+def boot(vmlinuz, initrd, disk1, disk2, passphrase, log, cmdline, *qemu_args, persist=False,
+         splash=False):
     # systemd's whole startup under TCG: minutes, not the init's seconds
     bootrun.BOOT_TIMEOUT = 900
-    interact = [] if passphrase == "-" else [(r"Passphrase for /dev/vda \(", passphrase + "\n")]
+    prompt = r"Passphrase for /dev/vda \("
+    interact = [] if passphrase == "-" else [(prompt, passphrase + "\n")]
+    if splash:
+        interact = [(prompt, Screenshot("prompt")), ("", bootrun.Keys(keys_for(passphrase))),
+                    ("UNIRAMFS-SPLASH-ASK", Screenshot("root")),
+                    ("", bootrun.Keys(keys_for(SPLASH_ANSWER)))]
     text, dt, timed_out, missed = bootrun.boot(
         vmlinuz, initrd, [disk1, disk2], "virtio", cmdline, log, interact=interact,
         extra=qemu_args, snapshot=not persist)
@@ -202,6 +222,8 @@ def main():
         return build_imsm(*sys.argv[2:])
     if len(sys.argv) >= 10 and sys.argv[1:3] == ["boot", "--persist"]:
         return boot(*sys.argv[3:], persist=True)
+    if len(sys.argv) >= 10 and sys.argv[1:3] == ["boot", "--splash"]:
+        return boot(*sys.argv[3:], splash=True)
     if len(sys.argv) >= 9 and sys.argv[1] == "boot":
         return boot(*sys.argv[2:])
     print(__doc__, file=sys.stderr)
