@@ -58,7 +58,7 @@ static const struct key keys[] = {
 	{ "sysroot", T_STR, F(sysroot), "root of the host to inspect (default: /)", 0 },
 	{ "cmdline", T_STR, F(cmdline), "default kernel command line baked into the image", 0 },
 	{ "microcode", T_MICROCODE, F(microcode), "auto or none: early microcode segment (default: auto)", 0 },
-	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init)", 0 },
+	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init; another architecture's for a --sysroot of it)", 0 },
 	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
 	{ "ssh-hostkeys", T_AUTO, F(ssh_hostkeys), "auto, yes or no: a hostonly image with SSH unlock packs this machine's host keys (yes: anyone who can read the image has them) or lets dropbear make new ones at each boot (no); auto fails that build until one is chosen", 0 },
 	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },

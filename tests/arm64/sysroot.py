@@ -90,6 +90,16 @@ class Apt(privapt.PrivateApt):
             raise RuntimeError("%s in %s names no kernel:\n%s" % (KERNEL_META, SUITE, out))
         return m.group(1)
 
+    def versions(self, pkgs):
+        """[(package, candidate version)] in one apt-cache run."""
+        self.update()
+        out = self.run("apt-cache", "show", "--no-all-versions", *pkgs)
+        found = dict(re.findall(r"^Package: (\S+)\n(?:.+\n)*?Version: (\S+)", out, re.M))
+        lacking = [p for p in pkgs if p not in found]
+        if lacking:
+            raise RuntimeError("not in %s/%s: %s" % (SUITE, ARCH, ", ".join(lacking)))
+        return [(p, found[p]) for p in pkgs]
+
 
 def tree(cache=CACHE):
     """The unpacked tree, made once: {"root", "kver", "vmlinuz", "kmoddir"}."""
@@ -106,9 +116,17 @@ def tree(cache=CACHE):
 
 def _make(cache, root):
     apt = Apt(cache)
-    debs = []
-    for pkg in PACKAGES + (apt.kernel_package(),):
-        debs.append(apt.download(pkg, apt.version(pkg)))
+    want = apt.versions(PACKAGES + (apt.kernel_package(),))
+    # one apt-get for all that is not downloaded yet (each apt run reads
+    # the lists again: one a package took minutes more)
+    missing = [(p, v) for p, v in want
+               if not glob.glob(os.path.join(apt.dir, "debs", "%s_%s_*.deb"
+                                             % (p, v.replace(":", "%3a"))))]
+    if missing:
+        say("arm64 sysroot: downloading %d packages" % len(missing))
+        apt.run("apt-get", "download", *["%s=%s" % pv for pv in missing],
+                cwd=os.path.join(apt.dir, "debs"))
+    debs = [apt.download(p, v) for p, v in want]   # each found, or named as missing
     tmp = root + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
