@@ -25,7 +25,14 @@
  * (x86_64, i686, aarch64...), and $LIB what this sysroot's ld.so uses:
  * the directory its real file is in, relative to / or /usr (Debian
  * lib/x86_64-linux-gnu, Fedora lib64, Arch lib); for a program without
- * interpreter "lib/TUPLE" when sysroot/lib/TUPLE exists, else lib64 or lib. */
+ * interpreter "lib/TUPLE" when sysroot/lib/TUPLE exists, else lib64 or lib.
+ *
+ * A program whose interpreter is musl's (ld-musl-ARCH.so.1) is searched
+ * by musl's rules instead (elf_search.c, musl_find): its own names
+ * (libc.so...) are the loader; one RPATH or RUNPATH per object, of the
+ * needing object and those that loaded it; then the dirs of
+ * PREFIX/etc/ld-musl-ARCH.path, which the image then carries, or musl's
+ * /lib:/usr/local/lib:/usr/lib. */
 #include "gen/elf/elf.h"
 
 /* Not <elf.h>: our own elf.h shadows it on the include path. */
@@ -67,6 +74,7 @@ static int add_library(struct walk *w, size_t i, const char *name, const char *f
 			return 0;
 	ARRAY_GROW(w->nodes, w->cap, w->n + 1);
 	w->nodes[w->n].o = o;
+	w->nodes[w->n].as = xstrdup(found);
 	w->nodes[w->n++].parent = i;
 	return 0;
 }
@@ -227,6 +235,21 @@ static int resolve_needed(struct walk *w, size_t i)
 	return 0;
 }
 
+/* A program of musl's loader: musl's library path for the walk, and the
+ * file that sets it packed, which the loader reads at boot. */
+static int add_musl_path(struct elf_resolver *r, struct image *img, struct walk *w,
+			 const char *exe)
+{
+	char *file = NULL;
+	int rc = musl_path_read(r->sysroot, w->exe->interp, &w->musl_dirs, &file);
+
+	w->musl = true;
+	if (rc == 0 && file)
+		rc = image_add_host_path(img, r->sysroot, file, NULL);
+	free(file);
+	return rc < 0 ? err_wrap("%s: the library path of its loader %s", exe, w->exe->interp) : 0;
+}
+
 static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 {
 	struct walk w = { .r = r, .img = img, .exe = &exe->elf };
@@ -248,21 +271,27 @@ static int add_elf(struct elf_resolver *r, struct image *img, struct obj *exe)
 			strv_push(&w.loaded, io->elf.soname);
 		w.lib = elf_lib_dir(r, &exe->elf, real);
 		free(real);
+		if (musl_loader(exe->elf.interp))
+			rc = add_musl_path(r, img, &w, exe->path);
 	} else {
 		w.lib = elf_lib_dir(r, &exe->elf, NULL);
 	}
 	w.cap = 32;
 	w.nodes = xmalloc(w.cap * sizeof(*w.nodes));
 	w.nodes[0].o = exe;
+	w.nodes[0].as = NULL;
 	w.nodes[0].parent = SIZE_MAX;
 	w.n = 1;
 	/* Breadth first, as ld.so loads: the executable's own needs are
 	 * searched with its own paths before any library's. */
 	for (size_t i = 0; i < w.n && rc == 0; i++)
 		rc = resolve_needed(&w, i);
+	for (size_t i = 0; i < w.n; i++)
+		free(w.nodes[i].as);
 	free(w.nodes);
 	free(w.lib);
 	strv_free(&w.loaded);
+	strv_free(&w.musl_dirs);
 	return rc;
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The library directories of sysroot/etc/ld.so.conf, as ldconfig reads
- * them: `include` globs (relative to the including file), comments,
- * hwcap lines skipped, old "dir=TYPE" and several dirs on a line. */
+/* The loaders' own configuration: the library directories of
+ * sysroot/etc/ld.so.conf, as glibc's ldconfig reads them (`include` globs
+ * relative to the including file, comments, hwcap lines skipped, old
+ * "dir=TYPE" and several dirs on a line), and musl's
+ * /etc/ld-musl-ARCH.path, as musl's loader reads it. */
 #include "gen/elf/elf_ldconf.h"
 
+#include <errno.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +100,54 @@ void ldconf_read(const char *sysroot, struct strv *dirs)
 {
 	struct ldconf c = { sysroot, dirs };
 	conf_read(&c, "/etc/ld.so.conf", 0);
+}
+
+#define MUSL_LOADER "ld-musl-"
+#define MUSL_LOADER_SUFFIX ".so.1"
+
+bool musl_loader(const char *interp)
+{
+	const char *base = strrchr(interp, '/');
+
+	base = base ? base + 1 : interp;
+	return strncmp(base, MUSL_LOADER, strlen(MUSL_LOADER)) == 0 &&
+	       strlen(base) > strlen(MUSL_LOADER MUSL_LOADER_SUFFIX) &&
+	       str_has_suffix(base, MUSL_LOADER_SUFFIX);
+}
+
+int musl_path_read(const char *sysroot, const char *interp, struct strv *dirs, char **file)
+{
+	const char *base = strrchr(interp, '/') + 1, *z = interp, *t = interp;
+	size_t archlen = strlen(base) - strlen(MUSL_LOADER MUSL_LOADER_SUFFIX);
+	char *path, *data, *save = NULL;
+	size_t len;
+	int r;
+
+	*file = NULL;
+	/* The prefix ends at the next-to-last slash, as musl counts. */
+	for (const char *s = interp; *s; s++)
+		if (*s == '/')
+			z = t, t = s;
+	path = xasprintf("%.*s/etc/ld-musl-%.*s.path", (int)(z - interp), interp, (int)archlen,
+			 base + strlen(MUSL_LOADER));
+	r = sysroot_read(sysroot, path, &data, &len);
+	if (r == -ENOENT) {
+		err_clear();
+		free(path);
+		strv_split(dirs, "/lib:/usr/local/lib:/usr/lib", ":");
+		return 0;
+	}
+	if (r < 0) {
+		free(path);
+		return err_wrap("musl's library path");
+	}
+	for (char *d = strtok_r(data, ":\n", &save); d; d = strtok_r(NULL, ":\n", &save)) {
+		/* A relative entry is relative to the working directory of
+		 * the process: meaningless here. */
+		if (d[0] == '/')
+			strv_push(dirs, d);
+	}
+	free(data);
+	*file = path;
+	return 0;
 }

@@ -41,10 +41,15 @@ struct walk {
 	struct node {
 		struct obj *o;
 		size_t parent; /* index of the object that needed it, or SIZE_MAX */
+		char *as;      /* the path it was found as (musl's $ORIGIN) */
 	} *nodes;
 	size_t n, cap;
 	struct strv loaded; /* names (as needed, and sonames) already satisfied */
 	char *lib;          /* what $LIB expands to */
+	/* The executable's loader is musl's: its search (elf_search.c) in
+	 * these directories (its ld-musl-ARCH.path or built-in path). */
+	bool musl;
+	struct strv musl_dirs;
 };
 
 /* elf_resolver.c. The real path (inside the sysroot) of an existing
@@ -60,7 +65,7 @@ const struct strv *elf_conf_dirs(struct elf_resolver *r);
  * interpreter, or NULL). */
 char *elf_lib_dir(const struct elf_resolver *r, const struct elf_file *e, const char *interp);
 /* The path node i of the walk finds name at (*found: as found, the
- * return: its real path), or NULL. */
+ * return: its real path), or NULL; by musl's rules when w->musl. */
 char *elf_find_library(struct walk *w, size_t i, const char *name, char **found);
 
 #endif

@@ -2,7 +2,8 @@
 /* Where ld.so would find one library for one object of a walk: the
  * search order of elf.c's opening comment, $ORIGIN, $PLATFORM and $LIB
  * expanded, a candidate counted only when it is an ELF file of the
- * executable's kind. Called by elf.c; calls elf_resolver.c. */
+ * executable's kind; or, for a program of musl's loader, musl's order
+ * (below, musl_find). Called by elf.c; calls elf_resolver.c. */
 #include "gen/elf/elf.h"
 
 /* Not <elf.h>: our own elf.h shadows it on the include path. */
@@ -174,6 +175,107 @@ static char *try_list(struct walk *w, const struct obj *o, const char *list, con
 	return real;
 }
 
+/* One RPATH or RUNPATH as musl expands it: $ORIGIN and ${ORIGIN} are the
+ * directory of the object as it was found (the executable's real path,
+ * which musl reads from /proc/self/exe); any other $ makes musl drop
+ * the whole list. NULL when dropped. */
+static char *musl_expand(const struct walk *w, size_t i, const char *list)
+{
+	const char *as = i == 0 ? w->nodes[0].o->path : w->nodes[i].as;
+	const char *slash = strrchr(as, '/');
+	struct buf b = { 0 };
+
+	buf_append(&b, "", 0);
+	for (const char *s = list; *s;) {
+		if (*s != '$') {
+			buf_append(&b, s++, 1);
+			continue;
+		}
+		size_t len = strncmp(s, "$ORIGIN", 7) == 0 ? 7 : strncmp(s, "${ORIGIN}", 9) == 0 ? 9 : 0;
+		if (!len) {
+			log_debug("%s: search path '%s' ignored, as musl does: only $ORIGIN expands", as, list);
+			buf_free(&b);
+			return NULL;
+		}
+		buf_append(&b, as, (size_t)(slash - as));
+		s += len;
+	}
+	return b.p;
+}
+
+/* The first dir/name of a list that exists, as musl's path_open opens
+ * it (it does not go on to the next one when that file is no library
+ * of its kind: loading it fails). 1 found (*real, *found), 0 none,
+ * -1 found but unfit. */
+static int musl_try(struct walk *w, const struct strv *dirs, const char *name, char **found,
+		    char **real)
+{
+	for (size_t k = 0; k < dirs->n; k++) {
+		if (dirs->v[k][0] != '/')
+			continue; /* relative to the working directory: meaningless here */
+		char *path = xasprintf("%s/%s", dirs->v[k], name);
+		*real = elf_real_path(w->r, path);
+		if (!*real) {
+			free(path);
+			continue;
+		}
+		struct obj *o = elf_obj_get(w->r, *real);
+		if (o->kind == 1 && o->elf.cls == w->exe->cls && o->elf.data == w->exe->data &&
+		    o->elf.machine == w->exe->machine) {
+			*found = path;
+			return 1;
+		}
+		log_warn("%s: not a library for %s, and musl's loader would stop at it", path,
+			 w->nodes[0].o->path);
+		free(path);
+		free(*real);
+		*real = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* musl's ldso/dynlink.c load_library(): the names of its own parts
+ * (libc.*, libpthread.*, libm.*, ...) and its own path are the loader
+ * itself; then the RPATH or RUNPATH (RUNPATH wins, one list per
+ * object, glibc's inheritance rules do not apply) of the needing object
+ * and of each object that loaded it, up to the executable; then its
+ * library path (w->musl_dirs). No ld.so.conf, no cache. */
+static char *musl_find(struct walk *w, size_t i, const char *name, char **found)
+{
+	static const char *const self[] = { "c.", "pthread.", "rt.", "m.", "dl.", "util.", "xnet." };
+	const char *interp = w->exe->interp;
+	char *real = NULL;
+	int r = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(self); k++)
+		if (strncmp(name, "lib", 3) == 0 && strncmp(name + 3, self[k], strlen(self[k])) == 0)
+			name = interp;
+	if (strcmp(name, interp) == 0 || strchr(name, '/')) {
+		if (name[0] != '/')
+			return NULL;
+		real = elf_real_path(w->r, name);
+		if (real)
+			*found = xstrdup(name);
+		return real;
+	}
+	for (size_t l = i; l != SIZE_MAX && r == 0; l = w->nodes[l].parent) {
+		const struct obj *lo = w->nodes[l].o;
+		const char *list = lo->elf.runpath ? lo->elf.runpath : lo->elf.rpath;
+		char *exp = list ? musl_expand(w, l, list) : NULL;
+		if (exp) {
+			struct strv dirs = { 0 };
+			strv_split(&dirs, exp, ":\n");
+			r = musl_try(w, &dirs, name, found, &real);
+			strv_free(&dirs);
+			free(exp);
+		}
+	}
+	if (r == 0)
+		musl_try(w, &w->musl_dirs, name, found, &real);
+	return real;
+}
+
 /* Find name as needed by node i; returns the real path and sets *found
  * to the path as searched (whose symlinks the image keeps). */
 char *elf_find_library(struct walk *w, size_t i, const char *name, char **found)
@@ -181,6 +283,8 @@ char *elf_find_library(struct walk *w, size_t i, const char *name, char **found)
 	const struct obj *o = w->nodes[i].o;
 	char *real = NULL;
 
+	if (w->musl)
+		return musl_find(w, i, name, found);
 	if (strchr(name, '/')) {
 		if (name[0] != '/')
 			return NULL;

@@ -401,6 +401,106 @@ static void test_sysroot(void)
 	free(root);
 }
 
+/* A musl userland (Debian's musl-gcc): its loader, /lib/ld-musl-x86_64.so.1
+ * a link to its libc.so, is also libc.so; the library path is
+ * /etc/ld-musl-x86_64.path, or musl's own when there is none; a RUNPATH
+ * serves the libraries its object loaded, as RPATH does. A copy of
+ * libfoo where glibc's rules would look first must not be taken. */
+static void test_musl(void)
+{
+	char *root, libc[PATH_MAX];
+	struct elf_resolver *r;
+	struct image *img;
+
+	if (system("musl-gcc --version >/dev/null 2>&1") != 0 ||
+	    !realpath("/lib/ld-musl-x86_64.so.1", libc))
+		SKIP("no musl-gcc");
+	root = xasprintf("%s/musl", tmp);
+	CHECK(run_shf("set -e; mkdir -p %s; cd %s; "
+		 "mkdir -p lib/x86_64-linux-musl usr/lib/x86_64-linux-gnu usr/local/lib opt/musl/lib "
+		 "usr/bin usr/lib/bar etc src; cp %s lib/x86_64-linux-musl/libc.so; "
+		 "ln -s x86_64-linux-musl/libc.so lib/ld-musl-x86_64.so.1; "
+		 "printf '/lib/x86_64-linux-musl\\nrelative/lib:/opt/musl/lib\\n' > etc/ld-musl-x86_64.path; "
+		 "cd src; echo 'int foo(void) { return 42; }' > foo.c; "
+		 "echo 'int baz(void) { return 1; }' > baz.c; "
+		 "echo 'int baz(void); int bar(void) { return baz(); }' > bar.c; "
+		 "echo 'int foo(void); int main(void) { return foo(); }' > main.c; "
+		 "echo 'int bar(void); int main(void) { return bar(); }' > mainbar.c; "
+		 "musl-gcc -shared -fPIC -Wl,-soname,libfoo.so.1 -o ../opt/musl/lib/libfoo.so.1 foo.c; "
+		 "cp ../opt/musl/lib/libfoo.so.1 ../usr/lib/x86_64-linux-gnu/; "
+		 "musl-gcc -o ../usr/bin/prog main.c ../opt/musl/lib/libfoo.so.1; "
+		 "musl-gcc -shared -fPIC -Wl,-soname,libbaz.so.1 -o ../usr/lib/bar/libbaz.so.1 baz.c; "
+		 "musl-gcc -shared -fPIC -Wl,-soname,libbar.so.1 -o ../usr/lib/bar/libbar.so.1 bar.c "
+		 "../usr/lib/bar/libbaz.so.1; "
+		 "musl-gcc -o ../usr/bin/withrunpath mainbar.c ../usr/lib/bar/libbar.so.1 "
+		 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib/bar',-rpath-link,../usr/lib/bar; "
+		 "musl-gcc -o ../usr/bin/withlib mainbar.c ../usr/lib/bar/libbar.so.1 "
+		 "-Wl,--enable-new-dtags,-rpath,'/usr/$LIB/bar',-rpath-link,../usr/lib/bar",
+		 root, root, libc) == 0);
+	r = elf_resolver_new(root);
+	img = image_new();
+
+	/* prog, the loader's link and file (libc.so: the loader itself),
+	 * the path file, libfoo from the directory it names */
+	CHECK(elf_add_binary(r, img, "prog") == 0);
+	CHECK(image_has(img, "/usr/bin/prog"));
+	CHECK(image_has(img, "/lib/ld-musl-x86_64.so.1"));
+	CHECK(image_has(img, "/lib/x86_64-linux-musl/libc.so"));
+	CHECK(image_has(img, "/etc/ld-musl-x86_64.path"));
+	CHECK(image_has(img, "/opt/musl/lib/libfoo.so.1"));
+	CHECK(!image_has(img, "/usr/lib/x86_64-linux-gnu/libfoo.so.1"));
+	CHECK(image_count(img) == 5);
+
+	/* musl gives libbar's need the executable's RUNPATH; glibc does not
+	 * (test_sysroot's withrunpath) */
+	CHECK(elf_add_binary(r, img, "withrunpath") == 0);
+	CHECK(image_has(img, "/usr/lib/bar/libbar.so.1"));
+	CHECK(image_has(img, "/usr/lib/bar/libbaz.so.1"));
+	/* musl expands $ORIGIN only: a list with $LIB is dropped whole */
+	CHECK(elf_add_binary(r, img, "withlib") < 0);
+	CHECK_STR(err_msg(), "/usr/bin/withlib: library 'libbar.so.1' not found");
+	elf_resolver_free(r);
+	image_free(img);
+
+	/* No path file: musl's own /lib:/usr/local/lib:/usr/lib, which
+	 * glibc's default does not have /usr/local/lib in. */
+	CHECK(run_shf("set -e; cd %s; rm etc/ld-musl-x86_64.path; mv opt/musl/lib/libfoo.so.1 usr/local/lib/",
+		      root) == 0);
+	r = elf_resolver_new(root);
+	img = image_new();
+	CHECK(elf_add_binary(r, img, "prog") == 0);
+	CHECK(image_has(img, "/usr/local/lib/libfoo.so.1"));
+	CHECK(!image_has(img, "/usr/lib/x86_64-linux-gnu/libfoo.so.1"));
+	CHECK(!image_has(img, "/etc/ld-musl-x86_64.path"));
+	elf_resolver_free(r);
+	image_free(img);
+
+	/* The first file musl opens is the one it loads: an i386-tagged one
+	 * first in its path fails the build, it is not skipped. */
+	CHECK(run_shf("set -e; cd %s; cp usr/local/lib/libfoo.so.1 lib/; "
+		      "printf '\\003\\000' | dd of=lib/libfoo.so.1 bs=1 seek=18 conv=notrunc 2>/dev/null",
+		      root) == 0);
+	r = elf_resolver_new(root);
+	img = image_new();
+	CHECK(elf_add_binary(r, img, "prog") < 0);
+	CHECK_STR(err_msg(), "/usr/bin/prog: library 'libfoo.so.1' not found");
+	elf_resolver_free(r);
+	image_free(img);
+
+	/* A path file that is not a regular file fails, naming it. */
+	CHECK(run_shf("mkdir %s/etc/ld-musl-x86_64.path", root) == 0);
+	r = elf_resolver_new(root);
+	img = image_new();
+	CHECK(elf_add_binary(r, img, "prog") < 0);
+	char *want = xasprintf("/usr/bin/prog: the library path of its loader /lib/ld-musl-x86_64.so.1: "
+			       "musl's library path: %s/etc/ld-musl-x86_64.path: not a regular file", root);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	elf_resolver_free(r);
+	image_free(img);
+	free(root);
+}
+
 static void test_script(void)
 {
 	struct elf_resolver *r = elf_resolver_new("");
@@ -879,6 +979,7 @@ int main(void)
 	RUN(test_stand_in);
 	RUN(test_symbols);
 	RUN(test_sysroot);
+	RUN(test_musl);
 	RUN(test_script);
 	RUN(test_dlopen_note);
 	RUN(test_dlopen_json);
