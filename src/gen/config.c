@@ -48,7 +48,7 @@ static const struct key keys[] = {
 	{ "format", T_FORMAT, F(format), "cpio, or gen_init_cpio: the list the kernel's usr/gen_init_cpio reads, files in OUTPUT.d (default: cpio)", 0 },
 	{ "uki", T_STR, F(uki), "also write a unified kernel image (EFI binary: stub, kernel, this image, command line)", 0 },
 	{ "uki-stub", T_STR, F(uki_stub), "the UKI's EFI stub (default: " UKI_DEFAULT_STUB ")", 0 },
-	{ "uki-kernel", T_STR, F(uki_kernel), "the UKI's kernel (default: SYSROOT/boot/vmlinuz-KVER, or the --kernel-tree's bzImage)", 0 },
+	{ "uki-kernel", T_STR, F(uki_kernel), "the UKI's kernel (default: SYSROOT/boot/vmlinuz-KVER, else SYSROOT/lib/modules/KVER/vmlinuz as Fedora and Arch place it, or the --kernel-tree's bzImage)", 0 },
 	{ "uki-cmdline", T_STR, F(uki_cmdline), "the UKI's kernel command line (its .cmdline section)", 0 },
 	{ "uki-ucode", T_STR, F(uki_ucode), "a microcode cpio for the UKI's .ucode section, which systemd-stub 256 and later load before the image", 0 },
 	{ "uki-pcr-key", T_STR, F(uki_pcr_key), "sign the UKI's expected PCR 11 values with this RSA PEM key (.pcrsig; with uki-pcr-public-key)", 0 },

@@ -60,12 +60,18 @@ static int read_inputs(const struct build_opts *o, const char *sysroot, const ch
 	else if (o->kernel_tree)
 		in->kpath = path_join(o->kernel_tree, "arch/x86/boot/bzImage");
 	else {
-		char *rel = xasprintf("/boot/vmlinuz-%s", kver);
+		/* Debian's /boot, else the module directory, where Fedora's and
+		 * Arch's kernel packages put it (kernel-install copies it out) */
+		char *rel[2] = { xasprintf("/boot/vmlinuz-%s", kver), xasprintf("/lib/modules/%s/vmlinuz", kver) };
 		struct stat st;
 		/* a link the sysroot has (vmlinuz -> /boot/...) is followed inside it */
-		if (sysroot_path(sysroot, rel, &in->kpath, &st) < 0)
-			in->kpath = path_join(sysroot, rel);
-		free(rel);
+		for (size_t i = 0; i < ARRAY_SIZE(rel) && !in->kpath; i++)
+			if (sysroot_path(sysroot, rel[i], &in->kpath, &st) < 0)
+				err_clear();
+		if (!in->kpath)
+			in->kpath = path_join(sysroot, rel[0]);
+		free(rel[0]);
+		free(rel[1]);
 	}
 	r = read_input("stub", o->uki_stub ? o->uki_stub : UKI_DEFAULT_STUB, &in->stub, &in->stub_len);
 	if (r == 0)
