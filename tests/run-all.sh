@@ -117,6 +117,12 @@ if [ -x build/uniramfs ]; then
 fi
 
 if [ -x build/uniramfs ]; then
+	note "other layouts: Fedora, Arch and musl sysroots (fixtures made once), a generic and a hostonly image from each, booted"
+	python3 tests/layouts/run.py --builddir build 2>&1 | tee build/layouts.log
+	add_counts build/layouts.log
+fi
+
+if [ -x build/uniramfs ]; then
 	note "extract against cpio -idm: our image, initramfs-tools', dracut's"
 	python3 tests/extract/compare.py --builddir build 2>&1 | tee build/extract-compare.log
 	add_counts build/extract-compare.log

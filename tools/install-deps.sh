@@ -120,6 +120,9 @@ tests=(
 	# RPM spec, makepkg for the PKGBUILD (bsdtar unpacks its sources),
 	# shellcheck for the APKBUILD and its trigger (busybox, above, parses them)
 	rpm pacman-package-manager libarchive-tools shellcheck
+	# the musl userland of tests/layouts: musl-gcc builds its e2fsck from
+	# bookworm's e2fsprogs source (dpkg-dev, above, unpacks it)
+	musl musl-dev musl-tools
 	# benchmarks
 	hyperfine gnuplot-nox
 	# ZFS (tests/zfs/fetch.py, after the packages below): DKMS builds the
