@@ -152,7 +152,9 @@ def e2fsprogs_musl(cache, out):
     libdir = os.path.join(out, "usr/lib/x86_64-linux-musl")
     os.makedirs(libdir, exist_ok=True)
     for lib in ("libext2fs.so.2", "libcom_err.so.2", "libblkid.so.1", "libuuid.so.1", "libe2p.so.2"):
-        real = os.path.realpath(os.path.join(b, "lib", lib))
+        # the build leaves each name as a hard link: the full version's is
+        # the file, the soname a link to it, as make install lays them
+        real = max(glob.glob(os.path.join(b, "lib", lib + ".*")), key=len)
         shutil.copy2(real, os.path.join(libdir, os.path.basename(real)))
         os.symlink(os.path.basename(real), os.path.join(libdir, lib))
     os.makedirs(os.path.join(out, "sbin"), exist_ok=True)

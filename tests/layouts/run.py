@@ -138,6 +138,7 @@ def main():
     ap.add_argument("--only", help="comma-separated: fedora, arch/hostonly, ... (see --list)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the images")
+    ap.add_argument("--timeout", type=int, default=boottest.BOOT_TIMEOUT, help="seconds per boot")
     a = ap.parse_args()
     names = ["%s/%s" % (n, k) for n in LAYOUTS for k in KINDS]
     if a.list:
@@ -155,6 +156,7 @@ def main():
     uniramfs = os.path.join(a.builddir, "uniramfs")
     if not os.access(uniramfs, os.X_OK):
         sys.exit("layouts/run.py: %s not built" % uniramfs)
+    boottest.BOOT_TIMEOUT = a.timeout
     kver, _ = boottest.find_kernel()
     sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
     testinit = boottest.find_testinit(a.builddir, work)
