@@ -117,9 +117,10 @@ tests=(
 	# packaging and the Debian system test (tests/distro)
 	debootstrap debhelper dpkg-dev fakeroot systemd
 	# the other distributions' packages (tests/packaging): rpmbuild for the
-	# RPM spec, makepkg for the PKGBUILD (bsdtar unpacks its sources),
-	# shellcheck for the APKBUILD and its trigger (busybox, above, parses them)
-	rpm pacman-package-manager libarchive-tools shellcheck
+	# RPM spec, makepkg for the PKGBUILD (a package of its own beside
+	# pacman's; bsdtar unpacks its sources), shellcheck for the APKBUILD
+	# and its trigger (busybox, above, parses them)
+	rpm pacman-package-manager makepkg libarchive-tools shellcheck
 	# the musl userland of tests/layouts: musl-gcc builds its e2fsck from
 	# bookworm's e2fsprogs source (dpkg-dev, above, unpacks it)
 	musl musl-dev musl-tools

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Arch PKGBUILD (packaging/arch) builds with makepkg (Debian's
-# pacman-package-manager) as an unprivileged user from a tarball of this
+# makepkg package) as an unprivileged user from a tarball of this
 # checkout; the package's .PKGINFO and file list are what they should be,
 # unpacked, its uniramfs makes an image with its init for the host's kernel,
 # and its libalpm script, run as the hooks run it under a scratch root
@@ -23,7 +23,7 @@ mkdir -p "$work"
 log=$work/log
 mkdir -p "$log"
 
-command -v makepkg >/dev/null || die "makepkg is installed (apt-get install pacman-package-manager)"
+command -v makepkg >/dev/null || die "makepkg is installed (apt-get install makepkg)"
 build=$(mktemp -d /tmp/uniramfs-arch.XXXXXX)
 trap 'rm -rf "$build"' EXIT
 cp "$top/packaging/arch/PKGBUILD" "$build/"
