@@ -6,7 +6,7 @@
 # with the committed corpus tests/fuzz/corpus/TARGET, which is only read.
 
 # shellcheck disable=SC2034 # used by the scripts that source this
-fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_uki_pcr fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_luksmeta fuzz_livesize fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_nvmf fuzz_dhcp6 fuzz_ra fuzz_dns fuzz_http fuzz_crypttab fuzz_fstab fuzz_import fuzz_sysroot fuzz_tpm2 fuzz_hostonly_live fuzz_plymouth"
+fuzz_all="fuzz_cpio fuzz_image fuzz_extract fuzz_config fuzz_cmdline fuzz_uki fuzz_uki_pcr fuzz_authorized_keys fuzz_console fuzz_luks2 fuzz_luksmeta fuzz_livesize fuzz_elf fuzz_dhcp fuzz_ipconf fuzz_nfs fuzz_ibft fuzz_nvmf fuzz_dhcp6 fuzz_ra fuzz_dns fuzz_http fuzz_crypttab fuzz_luks_sig_json fuzz_fstab fuzz_import fuzz_sysroot fuzz_tpm2 fuzz_hostonly_live fuzz_plymouth"
 
 # where meson builds a target, under the build directory
 fuzz_path() {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The signature of a signed PCR policy, put where systemd's TPM2 token
- * plugin reads it (luks_sig.h). Copied as bytes: whatever it holds, the
- * plugin parses it and the TPM checks the signature against the token's
- * public key, so a malformed or foreign one only fails the token. */
+ * plugin reads it (luks_sig.h). Copied as bytes once its shape is
+ * checked (luks_sig_json.c): a malformed one is refused here with a line
+ * saying why, since the plugin would fail the token without a word; what
+ * the entries hold the plugin reads, and the TPM checks the signature
+ * against the token's public key, so a foreign one only fails the token. */
 #include "init/stack/luks_sig.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 
 #include "init/core/ops.h"
 #include "init/core/regfile.h"
+#include "init/stack/luks_sig_json.h"
 #include "log.h"
 #include "util.h"
 
@@ -39,6 +42,37 @@ static int slurp(const struct sysops *ops, const char *dev, const char *path, bo
 	return r == 0;
 }
 
+/* Whether data has a PCR signature's shape, said by name when not. */
+static bool shaped(const char *dev, const char *path, const char *data, size_t len)
+{
+	size_t at = 0;
+
+	switch (luks_sig_json_check(data, len, &at)) {
+	case LUKS_SIG_JSON_OK:
+		return true;
+	case LUKS_SIG_JSON_EMPTY:
+		log_warn("%s: %s is empty: not used as a PCR signature", dev, path);
+		break;
+	case LUKS_SIG_JSON_SYNTAX:
+		log_warn("%s: %s is not JSON (at byte %zu): not used as a PCR signature", dev, path,
+			 at);
+		break;
+	case LUKS_SIG_JSON_DEEP:
+		log_warn("%s: %s nests deeper than %d (at byte %zu): not used as a PCR signature",
+			 dev, path, LUKS_SIG_JSON_DEPTH, at);
+		break;
+	case LUKS_SIG_JSON_NOT_OBJECT:
+		log_warn("%s: %s is not a JSON object of PCR banks: not used as a PCR signature",
+			 dev, path);
+		break;
+	case LUKS_SIG_JSON_NOT_BANK:
+		log_warn("%s: %s has a bank that is not an array of objects (at byte %zu): not "
+			 "used as a PCR signature", dev, path, at);
+		break;
+	}
+	return false;
+}
+
 int luks_sig_stage(const struct sysops *ops, const char *dev, const char *path)
 {
 	char *data = NULL;
@@ -49,6 +83,10 @@ int luks_sig_stage(const struct sysops *ops, const char *dev, const char *path)
 	ops->unlink(LUKS_SIG_RUN);
 	if (!slurp(ops, dev, path ? path : LUKS_SIG_STUB, !path, &data, &len))
 		return 0;
+	if (!shaped(dev, path ? path : LUKS_SIG_STUB, data, len)) {
+		free(data);
+		return 0;
+	}
 	if (((r = ops->mkdir("/run/systemd", 0755)) < 0 && r != -EEXIST) ||
 	    (r = fd = ops->open(LUKS_SIG_RUN, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 				0444)) < 0) {

@@ -12,16 +12,18 @@ struct sysops;
  * a path when cryptsetup(8) loads it. So the init copies the one to use
  * (tpm2-signature=PATH, else the stub's) to LUKS_SIG_RUN for the one
  * cryptsetup run, and runs it with SYSTEMD_IN_INITRD=0 so the plugin
- * never reads /.extra behind its back. The JSON is copied, not parsed:
- * the plugin judges it. The public key is in the token itself. */
+ * never reads /.extra behind its back. Only JSON of the shape the plugin
+ * reads is copied (luks_sig_json.h); its entries the plugin judges. The
+ * public key is in the token itself. */
 #define LUKS_SIG_STUB "/.extra/tpm2-pcr-signature.json"
 #define LUKS_SIG_RUN "/run/systemd/tpm2-pcr-signature.json"
 #define LUKS_SIG_MAX (64 * 1024) /* four phases in three banks are ~6 KiB */
 
 /* path (tpm2-signature=; NULL: the stub's) put at LUKS_SIG_RUN, only a
  * regular file of at most LUKS_SIG_MAX bytes, no link followed (dev names
- * whose in the messages): 1 put, 0 none (the stub's absent: nothing said;
- * else said, and no signature is there for the plugin). */
+ * whose in the messages), and only JSON shaped as a signature: 1 put, 0
+ * none (the stub's absent: nothing said; else said, and no signature is
+ * there for the plugin). */
 int luks_sig_stage(const struct sysops *ops, const char *dev, const char *path);
 /* LUKS_SIG_RUN gone again, so no initrd file outlives the run. */
 void luks_sig_unstage(const struct sysops *ops);

@@ -345,16 +345,19 @@ static void test_token_fails_then_passphrase(void)
 	CHECK(!in.stack.auto_unlocked); /* the token failed; the passphrase was typed */
 	finish(f, &in);
 
-	/* a malformed stub signature is copied as it is: the plugin refuses
-	 * it, and the line names the signature the token was tried with */
+	/* a malformed stub signature is said and not put where the plugin
+	 * reads: the token is tried without one, then the passphrase */
 	f = setup_tpm2(&in, "root=/dev/mapper/luks-" U1, "/dev/tpmrm0");
 	fake_write(f, "/.extra/tpm2-pcr-signature.json", "{\"sha256\":[{\"pcrs\":");
 	fake_mkdir(f, "/run/systemd");
 	stack_script.statuses[0] = 1;
 	stack_script_answer("pw");
 	event(&in, "vda2");
-	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1), with the PCR "
-		   "signature /.extra/tpm2-pcr-signature.json; asking for the passphrase\n"));
+	CHECK(said("<4>/dev/vda2: /.extra/tpm2-pcr-signature.json is not JSON (at byte 19): not used "
+		   "as a PCR signature\n"));
+	CHECK(said("<4>/dev/vda2: no LUKS2 token opened it (cryptsetup exit status 1); asking for "
+		   "the passphrase\n"));
+	CHECK(fake_log_count(f, "open /run/systemd/tpm2-pcr-signature.json") == 0);
 	CHECK(fake_log_find(f, "prompt Passphrase for /dev/vda2 (" U1 "): ") >= 0);
 	CHECK(said("<6>unlocked /dev/vda2 as /dev/mapper/luks-" U1 "\n"));
 	finish(f, &in);
