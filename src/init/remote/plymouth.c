@@ -4,7 +4,18 @@
  * initramfs-tools' scripts do: its socket protocol is plymouth's to
  * change. The programs run with the init's clean environment, stdin
  * /dev/null and their output discarded, except ask-for-password's
- * answer, read from a pipe. */
+ * answer, read from a pipe.
+ *
+ * A question answered elsewhere is withdrawn from the splash with the
+ * one cancel plymouthd has: Ctrl+C on its keyboard. Its protocol has no
+ * request for it, and plymouthd keeps the dialog of a client that went
+ * away (main.c's entry_triggers leave their queue only on the keyboard's
+ * Enter, Ctrl+C or Ctrl+D), so the next question would wait behind it
+ * and show its words. The Ctrl+C goes into the input queue of the VT
+ * plymouthd reads (TIOCSTI: the init writes there, it never reads it);
+ * plymouthd then ends that question (its client exits with no answer)
+ * and clears what was typed into it. The next question is sent only once
+ * that client has ended, so the cancel cannot reach it. */
 #include "init/remote/plymouth.h"
 
 #include <errno.h>
@@ -13,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,9 +38,11 @@
 
 static struct {
 	bool wanted, tried, up;
-	bool asked;    /* a question is asked now (the client may outlive one) */
-	pid_t ask_pid; /* the ask-for-password client, 0: none */
-	int ask_fd;    /* its stdout */
+	bool vt;        /* plymouthd reads PLYMOUTH_TTY (given it with --tty) */
+	char *prompt;   /* the question asked now, NULL: none */
+	pid_t ask_pid;  /* the ask-for-password client, 0: none */
+	int ask_fd;     /* its stdout */
+	bool withdrawn; /* its question was cancelled: its end is awaited */
 	size_t n;
 	char answer[PLY_ANSWER_MAX];
 } ply = { .ask_fd = -1 };
@@ -121,10 +135,14 @@ void plymouth_start(void)
 		    errno != EBUSY)
 			log_warn("splash: cannot mount /dev/pts: %s", strerror(errno));
 	cl = daemon_cmdline();
+	/* the VT named, so that the cancel (withdraw) goes where it reads;
+	 * without one plymouthd falls back on a serial console by itself */
+	ply.vt = access(PLYMOUTH_TTY, F_OK) == 0;
 	{
 		/* '@': systemd's shutdown spares it; it is the root's to end */
 		char *const argv[] = { "@plymouthd", "--mode=boot", "--attach-to-session",
-				       "--pid-file=" PLYMOUTH_PID_FILE, cl, NULL };
+				       "--pid-file=" PLYMOUTH_PID_FILE, cl,
+				       ply.vt ? "--tty=" PLYMOUTH_TTY : NULL, NULL };
 		st = run(PLYMOUTHD, argv);
 	}
 	free(cl);
@@ -144,59 +162,77 @@ void plymouth_start(void)
 						     : "without a display (text)");
 }
 
-static void ask_end(void)
+/* The client gone (reaped or never started): its pipe closed, what it
+ * said wiped. */
+static void ask_reset(void)
 {
-	if (ply.ask_pid > 0) {
-		kill(ply.ask_pid, SIGTERM);
-		while (waitpid(ply.ask_pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
 	if (ply.ask_fd >= 0)
 		close(ply.ask_fd);
 	ply.ask_pid = 0;
 	ply.ask_fd = -1;
+	ply.withdrawn = false;
 	explicit_bzero(ply.answer, sizeof(ply.answer));
 	ply.n = 0;
 }
 
-/* The client of a question answered elsewhere has ended since (someone
- * typed into its dialog while nothing was asked): its answer was for a
- * question gone, and is dropped. */
-static void drop_stale_answer(void)
+/* Cancel the client's question on the splash: Ctrl+C into the input of
+ * the VT plymouthd reads (see the top). When it cannot be, the dialog
+ * stays, as plymouth leaves it, and answers the next question. */
+static void withdraw(void)
 {
-	int st;
+	static bool said;
+	const char cancel = '\x03';
+	int fd, r = -ENODEV;
 
-	if (ply.ask_pid > 0 && waitpid(ply.ask_pid, &st, WNOHANG) == ply.ask_pid) {
-		ply.ask_pid = 0;
-		ask_end();
+	if (ply.vt && (fd = open(PLYMOUTH_TTY, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		r = -errno;
+	else if (ply.vt) {
+		r = ioctl(fd, TIOCSTI, &cancel) < 0 ? -errno : 0;
+		close(fd);
+	}
+	ply.withdrawn = r == 0;
+	if (r < 0 && !said) {
+		said = true;
+		log_warn("splash: cannot withdraw a question answered elsewhere (Ctrl+C into %s: %s): "
+			 "its dialog answers the next one",
+			 ply.vt ? PLYMOUTH_TTY : "plymouthd's VT", strerror(-r));
 	}
 }
 
-void plymouth_ask(const char *prompt)
+/* The client has ended since (withdrawn, or its dialog answered while
+ * nothing was asked): what it said was for a question gone. */
+static void reap_ended(void)
+{
+	if (ply.ask_pid > 0 && waitpid(ply.ask_pid, NULL, WNOHANG) == ply.ask_pid)
+		ask_reset();
+}
+
+/* End the client now (switch_root, a failure), its question withdrawn
+ * first so that it does not stay on the splash. */
+static void ask_end(void)
+{
+	reap_ended();
+	if (ply.ask_pid > 0) {
+		if (!ply.withdrawn)
+			withdraw();
+		kill(ply.ask_pid, SIGTERM);
+		while (waitpid(ply.ask_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	ask_reset();
+}
+
+/* Start a client asking ply.prompt on the splash. */
+static void ask_spawn(void)
 {
 	int p[2];
 	char *arg;
 
-	/* Answered on a console or over SSH: the client is not ended.
-	 * plymouth's protocol cannot withdraw a question, and plymouthd
-	 * keeps the dialog of a client gone, whose answer then goes nowhere
-	 * while the next question waits behind it: the keys typed next would
-	 * be lost. So the dialog on the splash stays this client's, and it
-	 * answers the next question. */
-	ply.asked = prompt != NULL;
-	if (!prompt)
-		return;
-	plymouth_start(); /* a question before the display came: now */
-	if (!ply.up)
-		return;
-	drop_stale_answer();
-	if (ply.ask_pid > 0)
-		return; /* its dialog is on the splash: it asks this one */
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		log_warn("splash: cannot ask through plymouth: %s", strerror(errno));
 		return;
 	}
-	arg = xasprintf("--prompt=%s", prompt);
+	arg = xasprintf("--prompt=%s", ply.prompt);
 	{
 		char *const argv[] = { "plymouth", "ask-for-password", arg, NULL };
 		ply.ask_pid = spawn(PLYMOUTH, argv, p[1]);
@@ -212,9 +248,31 @@ void plymouth_ask(const char *prompt)
 	ply.ask_fd = p[0];
 }
 
+void plymouth_ask(const char *prompt)
+{
+	free(ply.prompt);
+	ply.prompt = prompt ? xstrdup(prompt) : NULL;
+	if (!prompt) {
+		/* answered on a console or over SSH: off the splash with it */
+		reap_ended();
+		if (ply.ask_pid > 0 && !ply.withdrawn)
+			withdraw();
+		return;
+	}
+	plymouth_start(); /* a question before the display came: now */
+	if (!ply.up)
+		return;
+	reap_ended();
+	if (ply.ask_pid == 0)
+		ask_spawn();
+	/* else a withdrawn client: this question is asked once it has ended
+	 * (plymouth_ready); one that could not be withdrawn has its dialog
+	 * on the splash still, and that answers this question */
+}
+
 size_t plymouth_pollfd(struct pollfd *pfd, size_t max)
 {
-	if (!ply.asked || ply.ask_fd < 0 || max == 0)
+	if (!ply.prompt || ply.ask_fd < 0 || max == 0)
 		return 0;
 	pfd[0] = (struct pollfd){ .fd = ply.ask_fd, .events = POLLIN };
 	return 1;
@@ -225,7 +283,7 @@ ssize_t plymouth_ready(const struct pollfd *pfd, size_t n, char *buf, size_t siz
 	int st = -1;
 	ssize_t len;
 
-	for (size_t k = 0; ply.asked && k < n; k++) {
+	for (size_t k = 0; ply.prompt && k < n; k++) {
 		if (ply.ask_fd < 0 || pfd[k].fd != ply.ask_fd || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		for (;;) {
@@ -241,20 +299,33 @@ ssize_t plymouth_ready(const struct pollfd *pfd, size_t n, char *buf, size_t siz
 		while (waitpid(ply.ask_pid, &st, 0) < 0 && errno == EINTR)
 			;
 		ply.ask_pid = 0;
+		if (ply.withdrawn) {
+			/* the earlier question is off the splash: ask this one */
+			ask_reset();
+			ask_spawn();
+			return -EAGAIN;
+		}
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 			/* plymouthd went away, or would not ask: the consoles still can */
 			log_warn("splash: plymouth ask-for-password ended without an answer");
-			ask_end();
+			ask_reset();
 			return -EAGAIN;
 		}
 		len = (ssize_t)ply.n;
 		if (len && ply.answer[len - 1] == '\n')
 			len--;
+		if (len == 0) {
+			/* Enter on an empty dialog, or a Ctrl+C (the client says
+			 * nothing for either): not an answer; the dialog again */
+			ask_reset();
+			ask_spawn();
+			return -EAGAIN;
+		}
 		if ((size_t)len > size - 1)
 			len = (ssize_t)size - 1;
 		memcpy(buf, ply.answer, (size_t)len);
 		buf[len] = '\0';
-		ask_end();
+		ask_reset();
 		return len;
 	}
 	return -EAGAIN;

@@ -21,6 +21,9 @@
 #define PLYMOUTHD "/usr/sbin/plymouthd"
 #define PLYMOUTH "/usr/bin/plymouth"
 #define PLYMOUTH_PID_FILE "/run/plymouth/pid"
+/* The VT whose keyboard plymouthd reads (its --tty): the init never
+ * reads it, and cancels a question there (remote/plymouth.c) */
+#define PLYMOUTH_TTY "/dev/tty1"
 
 /* The command line asks for the splash (splash, not plymouth.enable=0 or
  * rd.plymouth=0): it is started at the first plymouth_start() or the
@@ -34,10 +37,11 @@ void plymouth_start(void);
 bool plymouth_owns_vts(void);
 
 /* The prompt's side (askpass.c). Ask prompt (NULL: the question was
- * answered, here or elsewhere). A question answered elsewhere stays on
- * the splash (plymouth cannot withdraw one) and its client answers the
- * next question; what is typed there while nothing is asked is dropped
- * at the next question. */
+ * answered, here or elsewhere). A question answered elsewhere is
+ * withdrawn from the splash (a Ctrl+C on plymouthd's keyboard, its only
+ * cancel), with what was typed into it; the next question is asked once
+ * that is done, in its own words. Where it cannot be (no VT), the dialog
+ * stays and its client answers the next question. */
 void plymouth_ask(const char *prompt);
 /* The fd to poll while asked (at most one; 0 when none). */
 size_t plymouth_pollfd(struct pollfd *pfd, size_t max);
