@@ -191,6 +191,9 @@ class Scenario:
     interact: tuple = ()
     log_expect: tuple = ()          # texts the console log must also show
     log_absent: tuple = ()          # texts the console log must not show
+    # this boot may take this many times BOOT_TIMEOUT (one that types a
+    # lot: scenarios_plymouth's questions in a row)
+    timeout_scale: int = 1
     # The network (scenarios_net.py): a callable given (testinit, work)
     # that returns a context manager whose value is (disk paths, extra
     # QEMU arguments): the servers it started run for the boot.  One
@@ -477,26 +480,27 @@ QEMU_X86 = ("qemu-system-x86_64", "-accel", "tcg")
 
 
 def boot(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on=None, interact=(), extra=(),
-         snapshot=True, qemu=QEMU_X86):
+         snapshot=True, qemu=QEMU_X86, timeout=None):
     """Boot once; return (serial text, seconds, timed_out, missed interact
     regex or None).  disk_paths: the first on `bus`, any others on
     virtio-blk.  stop_on: texts after which the boot is over (a failure
     test's messages).  A kernel that panicked in its timer check on a busy
     host is booted again (serialtext.host_too_slow).  snapshot=False: the
     guest's writes reach the disk files (a test reads them afterwards).
-    qemu: the emulator and the arguments that choose its machine."""
+    qemu: the emulator and the arguments that choose its machine.
+    timeout: seconds the boot may take (default BOOT_TIMEOUT)."""
     for _ in range(serialtext.BOOT_TRIES - 1):
         res = _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
-                         snapshot, qemu)
+                         snapshot, qemu, timeout)
         if not serialtext.host_too_slow(res[0]):
             return res
         say("  the kernel's timer check failed on a busy host (%s): booting again" % log)
     return _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
-                      snapshot, qemu)
+                      snapshot, qemu, timeout)
 
 
 def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact, extra,
-               snapshot, qemu):
+               snapshot, qemu, timeout):
     serial = ["-serial", "file:" + log]
     sock_path = None
     if interact:
@@ -542,7 +546,7 @@ def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact
         # the init's own reboot delay.
         if seen_at is not None and now - seen_at > 3:
             p.kill()
-        elif now - t > BOOT_TIMEOUT:
+        elif now - t > (timeout or BOOT_TIMEOUT):
             timed_out = True
             p.kill()
     qemu_out = p.communicate()[0].decode(errors="replace")
@@ -587,7 +591,7 @@ def check(sc, text, timed_out, ours=True, missed=None, handover=True):
         if panic:
             why = " (kernel panic: %s)" % panic.group(1).strip()
         elif timed_out:
-            why = " (timed out after %d s)" % BOOT_TIMEOUT
+            why = " (timed out after %d s)" % (BOOT_TIMEOUT * sc.timeout_scale)
         return "no marker from the root's init" + why
     pid, _, argv = markers[0]
     if pid != "1":
@@ -709,7 +713,8 @@ class Runner:
         text, dt, timed_out, missed = boot(None if firmware else self.vmlinuz, img, dpaths,
                                            sc.bus, cmdline,
                                            self.log_path(sc), stop_on=sc.fail_msgs,
-                                           interact=sc.interact, extra=extra)
+                                           interact=sc.interact, extra=extra,
+                                           timeout=BOOT_TIMEOUT * sc.timeout_scale)
         tot = re.search(r"^TESTINIT: timings: total (\d+)$", text, re.M)
         up = re.search(r"^TESTINIT: uptime: ([\d.]+)", text, re.M)
         times = {"guest_uptime": float(up.group(1)) if up else None,
