@@ -38,7 +38,7 @@
 
 static struct {
 	bool wanted, tried, up;
-	bool vt;        /* plymouthd reads PLYMOUTH_TTY (given it with --tty) */
+	bool vt;        /* plymouthd reads paths.tty (given it with --tty) */
 	char *prompt;   /* the question asked now, NULL: none */
 	pid_t ask_pid;  /* the ask-for-password client, 0: none */
 	int ask_fd;     /* its stdout */
@@ -46,6 +46,13 @@ static struct {
 	size_t n;
 	char answer[PLY_ANSWER_MAX];
 } ply = { .ask_fd = -1 };
+
+static struct plymouth_paths paths = { PLYMOUTHD, PLYMOUTH, PLYMOUTH_TTY, PLYMOUTH_RUN_DIR };
+
+void plymouth_use(const struct plymouth_paths *p)
+{
+	paths = *p;
+}
 
 static char *const clean_env[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/", "TERM=linux", NULL };
 
@@ -118,33 +125,36 @@ static char *daemon_cmdline(void)
 
 void plymouth_start(void)
 {
-	char *cl;
+	char *cl, *pidfile, *tty;
 	int st;
 
 	if (!plymouth_wanted())
 		return;
 	ply.tried = true;
-	if (access(PLYMOUTHD, X_OK) != 0) {
+	if (access(paths.daemon, X_OK) != 0) {
 		log_warn("splash: this image has no plymouthd (build it with plymouth = yes): no splash");
 		return;
 	}
-	mkdir("/run/plymouth", 0755);
+	mkdir(paths.rundir, 0755);
 	/* --attach-to-session keeps the console's output through a pty */
 	if (access("/dev/pts/ptmx", F_OK) != 0 && (mkdir("/dev/pts", 0755) == 0 || errno == EEXIST))
 		if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620,ptmxmode=666") < 0 &&
 		    errno != EBUSY)
 			log_warn("splash: cannot mount /dev/pts: %s", strerror(errno));
 	cl = daemon_cmdline();
+	pidfile = xasprintf("--pid-file=%s/pid", paths.rundir);
+	tty = xasprintf("--tty=%s", paths.tty);
 	/* the VT named, so that the cancel (withdraw) goes where it reads;
 	 * without one plymouthd falls back on a serial console by itself */
-	ply.vt = access(PLYMOUTH_TTY, F_OK) == 0;
+	ply.vt = access(paths.tty, F_OK) == 0;
 	{
 		/* '@': systemd's shutdown spares it; it is the root's to end */
-		char *const argv[] = { "@plymouthd", "--mode=boot", "--attach-to-session",
-				       "--pid-file=" PLYMOUTH_PID_FILE, cl,
-				       ply.vt ? "--tty=" PLYMOUTH_TTY : NULL, NULL };
-		st = run(PLYMOUTHD, argv);
+		char *const argv[] = { "@plymouthd", "--mode=boot", "--attach-to-session", pidfile, cl,
+				       ply.vt ? tty : NULL, NULL };
+		st = run(paths.daemon, argv);
 	}
+	free(tty);
+	free(pidfile);
 	free(cl);
 	if (st != 0) {
 		log_warn("splash: plymouthd did not start (status %d): no splash", st);
@@ -152,7 +162,7 @@ void plymouth_start(void)
 	}
 	{
 		char *const argv[] = { "plymouth", "show-splash", NULL };
-		if ((st = run(PLYMOUTH, argv)) != 0)
+		if ((st = run(paths.client, argv)) != 0)
 			log_warn("splash: plymouth show-splash exited with status %d", st);
 	}
 	ply.up = true;
@@ -184,7 +194,7 @@ static void withdraw(void)
 	const char cancel = '\x03';
 	int fd, r = -ENODEV;
 
-	if (ply.vt && (fd = open(PLYMOUTH_TTY, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0)
+	if (ply.vt && (fd = open(paths.tty, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		r = -errno;
 	else if (ply.vt) {
 		r = ioctl(fd, TIOCSTI, &cancel) < 0 ? -errno : 0;
@@ -195,7 +205,7 @@ static void withdraw(void)
 		said = true;
 		log_warn("splash: cannot withdraw a question answered elsewhere (Ctrl+C into %s: %s): "
 			 "its dialog answers the next one",
-			 ply.vt ? PLYMOUTH_TTY : "plymouthd's VT", strerror(-r));
+			 ply.vt ? paths.tty : "plymouthd's VT", strerror(-r));
 	}
 }
 
@@ -235,7 +245,7 @@ static void ask_spawn(void)
 	arg = xasprintf("--prompt=%s", ply.prompt);
 	{
 		char *const argv[] = { "plymouth", "ask-for-password", arg, NULL };
-		ply.ask_pid = spawn(PLYMOUTH, argv, p[1]);
+		ply.ask_pid = spawn(paths.client, argv, p[1]);
 	}
 	free(arg);
 	close(p[1]);
@@ -340,7 +350,7 @@ void plymouth_message(const char *msg)
 	arg = xasprintf("--text=%s", msg);
 	{
 		char *const argv[] = { "plymouth", "display-message", arg, NULL };
-		run(PLYMOUTH, argv);
+		run(paths.client, argv);
 	}
 	free(arg);
 }
@@ -356,13 +366,13 @@ void plymouth_newroot(const char *dir)
 	arg = xasprintf("--new-root-dir=%s", dir);
 	{
 		char *const argv[] = { "plymouth", "update-root-fs", arg, NULL };
-		st = run(PLYMOUTH, argv);
+		st = run(paths.client, argv);
 	}
 	free(arg);
 	if (st != 0)
 		log_warn("splash: plymouth update-root-fs exited with status %d", st);
 	else
-		log_info("splash: plymouthd stays for the root (pid file " PLYMOUTH_PID_FILE ")");
+		log_info("splash: plymouthd stays for the root (pid file %s/pid)", paths.rundir);
 }
 
 void plymouth_quit(void)
@@ -372,7 +382,7 @@ void plymouth_quit(void)
 	ask_end();
 	{
 		char *const argv[] = { "plymouth", "quit", NULL };
-		run(PLYMOUTH, argv);
+		run(paths.client, argv);
 	}
 	ply.up = false;
 	log_info("splash: quit, for the report on the console");

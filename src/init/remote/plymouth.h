@@ -20,10 +20,17 @@
 
 #define PLYMOUTHD "/usr/sbin/plymouthd"
 #define PLYMOUTH "/usr/bin/plymouth"
-#define PLYMOUTH_PID_FILE "/run/plymouth/pid"
+#define PLYMOUTH_RUN_DIR "/run/plymouth" /* its pid file, "pid" */
 /* The VT whose keyboard plymouthd reads (its --tty): the init never
  * reads it, and cancels a question there (remote/plymouth.c) */
 #define PLYMOUTH_TTY "/dev/tty1"
+
+/* Where the programs, the VT and the pid file's directory are: the
+ * defines above, or the unit tests' fakes. */
+struct plymouth_paths {
+	const char *daemon, *client, *tty, *rundir;
+};
+void plymouth_use(const struct plymouth_paths *p);
 
 /* The command line asks for the splash (splash, not plymouth.enable=0 or
  * rd.plymouth=0): it is started at the first plymouth_start() or the
