@@ -298,6 +298,9 @@ class Questions:
         problem = shoot(c, "q%02d" % k, judge)
         if problem and not self.problem:
             self.problem = "question %d, for %s: %s" % (k, dev, problem)
+            # said now: a boot that then runs out of time is reported
+            # by the step it did not reach
+            print("  %s: %s" % (os.path.basename(c.log), self.problem), flush=True)
         self.words.append((dev, seen.get("words")))
         pw = self.passes.get(uuid, "no-such-volume")
         # answered whatever the screen showed: a boot that goes on ends
