@@ -37,6 +37,7 @@
 #include "gen/features/stack.h"
 #include "gen/host/companion.h"
 #include "gen/host/space.h"
+#include "gen/host/sysroot.h"
 #include "gen/hostonly/hostonly.h"
 #include "gen/image/format_gen_init_cpio.h"
 #include "gen/image/image.h"
@@ -76,13 +77,25 @@ static int resolve_kver(struct plan *p)
 		return err_set("bad kernel version '%s'", p->kver);
 	if (p->o->kmoddir) {
 		p->kmoddir = xstrdup(p->o->kmoddir);
-	} else {
-		char *rel = xasprintf("/lib/modules/%s", p->kver);
-		p->kmoddir = build_host_path(p, rel);
-		free(rel);
+		if (stat(p->kmoddir, &st) < 0 || !S_ISDIR(st.st_mode))
+			return err_set("kernel version '%s' not found: no module directory %s", p->kver,
+				       p->kmoddir);
+		return 0;
 	}
-	if (stat(p->kmoddir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return err_set("kernel version '%s' not found: no module directory %s", p->kver, p->kmoddir);
+	/* resolved inside the sysroot: Arch's /lib is a link to usr/lib, and
+	 * an absolute link there must not lead to the host's own modules */
+	char *rel = xasprintf("/lib/modules/%s", p->kver);
+	if (sysroot_path(p->sysroot, rel, &p->kmoddir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		char *shown = build_host_path(p, rel);
+		err_clear();
+		free(p->kmoddir);
+		p->kmoddir = NULL;
+		err_set("kernel version '%s' not found: no module directory %s", p->kver, shown);
+		free(shown);
+		free(rel);
+		return err_code();
+	}
+	free(rel);
 	return 0;
 }
 

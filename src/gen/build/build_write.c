@@ -18,6 +18,7 @@
 #include "gen/build/opts.h"
 #include "gen/compress/compress.h"
 #include "gen/host/space.h"
+#include "gen/host/sysroot.h"
 #include "gen/image/format_gen_init_cpio.h"
 #include "gen/image/image.h"
 #include "gen/image/microcode.h"
@@ -169,11 +170,32 @@ int build_write_image(struct plan *p, uint64_t *size)
 
 /* The kernel's config says whether it can mount the squashfs: the
  * module directory's (Fedora), /boot's (Debian), a tree's .config. */
+/* A regular file the sysroot names, as a host path with no link left in
+ * it (sysroot_path): the sysroot's links cannot point at the host's. */
+static char *sysroot_file(const struct plan *p, const char *fmt, const char *kver)
+{
+	char *rel = xasprintf(fmt, kver), *host = NULL;
+	struct stat st;
+
+	if (sysroot_path(p->sysroot, rel, &host, &st) < 0) {
+		err_clear();
+		host = NULL;
+	} else if (!S_ISREG(st.st_mode)) {
+		free(host);
+		host = NULL;
+	}
+	free(rel);
+	return host;
+}
+
 static char *find_kconfig(const struct plan *p)
 {
+	/* --kmoddir and --kernel-tree are the caller's own paths, taken as given */
+	bool own = p->o->kmoddir || p->o->kernel_tree;
 	char *c[3] = {
-		p->kmoddir ? path_join(p->kmoddir, "config") : NULL,
-		xasprintf("%s/boot/config-%s", p->sysroot, p->kver),
+		own ? (p->kmoddir ? path_join(p->kmoddir, "config") : NULL)
+		    : sysroot_file(p, "/lib/modules/%s/config", p->kver),
+		sysroot_file(p, "/boot/config-%s", p->kver),
 		p->o->kernel_tree ? path_join(p->o->kernel_tree, ".config") : NULL,
 	};
 	char *found = NULL;

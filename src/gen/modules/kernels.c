@@ -8,14 +8,21 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "gen/host/sysroot.h"
 
-static bool is_file(const char *sysroot, const char *rel)
+/* rel's kind inside the sysroot, its links resolved there (sysroot_path):
+ * an absolute link of the sysroot never answers with the host's file */
+static bool is_kind(const char *sysroot, const char *rel, mode_t kind)
 {
-	char *p = path_join(sysroot, rel);
+	char *host;
 	struct stat st;
-	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return ok;
+
+	if (sysroot_path(sysroot, rel, &host, &st) < 0) {
+		err_clear();
+		return false;
+	}
+	free(host);
+	return (st.st_mode & S_IFMT) == kind;
 }
 
 static int by_version(const void *a, const void *b)
@@ -25,24 +32,31 @@ static int by_version(const void *a, const void *b)
 
 int kernels_installed(const char *sysroot, struct strv *out)
 {
-	char *dir = path_join(sysroot, "/lib/modules");
-	DIR *d = opendir(dir);
+	char *dir;
+	struct stat st;
 	struct dirent *e;
+	DIR *d;
+	int r = sysroot_path(sysroot, "/lib/modules", &dir, &st);
 
-	if (!d) {
-		int r = errno == ENOENT ? 0 : err_errno(errno, "%s", dir);
+	if (r == -ENOENT) {
+		err_clear();
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	if (!(d = opendir(dir))) {
+		r = errno == ENOENT || errno == ENOTDIR ? 0 : err_errno(errno, "%s", dir);
 		free(dir);
 		return r;
 	}
 	while ((e = readdir(d))) {
 		char *mod, *boot, *own;
-		struct stat st;
 		if (e->d_name[0] == '.')
 			continue;
-		mod = path_join(dir, e->d_name);
+		mod = xasprintf("/lib/modules/%s", e->d_name);
 		boot = xasprintf("/boot/vmlinuz-%s", e->d_name);
 		own = xasprintf("/lib/modules/%s/vmlinuz", e->d_name);
-		if (stat(mod, &st) == 0 && S_ISDIR(st.st_mode) && (is_file(sysroot, boot) || is_file(sysroot, own)))
+		if (is_kind(sysroot, mod, S_IFDIR) && (is_kind(sysroot, boot, S_IFREG) || is_kind(sysroot, own, S_IFREG)))
 			strv_push(out, e->d_name);
 		free(mod);
 		free(boot);
