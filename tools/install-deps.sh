@@ -96,6 +96,10 @@ tests=(
 	# remote unlock over SSH: dropbear packed into images, dropbearkey
 	# for their host keys, and the boot test's ssh (tests/boot/scenarios_ssh.py)
 	dropbear-bin openssh-client
+	# kdump (docs/kdump.md): makedumpfile, which `build --kdump` packs;
+	# kexec-tools' kexec, on the kdump boot test's root
+	# (tests/boot/scenarios_kdump.py), loads the crash kernel
+	makedumpfile kexec-tools
 	# the squashfs segment's writer (src/gen/image/squash.c), and rdsquashfs
 	# for the tests that read it back
 	squashfs-tools-ng

@@ -71,6 +71,7 @@ static const struct key keys[] = {
 	{ "live-https", T_YESNO, F(live_https), "pack curl and the CA bundle for root=live:https:// (also when the baked command line, or a hostonly image's running one, has such a root=)", 0 },
 	{ "plymouth", T_FLAG_AUTO, F(plymouth), "auto, yes or no: the Plymouth splash: plymouthd, the host's theme, the DRM drivers (needs plymouth installed; default: auto, when the host's plymouth configuration names an installed theme, or the baked command line, or a hostonly image's running one, has splash)", 0 },
 	{ "plymouth-theme", T_STR, F(plymouth_theme), "the Plymouth theme to pack, instead of the one the host's plymouthd.conf or plymouthd.defaults names", 0 },
+	{ "kdump", T_YESNO, F(kdump), "make the crash kernel's image (kexec -p): hostonly, with makedumpfile, which saves /proc/vmcore below the root's /var/crash and reboots; no rescue shell, fsck, microcode, squashfs, splash or SSH (docs/kdump.md; default output /var/lib/kdump/initrd.img-KVER on Debian, /boot/initramfs-KVERkdump.img elsewhere)", 0 },
 	{ "verbose", T_YESNO, F(verbose), "more messages", 0 },
 };
 

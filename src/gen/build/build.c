@@ -19,6 +19,7 @@
 #include "cpio.h"
 #include "cmdline.h"
 #include "err.h"
+#include "gen/build/build_kdump.h"
 #include "gen/build/build_priv.h"
 #include "gen/build/opts.h"
 #include "gen/compress/compress.h"
@@ -116,6 +117,10 @@ static void resolve_output(struct plan *p)
 		p->output = xstrdup(p->o->output);
 		return;
 	}
+	if (p->o->kdump) {
+		p->output = build_kdump_output(p->sysroot, p->kver);
+		return;
+	}
 	name = build_image_name(p->sysroot, p->kver);
 	p->output = path_join("/boot", name);
 	free(name);
@@ -183,7 +188,9 @@ static int add_skeleton(struct plan *p)
 		r = image_add_data(p->img, "/etc/initrd-release", initrd_release,
 				   sizeof(initrd_release) - 1, 0644);
 	free(kver);
-	if (r == 0 && !p->o->init) {
+	/* a kdump image reboots from the initramfs: no real init to hand
+	 * the shutdown program over to */
+	if (r == 0 && !p->o->init && !p->o->kdump) {
 		char *shutdown = find_shutdown();
 		if (shutdown)
 			r = image_add_file(p->img, "/lib/uniramfs/shutdown", shutdown, 0755, 0);
@@ -293,6 +300,16 @@ static int plugin_features(struct plan *p)
 		strv_push(&p->facts.features, "clevis-tpm2");
 	if (p->ssh.on)
 		strv_push(&p->facts.features, "ssh-unlock");
+	/* the crash kernel's image: the dump, and what the root needs; the
+	 * host's running command line (splash) is not the crash kernel's */
+	if (r == 0 && p->o->kdump) {
+		const char *prog, *where;
+		strv_push(&p->facts.features, "kdump");
+		if (plugins_feature_missing(&p->plugins, p->sysroot, "kdump", &prog, &where))
+			r = err_set("--kdump: %s is not installed (%s)%s", prog, where,
+				    strcmp(prog, "makedumpfile") ? "" : "; apt install makedumpfile");
+		return r;
+	}
 	if (overlay_tools_wanted(p->o->overlay_tools, p->o->cmdline, p->sysroot,
 				 p->o->mode == MODE_HOSTONLY))
 		strv_push(&p->facts.features, "overlay-tools");
@@ -497,12 +514,19 @@ static int build_fallback(const struct plan *p)
 
 int build_image(const struct build_opts *o)
 {
-	struct plan p = { .o = o, .stack.clevis = o->clevis };
+	struct build_opts kd;
+	int r = o->kdump ? build_kdump_opts(&kd, o) : 0;
+
+	if (r < 0)
+		return r;
+	if (o->kdump)
+		o = &kd;
+
+	struct plan p = { .o = o, .stack.clevis = o->clevis, .early.kdump = o->kdump };
 
 	squash_plan_init(&p.squash);
 	struct timespec t0, t1;
 	uint64_t size = 0;
-	int r;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	p.sysroot = o->sysroot ? o->sysroot : "/";
@@ -612,7 +636,7 @@ int build_image(const struct build_opts *o)
 	if (r == 0) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		log_notice("wrote %s: kernel %s, %s, %zu modules, %zu entries, %llu bytes, %s, %.2f s", p.output, p.kver,
-			   o->mode == MODE_HOSTONLY ? "hostonly" : "generic", p.nmodules, image_count(p.img),
+			   o->kdump ? "kdump" : o->mode == MODE_HOSTONLY ? "hostonly" : "generic", p.nmodules, image_count(p.img),
 			   (unsigned long long)size,
 			   o->format == FORMAT_GEN_INIT_CPIO ? "gen_init_cpio list" : compression_name(o->compress),
 			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -23,6 +23,8 @@ int build_all(struct build_opts *o)
 	if (o->kver)
 		return err_set("--all builds every installed kernel: kver '%s' (a flag or a config file) cannot be "
 			       "given with it", o->kver);
+	if (o->kdump)
+		return err_set("--kdump makes one kernel's crash image (-k KVER), not --all");
 	if (o->output)
 		return err_set("--all writes each kernel's default image: output '%s' (a flag or a config file) "
 			       "cannot be given with it", o->output);

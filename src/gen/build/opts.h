@@ -60,6 +60,7 @@ struct build_opts {
 	int live_https;    /* pack plugins/live-https.conf (livehttps.h) */
 	enum plymouth_mode plymouth; /* pack plugins/plymouth.conf and the theme (plymouth.h) */
 	char *plymouth_theme; /* the theme, instead of the host's */
+	int kdump;         /* the crash kernel's image (build_kdump.c, docs/kdump.md) */
 };
 
 /* The defaults, before any config file or flag. */

@@ -459,14 +459,14 @@ int early_plan_add(struct early_plan *ep, struct image *img, const char *sysroot
 		   const struct strv *hooks, const char *user_cmdline)
 {
 	const char *user = user_cmdline ? user_cmdline : "";
-	char *cmdline = xstrdup(user), *spec;
-	int r = early_add_fsck(img, sysroot, ep->hostonly ? &ep->fstypes : NULL);
+	char *cmdline = ep->kdump ? xasprintf("noresume%s%s", *user ? " " : "", user) : xstrdup(user), *spec;
+	int r = ep->kdump ? 0 : early_add_fsck(img, sysroot, ep->hostonly ? &ep->fstypes : NULL);
 
 	for (size_t i = 0; r == 0 && i < hooks->n; i++)
 		r = early_add_hook(img, hooks->v[i]);
 	if (r == 0)
 		r = add_sh(img);
-	if (r == 0 && ep->hostonly && !has_resume(user) &&
+	if (r == 0 && ep->hostonly && !ep->kdump && !has_resume(user) &&
 	    (spec = early_resume_spec(sysroot, ep->resume_dev))) {
 		free(cmdline);
 		/* First: the user's line may end in "-- init args". */

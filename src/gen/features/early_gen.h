@@ -16,6 +16,12 @@ struct early_plan {
 	bool hostonly;
 	struct strv fstypes; /* hostonly: the root's and /usr's types */
 	char *resume_dev;    /* hostonly: "MAJ:MIN" of the resume device */
+	/* the crash kernel's image (docs/kdump.md): no checker (the root
+	 * was mounted when the kernel crashed; its journal is replayed at
+	 * the mount, and a check of a large filesystem would not fit the
+	 * crash kernel's memory), and noresume: a swap's hibernation image
+	 * is never the crash kernel's to resume */
+	bool kdump;
 };
 
 #define HOOKS_DIR LAYOUT_HOOKS_DIR

@@ -120,7 +120,7 @@ struct plugin_facts {
 	struct strv features;
 };
 /* The features an if-feature may name. */
-#define PLUGIN_FEATURES "clevis", "clevis-tpm2", "ssh-unlock", "overlay-tools", "live-https", "plymouth"
+#define PLUGIN_FEATURES "clevis", "clevis-tpm2", "ssh-unlock", "overlay-tools", "live-https", "plymouth", "kdump"
 /* The first program (programs, layer-, root-, claim-program) of a plugin
  * with if-feature = feature that the host lacks: 1 with *prog and *where
  * (its FILE:LINE) set, 0 when none is missing. */

@@ -159,7 +159,7 @@ static int check_item(const struct pkey *k, const char *v, const char *where)
 		for (size_t i = 0; i < ARRAY_SIZE(features); i++)
 			if (!strcmp(v, features[i]))
 				return 0;
-		return err_set("%s: unknown feature '%s' for if-feature (clevis, clevis-tpm2, ssh-unlock, overlay-tools, live-https or plymouth)", where, v);
+		return err_set("%s: unknown feature '%s' for if-feature (clevis, clevis-tpm2, ssh-unlock, overlay-tools, live-https, plymouth or kdump)", where, v);
 	case K_SECONDS: {
 		char *end;
 		unsigned long n = strtoul(v, &end, 10);

@@ -638,6 +638,76 @@ static void test_hostonly_fixture(void)
 	free(c), free(img);
 }
 
+/* --kdump (docs/kdump.md): the fixture's machine with makedumpfile, the
+ * kdump plugin's hook, and a busybox and e2fsck the image leaves out. */
+static void test_kdump(void)
+{
+	const char *src = getenv("UNIRAMFS_SRCDIR"), *bld = getenv("UNIRAMFS_BUILDDIR");
+	char *root = path_join(tmpdir, "kdump-root"), *img = path_join(tmpdir, "kdump.img");
+	char *prog = xasprintf("%s/src/plugins/kdump/uniramfs-kdump", bld), *out = NULL, *c, *x, *line = NULL;
+	struct names n = { 0 };
+	size_t len;
+
+	if (access("/usr/bin/makedumpfile", X_OK) != 0 || access("/bin/busybox", X_OK) != 0 ||
+	    access("/sbin/e2fsck", X_OK) != 0)
+		SKIP("makedumpfile, busybox or e2fsck not installed");
+	/* the host's programs at their paths in the sysroot, with their libraries */
+	CHECK(run_shf("cp -a %s/tests/unit/fixtures/hostonly/virtio %s && for b in /usr/bin/makedumpfile %s "
+		      "/bin/busybox /sbin/e2fsck; do for f in $b $(ldd $b 2>/dev/null | grep -o '/[^ ]*'); do "
+		      "mkdir -p %s$(dirname $f) && cp -L $f %s$f || exit 1; done; done",
+		      src, root, prog, root, root) == 0);
+	c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s --kdump --sysroot %s --kmoddir "
+		      "/lib/modules/%s 2>&1", uniramfs, kver, init_bin, img, root, kver);
+	CHECK(run_capture(c, &out) == 0);
+	CHECK(out && strstr(out, ", kdump, "));
+	free(out), free(c);
+	CHECK(image_foreach(img, collect_names, &n) == 0);
+	CHECK(strv_contains(&n.v, "makedumpfile"));
+	CHECK(strv_contains(&n.v, "uniramfs-kdump"));
+	CHECK(strv_contains(&n.v, "liblzo2.so.2"));
+	CHECK(strv_contains(&n.v, "virtio_blk.ko"));
+	CHECK(strv_contains(&n.v, "ext4.ko"));
+	/* hostonly; no rescue shell, checker, shutdown program or squashfs */
+	CHECK(!strv_contains(&n.v, "ahci.ko"));
+	CHECK(!strv_contains(&n.v, "busybox"));
+	CHECK(!strv_contains(&n.v, "e2fsck"));
+	CHECK(!strv_contains(&n.v, "shutdown"));
+	CHECK(!strv_contains(&n.v, "uniramfs.sqfs"));
+	strv_free(&n.v);
+	x = path_join(tmpdir, "kdump-x");
+	CHECK(run_shf("%s extract %s %s >/dev/null", uniramfs, img, x) == 0);
+	c = path_join(x, "usr/lib/uniramfs/hooks/pre-pivot/uniramfs-kdump");
+	CHECK(access(c, X_OK) == 0);
+	free(c);
+	/* a swap's hibernation image is never the crash kernel's */
+	c = path_join(x, "etc/uniramfs/cmdline");
+	CHECK(read_file(c, &line, &len) == 0);
+	CHECK_STR(line, "noresume\n");
+	free(line), free(c), free(x);
+
+	/* the plugin's program missing is said with the plugin's line */
+	CHECK(run_shf("rm %s/usr/bin/makedumpfile", root) == 0);
+	c = xasprintf("%s build --config /dev/null -k %s --init %s -o %s --kdump --sysroot %s --kmoddir "
+		      "/lib/modules/%s 2>&1", uniramfs, kver, init_bin, img, root, kver);
+	CHECK(run_capture(c, &out) != 0);
+	x = xasprintf("uniramfs: error: --kdump: makedumpfile is not installed (%s/plugins/kdump.conf:12); "
+		      "apt install makedumpfile\n", bld);
+	CHECK_STR(out, x);
+	free(x), free(out), free(c);
+
+	/* one kernel's image, for kexec: never --all, --uki or a list */
+	c = xasprintf("%s build --config /dev/null --kdump --all 2>&1", uniramfs);
+	CHECK(run_capture(c, &out) != 0);
+	CHECK_STR(out, "uniramfs: error: --kdump makes one kernel's crash image (-k KVER), not --all\n");
+	free(out), free(c);
+	c = xasprintf("%s build --config /dev/null -k %s --kdump --uki %s/k.efi 2>&1", uniramfs, kver, tmpdir);
+	CHECK(run_capture(c, &out) != 0);
+	CHECK_STR(out, "uniramfs: error: --kdump makes an image for kexec -p, not a --uki (kexec loads a kernel and "
+		       "an image)\n");
+	free(out), free(c);
+	free(root), free(img), free(prog);
+}
+
 /* A hostonly image records what it was made for; --fallback writes a
  * generic image beside it first, and the record names it. */
 static void test_hostonly_fallback(void)
@@ -756,6 +826,7 @@ int main(void)
 	RUN(test_missing_firmware_summary);
 	RUN(test_hostonly_resume_not_on_host);
 	RUN(test_keyfile_needs_the_setting);
+	RUN(test_kdump);
 	RUN(test_output_sink_writes_everything);
 	RUN(test_output_sink_counts_past_full_disk);
 	char *rm = xasprintf("rm -rf %s", tmpdir);

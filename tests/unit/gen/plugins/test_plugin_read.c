@@ -155,8 +155,8 @@ static void test_hostile_values(void)
 	expect_error("just words\n", LIB "bad.conf:1: expected 'key = value', got 'just words'");
 	/* the keys LVM, clevis and SSH unlock brought (docs/plugins.md) */
 	expect_error("if-feature = tpm\n",
-		     LIB "bad.conf:1: unknown feature 'tpm' for if-feature (clevis, clevis-tpm2, ssh-unlock, overlay-tools, live-https or "
-		     "plymouth)");
+		     LIB "bad.conf:1: unknown feature 'tpm' for if-feature (clevis, clevis-tpm2, ssh-unlock, overlay-tools, live-https, "
+		     "plymouth or kdump)");
 	expect_error("optional-programs = ../x\n",
 		     LIB "bad.conf:1: bad program '../x' for optional-programs (a name, or an absolute path "
 		     "without '..')");
