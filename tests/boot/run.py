@@ -66,6 +66,7 @@ import scenarios_handover  # noqa: E402
 import scenarios_live  # noqa: E402
 import scenarios_liveovl  # noqa: E402
 import scenarios_http  # noqa: E402
+import scenarios_kdump  # noqa: E402
 import scenarios_overlay  # noqa: E402
 import scenarios_ovlpersist  # noqa: E402
 import scenarios_load  # noqa: E402
@@ -307,6 +308,7 @@ SCENARIOS.extend(scenarios_luksx.scenarios(Scenario))
 SCENARIOS.extend(scenarios_dps.scenarios(Scenario))
 SCENARIOS.extend(scenarios_sb.scenarios(Scenario))
 SCENARIOS.extend(scenarios_sigpol.scenarios(Scenario))
+SCENARIOS.extend(scenarios_kdump.scenarios(Scenario))
 
 # ---------------------------------------------------------------- helpers
 _print_lock = threading.Lock()
