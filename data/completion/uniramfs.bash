@@ -41,7 +41,7 @@ _uniramfs()
 		esac
 		COMPREPLY=($(compgen -W '--kver --output --all --generic --hostonly --mode --compress
 			--compress-level --add-modules --omit-modules --add-files --add-binaries --add-keys
-			--add-hook --kmoddir --sysroot --cmdline --microcode --init --config --verbose --help' -- "$cur"))
+			--add-hook --kmoddir --sysroot --cmdline --microcode --init --config --kdump --verbose --help' -- "$cur"))
 		;;
 	import-config)
 		case $prev in

@@ -35,6 +35,7 @@ static void usage(FILE *f)
 		"  --kmoddir DIR  --sysroot DIR  --cmdline \"...\"\n"
 		"  --microcode auto|none  --ssh-unlock auto|yes|no  --squashfs auto|yes|no\n"
 		"  --clevis  --overlay-tools  --live-https  --plymouth  --plymouth-theme NAME\n"
+		"  --kdump   the crash kernel's image: makedumpfile saves /proc/vmcore (docs/kdump.md)\n"
 		"  --init FILE\n"
 		"  --config FILE  -v, --verbose\n"
 		"  --kernel-tree DIR  --format cpio|gen_init_cpio\n"

@@ -63,7 +63,8 @@ echo c > /proc/sysrq-trigger
 echo "KDUMP-TEST: still running after the panic"
 $bb poweroff -f
 """ % CRASH_APPEND
-SAVED_RE = re.compile(r"^uniramfs-kdump: saved /var/crash/(\d{12})/dump\.\1 \((\d+) bytes\)$", re.M)
+SAVED_RE = re.compile(r"^uniramfs-kdump: saved /var/crash/(\d{12})/dump\.\1 \((\d+) bytes\) "
+                      r"in (\d+\.\d) s$", re.M)
 SAID = ("uniramfs-kdump: saving the crashed kernel's log to /var/crash/",
         "uniramfs-kdump: saving the crashed kernel's memory (dump level 31) to /var/crash/",
         "uniramfs-kdump: done; rebooting")
@@ -246,8 +247,8 @@ class KdumpDisk:
         if stamp != saved.group(1) or size != int(saved.group(2)):
             raise RuntimeError("the disk has dump.%s of %d bytes; the crash kernel said %s, %s"
                                % (stamp, size, saved.group(1), saved.group(2)))
-        print("  kdump: crash boot %.0f s, dump.%s %d bytes (%s)" % (dt, stamp, size, log),
-              flush=True)
+        print("  kdump: crash boot %.0f s (makedumpfile %s s), dump.%s %d bytes (%s)"
+              % (dt, saved.group(3), stamp, size, log), flush=True)
         return disk, stamp
 
     def build(self, testinit, work, ctx):

@@ -66,9 +66,11 @@ usr/lib/uniramfs/uniramfs-init
 usr/lib/uniramfs/uniramfs-shutdown
 usr/lib/uniramfs/uniramfs-multipath-claim
 usr/lib/uniramfs/uniramfs-zfs-mount-root
+usr/lib/uniramfs/uniramfs-kdump
 usr/lib/uniramfs/gnutls-notls.so
 usr/lib/uniramfs/plugins.d/clevis-tpm2.conf
 usr/lib/uniramfs/plugins.d/clevis.conf
+usr/lib/uniramfs/plugins.d/kdump.conf
 usr/lib/uniramfs/plugins.d/live-https.conf
 usr/lib/uniramfs/plugins.d/lvm-cache.conf
 usr/lib/uniramfs/plugins.d/lvm-thin.conf

@@ -45,11 +45,13 @@ $sbindir/uniramfs
 /usr/libexec/uniramfs/uniramfs-shutdown
 /usr/libexec/uniramfs/uniramfs-multipath-claim
 /usr/libexec/uniramfs/uniramfs-zfs-mount-root
+/usr/libexec/uniramfs/uniramfs-kdump
 /usr/libexec/uniramfs/gnutls-notls.so
 /usr/lib/uniramfs
 /usr/lib/uniramfs/plugins.d
 /usr/lib/uniramfs/plugins.d/clevis-tpm2.conf
 /usr/lib/uniramfs/plugins.d/clevis.conf
+/usr/lib/uniramfs/plugins.d/kdump.conf
 /usr/lib/uniramfs/plugins.d/live-https.conf
 /usr/lib/uniramfs/plugins.d/lvm-cache.conf
 /usr/lib/uniramfs/plugins.d/lvm-thin.conf

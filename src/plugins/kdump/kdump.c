@@ -46,7 +46,7 @@ static int open_in_root(int rootfd, const char *path)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd;
 
@@ -57,8 +57,9 @@ static int open_in_root(int rootfd, const char *path)
 }
 
 /* dir (absolute) below the root, made as mkdir -p would (0755): each
- * component resolved inside the root and on the root's filesystem, each
- * missing one made in its parent (mkdirat follows no link). */
+ * component resolved inside the root (a filesystem the initramfs mounted
+ * below it, an x-initrd.mount /var, is the root's too), each missing one
+ * made in its parent (mkdirat follows no link). */
 static int open_dir(int rootfd, const char *dir)
 {
 	char path[KDUMP_DIR_MAX];
@@ -165,6 +166,7 @@ static int save(const char *sysroot, const struct kdump_opts *o)
 {
 	char stamp[32], name[48], level[4], dmesg[64], dump[64];
 	int rootfd = -1, dirfd = -1, sfd = -1, fd, r;
+	struct timespec t0, t1;
 	struct stat st;
 
 	kdump_stamp(time(NULL), stamp, sizeof(stamp));
@@ -201,7 +203,9 @@ static int save(const char *sysroot, const struct kdump_opts *o)
 	say("saving the crashed kernel's memory (dump level %s) to %s/%s/dump-incomplete", level, o->dir,
 	    name);
 	char *margv[] = { "makedumpfile", "-l", "--message-level", "7", "-d", level, VMCORE, "dump-incomplete", NULL };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = makedumpfile(sfd, margv);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r < 0) {
 		unlinkat(sfd, "dump-incomplete", 0);
 		say("no dump saved: makedumpfile failed (its messages above); removed %s/%s/dump-incomplete",
@@ -223,7 +227,8 @@ static int save(const char *sysroot, const struct kdump_opts *o)
 		say("cannot rename %s/%s/dump-incomplete to %s: %s", o->dir, name, dump, strerror(-r));
 		goto out;
 	}
-	say("saved %s/%s/%s (%lld bytes)", o->dir, name, dump, (long long)st.st_size);
+	say("saved %s/%s/%s (%lld bytes) in %.1f s", o->dir, name, dump, (long long)st.st_size,
+	    (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 out:
 	if (sfd >= 0)
 		close(sfd);
