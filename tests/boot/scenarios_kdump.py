@@ -125,7 +125,8 @@ def build_kdump(ctx, out):
     builddir = os.path.dirname(ctx["uniramfs"])
     sysroot = kdump_sysroot(builddir)
     args = [a.replace("{kver}", ctx["kver"]) for a in kdump_build_args()]
-    return _run([ctx["uniramfs"], "build", "-k", ctx["kver"], "-o", out, "--sysroot", sysroot] + args)
+    return _run([ctx["uniramfs"], "build", "-k", ctx["kver"], "-o", out, "--sysroot", sysroot]
+                + args)
 
 
 def _debugfs(disk, request):
@@ -136,7 +137,8 @@ def check_dump(disk):
     """On the host, no mount: the one dump directory below /var/crash,
     its dump.STAMP with makedumpfile's signature and a plausible size,
     its dmesg.STAMP, no dump-incomplete. Returns (stamp, dump bytes)."""
-    stamps = re.findall(r"^/\d+/040\d+/\d+/\d+/(\d{12})//$", _debugfs(disk, "ls -p /var/crash"), re.M)
+    stamps = re.findall(r"^/\d+/040\d+/\d+/\d+/(\d{12})//$",
+                        _debugfs(disk, "ls -p /var/crash"), re.M)
     if len(stamps) != 1:
         raise RuntimeError("expected one dump directory in /var/crash, found %r" % stamps)
     stamp = stamps[0]
