@@ -32,7 +32,7 @@ int build_kdump_opts(struct build_opts *k, const struct build_opts *o)
 	k->microcode = MICROCODE_NONE;
 	k->squashfs = SQUASHFS_NO;
 	k->ssh_unlock = SSH_NO;
-	k->plymouth = 0;
+	k->plymouth = PLYMOUTH_NO;
 	k->overlay_tools = 0;
 	k->live_https = 0;
 	return 0;
