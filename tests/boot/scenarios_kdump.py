@@ -22,7 +22,6 @@ The crash boot's seconds are printed (under TCG the crash kernel boots
 as slowly as any other; makedumpfile reads the whole /proc/vmcore).
 """
 
-import hashlib
 import os
 import re
 import shutil
@@ -32,6 +31,7 @@ import time
 
 import disks
 import scenarios_early
+import scenarios_sb
 import scratch
 import serialtext
 
@@ -82,19 +82,8 @@ def _copy_with_libs(binary, root):
             shutil.copy2(os.path.realpath(path), dst)
 
 
-def _run(cmd, **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
-    if r.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s" % (" ".join(cmd), r.returncode, r.stdout[-3000:]))
-    return r.stdout
-
-
-def _sha(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+_run = scenarios_early._run
+_sha = scenarios_sb._sha
 
 
 def kdump_sysroot(builddir):

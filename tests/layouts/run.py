@@ -68,15 +68,8 @@ KINDS = ("generic", "hostonly")
 FSCK_CLEAN = re.compile(r"testroot: clean, \d+/\d+ files")
 
 
-def say(*a):
-    print(*a, flush=True)
-
-
-def run(cmd, **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
-    if r.returncode != 0:
-        raise RuntimeError("`%s` failed (%d):\n%s" % (" ".join(cmd), r.returncode, r.stdout[-3000:]))
-    return r.stdout
+say = fixtures.say
+run = fixtures.run
 
 
 # ------------------------------------------------------------ checks
