@@ -192,13 +192,16 @@ static void withdraw(void)
 {
 	static bool said;
 	const char cancel = '\x03';
-	int fd, r = -ENODEV;
+	int fd = -1, r = -ENODEV;
 
-	if (ply.vt && (fd = open(paths.tty, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) < 0)
-		r = -errno;
-	else if (ply.vt) {
-		r = ioctl(fd, TIOCSTI, &cancel) < 0 ? -errno : 0;
-		close(fd);
+	if (ply.vt) {
+		fd = open(paths.tty, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			r = -errno;
+		else {
+			r = ioctl(fd, TIOCSTI, &cancel) < 0 ? -errno : 0;
+			close(fd);
+		}
 	}
 	ply.withdrawn = r == 0;
 	if (r < 0 && !said) {
