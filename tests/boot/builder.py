@@ -32,6 +32,7 @@ import threading
 import time
 
 import disks
+import pvh
 import serialtext
 import tang
 import tpm
@@ -236,7 +237,7 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
                "-serial", "file:" + log,
-               "-kernel", env["vmlinuz"], "-initrd", img,
+               "-kernel", pvh.kernel(env["vmlinuz"]), "-initrd", img,
                "-append", "console=ttyS0 quiet panic=-1"]
         for i, b in enumerate(blanks + [src]):
             cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, b),

@@ -24,6 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import netservers  # noqa: E402
+import pvh  # noqa: E402
 
 MODULES = "virtio_pci,virtio_net,af_packet,nfs,nfsv4,nbd,iscsi_tcp,sd_mod,ext4"
 BINARIES = "busybox,nbd-client,iscsistart"
@@ -86,7 +87,7 @@ def main():
             netdev = ",".join(["user,id=n0,restrict=on", nfs.guestfwd(2049),
                                iscsi.guestfwd(3260), nbd.guestfwd(10809)])
             cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512", "-nographic",
-                   "-no-reboot", "-kernel", "/boot/vmlinuz-" + kver, "-initrd", img,
+                   "-no-reboot", "-kernel", pvh.kernel("/boot/vmlinuz-" + kver), "-initrd", img,
                    "-append", "console=ttyS0 panic=-1 quiet",
                    "-netdev", netdev, "-device", "virtio-net-pci,netdev=n0"]
             print(" ".join(cmd))

@@ -24,6 +24,7 @@ import uuid
 
 import builder
 import disks
+import pvh
 import scratch
 import serialtext
 
@@ -151,7 +152,7 @@ class Hibernation:
                    % (self.root_uuid, self.swapdev, self.cmdline))
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-               "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", img,
+               "-serial", "file:" + log, "-kernel", pvh.kernel(ctx["vmlinuz"]), "-initrd", img,
                "-append", cmdline]
         for i, c in enumerate(copies):
             cmd += ["-drive", "if=none,id=d%d,format=raw,file=%s" % (i, c),

@@ -30,6 +30,7 @@ import threading
 import time
 
 import disks
+import pvh
 import scenarios_early
 import scenarios_sb
 import scratch
@@ -211,7 +212,7 @@ class KdumpDisk:
             ROOT.uuid, CRASHKERNEL)
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", MEMORY, "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-               "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", boot_img,
+               "-serial", "file:" + log, "-kernel", pvh.kernel(ctx["vmlinuz"]), "-initrd", boot_img,
                "-append", cmdline, "-drive", "if=none,id=d0,format=raw,file=" + disk,
                "-device", "virtio-blk-pci,drive=d0"]
         t = time.monotonic()

@@ -15,6 +15,7 @@ import subprocess
 import threading
 
 import disks
+import pvh
 import scenarios_liveovl
 import scenarios_overlay
 import serialtext
@@ -30,7 +31,7 @@ def _boot_writing(ctx, img, cmdline, log, drives):
     os.makedirs(os.path.dirname(log), exist_ok=True)
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", img,
+           "-serial", "file:" + log, "-kernel", pvh.kernel(ctx["vmlinuz"]), "-initrd", img,
            "-append", cmdline] + drives
     try:
         for _ in range(serialtext.BOOT_TRIES):

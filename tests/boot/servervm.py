@@ -37,6 +37,7 @@ import threading
 import time
 
 import netservers
+import pvh
 import serialtext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -241,7 +242,7 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
             raise ValueError("server VM parameter %r has a space" % p)
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-kernel", env["vmlinuz"], "-initrd", img,
+           "-serial", "file:" + log, "-kernel", pvh.kernel(env["vmlinuz"]), "-initrd", img,
            "-append", " ".join(["console=ttyS0", "loglevel=4", "panic=-1"] + params),
            "-drive", "if=none,id=d0,format=raw,%s,file=%s" % (
                "snapshot=on" if nvmet else "readonly=on", disk),

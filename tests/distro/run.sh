@@ -228,12 +228,13 @@ make_disk() { # OUT EXTRA_MB
 	mount_root
 }
 # boot_and_check NAME INITRD DISK ROOTDEV CMDLINE...: a TCG boot to the
-# marker unit's poweroff, and what its serial console says
+# marker unit's poweroff, and what its serial console says; the kernel
+# through its PVH entry, as every boot test (tests/boot/pvh.py)
 boot_and_check() {
 	local name=$1 initrd=$2 disk=$3 rootdev=$4 qrc
 	shift 4
 	timeout 900 qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -no-reboot \
-		-kernel "$work/vmlinuz" -initrd "$initrd" -append "$*" \
+		-kernel "$(python3 "$top/tests/boot/pvh.py" "$work/vmlinuz")" -initrd "$initrd" -append "$*" \
 		-drive "if=virtio,format=raw,file=$disk" \
 		-serial "file:$work/serial-$name.txt" -monitor none -display none >"$log/qemu-$name.txt" 2>&1 </dev/null
 	qrc=$?

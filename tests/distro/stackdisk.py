@@ -57,6 +57,7 @@ sys.dont_write_bytecode = True
 import builder  # noqa: E402
 import disks  # noqa: E402
 import run as bootrun  # noqa: E402
+import pvh  # noqa: E402
 import serialtext  # noqa: E402
 from scenarios_plymouth import Screenshot, keys_for  # noqa: E402
 
@@ -144,7 +145,7 @@ def run_builder(uniramfs, kver, vmlinuz, work, name, script, params, blanks, ima
     # -cpu max: AES-NI, which TCG runs far faster than aes-generic
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-kernel", vmlinuz, "-initrd", img,
+           "-serial", "file:" + log, "-kernel", pvh.kernel(vmlinuz), "-initrd", img,
            "-append", "console=ttyS0 quiet panic=-1"]
     for i, d in enumerate(paths + list(images) + [src]):
         cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, d),

@@ -45,6 +45,7 @@ sys.dont_write_bytecode = True
 import run as boottest  # noqa: E402  tests/boot/run.py: boot(), check(), Images
 import builder  # noqa: E402
 import disks  # noqa: E402
+import pvh  # noqa: E402
 import scenarios_early  # noqa: E402
 import serialtext  # noqa: E402
 import fetch  # noqa: E402
@@ -146,7 +147,7 @@ def boot_plain(kernel, initrd, disk, cmdline, log, timeout):
     passes one, so this one runs QEMU itself, the same way."""
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512M", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-snapshot", "-kernel", kernel, "-append", cmdline, "-serial", "file:" + log,
+           "-snapshot", "-kernel", pvh.kernel(kernel), "-append", cmdline, "-serial", "file:" + log,
            "-drive", "if=none,id=d0,format=raw,file=" + disk,
            "-device", "virtio-blk-pci,drive=d0"]
     if initrd:
