@@ -7,7 +7,8 @@ hard-link counts and link targets; device nodes, which extract skips by
 default, must be absent then and present with --preserve.
 
 Images: our generic one (rebuilt when the binary is newer), one from
-mkinitramfs and one from dracut (cached: they take 30-45 s each), all
+mkinitramfs and one from dracut (cached outside the checkout by a hash
+of their command and the packages' versions: they take 30-45 s each), all
 for the newest kernel in /lib/modules. Each image is extracted three
 ways: default, --preserve, and default with the openat2-less walk
 (UNIRAMFS_NO_OPENAT2=1). Prints `IMAGE: N passed, N failed` per image
@@ -45,6 +46,20 @@ def newest_kver():
     return sorted(kvers, key=key)[-1]
 
 
+# the other generators' images outlive the checkout (CI starts from a
+# fresh clone): they take 30-45 s each and change only with the tools
+FOREIGN_CACHE = os.environ.get("UNIRAMFS_TEST_CACHE", "/var/cache/uniramfs-tests") + "/extract-images"
+
+
+def foreign_key(cmd, kver):
+    """A hash of what another generator's image is made from: its command,
+    the kernel, and the versions of the packages that make it."""
+    pkgs = ["dracut-core", "initramfs-tools", "initramfs-tools-core", "linux-image-" + kver]
+    q = subprocess.run(["dpkg-query", "-W", "-f", "${Package}=${Version}\\n"] + pkgs,
+                       capture_output=True, text=True)
+    return hashlib.sha256(repr((cmd, kver, q.stdout)).encode()).hexdigest()[:16]
+
+
 def make_images(builddir, uniramfs, only):
     cache = os.path.join(builddir, "extract-images")
     os.makedirs(cache, exist_ok=True)
@@ -60,6 +75,9 @@ def make_images(builddir, uniramfs, only):
         if only and name not in only:
             continue
         out = os.path.join(cache, f"{name}-{kver}.img")
+        if name != "uniramfs-generic":
+            out = os.path.join(FOREIGN_CACHE, f"{name}-{kver}-{foreign_key(cmd, kver)}.img")
+            os.makedirs(FOREIGN_CACHE, exist_ok=True)
         if shutil.which(cmd[0]) is None and not os.path.exists(cmd[0]):
             print(f"{name}: SKIP ({cmd[0]} not installed)")
             continue
