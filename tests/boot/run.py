@@ -547,7 +547,9 @@ def _boot_once(vmlinuz, initrd, disk_paths, bus, cmdline, log, stop_on, interact
     timed_out = False
     seen_at = None
     while p.poll() is None:
-        time.sleep(0.1 if console else 0.5)
+        # wait() rather than sleep(): the boot is over the moment QEMU exits
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(0.1 if console else 0.5)
         now = time.monotonic()
         if console:
             console.step()
