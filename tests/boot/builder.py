@@ -237,7 +237,7 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
                "-serial", "file:" + log,
-               "-kernel", pvh.kernel(env["vmlinuz"]), "-initrd", img,
+               "-kernel", env["vmlinuz"], "-initrd", img,
                "-append", "console=ttyS0 quiet panic=-1"]
         for i, b in enumerate(blanks + [src]):
             cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, b),
@@ -249,7 +249,7 @@ def _build(layout, testinit, work, env, stem, paths, ddir):
             # nothing of the layout: its disks are still blank, boot again
             for _ in range(serialtext.BOOT_TRIES):
                 try:
-                    subprocess.run(cmd + tpmargs, stdin=subprocess.DEVNULL,
+                    subprocess.run(pvh.argv(cmd + tpmargs), stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    timeout=BUILDER_TIMEOUT)
                 except subprocess.TimeoutExpired:

@@ -87,13 +87,13 @@ def main():
             netdev = ",".join(["user,id=n0,restrict=on", nfs.guestfwd(2049),
                                iscsi.guestfwd(3260), nbd.guestfwd(10809)])
             cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512", "-nographic",
-                   "-no-reboot", "-kernel", pvh.kernel("/boot/vmlinuz-" + kver), "-initrd", img,
+                   "-no-reboot", "-kernel", "/boot/vmlinuz-" + kver, "-initrd", img,
                    "-append", "console=ttyS0 panic=-1 quiet",
                    "-netdev", netdev, "-device", "virtio-net-pci,netdev=n0"]
             print(" ".join(cmd))
             log = os.path.join(work, "netprobe.log")
             with open(log, "w") as out:
-                subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, timeout=600,
+                subprocess.run(pvh.argv(cmd), stdout=out, stderr=subprocess.STDOUT, timeout=600,
                                stdin=subprocess.DEVNULL)
     text = open(log, errors="replace").read()
     ok = True

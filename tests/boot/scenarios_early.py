@@ -152,7 +152,7 @@ class Hibernation:
                    % (self.root_uuid, self.swapdev, self.cmdline))
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-               "-serial", "file:" + log, "-kernel", pvh.kernel(ctx["vmlinuz"]), "-initrd", img,
+               "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", img,
                "-append", cmdline]
         for i, c in enumerate(copies):
             cmd += ["-drive", "if=none,id=d%d,format=raw,file=%s" % (i, c),
@@ -162,7 +162,7 @@ class Hibernation:
             # a kernel that panicked in its timer check on a busy host
             # touched no disk: boot it again
             for _ in range(serialtext.BOOT_TRIES):
-                subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                subprocess.run(pvh.argv(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=HIBERNATE_TIMEOUT)
                 text = serialtext.read(log)
                 if not serialtext.host_too_slow(text):

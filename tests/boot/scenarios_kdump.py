@@ -212,13 +212,13 @@ class KdumpDisk:
             ROOT.uuid, CRASHKERNEL)
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", MEMORY, "-smp", "1",
                "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-               "-serial", "file:" + log, "-kernel", pvh.kernel(ctx["vmlinuz"]), "-initrd", boot_img,
+               "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", boot_img,
                "-append", cmdline, "-drive", "if=none,id=d0,format=raw,file=" + disk,
                "-device", "virtio-blk-pci,drive=d0"]
         t = time.monotonic()
         for _ in range(serialtext.BOOT_TRIES):
             try:
-                subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                subprocess.run(pvh.argv(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.STDOUT, timeout=CRASH_TIMEOUT)
             except subprocess.TimeoutExpired:
                 raise RuntimeError("the crash boot did not end within %d s (%s)"

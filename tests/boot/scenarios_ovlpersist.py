@@ -31,11 +31,11 @@ def _boot_writing(ctx, img, cmdline, log, drives):
     os.makedirs(os.path.dirname(log), exist_ok=True)
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-kernel", pvh.kernel(ctx["vmlinuz"]), "-initrd", img,
+           "-serial", "file:" + log, "-kernel", ctx["vmlinuz"], "-initrd", img,
            "-append", cmdline] + drives
     try:
         for _ in range(serialtext.BOOT_TRIES):
-            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            subprocess.run(pvh.argv(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.STDOUT, timeout=FIRST_BOOT_TIMEOUT)
             text = serialtext.read(log)
             if not serialtext.host_too_slow(text):

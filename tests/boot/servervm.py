@@ -242,7 +242,7 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
             raise ValueError("server VM parameter %r has a space" % p)
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-kernel", pvh.kernel(env["vmlinuz"]), "-initrd", img,
+           "-serial", "file:" + log, "-kernel", env["vmlinuz"], "-initrd", img,
            "-append", " ".join(["console=ttyS0", "loglevel=4", "panic=-1"] + params),
            "-drive", "if=none,id=d0,format=raw,%s,file=%s" % (
                "snapshot=on" if nvmet else "readonly=on", disk),
@@ -250,7 +250,7 @@ def start(env, work, disk, name, rootpath="", siaddr="", v4=True, nbd="", iscsi=
            "-netdev", "socket,id=s0,listen=127.0.0.1:%d" % port,
            "-device", "virtio-net-pci,netdev=s0,mac=" + SERVER_MAC]
     t = time.monotonic()
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    p = subprocess.Popen(pvh.argv(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT)
     s = ServerVM(p, port, log)
     try:

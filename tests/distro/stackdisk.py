@@ -145,14 +145,14 @@ def run_builder(uniramfs, kver, vmlinuz, work, name, script, params, blanks, ima
     # -cpu max: AES-NI, which TCG runs far faster than aes-generic
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "1G", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-serial", "file:" + log, "-kernel", pvh.kernel(vmlinuz), "-initrd", img,
+           "-serial", "file:" + log, "-kernel", vmlinuz, "-initrd", img,
            "-append", "console=ttyS0 quiet panic=-1"]
     for i, d in enumerate(paths + list(images) + [src]):
         cmd += ["-drive", "if=none,id=b%d,format=raw,file=%s" % (i, d),
                 "-device", "virtio-blk-pci,drive=b%d" % i]
     t = time.monotonic()
     try:
-        subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        subprocess.run(pvh.argv(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=900)
     except subprocess.TimeoutExpired:
         pass

@@ -147,7 +147,7 @@ def boot_plain(kernel, initrd, disk, cmdline, log, timeout):
     passes one, so this one runs QEMU itself, the same way."""
     cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512M", "-smp", "1",
            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
-           "-snapshot", "-kernel", pvh.kernel(kernel), "-append", cmdline, "-serial", "file:" + log,
+           "-snapshot", "-kernel", kernel, "-append", cmdline, "-serial", "file:" + log,
            "-drive", "if=none,id=d0,format=raw,file=" + disk,
            "-device", "virtio-blk-pci,drive=d0"]
     if initrd:
@@ -156,7 +156,7 @@ def boot_plain(kernel, initrd, disk, cmdline, log, timeout):
         t = time.monotonic()
         timed_out = False
         try:
-            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            subprocess.run(pvh.argv(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.STDOUT, timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
