@@ -78,20 +78,19 @@ static void remember_nodriver(struct driverq *q, const struct pending *p)
 	q->nnodrv++;
 }
 
-bool driverq_load_next(struct driverq *q)
+/* Is a before b in the order drivers load: by class, then as seen? */
+static bool sooner(const struct pending *a, const struct pending *b)
 {
-	struct pending p;
-	size_t best = 0;
+	return a->prio < b->prio || (a->prio == b->prio && a->seq < b->seq);
+}
+
+/* Load the queued driver at index i and take it off the queue. */
+static void load_at(struct driverq *q, size_t i)
+{
+	struct pending p = q->v[i];
 	int n;
 
-	if (!q->n)
-		return false;
-	for (size_t i = 1; i < q->n; i++)
-		if (q->v[i].prio < q->v[best].prio ||
-		    (q->v[i].prio == q->v[best].prio && q->v[i].seq < q->v[best].seq))
-			best = i;
-	p = q->v[best];
-	q->v[best] = q->v[--q->n];
+	q->v[i] = q->v[--q->n];
 	n = q->ml ? modload_alias(q->ml, p.modalias) : 0;
 	q->last_load_ms = q->ops->now_ms();
 	if (n < 0)
@@ -102,6 +101,18 @@ bool driverq_load_next(struct driverq *q)
 		log_debug("%s: %d module(s) for %s", p.devpath, n, p.modalias);
 	free(p.modalias);
 	free(p.devpath);
+}
+
+bool driverq_load_next(struct driverq *q)
+{
+	size_t best = 0;
+
+	if (!q->n)
+		return false;
+	for (size_t i = 1; i < q->n; i++)
+		if (sooner(&q->v[i], &q->v[best]))
+			best = i;
+	load_at(q, best);
 	return true;
 }
 
@@ -117,6 +128,41 @@ void driverq_load_all(struct driverq *q)
 {
 	while (driverq_load_next(q))
 		;
+}
+
+/* A driver someone answering a question may need: keyboards and what
+ * they hang off (USB hosts and devices, HID, PS/2, virtio-input, Xen's),
+ * serial ports on cards (a console there), and with display the screen
+ * the splash shows it on (display controllers, virtio-gpu). */
+static bool for_question(const char *m, bool display)
+{
+	const char *bc = strstr(m, "bc");
+
+	if (str_has_prefix(m, "pci:") && bc)
+		return !strncmp(bc, "bc0Csc03", 8) || /* USB hosts */
+		       !strncmp(bc, "bc09", 4) ||     /* input controllers */
+		       !strncmp(bc, "bc07", 4) ||     /* serial ports */
+		       (display && !strncmp(bc, "bc03", 4));
+	return str_has_prefix(m, "usb:") || str_has_prefix(m, "hid:") || str_has_prefix(m, "serio:") ||
+	       str_has_prefix(m, "acpi:PNP03") || /* i8042 keyboards */
+	       str_has_prefix(m, "platform:i8042") || str_has_prefix(m, "xen:vkbd") ||
+	       !strncmp(m, "virtio:d00000012v", 17) || /* virtio-input */
+	       (display && !strncmp(m, "virtio:d00000010v", 17)); /* virtio-gpu */
+}
+
+void driverq_load_for_question(struct driverq *q, bool display)
+{
+	for (;;) {
+		size_t best = q->n;
+
+		for (size_t i = 0; i < q->n; i++)
+			if (for_question(q->v[i].modalias, display) &&
+			    (best == q->n || sooner(&q->v[i], &q->v[best])))
+				best = i;
+		if (best == q->n)
+			return;
+		load_at(q, best);
+	}
 }
 
 bool driverq_has_work(void *arg, bool ending)

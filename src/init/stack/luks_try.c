@@ -10,6 +10,7 @@
 #include "err.h"
 #include "init/dev/driverq.h"
 #include "init/remote/askpass.h"
+#include "init/remote/plymouth.h"
 #include "init/stack/luks_clevis.h"
 #include "init/stack/luks_keyscript.h"
 #include "init/stack/luks_unlock.h"
@@ -123,8 +124,9 @@ static int ask(struct stack_env *env, const struct unlock *u)
 	long tries = u->opts.tries >= 0 ? u->opts.tries : env->stack->tries;
 	int r = 0;
 
-	/* whoever types needs a keyboard: every queued driver loads now */
-	driverq_load_all(env->drivers);
+	/* whoever types needs a keyboard (and the splash its screen) now;
+	 * the other queued drivers load while the question waits */
+	driverq_load_for_question(env->drivers, plymouth_wanted());
 	for (long t = 0; tries == 0 || t < tries; t++) {
 		ssize_t n = env->xops->read_secret
 				    ? env->xops->read_secret(prompt, pass, sizeof(pass), env->loop,

@@ -13,6 +13,7 @@
 #include "err.h"
 #include "init/dev/driverq.h"
 #include "init/remote/askpass.h"
+#include "init/remote/plymouth.h"
 #include "log.h"
 #include "util.h"
 
@@ -87,9 +88,10 @@ static int ask_secret(struct plugin_ask *a, int fd, const char *prompt)
 	int r;
 
 	log_info("plugin %s asks for a secret", a->plugin);
-	/* whoever types needs a keyboard: every queued driver loads now */
+	/* whoever types needs a keyboard (and the splash its screen) now;
+	 * the other queued drivers load while the question waits */
 	if (env->drivers)
-		driverq_load_all(env->drivers);
+		driverq_load_for_question(env->drivers, plymouth_wanted());
 	n = env->xops->read_secret
 		    ? env->xops->read_secret(prompt, pass, sizeof(pass), env->loop, env->remote)
 		    : err_set("no console");
