@@ -6,8 +6,8 @@ found by bisection, for uniramfs's generic, hostonly and kdump images
 beside dracut's and mkinitramfs's for the same kernel and root, in one run.
 
   bench/memfloor.py [--builddir DIR] [--only a,b] [--list] [--low MIB]
-                    [--high MIB] [--step MIB] [--out DIR] [--workdir DIR]
-                    [--no-install]
+                    [--high MIB] [--step MIB] [--meminfo] [--out DIR]
+                    [--workdir DIR] [--no-install]
 
 Each image is first booted at --high (1024 MiB: it must pass there, or
 its row says so), then -m is bisected over multiples of --step (8 MiB)
@@ -19,6 +19,11 @@ The kdump image boots as any image when the kernel is not a crash
 kernel (its hook says so and the boot goes on), so its floor is that of
 an ordinary boot: what crashkernel= must at least reserve for it.
 Not part of CI (each image costs about seven TCG boots).
+
+--meminfo: no bisection; each image boots once at --high, under
+-icount shift=0, with testinit.show=/proc/meminfo, and OUT/meminfo.md
+has the fields the root's init read there (RAM in use at the root's
+init: MemTotal - MemAvailable, and where it is).
 
 Writes OUT/memfloor.md and OUT/memfloor.json.
 """
@@ -40,6 +45,13 @@ import scenarios_kdump  # noqa: E402  tests/boot: the --kdump image's sysroot
 # shows that QEMU's last -m is the one that counted
 MEMORY_RE = re.compile(r"Memory: (\d+)K/(\d+)K available")
 BOOT_TIMEOUT = 240   # seconds: a boot short of memory may crawl before it fails
+# --meminfo: the fields of /proc/meminfo the root's init shows (testinit.show=)
+MEMINFO = ("MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached", "Shmem", "Unevictable",
+           "AnonPages", "Slab", "SUnreclaim", "KernelStack", "PageTables")
+# deterministic, and dracut's boot then shows testinit's whole report (on
+# TCG's clock its poweroff cut the serial text short, as in live.md)
+ICOUNT = ("-icount", "shift=0")
+MEMINFO_RE = re.compile(r"^TESTINIT: show /proc/meminfo: (\w+):\s+(\d+) kB$", re.M)
 
 
 def _bench_run():
@@ -68,11 +80,12 @@ def generators(builddir, uniramfs, kver, work):
     return gens
 
 
-def boot_at(g, mib, vmlinuz, disk, sc, work):
-    """One boot of g's image with -m MIB: (passed, record)."""
-    cmdline = "%s root=%s" % (boottest.BASE_CMDLINE, sc.root)
-    logf = os.path.join(work, "logs", "memfloor-%s-%d.log" % (g.key, mib))
-    r = boottest.boot(vmlinuz, g.img, [disk], sc.bus, cmdline, logf, extra=["-m", "%dM" % mib])
+def boot_at(g, mib, vmlinuz, disk, sc, work, words="", tag="memfloor", extra=()):
+    """One boot of g's image with -m MIB, words added to its command
+    line, extra QEMU arguments: (passed, record, serial text)."""
+    cmdline = "%s root=%s%s" % (boottest.BASE_CMDLINE, sc.root, " " + words if words else "")
+    logf = os.path.join(work, "logs", "%s-%s-%d.log" % (tag, g.key, mib))
+    r = boottest.boot(vmlinuz, g.img, [disk], sc.bus, cmdline, logf, extra=["-m", "%dM" % mib] + list(extra))
     text, dt, timed_out = r[0], r[1], r[2]
     err = boottest.check(sc, text, timed_out, ours=g.key.startswith("uniramfs"))
     m = MEMORY_RE.search(text)
@@ -92,29 +105,68 @@ def boot_at(g, mib, vmlinuz, disk, sc, work):
     said = "" if err is None else "  " + rec.get("kernel_said", err)
     log("  %-36s -m %4d: %s (%.0f s)%s" % (g.label, mib, "PASS" if err is None else "FAIL", dt,
                                           said))
-    return err is None, rec
+    return err is None, rec, text
 
 
 def floor(g, a, vmlinuz, disk, sc, work):
     boots = []
-    ok, rec = boot_at(g, a.high, vmlinuz, disk, sc, work)
+    ok, rec, _ = boot_at(g, a.high, vmlinuz, disk, sc, work)
     boots.append(rec)
     if not ok:
         return None, boots
     lo, hi = a.low // a.step, a.high // a.step   # in steps: hi passes; lo is assumed to fail
-    ok, rec = boot_at(g, lo * a.step, vmlinuz, disk, sc, work)
+    ok, rec, _ = boot_at(g, lo * a.step, vmlinuz, disk, sc, work)
     boots.append(rec)
     if ok:
         return lo * a.step, boots
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        ok, rec = boot_at(g, mid * a.step, vmlinuz, disk, sc, work)
+        ok, rec, _ = boot_at(g, mid * a.step, vmlinuz, disk, sc, work)
         boots.append(rec)
         if ok:
             hi = mid
         else:
             lo = mid
     return hi * a.step, boots
+
+
+def meminfo(g, a, vmlinuz, disk, sc, work):
+    """--meminfo: g's image booted at --high MiB, once; what
+    /proc/meminfo said to the root's init, in KiB, or why it did not."""
+    ok, rec, text = boot_at(g, a.high, vmlinuz, disk, sc, work, "testinit.show=/proc/meminfo",
+                            "meminfo", ICOUNT)
+    fields = {k: int(v) for k, v in MEMINFO_RE.findall(text) if k in MEMINFO}
+    rec["meminfo"] = fields
+    if ok and "MemAvailable" in fields:
+        rec["used_kib"] = fields["MemTotal"] - fields["MemAvailable"]
+        log("  %-36s used %d MiB: %s" % (g.label, rec["used_kib"] // 1024, ", ".join(
+            "%s %d" % (k, fields[k] // 1024) for k in MEMINFO if k in fields)))
+    return rec
+
+
+def meminfo_report(res, path):
+    lines = common.report_head("RAM in use at the root's init", res)
+    lines += ["Command: `%s`" % res["command"], "",
+              "Each image booted the plain ext4 root on virtio-blk (root=UUID=, tests/boot's "
+              "virtio-uuid) under QEMU TCG with `-icount shift=0`, one CPU, -m %d, once, with "
+              "`testinit.show=/proc/meminfo`: the root's init (tests/boot/testinit.c, PID 1 "
+              "after switch_root) prints /proc/meminfo first thing. MiB; used = MemTotal − "
+              "MemAvailable." % res["high"], "",
+              "| image | size (bytes) | used | " + " | ".join(MEMINFO[1:]) + " | boot |",
+              "| --- | ---: | ---: | " + " | ".join("---:" for _ in MEMINFO[1:]) + " | --- |"]
+    for g in res["generators"]:
+        b = g.get("meminfo_boot", {})
+        f = b.get("meminfo", {})
+        cells = ["%.1f" % (f[k] / 1024) if k in f else "" for k in MEMINFO[1:]]
+        used = "%.1f" % (b["used_kib"] / 1024) if "used_kib" in b else ""
+        verdict = ("PASS" if b.get("pass") else "FAIL (%s)" % b.get("reason", g.get(
+            "build_error", "not booted")))
+        lines.append("| %s | %s | %s | %s | %s |" % (g["label"], g.get("size", ""), used,
+                                                    " | ".join(cells), verdict))
+    lines += ["", "Images:", ""] + ["- **%s**: `%s`" % (g["label"], g.get("command", "?"))
+                                     for g in res["generators"]]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def report(res, path):
@@ -158,6 +210,9 @@ def main():
     ap.add_argument("--low", type=int, default=64, help="MiB assumed too little (64)")
     ap.add_argument("--high", type=int, default=1024, help="MiB that must boot (1024)")
     ap.add_argument("--step", type=int, default=8, help="MiB (8)")
+    ap.add_argument("--meminfo", action="store_true",
+                    help="no bisection: one boot at --high each, /proc/meminfo at the root's "
+                    "init (OUT/meminfo.md)")
     a = common.parse_args(ap, os.path.join(HERE, "work"))
     boottest.BOOT_TIMEOUT = BOOT_TIMEOUT
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
@@ -186,6 +241,10 @@ def main():
             continue
         g.res["command"] = g.cmd
         g.res["size"] = os.path.getsize(g.img)
+        if a.meminfo:
+            g.res["meminfo_boot"] = meminfo(g, a, vmlinuz, disk, sc, work)
+            write(a, kver, started, t0, gens)
+            continue
         g.res["floor_mib"], g.res["boots"] = floor(g, a, vmlinuz, disk, sc, work)
         log("  %s: %s" % (g.label, "floor %d MiB" % g.res["floor_mib"] if g.res["floor_mib"]
                           else "did not boot at %d MiB" % a.high))
@@ -204,7 +263,10 @@ def write(a, kver, started, t0, gens):
            "low": a.low, "high": a.high, "step": a.step,
            "wall_seconds": round(time.monotonic() - t0),
            "generators": [g.res for g in gens]}
-    common.write_results(res, a.out, "memfloor", report, "memfloor")
+    if a.meminfo:
+        common.write_results(res, a.out, "meminfo", meminfo_report, "memfloor")
+    else:
+        common.write_results(res, a.out, "memfloor", report, "memfloor")
 
 
 if __name__ == "__main__":
