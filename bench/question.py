@@ -247,7 +247,9 @@ def scenario(row, i):
 
 def question_times(text, where):
     """(Run /init, lower, upper) guest seconds of the question, from the
-    serial text; None where it is not there."""
+    serial text as it came (not serialtext's, which moves the kernel
+    lines printed after an unfinished prompt line before it); None where
+    it is not there."""
     ri = common.RUN_INIT_RE.search(text)
     if not ri:
         return None
@@ -296,7 +298,8 @@ def boot_row(runner, row, initrd, n):
         sc, act = scenario(row, i)
         sc, err, dt, _, text = runner.scenario(sc, initrd=initrd)
         b = common.boot_record(text, dt, err, runner.log_path(sc))
-        q = question_times(text, row.where)
+        with open(runner.log_path(sc), errors="replace") as f:
+            q = question_times(f.read().replace("\r", ""), row.where)
         if q:
             b["question"] = round(q[2] - q[0], 3)
             b["question_lower"] = round(q[1] - q[0], 3)
@@ -307,9 +310,9 @@ def boot_row(runner, row, initrd, n):
             b["shots"] = act.trace
         if err is None and q is None:
             b["pass"], b["reason"] = False, "no SysRq time for the question"
-        # the question was asked and answered; the boot after it is judged
-        # apart (dracut's splash row cannot pass: see rows())
-        b["asked"] = q is not None and (b["pass"] or row.stop_after is not None)
+        # the question was asked; the boot after it is judged apart
+        # (dracut's splash row cannot pass: see rows())
+        b["asked"] = q is not None
         out.append(b)
         log("  %-18s boot %d: %s%s%s" % (
             row.key, i + 1, "PASS" if b["pass"] else "FAIL (%s)" % b["reason"],
