@@ -175,15 +175,26 @@ static bool never(const struct init *in, const void *arg)
 static int wait_quiet(struct init *in, long long end,
 		      bool (*ready)(const struct init *in, const void *arg), const void *arg)
 {
+	long long start = now_ms(in);
 	int r;
 
-	while ((end < 0 || now_ms(in) < end) && !ready(in, arg) &&
-	       (in->drivers.n || now_ms(in) - last_activity(in) < ROOT_QUIET_MS)) {
-		long long until = last_activity(in) + ROOT_QUIET_MS;
+	for (;;) {
+		long long now = now_ms(in), last = last_activity(in), until;
+
+		/* quiet since the wait began at the earliest: the clock counts
+		 * from the kernel's start, which may be more than ROOT_QUIET_MS
+		 * before /init, and nothing has happened yet then */
+		if (last < start)
+			last = start;
+		if ((end >= 0 && now >= end) || ready(in, arg) ||
+		    (!in->drivers.n && now - last >= ROOT_QUIET_MS))
+			return 0;
+		until = last + ROOT_QUIET_MS;
+		if (until <= now)
+			until = now + 100; /* quiet but for drivers still to load: let the loop load them */
 		if ((r = boot_wait(in, end >= 0 && end < until ? end : until, ready, arg)) < 0)
 			return r;
 	}
-	return 0;
 }
 
 /* rd.overlay=DEVICE: the upper layer's disk may come after the root's (a

@@ -393,7 +393,11 @@ static const struct initops plugin_initops = {
 /* root= with a plugin's root prefix: once the devices are quiet, its
  * program mounts the rest of root= on /sysroot; the boot goes on to the
  * real init, with no device wait and no mount of its own. A failure is
- * said with the program's status and goes through the failure path. */
+ * said with the program's status and goes through the failure path.
+ * slow: the kernel took 8 s to reach /init (a loaded host, a slow
+ * machine): the drivers still load before the program runs, and it runs
+ * once they are quiet, not at rd.timeout (it waited out rd.timeout and
+ * found no disk, as no driver had loaded). */
 static void test_plugin_root(void)
 {
 	struct fake_ops *f;
@@ -402,18 +406,39 @@ static void test_plugin_root(void)
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	for (int fail = 0; fail < 2; fail++) {
+	for (int fail = 0; fail < 3; fail++) {
+		bool slow = fail == 2;
+		long long t0;
+
 		f = plugin_tree = fake_boot_setup("root=ZFS=pool/root panic=-1 rd.shell=0");
-		plugin_status = fail ? 2 : 0;
+		if (slow) {
+			/* and the disk comes only with its driver: nothing at coldplug */
+			char *d = fake_path(f, "/sys/devices/pci0000:00/0000:00:04.0/virtio1/block");
+			char *c = fake_path(f, "/sys/class/block");
+			char *cmd = xasprintf("rm -rf '%s' '%s'", d, c);
+
+			CHECK(system(cmd) == 0);
+			free(cmd);
+			free(c);
+			free(d);
+			f->now += 8000;
+		}
+		t0 = f->now;
+		plugin_status = fail == 1 ? 2 : 0;
 		fake_write(f, "/usr/lib/zfs/mount-root", "#!/bin/sh\n");
 		p = fake_path(f, "/usr/lib/zfs/mount-root");
 		chmod(p, 0755);
 		free(p);
 		fake_write(f, "/etc/uniramfs/plugin-rows",
 			   "root\tzfs\tZFS=\t/usr/lib/zfs/mount-root\tzfs\t-\n");
-		if (!fail) {
+		if (fail != 1) {
 			CHECK(fake_boot_run(f, &in, &plugin_initops, fake_boot_kernel_env) == 0);
 			CHECK(fake_boot_logged("<6>root=ZFS=pool/root: mounting it with plugin zfs\n"));
+			CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
+			CHECK(fake_log_find(f, "finit_module virtio_blk") <
+			      fake_log_find(f, "run /usr/lib/zfs/mount-root /usr/lib/zfs/mount-root "
+						       "pool/root /sysroot"));
+			CHECK(f->now - t0 < 10000); /* ROOT_QUIET_MS after the last load, not rd.timeout */
 			CHECK(fake_log_find(f, "run /usr/lib/zfs/mount-root /usr/lib/zfs/mount-root "
 					       "pool/root /sysroot") >= 0);
 			CHECK(fake_log_count(f, "mount /dev/") == 0);
