@@ -14,7 +14,8 @@ skips is the bzImage's decompressor and its KASLR choice, which no test is
 about.  Boots that are about the way a kernel is loaded keep the bzImage:
 firmware (OVMF, iPXE) loads it itself, the README's demo and the Debian
 live stick boot it as a boot loader would, and UNIRAMFS_TEST_BZIMAGE=1
-makes every boot do so.  So do boots with a TPM (argv() says why).
+makes every boot do so.  So do boots with a screen or a TPM (argv()
+says why).
 
   pvh.py BZIMAGE      prints the path to boot (the cached ELF, or BZIMAGE
                       when it cannot be started through PVH)
@@ -125,7 +126,9 @@ def kernel(bzimage):
 def argv(cmd):
     """CMD, a qemu-system-x86_64 command line, with its -kernel made the
     PVH ELF where that boots the same machine: not under firmware (-bios,
-    pflash: OVMF loads the bzImage itself), and not with a TPM. QEMU 7.2
+    pflash: OVMF loads the bzImage itself), not with a screen (-vga: the
+    PVH entry fills no screen_info, so the kernel has no VGA text console,
+    no font to load, no VT for a keyboard's keys), and not with a TPM. QEMU 7.2
     puts a PVH boot's initrd right under the top of low RAM less the
     160 KiB it keeps for ACPI, but with a TPM SeaBIOS's tables and TPM
     log reach 64 KiB further down (e820 reserved from 0x3ffcd000 rather
@@ -134,7 +137,7 @@ def argv(cmd):
     cmd = list(cmd)
     if not cmd or os.path.basename(cmd[0]) != "qemu-system-x86_64" or "-kernel" not in cmd:
         return cmd
-    if any(a == "-bios" or "if=pflash" in a or "tpm" in a for a in cmd):
+    if any(a in ("-bios", "-vga") or "if=pflash" in a or "tpm" in a for a in cmd):
         return cmd
     i = cmd.index("-kernel") + 1
     cmd[i] = kernel(cmd[i])
