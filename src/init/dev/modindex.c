@@ -174,6 +174,8 @@ static void parse_alias_file(struct modload *m, char *data)
 			continue;
 		normalize_name(name);
 		int idx = mod_get(m, name);
+		if (str_has_prefix(pat, "cpu:"))
+			m->mods[idx].cpu_alias = true;
 		push_alias(&m->aliases, &m->naliases, &m->capaliases, pat, idx);
 	}
 }
@@ -425,6 +427,7 @@ void modload_free(struct modload *m)
 	nameset_free(&m->names);
 	free(m->aliases);
 	free(m->cfg_aliases);
+	free(m->cpu_mods);
 	strv_free(&m->bufs);
 	free(m->moddir);
 	free(m);

@@ -20,6 +20,10 @@
  * stops an explicit modload_name: the user said not to load it. A
  * blacklisted module may still load as another module's dependency.
  *
+ * A module for some CPUs only (a cpu: alias) is not loaded for a
+ * softdep's or the crypto API's name on a CPU none of those aliases
+ * matches (cpu_refuses): its init would only say ENODEV.
+ *
  * One deliberate difference from kmod 30: it takes only the first
  * "softdep M" line of modules.softdep, we merge them all (depmod writes
  * btrfs's four pre: softdeps as four lines), so a crypto module a
@@ -194,6 +198,41 @@ static int insmod(struct modload *m, struct mod *mod)
 
 static int load_mod(struct modload *m, int idx);
 
+/* A module with a cpu: alias (an x86cpu device table: crc32c_intel,
+ * aesni_intel, ghash_clmulni_intel) refuses any CPU without its feature
+ * in its init, with ENODEV, but only after the kernel read, verified and
+ * linked all of it: crc32c_intel, which ext4's softdep on crc32c reaches
+ * on every CPU without SSE4.2 (QEMU's default one), was 45 ms of each
+ * boot (bench/results/floor.md). So for a name a softdep or the crypto
+ * API asks for (no ':' in it: "crc32c", "crypto-aes"), where a generic
+ * implementation answers beside the fast ones, such a module is loaded
+ * only if one of its cpu: aliases matches this CPU's modalias. A
+ * device's modalias (with a ':') loads as before, and so does every name
+ * when sysfs has no CPU modalias to match. */
+static bool cpu_refuses(struct modload *m, int idx, const char *spec)
+{
+	if (!m->mods[idx].cpu_alias || strchr(spec, ':'))
+		return false;
+	if (!m->cpu_read) {
+		char *p = m->ops->path("/sys/devices/system/cpu/modalias"), *alias = NULL;
+
+		m->cpu_read = true;
+		if (read_line(p, &alias) == 0 && *alias) {
+			normalize_alias(alias);
+			m->ncpu_mods = alias_lookup(m, alias, &m->cpu_mods);
+			m->cpu_known = true;
+		}
+		free(alias);
+		free(p);
+	}
+	if (!m->cpu_known)
+		return false;
+	for (size_t i = 0; i < m->ncpu_mods; i++)
+		if (m->cpu_mods[i] == idx)
+			return false;
+	return true;
+}
+
 /* Load what a lookup of spec found; the blacklist applies to alias hits. */
 static void load_found(struct modload *m, const char *spec, const int *v, size_t n,
 		       bool by_alias)
@@ -202,6 +241,11 @@ static void load_found(struct modload *m, const char *spec, const int *v, size_t
 		struct mod *mod = &m->mods[v[i]];
 		if (by_alias && (mod->bl_conf || mod->bl_cmd) && mod->state == M_NEW) {
 			log_info("not loading %s for %s: blacklisted", mod->name, spec);
+			continue;
+		}
+		if (by_alias && mod->state == M_NEW && cpu_refuses(m, v[i], spec)) {
+			log_debug("not loading %s for %s: none of its cpu: aliases matches this CPU",
+				  mod->name, spec);
 			continue;
 		}
 		load_mod(m, v[i]);

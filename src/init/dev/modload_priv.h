@@ -22,6 +22,7 @@ struct mod {
 	bool softdep_conf;  /* softdeps set by modprobe.d: modules.softdep is ignored */
 	struct buf opts;    /* modprobe.d options, then the command line's */
 	bool builtin, bl_conf, bl_cmd;
+	bool cpu_alias;     /* a cpu: pattern in modules.alias: it is for some CPUs only */
 	enum mod_state state;
 };
 
@@ -44,6 +45,10 @@ struct modload {
 	size_t ncfg, capcfg;
 	struct strv bufs;   /* file contents the strings above point into */
 	const char *announce; /* set: each module inserted is said at info level */
+	bool cpu_read;      /* /sys/devices/system/cpu/modalias was looked at */
+	bool cpu_known;     /* and read: cpu_mods are the modules its aliases match */
+	int *cpu_mods;
+	size_t ncpu_mods;
 };
 
 void normalize_name(char *s);

@@ -69,6 +69,7 @@ static struct fake_ops *setup(const char *conf)
 	fake_write(f, MODDIR "/extra/abs.ko", "");
 	fake_write(f, MODDIR "/modules.alias",
 		   "# Aliases extracted from modules themselves.\n"
+		   "alias cpu:type:x86,ven*fam*mod*:feature:*0094* crc32c_intel\n"
 		   "alias crypto-crc32c crc32c_intel\n"
 		   "alias crypto-crc32c crc32c_generic\n"
 		   "alias fs-ext4 ext4\n"
@@ -218,6 +219,45 @@ static void test_announced_loads(void)
 	CHECK(!logged_has("loaded crc32c_intel"));
 	CHECK(modload_name(m, "crypto-nothing") == -ENOENT);
 	CHECK_STR(err_msg(), "module crypto-nothing not found in " MODDIR);
+	teardown(f, m);
+}
+
+/* crc32c_intel's cpu: alias wants SSE4.2 (feature 0094): on a CPU
+ * without it, ext4's softdep on crc32c and the kernel's request for
+ * crypto-crc32c load only crc32c_generic; on one with it, both, as
+ * modprobe does. By its own name or the CPU's modalias it still loads. */
+static void test_cpu_alias_matched_first(void)
+{
+	static const char *const no_sse42 =
+		"cpu:type:x86,ven0000fam0006mod0006:feature:,0000,0001,0002,0003,0004,0005,"
+		"0006,0007,0008,0009,000B,000C,000D,000E,000F,0010,0011,0013,0017,0018,0019,"
+		"001A,002B,0034,003A,003B,003D,0068,006F,0070,0072,0074,0075,0076,0080,0081,"
+		"008C,008D,00C0\n";
+	struct fake_ops *f = setup(NULL);
+	struct modload *m;
+
+	fake_write(f, "/sys/devices/system/cpu/modalias", no_sse42);
+	m = modload_new(&f->ops, MODDIR);
+	CHECK(modload_name(m, "ext4") == 0);
+	CHECK_LOADS(f, "crc32c_generic jbd2 mbcache crc16 ext4");
+	CHECK(logged_has("<7>not loading crc32c_intel for crypto-crc32c: none of its cpu: "
+			 "aliases matches this CPU"));
+	/* still one module matched: the kernel's request is answered */
+	CHECK(modload_alias(m, "crypto-crc32c") == 2);
+	CHECK(fake_log_count(f, "finit_module crc32c_intel") == 0);
+	/* the CPU's own modalias matches no cpu: pattern of it either */
+	CHECK(modload_alias(m, "cpu:type:x86,ven0000fam0006mod0006:feature:,0000,0001") == 0);
+	/* by name: what was asked for is tried */
+	CHECK(modload_name(m, "crc32c_intel") == 0);
+	CHECK(fake_log_count(f, "finit_module crc32c_intel") == 1);
+	teardown(f, m);
+
+	f = setup(NULL);
+	fake_write(f, "/sys/devices/system/cpu/modalias",
+		   "cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0094,00C0\n");
+	m = modload_new(&f->ops, MODDIR);
+	CHECK(modload_name(m, "ext4") == 0);
+	CHECK_LOADS(f, "crc32c_intel crc32c_generic jbd2 mbcache crc16 ext4");
 	teardown(f, m);
 }
 
@@ -556,6 +596,7 @@ int main(void)
 	RUN(test_deps_and_softdeps_order);
 	RUN(test_live_in_sysfs_not_loaded_again);
 	RUN(test_announced_loads);
+	RUN(test_cpu_alias_matched_first);
 	RUN(test_softdep_conf_pre_post);
 	RUN(test_options_and_cmdline_params);
 	RUN(test_blacklist);
