@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -58,10 +59,44 @@ int mount_squash(struct init *in)
 	if (r < 0)
 		return err_errno(r, "cannot mount %s (" LAYOUT_SQUASH_FILE ") on " LAYOUT_SQUASH_DIR, dev);
 	in->squash_mounted = true;
+	snprintf(in->squash_loop, sizeof(in->squash_loop), "%s", dev + strlen("/dev/"));
 	/* the image's own files: no root, key or array is on it */
 	registry_ignore(&in->devs, dev + strlen("/dev/"));
 	log_debug("mounted the squashfs segment from %s", dev);
 	return 0;
+}
+
+/* One sysfs number of the loop device: field (0-based) of FILE. */
+static bool loop_number(struct init *in, const char *file, int field, unsigned long long *v)
+{
+	char *p = xasprintf("/sys/class/block/%s/%s", in->squash_loop, file), *real = in->ops->path(p);
+	char *line = NULL, *s, *end;
+	bool ok = false;
+
+	if (read_line(real, &line) == 0) {
+		s = line;
+		for (int i = 0; i < field && *s; i++)
+			s += strspn(s, " "), s += strcspn(s, " ");
+		*v = strtoull(s, &end, 10);
+		ok = end != s;
+	}
+	free(line);
+	free(real);
+	free(p);
+	return ok;
+}
+
+/* What a boot read of the segment (the block layer's sectors read, a
+ * block decompressed once is cached) against its size: the segment may
+ * grow with every driver, a boot should not read more for it. */
+static void log_reads(struct init *in)
+{
+	unsigned long long rd, size;
+
+	if (log_get_level() < LOG_DEBUG || !loop_number(in, "stat", 2, &rd) ||
+	    !loop_number(in, "size", 0, &size))
+		return;
+	log_debug("read %llu KiB of the squashfs segment's %llu KiB", rd / 2, size / 2);
 }
 
 /* Lazily: a daemon that stays (nbd-client, the NBD root's) may still run
@@ -76,6 +111,7 @@ void unmount_squash(struct init *in)
 
 	if (!in->squash_mounted)
 		return;
+	log_reads(in);
 	if ((r = in->ops->umount(LAYOUT_SQUASH_DIR, MNT_DETACH)) < 0)
 		log_warn("cannot unmount " LAYOUT_SQUASH_DIR ": %s", strerror(-r));
 	else if ((r = in->ops->unlink(LAYOUT_SQUASH_FILE)) < 0)
