@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Two images, booted in turn on bench/run.py's root disk: which is faster.
 
-  bench/ab.py [--boots N] [--cmdline "..."] [--builddir DIR] IMAGE_A IMAGE_B
+  bench/ab.py [--boots N] [--cmdline "..."] [--icount SHIFT] [--builddir DIR] IMAGE_A IMAGE_B
 
 A change worth a few tens of milliseconds is smaller than what two runs of
 bench/run.py differ by (bench/results/notes.md), so both images boot
@@ -41,6 +41,8 @@ def main():
     ap.add_argument("b", metavar="IMAGE_B")
     ap.add_argument("--boots", type=int, default=5, help="boots of each image (5)")
     ap.add_argument("--cmdline", default="", help="more on the kernel command line")
+    ap.add_argument("--icount", type=int, metavar="SHIFT",
+                    help="boot with QEMU -icount shift=SHIFT (bench/run.py's --icount)")
     a = common.parse_args(ap, os.path.join(HERE, "work"))
     for img in (a.a, a.b):
         if not os.path.isfile(img):
@@ -49,12 +51,15 @@ def main():
     disk = disks.ensure(boottest.EXT4, boottest.find_testinit(builddir, work), work)
     sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
     cmdline = "%s printk.time=1 root=%s %s" % (boottest.BASE_CMDLINE, sc.root, a.cmdline)
+    extra = ["-icount", "shift=%d" % a.icount] if a.icount is not None else []
+    if extra:
+        boottest.BOOT_TIMEOUT = 300  # as bench/run.py's --icount: wall time stretches
     boots = {a.a: [], a.b: []}
     for i in range(a.boots):
         for tag, img in (("a", a.a), ("b", a.b)):
             logf = os.path.join(work, "logs", "ab-%s-%d.log" % (tag, i))
             text, dt, timed_out, missed = boottest.boot(vmlinuz, img, [disk], sc.bus,
-                                                        cmdline.strip(), logf)
+                                                        cmdline.strip(), logf, extra=extra)
             err = boottest.check(sc, text, timed_out, missed=missed)
             if err is not None:
                 sys.exit("ab: %s, boot %d: %s (log %s)" % (img, i + 1, err, logf))
