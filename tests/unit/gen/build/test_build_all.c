@@ -98,6 +98,73 @@ static void test_all_one_failure_others_still_built(void)
 	free(root);
 }
 
+/* The output without the build's seconds (", 0.72 s" in each wrote
+ * line), which differ from run to run. */
+static void strip_seconds(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r;) {
+		const char *end = r;
+		if (r[0] == ',' && r[1] == ' ') {
+			end = r + 2;
+			while (*end >= '0' && *end <= '9')
+				end++;
+			if (*end == '.' && end[1] >= '0' && end[1] <= '9') {
+				end++;
+				while (*end >= '0' && *end <= '9')
+					end++;
+				if (strncmp(end, " s\n", 3) == 0) {
+					r = end + 2;
+					continue;
+				}
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+/* Three kernels, the middle one failing: built on every CPU at once,
+ * the messages come kernel by kernel in the order one CPU gives them,
+ * the failure is that kernel's alone and the others' images are
+ * written. One CPU (taskset) builds them one after another in the
+ * generator's own process. */
+static void test_all_parallel_output_as_sequential(void)
+{
+	char *root = make_sysroot("order"), *par = all_cmd(root, ""), *seq, *po = NULL, *so = NULL;
+	char *img = xasprintf("boot/initrd.img-%s", kver), *blocked = path_join(root, "boot/initrd.img-1.0.0-old");
+	char *older = path_join(root, "boot/initrd.img-0.9.0-older"), *host = xasprintf("kernel %s", kver);
+
+	write_under(root, "boot/vmlinuz-0.9.0-older", "kernel\n");
+	mkdir_in(root, "lib/modules/0.9.0-older");
+	mkdir(blocked, 0755);
+	seq = xasprintf("taskset -c 0 %s", par);
+	CHECK(run_capture(par, &po) == 1);
+	CHECK(exists(root, "boot/initrd.img-0.9.0-older") && exists(root, img));
+	CHECK(unlink(older) == 0);
+	CHECK(run_capture(seq, &so) == 1);
+	CHECK(exists(root, "boot/initrd.img-0.9.0-older") && exists(root, img));
+	strip_seconds(po);
+	strip_seconds(so);
+	CHECK_STR(po, so);
+	CHECK(strstr(po, "kernel 0.9.0-older") < strstr(po, "kernel 1.0.0-old: -o"));
+	/* a host kernel sorts after 1.0.0 */
+	CHECK(strstr(po, "kernel 1.0.0-old: -o") < strstr(po, host));
+	CHECK(strstr(po, "uniramfs: error: 1 of 3 kernels failed (their old images are unchanged): 1.0.0-old\n"));
+	if (strcmp(po, so))
+		printf("# every CPU:\n%s# one CPU:\n%s", po, so);
+	free(po);
+	free(so);
+	free(seq);
+	free(older);
+	free(host);
+	free(par);
+	free(blocked);
+	free(img);
+	free(root);
+}
+
 static void test_all_refuses_output_and_kver(void)
 {
 	char *root = make_sysroot("refuse"), *c1 = all_cmd(root, "-o /tmp/x"), *c2 = all_cmd(root, "-k 1.0.0-old");
@@ -292,6 +359,7 @@ int main(void)
 	tmpdir = xstrdup(mkdtemp(tmpl));
 	RUN(test_all_builds_every_installed_kernel);
 	RUN(test_all_one_failure_others_still_built);
+	RUN(test_all_parallel_output_as_sequential);
 	RUN(test_all_refuses_output_and_kver);
 	RUN(test_all_no_kernel_is_not_an_error);
 	RUN(test_all_boot_link_stays_in_sysroot);
