@@ -34,7 +34,7 @@ static const struct key keys[] = {
 	{ "generic", T_FLAG_MODE, F(mode), "same as mode = generic", MODE_GENERIC },
 	{ "hostonly", T_FLAG_MODE, F(mode), "same as mode = hostonly", MODE_HOSTONLY },
 	{ "compress", T_COMPRESS, F(compress), "zstd, xz, lz4, gzip or none (default: zstd)", 0 },
-	{ "compress-level", T_LEVEL, F(compress_level), "compressor level (default: the compressor's own)", 0 },
+	{ "compress-level", T_LEVEL, F(compress_level), "compressor level (default: the compressor's own; zstd 6, its squashfs segment 3)", 0 },
 	{ "add-modules", T_LIST, F(add_modules), "modules or aliases to add, comma-separated", 0 },
 	{ "omit-modules", T_LIST, F(omit_modules), "modules never to include, comma-separated", 0 },
 	{ "add-files", T_LIST, F(add_files), "host files to add, SRC[:DST], comma-separated", 0 },

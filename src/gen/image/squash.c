@@ -240,11 +240,11 @@ static int run_gensquashfs(struct squash_plan *s, int packfd, int level, uint32_
 	argv[n++] = "--queue-backlog=4";
 	argv[n++] = "--compressor";
 	argv[n++] = s->comp;
-	/* the image's level, or its default (gensquashfs's own are 15
+	/* the image's level, or a default (gensquashfs's own are 15
 	 * and 9: slow for what they gain) */
 	if (!strcmp(s->comp, "zstd") || !strcmp(s->comp, "gzip")) {
 		if (level < 0)
-			level = !strcmp(s->comp, "zstd") ? ZSTD_DEFAULT_LEVEL : GZIP_DEFAULT_LEVEL;
+			level = !strcmp(s->comp, "zstd") ? SQUASH_ZSTD_DEFAULT_LEVEL : GZIP_DEFAULT_LEVEL;
 		extra = xasprintf("level=%d", level ? level : 1);
 		argv[n++] = "--comp-extra";
 		argv[n++] = extra;
