@@ -5,6 +5,9 @@
 #
 #   bench/profile.sh [BUILDDIR] [MORE BUILD ARGS...]
 #
+# UNIRAMFS=PATH profiles that binary instead of BUILDDIR's (an installed
+# one, which reads the plugins installed beside it: every shipped plugin).
+#
 # Uses `perf record` when the CPU's counters are readable here (perf stat -e
 # instructions works), else valgrind's callgrind (instruction counts, all
 # threads summed; time spent waiting on I/O does not show).  The raw profile
@@ -20,7 +23,7 @@ shift || true
 # a profile of the generator.
 ninja -C "$builddir" uniramfs >"$builddir/profile-ninja.log" 2>&1 || {
 	tail -20 "$builddir/profile-ninja.log" >&2; exit 1; }
-uniramfs=$(cd "$builddir" && pwd)/uniramfs
+uniramfs=${UNIRAMFS:-$(cd "$builddir" && pwd)/uniramfs}
 
 kver=
 for v in /boot/vmlinuz-*; do
@@ -57,12 +60,25 @@ fi
 
 command -v valgrind >/dev/null || { echo "profile.sh: no usable perf and no valgrind" >&2; exit 1; }
 echo "(perf has no instruction counter here: using callgrind, instruction counts)"
-valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" \
+# the children too: gensquashfs compresses the squashfs segment, most of
+# a generic build; one file per process (not ldconfig, static: valgrind
+# cannot run it, and it is the same for any change)
+rm -f "$out"/callgrind.out*
+valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out.%p" --trace-children=yes \
+	--trace-children-skip="*ldconfig*" \
 	--separate-threads=no "${cmd[@]}" 2>"$out/valgrind.log" >/dev/null || {
 	tail -5 "$out/valgrind.log" >&2; exit 1; }
 [ -f "$out/generic.img" ] || { grep -v '^==' "$out/valgrind.log" >&2; exit 1; }
 # head closes the pipes early: no pipefail from here on.
 set +o pipefail
+echo "== instructions by process (Ir)"
+for f in "$out"/callgrind.out.*; do
+	printf '%16s  %s\n' "$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$f")" \
+		"$(sed -n 's/^cmd: *\([^ ]*\).*/\1/p' "$f" | sed 's|.*/||')"
+done | sort -rn
+# the generator's own process: the biggest file that ran it
+main=$(grep -l "^cmd: *$uniramfs" "$out"/callgrind.out.* | head -1)
+ln -sf "$(basename "$main")" "$out/callgrind.out"
 echo "== instructions by object (own cost of every function, summed)"
 callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out/callgrind.out" 2>/dev/null |
 	awk '/^ *[0-9,]+ \(.*\]$/ && !/=>/ {
