@@ -605,8 +605,9 @@ def main():
            "save": lambda: common.write_results(res, a.out, "scaling", report,
                                                 "bench/scaling.py")}
     if {"disks", "luns"} & set(axes):
-        env["images"] = [(g, generic if g == "uniramfs-generic" else dracut_image(kver, work, a.reuse_dracut),
-                          g == "uniramfs-generic") for g in gens]
+        env["images"] = [(g, generic if g == "uniramfs-generic" else
+                          dracut_image(kver, work, a.reuse_dracut), g == "uniramfs-generic")
+                         for g in gens]
     for name in axes:
         log("bench/scaling.py: %s" % name)
         if name in ("disks", "luns"):
