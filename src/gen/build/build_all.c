@@ -122,12 +122,12 @@ static void replay(int fd, FILE *to)
  * one itself. */
 static void job_report(struct job *j, const char *kver)
 {
-	if (j->fail) {
+	if (j->out >= 0)
+		replay(j->out, stdout);
+	if (j->err >= 0)
+		replay(j->err, stderr);
+	if (j->fail)
 		fprintf(stderr, "uniramfs: error: kernel %s: %s\n", kver, j->fail);
-		return;
-	}
-	replay(j->out, stdout);
-	replay(j->err, stderr);
 }
 
 static void job_close(struct job *j)
@@ -173,8 +173,17 @@ static void build_parallel(struct build_opts *o, const char *sysroot, const stru
 			pid_t pid = waitpid(-1, &st, 0);
 			if (pid < 0 && errno == EINTR)
 				continue;
-			if (pid < 0)	/* ECHILD: no child left to wait for */
-				break;
+			if (pid < 0) {
+				/* ECHILD: someone else reaped them; say so rather
+				 * than loop */
+				for (size_t i = 0; i < started; i++)
+					if (!js[i].done) {
+						js[i].done = js[i].failed = true;
+						js[i].fail = xasprintf("its build's process was lost: %s", strerror(errno));
+					}
+				running = 0;
+				continue;
+			}
 			for (size_t i = 0; i < started; i++)
 				if (js[i].pid == pid && !js[i].done) {
 					js[i].done = true;
