@@ -155,7 +155,10 @@ class SplashQuestion:
                     scenarios_plymouth.png_write(os.path.splitext(ppm)[0] + "-before.png",
                                                  *last)
                 self.problem = None
-                time.sleep(0.2)   # sendkey holds its keys 100 ms
+                # the SysRq's key releases first: QEMU queues key events
+                # on the guest's clock, and one typed with Alt still down
+                # was a wrong passphrase (a loaded host, once in 2 boots)
+                time.sleep(1)
                 c._press(self.keys)
                 if self.stop_after:
                     self.stop()
