@@ -160,16 +160,18 @@ def build(g, img, work):
     return res
 
 
-def boots(g, img, vmlinuz, disk_paths, n, work):
+def boots(g, img, vmlinuz, disk_paths, n, work, extra=(), tag=""):
+    """n boots of img; extra: more QEMU arguments (bench/roots.py's
+    -icount), tag: a word in the log files' names."""
     sc = next(s for s in boottest.SCENARIOS if s.name == "lvm-on-luks")
     cmdline = " ".join(x for x in (boottest.BASE_CMDLINE, "printk.time=1",
                                    "root=" + ROOT, g.cmdline) if x)
     out = []
     for i in range(n):
-        logf = os.path.join(work, "logs", "%s-%d.log" % (g.key, i))
+        logf = os.path.join(work, "logs", "%s%s-%d.log" % (g.key, tag, i))
         text, dt, timed_out, missed = boottest.boot(
             vmlinuz, img, disk_paths, "virtio", cmdline, logf,
-            interact=((g.prompt, PASS + "\n"),))
+            interact=((g.prompt, PASS + "\n"),), extra=list(extra))
         err = boottest.check(sc, text, timed_out, ours=g.ours, missed=missed)
         b = common.boot_record(text, dt, err, logf)
         out.append(b)
