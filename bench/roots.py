@@ -403,9 +403,33 @@ def before(row, out):
 
 # ---- the report
 
+# the kernel's line as it execs the root's /sbin/init (TOMOYO's policy
+# loader check, at the first exec of /sbin/init after switch_root)
+EXEC_RE = re.compile(r"^\[\s*([\d.]+)\] Not activating Mandatory Access Control", re.M)
+POWER_OFF_RE = re.compile(r"^\[\s*[\d.]+\] reboot: Power down", re.M)
+
+
+def to_exec(b):
+    """Run /init to the kernel's exec of the root's /sbin/init, from the
+    boot's log (the same clock as the init time, without the root's
+    init's own first lines); and whether the guest then powered off,
+    which the root's init does only after its report."""
+    if b.get("run_init") is None or not os.path.exists(b.get("log") or ""):
+        return None, False
+    with open(b["log"], errors="replace") as f:
+        text = f.read()
+    m = EXEC_RE.search(text)
+    return (round(float(m.group(1)) - b["run_init"], 3) if m else None,
+            bool(POWER_OFF_RE.search(text)))
+
 def med(r):
     ok = common.init_times(r)
     return statistics.median(ok) if ok else None
+
+
+def med_exec(r):
+    ex = [b["exec"] for b in r.get("boots", []) if b.get("exec") is not None]
+    return statistics.median(ex) if ex else None
 
 
 def verdict(r):
@@ -423,7 +447,10 @@ def report(res, path):
         "Made by `bench/roots.py%s`. Every boot QEMU TCG with `-icount shift=0`, one at a "
         "time: **init** is the guest's uptime at the root's `/sbin/init` minus the kernel's "
         "`Run /init` timestamp on the instruction clock (10^9 instructions a second, the "
-        "same whatever the host's load), median (min–max) of %d boot(s); **×** is the "
+        "same whatever the host's load), median (min–max) of %d boot(s); **to exec**: "
+        "`Run /init` to the kernel's exec of the root's `/sbin/init` (its `Not activating "
+        "Mandatory Access Control` line), the same clock, for every boot that got there, "
+        "marker or not; **×** is the "
         "other generator's init over uniramfs --generic's for the same root; **wall**: the "
         "TCG seconds of the whole boot on this host (load average %s at the start, %s at "
         "the end). **build**: one build's wall seconds (an image that an earlier row's "
@@ -431,20 +458,27 @@ def report(res, path):
         "row's median in its script's earlier result file, its date and clock (TCG seconds "
         "there stretch with the host's load; only icount ones compare with this run's)."
         % (res["args"], res["boots"], res["load_start"], res["load_end"]), "",
-        "| root | generator | image | build | init, icount | × | wall s | before | boot |",
-        "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |"]
-    base = {}
+        "| root | generator | image | build | init, icount | × | to exec | wall s | before | "
+        "boot |",
+        "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |"]
+    for r in res["rows"]:
+        for b in r.get("boots", []):
+            if "exec" not in b:
+                b["exec"], b["powered_off"] = to_exec(b)
+    base, base_exec = {}, {}
     for r in res["rows"]:
         if r["key"] == "uniramfs-generic" or (r["kind"].startswith("live-") and
                                                r["key"] == "uniramfs"):
-            base[r["kind"]] = med(r)
-    for r in res["rows"]:
+            base[r["kind"]], base_exec[r["kind"]] = med(r), med_exec(r)
         size = common.report_cells(r)[0]
         ok = common.init_times(r)
         t = "%.2f s%s" % (statistics.median(ok), " (%.2f–%.2f)" % (min(ok), max(ok))
                           if len(ok) > 1 else "") if ok else "-"
         m, b = med(r), base.get(r["kind"])
         ratio = "%.1f×" % (m / b) if m is not None and b and not r.get("ours") else ""
+        e, be = med_exec(r), base_exec.get(r["kind"])
+        if not ratio and not r.get("ours") and e is not None and be:
+            ratio = "%.1f× (to exec)" % (e / be)
         walls = " ".join("%.0f" % x["wall"] for x in r.get("boots", [])) or "-"
         bt = "%.1f s" % r["build_seconds"] if "build_seconds" in r else \
             "(same as %s)" % r["built_by"] if r.get("built_by") else "-"
@@ -452,10 +486,16 @@ def report(res, path):
         bfs = "-" if not bf else "%s, %s (%s)" % (
             "%.2f s" % bf["init"] if bf.get("init") is not None else bf.get("verdict"),
             bf["clock"], bf["date"])
-        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["kind"], r["label"], size, bt, t, ratio, walls, bfs, verdict(r)))
+        ex = med_exec(r)
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["kind"], r["label"], size, bt, t, ratio,
+            "%.2f s" % ex if ex is not None else "-", walls, bfs, verdict(r)))
+    unnamed = [n["id"] for n in res.get("not_run", []) if n["why"] == "not named by --only"]
     for n in res.get("not_run", []):
-        L += ["", "Not run: %s: %s." % (n["id"], n["why"])]
+        if n["id"] not in unnamed:
+            L += ["", "Not run: %s: %s." % (n["id"], n["why"])]
+    if unnamed:
+        L += ["", "Not run (not named by --only): %s." % ", ".join(unnamed)]
     L += ["", "Commands (KVER = %s); the kernel command line is `%s printk.time=1` and the "
           "row's words:" % (res["kernel"], boottest.BASE_CMDLINE), ""]
     for r in res["rows"]:
