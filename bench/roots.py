@@ -489,7 +489,7 @@ def report(res, path):
         ex = med_exec(r)
         L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kind"], r["label"], size, bt, t, ratio,
-            "%.2f s" % ex if ex is not None else "-", walls, bfs, verdict(r)))
+            "%.2f s" % ex if ex is not None else "-", walls, bfs, verdict(r).replace("|", "\\|")))
     unnamed = [n["id"] for n in res.get("not_run", []) if n["why"] == "not named by --only"]
     for n in res.get("not_run", []):
         if n["id"] not in unnamed:
