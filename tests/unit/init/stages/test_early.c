@@ -355,6 +355,11 @@ static void bare_init(struct fake_ops *f, struct init *in, const char *cmdline)
 	cmdline_free(&c);
 }
 
+/* The kernel's uevent for vda1, the root's partition: ACTION add or remove. */
+#define VDA1_UEVENT(action)                                                               \
+	action "@/devices/virtio1/block/vda/vda1|ACTION=" action "|SUBSYSTEM=block|" \
+	       "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1"
+
 /* A root that goes away is looked for again: the next wait does not
  * end on a device that is no longer there. */
 static void test_remove_forgets_root(void)
@@ -366,19 +371,16 @@ static void test_remove_forgets_root(void)
 		SKIP("mkfs.ext4 or mkswap not available");
 	f = setup("", NULL);
 	bare_init(f, &in, "root=UUID=" UUID);
-	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
-		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	fake_recv_msg(f, VDA1_UEVENT("add"));
 	devevents_ready(&in.events);
 	CHECK(in.devs.n == 1 && in.root && !strcmp(in.root, "vda1"));
-	fake_recv_msg(f, "remove@/devices/virtio1/block/vda/vda1|ACTION=remove|SUBSYSTEM=block|"
-		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	fake_recv_msg(f, VDA1_UEVENT("remove"));
 	devevents_ready(&in.events);
 	CHECK(in.devs.n == 0);
 	CHECK(in.root == NULL);
 	CHECK(fake_boot_logged("<4>root device /dev/vda1 went away; waiting for root=UUID=" UUID " again\n"));
 	/* back again: found again */
-	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
-		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	fake_recv_msg(f, VDA1_UEVENT("add"));
 	devevents_ready(&in.events);
 	CHECK(in.devs.n == 1 && in.root && !strcmp(in.root, "vda1"));
 	init_free(&in);
@@ -397,8 +399,7 @@ static void test_queue_not_drained_at_once(void)
 		SKIP("mkfs.ext4 or mkswap not available");
 	f = setup("", NULL);
 	bare_init(f, &in, "root=UUID=" UUID);
-	fake_recv_msg(f, "add@/devices/virtio1/block/vda/vda1|ACTION=add|SUBSYSTEM=block|"
-		      "DEVNAME=vda1|DEVTYPE=partition|MAJOR=254|MINOR=1");
+	fake_recv_msg(f, VDA1_UEVENT("add"));
 	for (int i = 0; i < 40; i++) {
 		char msg[256];
 		snprintf(msg, sizeof(msg), "add@/devices/scsi/block/sdx%d|ACTION=add|SUBSYSTEM=block|"
