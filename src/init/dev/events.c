@@ -50,21 +50,13 @@ static void rescan(struct devevents *d)
 	registry_scan_end(d->reg);
 }
 
-/* Events handled per wakeup. The loop asks whether its wait is over
- * between calls: with 256 SCSI LUNs queued at once, draining them all
- * probed every other disk (about 4 ms each under QEMU's instruction
- * clock) before the boot saw that the root had come. What is left stays
- * in the socket for the next wait, or for nobody once the root is
- * mounted (the real root's udev reads sysfs). */
-#define EVENTS_PER_WAKEUP 16
-
 void devevents_ready(void *arg)
 {
 	static char buf[16384];
 	struct devevents *d = arg;
 	bool lost = false;
 
-	for (int handled = 0; handled < EVENTS_PER_WAKEUP;) {
+	for (;;) {
 		struct uevent ev;
 		ssize_t n = d->ops->recv(d->fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 		if (n < 0) {
@@ -80,7 +72,6 @@ void devevents_ready(void *arg)
 		if (uevent_parse(buf, (size_t)n, &ev) < 0)
 			continue;
 		devevents_handle(d, &ev);
-		handled++;
 	}
 	if (lost) {
 		/* The kernel dropped messages: whatever they said (a device

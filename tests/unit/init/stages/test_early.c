@@ -387,35 +387,6 @@ static void test_remove_forgets_root(void)
 	fake_ops_free(f);
 }
 
-/* A wakeup handles at most 16 events: the root queued before 40 other
- * disks is found, and the wait can end, before they are all probed;
- * the next wakeups take the rest. */
-static void test_queue_not_drained_at_once(void)
-{
-	struct fake_ops *f;
-	struct init in;
-
-	if (!make_images())
-		SKIP("mkfs.ext4 or mkswap not available");
-	f = setup("", NULL);
-	bare_init(f, &in, "root=UUID=" UUID);
-	fake_recv_msg(f, VDA1_UEVENT("add"));
-	for (int i = 0; i < 40; i++) {
-		char msg[256];
-		snprintf(msg, sizeof(msg), "add@/devices/scsi/block/sdx%d|ACTION=add|SUBSYSTEM=block|"
-			 "DEVNAME=sdx%d|DEVTYPE=disk|MAJOR=8|MINOR=%d", i, i, i);
-		fake_recv_msg(f, msg);
-	}
-	devevents_ready(&in.events);
-	CHECK(in.root && !strcmp(in.root, "vda1"));
-	CHECK(in.devs.n == 16);
-	devevents_ready(&in.events);
-	devevents_ready(&in.events);
-	CHECK(in.devs.n == 41);
-	init_free(&in);
-	fake_ops_free(f);
-}
-
 /* ENOBUFS: events were lost; sysfs says what is there now. */
 static void test_overrun_rescans(void)
 {
@@ -830,7 +801,6 @@ int main(void)
 	RUN(test_resume_waits_while_devices_come);
 	RUN(test_never_resume_after_mount);
 	RUN(test_remove_forgets_root);
-	RUN(test_queue_not_drained_at_once);
 	RUN(test_overrun_rescans);
 	RUN(test_fsck_argv);
 	RUN(test_fsck_exit_codes);
