@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "gen/compress/compress.h"
 #include "gen/host/sysroot.h"
+#include "gen/image/image_hold.h"
 #include "util.h"
 
 enum kind { K_DIR, K_FILE, K_DATA, K_SYMLINK, K_NODE };
@@ -22,6 +22,10 @@ struct entry {
 	char *src;   /* K_FILE: host path; K_SYMLINK: target */
 	char *data;  /* K_DATA */
 	size_t len;
+	/* K_DATA from image_add_buf: data is held (image_hold.c) until
+	 * written, then freed; packed: held_len bytes of zstd */
+	bool release, packed;
+	size_t held_len;
 	unsigned major, minor;
 	unsigned flags;
 	struct entry *next; /* hash chain */
@@ -108,7 +112,8 @@ static bool same(const struct entry *a, const struct entry *b)
 	case K_SYMLINK:
 		return strcmp(a->src, b->src) == 0 && a->flags == b->flags;
 	case K_DATA:
-		return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+		return a->data && b->data && a->len == b->len && a->packed == b->packed &&
+		       a->held_len == b->held_len && memcmp(a->data, b->data, a->packed ? a->held_len : a->len) == 0;
 	case K_NODE:
 		return a->major == b->major && a->minor == b->minor;
 	}
@@ -231,6 +236,31 @@ int image_add_data(struct image *img, const char *dst, const void *data, size_t 
 	e->data = xmalloc(len ? len : 1);
 	memcpy(e->data, data, len);
 	e->len = len;
+	return insert(img, e);
+}
+
+int image_add_buf(struct image *img, const char *dst, struct buf *b, mode_t perm)
+{
+	struct entry *e = entry_new(dst, K_DATA, S_IFREG | (perm & 07777));
+	struct buf held = { 0 };
+
+	e->len = b->len;
+	e->release = true;
+	if (image_hold(b->p, b->len, &held, &e->packed) < 0) {
+		entry_free(e);
+		buf_free(b);
+		return err_wrap("%s", dst);
+	}
+	if (e->packed) {
+		buf_free(b);
+		e->data = held.p;
+		e->held_len = held.len;
+	} else {
+		/* held as it is: give back what the growth left over */
+		e->data = b->len ? xrealloc(b->p, b->len) : (free(b->p), xmalloc(1));
+		b->p = NULL;
+	}
+	b->len = b->cap = 0;
 	return insert(img, e);
 }
 
@@ -408,17 +438,6 @@ static int write_file(struct cpio_writer *w, struct cpio_entry *ce, const struct
 	int fd, r = -1;
 	uint64_t left = e->len;
 
-	if (e->flags & IMG_DECOMPRESS) {
-		struct buf b = { 0 };
-		if (decompress_file(e->src, &b) < 0) {
-			buf_free(&b);
-			return err_wrap("%s", e->src);
-		}
-		ce->size = b.len;
-		r = cpio_write(w, ce, b.p);
-		buf_free(&b);
-		return r;
-	}
 	fd = open(e->src, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_errno(errno, "%s", e->src);
@@ -457,7 +476,7 @@ int image_each_host_file(const struct image *img, image_file_fn fn, void *ctx)
 	int r = 0;
 
 	for (size_t i = 0; i < n && r == 0; i++)
-		if (v[i]->kind == K_FILE && !(v[i]->flags & IMG_DECOMPRESS))
+		if (v[i]->kind == K_FILE)
 			r = fn(ctx, v[i]->path, v[i]->src, v[i]->mode, v[i]->len);
 	free(v);
 	return r;
@@ -509,8 +528,23 @@ int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mt
 			r = cpio_write(w, &ce, e->src);
 			break;
 		case K_DATA:
+			if (!e->data) {
+				r = err_set("%s: written already: its contents were released", e->path);
+				break;
+			}
 			ce.size = e->len;
-			r = cpio_write(w, &ce, e->data);
+			if (e->packed) {
+				struct buf plain = { 0 };
+				r = image_unhold(&(struct buf){ e->data, e->held_len, e->held_len }, e->len, &plain);
+				r = r < 0 ? err_wrap("%s", e->path) : cpio_write(w, &ce, plain.p);
+				buf_free(&plain);
+			} else {
+				r = cpio_write(w, &ce, e->data);
+			}
+			if (e->release) {
+				free(v[i]->data);
+				v[i]->data = NULL;
+			}
 			break;
 		case K_FILE:
 			r = write_file(w, &ce, e);

@@ -15,18 +15,22 @@
  * error when they conflict. Parents are created implicitly at write time.
  * Nothing is read from disk until image_write_cpio. */
 struct image;
-
-/* image_add_file flags */
-#define IMG_DECOMPRESS 1u /* src is .ko.xz/.ko.zst/.ko.gz: store decompressed */
+struct buf;
 
 struct image *image_new(void);
 void image_free(struct image *img);
 
 int image_add_dir(struct image *img, const char *dst, mode_t perm);
-/* Copy a host file; perm 0 means "take it from the source file". */
+/* Copy a host file; perm 0 means "take it from the source file".
+ * flags: 0; none is defined now that compressed modules come in
+ * decompressed through image_add_buf (kept for the callers). */
 int image_add_file(struct image *img, const char *dst, const char *src, mode_t perm, unsigned flags);
 /* Copy data into the image (the image keeps its own copy). */
 int image_add_data(struct image *img, const char *dst, const void *data, size_t len, mode_t perm);
+/* The same, taking b's memory instead of a copy (b is left empty), and
+ * freeing it as soon as image_write_cpio has written it: for large
+ * contents held only until the write (decompressed modules). */
+int image_add_buf(struct image *img, const char *dst, struct buf *b, mode_t perm);
 int image_add_symlink(struct image *img, const char *dst, const char *target);
 /* mode is S_IFCHR or S_IFBLK plus permission bits. */
 int image_add_node(struct image *img, const char *dst, mode_t mode, unsigned major, unsigned minor);
@@ -45,8 +49,7 @@ int image_add_host_path(struct image *img, const char *sysroot, const char *path
  * after it is what the cpio will hold. */
 int image_finalize(struct image *img);
 
-/* Each host file of the image (not data, not a file stored
- * decompressed), sorted by path: fn(ctx, dst, src, mode, size). A
+/* Each host file of the image (not data), sorted by path: fn(ctx, dst, src, mode, size). A
  * non-zero return stops the walk and is returned. */
 typedef int (*image_file_fn)(void *ctx, const char *dst, const char *src, mode_t mode, uint64_t size);
 int image_each_host_file(const struct image *img, image_file_fn fn, void *ctx);
@@ -56,7 +59,9 @@ int image_each_host_file(const struct image *img, image_file_fn fn, void *ctx);
 int image_file_to_symlink(struct image *img, const char *dst, const char *target);
 
 /* Emit every entry sorted by path, each parent directory before its
- * children, uid/gid 0, the given mtime. Does not write the trailer. */
+ * children, uid/gid 0, the given mtime. Does not write the trailer.
+ * Contents given with image_add_buf are released as they are written,
+ * so an image is written once. */
 int image_write_cpio(const struct image *img, struct cpio_writer *w, uint32_t mtime);
 
 #endif

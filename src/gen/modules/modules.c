@@ -177,6 +177,7 @@ void modules_free(struct modules *m)
 	for (size_t i = 0; i < m->n; i++) {
 		struct mod *d = m->mods[i];
 		kmod_module_unref(d->km);
+		strv_free(&d->imports);
 		free(d->name);
 		free(d->path);
 		free(d->relpath);

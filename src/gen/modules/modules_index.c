@@ -35,19 +35,6 @@
 #include "log.h"
 #include "util.h"
 
-static int add_modules(struct modules *m, struct image *img)
-{
-	for (size_t i = 0; i < m->n; i++) {
-		struct mod *d = m->mods[i];
-		char *dst = xasprintf("/lib/modules/%s/%s", m->kver, d->relpath);
-		int r = image_add_file(img, dst, d->path, 0644, d->compressed ? IMG_DECOMPRESS : 0);
-		free(dst);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 /* ---- firmware ---- */
 
 static const char *const fw_suffixes[] = { "", ".zst", ".xz" };
@@ -126,51 +113,77 @@ static int fw_one(struct modules *m, struct image *img, const char *name, bool *
 	return 0;
 }
 
-static int add_firmware(struct modules *m, struct image *img)
+struct fw_state {
+	struct nameset done; /* firmware names met */
+	bool each;	     /* a warning for each missing file */
+	size_t missing;
+};
+
+/* The firmware d's modinfo names. */
+static int add_firmware(struct modules *m, struct image *img, const struct mod *d, struct kmod_list *info,
+			struct fw_state *fs)
 {
-	struct nameset done = { 0 };
-	bool each = !m->fw_summary || log_get_level() >= LOG_INFO;
-	size_t missing = 0;
+	struct kmod_list *it;
 	int r = 0;
 
-	for (size_t i = 0; i < m->n && r == 0; i++) {
-		struct mod *d = m->mods[i];
-		struct kmod_list *info = NULL, *it;
-		int e = kmod_module_get_info(d->km, &info);
+	kmod_list_foreach(it, info) {
+		const char *key = kmod_module_info_get_key(it);
+		const char *fw = kmod_module_info_get_value(it);
+		bool found = false;
 
-		if (e < 0) {
-			r = err_errno(e, "%s: cannot read modinfo", d->path);
-			break;
+		if (r < 0 || strcmp(key, "firmware") != 0 || !fw || !*fw)
+			continue;
+		if (!nameset_put(&fs->done, fw, NULL))
+			continue;
+		if (!sysroot_name_plain(fw)) {
+			/* the kernel's loader refuses it too; packing it
+			 * would copy a file from outside the firmware */
+			log_warn("module %s: firmware name '%s' refused: absolute or with a '..' component, not "
+				 "packed", d->name, fw);
+			continue;
 		}
-		kmod_list_foreach(it, info) {
-			const char *key = kmod_module_info_get_key(it);
-			const char *fw = kmod_module_info_get_value(it);
-			bool found = false;
-
-			if (r < 0 || strcmp(key, "firmware") != 0 || !fw || !*fw)
-				continue;
-			if (!nameset_put(&done, fw, NULL))
-				continue;
-			if (!sysroot_name_plain(fw)) {
-				/* the kernel's loader refuses it too; packing it
-				 * would copy a file from outside the firmware */
-				log_warn("module %s: firmware name '%s' refused: absolute or with a '..' component, not "
-					 "packed", d->name, fw);
-				continue;
-			}
-			r = fw_one(m, img, fw, &found);
-			if (r == 0 && !found) {
-				missing++;
-				if (each)
-					log_warn("firmware %s for module %s not found", fw, d->name);
-			}
+		r = fw_one(m, img, fw, &found);
+		if (r == 0 && !found) {
+			fs->missing++;
+			if (fs->each)
+				log_warn("firmware %s for module %s not found", fw, d->name);
 		}
-		kmod_module_info_free_list(info);
 	}
-	if (r == 0 && missing && !each)
-		log_warn("%zu firmware file%s not found, -v lists %s", missing, missing == 1 ? "" : "s",
-			 missing == 1 ? "it" : "them");
-	nameset_free(&done);
+	return r;
+}
+
+/* One module and its firmware. A compressed one is decompressed once,
+ * here (modules_read.c): its modinfo and imports are read from that
+ * copy, and the image takes the copy, freeing it once written. */
+static int add_module(struct modules *m, struct image *img, struct mod *d, struct fw_state *fs)
+{
+	struct buf plain = { 0 };
+	struct kmod_list *info = NULL;
+	char *dst;
+	int r = mod_read(m, d, &plain, &info);
+
+	if (r == 0)
+		r = add_firmware(m, img, d, info, fs);
+	kmod_module_info_free_list(info);
+	dst = xasprintf("/lib/modules/%s/%s", m->kver, d->relpath);
+	if (r == 0)
+		r = d->compressed ? image_add_buf(img, dst, &plain, 0644) : image_add_file(img, dst, d->path, 0644, 0);
+	free(dst);
+	buf_free(&plain);
+	return r;
+}
+
+static int add_modules(struct modules *m, struct image *img)
+{
+	struct fw_state fs = { .each = !m->fw_summary || log_get_level() >= LOG_INFO };
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && r == 0; i++)
+		r = add_module(m, img, m->mods[i], &fs);
+	if (r == 0 && fs.missing && !fs.each)
+		log_warn("%zu firmware file%s not found, -v lists %s", fs.missing, fs.missing == 1 ? "" : "s",
+			 fs.missing == 1 ? "it" : "them");
+	nameset_free(&fs.done);
 	return r;
 }
 
@@ -264,22 +277,14 @@ static int compute_dep_sort(struct modules *m, const char *order, size_t order_l
 	direct = xcalloc(m->n ? m->n : 1, sizeof(*direct));
 	users = xcalloc(m->n ? m->n : 1, sizeof(*users));
 	stack = xcalloc(m->n ? m->n : 1, sizeof(*stack));
-	for (size_t i = 0; i < m->n && r == 0; i++) {
-		struct kmod_list *syms = NULL, *it;
-		int e = kmod_module_get_dependency_symbols(byidx[i]->km, &syms);
-
-		if (e == -ENODATA || e == -ENOENT)
-			continue; /* imports nothing */
-		if (e < 0) {
-			r = err_errno(e, "%s: cannot read its symbols", byidx[i]->path);
-			break;
-		}
-		kmod_list_foreach(it, syms) {
-			struct mod *d = nameset_get(&owner, kmod_module_dependency_symbol_get_symbol(it));
+	/* the imports were read with the module's file (add_modules) */
+	for (size_t i = 0; i < m->n; i++) {
+		const struct strv *imp = &byidx[i]->imports;
+		for (size_t k = 0; k < imp->n; k++) {
+			struct mod *d = nameset_get(&owner, imp->v[k]);
 			if (d && d != byidx[i])
 				modvec_push_unique(&direct[i], d);
 		}
-		kmod_module_dependency_symbols_free_list(syms);
 		for (size_t k = 0; k < direct[i].n; k++)
 			users[direct[i].v[k]->order_idx]++;
 	}
@@ -563,7 +568,7 @@ static int add_modprobe_d(struct modules *m, struct image *img, const char *dirs
 
 int modules_emit(struct modules *m, struct image *img, const char *modprobe_dirs)
 {
-	if (add_modules(m, img) < 0 || add_firmware(m, img) < 0 || add_indexes(m, img) < 0 ||
+	if (add_modules(m, img) < 0 || add_indexes(m, img) < 0 ||
 	    add_modprobe_d(m, img, modprobe_dirs) < 0)
 		return err_code();
 	return 0;

@@ -20,6 +20,7 @@ struct mod {
 	char *relpath; /* relative to kmoddir, compression suffix removed */
 	bool compressed;
 	struct kmod_module *km;
+	struct strv imports; /* symbols it uses (mod_read) */
 	/* Filled by modules_emit: position in modules.order, and in
 	 * depmod's topological order of the subset (modules.dep's lists
 	 * are sorted by it). */
@@ -55,5 +56,15 @@ size_t ko_strip_len(const char *path);
 int modules_file(const struct modules *m, const char *rel, char **host, struct stat *st);
 /* The chosen module called name (any spelling), or NULL. */
 struct mod *modules_find(const struct modules *m, const char *name);
+
+/* modules_read.c: each module file is read once. */
+struct buf;
+struct kmod_list;
+/* Read d's file: a compressed module's plain bytes into *plain (the
+ * file decompressed within decompress_set_limit; an error names the
+ * file), left empty for a plain one; its modinfo into *info
+ * (kmod_module_info_free_list it) and the symbols it imports into
+ * d->imports, both from that copy. */
+int mod_read(const struct modules *m, struct mod *d, struct buf *plain, struct kmod_list **info);
 
 #endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading a chosen module's file once. A compressed module (.ko.xz,
+ * .ko.zst, .ko.gz) is decompressed here and nowhere else: libkmod reads
+ * its modinfo (the firmware names) and the symbols it imports (for
+ * modules.dep's order) from that plain copy, handed to it as
+ * /proc/self/fd/N of a memfd, and the image stores the same bytes.
+ * Asked for the module itself, libkmod would decompress the file a
+ * second time (the image writer did the first) and keep that copy until
+ * the module is released: on the trixie kernels' .ko.xz modules, that
+ * was half a build's CPU (bench/results/scaling.md). libkmod (30) tells
+ * a compressed file by its magic, not its name, so it takes the copy as
+ * the plain ELF it is. Without /proc (a bare chroot) libkmod reads the
+ * file itself, as it always did: slower, the same result. */
+#include <errno.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "gen/compress/compress.h"
+#include "gen/modules/modules_priv.h"
+#include "log.h"
+#include "util.h"
+
+/* modinfo and imported symbols of km, the module d's file or its copy */
+static int read_km(struct kmod_module *km, struct mod *d, struct kmod_list **info)
+{
+	struct kmod_list *syms = NULL, *it;
+	int r = kmod_module_get_info(km, info);
+
+	if (r < 0)
+		return err_errno(r, "%s: cannot read modinfo", d->path);
+	r = kmod_module_get_dependency_symbols(km, &syms);
+	if (r == -ENODATA || r == -ENOENT)
+		return 0; /* imports nothing */
+	if (r < 0) {
+		kmod_module_info_free_list(*info);
+		*info = NULL;
+		return err_errno(r, "%s: cannot read its symbols", d->path);
+	}
+	kmod_list_foreach(it, syms)
+		strv_push(&d->imports, kmod_module_dependency_symbol_get_symbol(it));
+	kmod_module_dependency_symbols_free_list(syms);
+	return 0;
+}
+
+/* The plain copy through a memfd: 1 read, 0 no /proc or no memfd here
+ * (the caller asks libkmod for the file), <0 an error. */
+static int read_copy(const struct modules *m, struct mod *d, const struct buf *plain, struct kmod_list **info)
+{
+	struct kmod_module *km = NULL;
+	char path[64];
+	int fd = memfd_create(d->name, MFD_CLOEXEC), r;
+
+	if (fd < 0)
+		return errno == ENOSYS ? 0 : err_errno(errno, "memfd_create");
+	if (write_all(fd, plain->p, plain->len) < 0) {
+		r = err_errno(errno, "%s: copy for libkmod", d->path);
+		close(fd);
+		return r;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	/* a module of its own (named by the fd number), released at once:
+	 * d->km never opens its file, and this one's mapping goes now */
+	r = kmod_module_new_from_path(m->ctx, path, &km);
+	if (r == -ENOENT) {
+		log_debug("%s: no /proc/self/fd, libkmod reads the module itself", path);
+		close(fd);
+		return 0;
+	}
+	if (r < 0)
+		r = err_errno(r, "%s: libkmod cannot take its copy", d->path);
+	else
+		r = read_km(km, d, info);
+	kmod_module_unref(km);
+	close(fd);
+	return r < 0 ? r : 1;
+}
+
+int mod_read(const struct modules *m, struct mod *d, struct buf *plain, struct kmod_list **info)
+{
+	int r;
+
+	if (d->compressed) {
+		/* its own bound (decompress_set_limit), an error naming the file */
+		if (decompress_file(d->path, plain) < 0) {
+			buf_free(plain);
+			return err_code();
+		}
+		r = read_copy(m, d, plain, info);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
+	return read_km(d->km, d, info);
+}
