@@ -792,6 +792,152 @@ static void test_firmware_stays_in_sysroot(void)
 	free(modinfo), free(abs_name), free(ko), free(secret), free(root), free(tmp);
 }
 
+/* A sysroot whose one module, fwmod, is the given bytes compressed
+ * with tool (xz, zstd) and names acme/fw.bin, which its firmware
+ * directory holds; indexed by the real depmod. The module's host path
+ * into *ko. */
+static char *make_fw_module_root(const char *tmp, const char *tool, const char *sfx, char **ko)
+{
+	static const char modinfo[] = "license=GPL\0firmware=acme/fw.bin\0name=fwmod\0";
+	char *root = xasprintf("%s/root", tmp), *p, *cmd;
+	bool ok;
+
+	p = xasprintf("%s/lib/firmware/acme/fw.bin", root);
+	ok = write_text(p, "acme firmware") == 0;
+	free(p);
+	p = xasprintf("%s/lib/modules/%s/modules.builtin", root, kver);
+	ok = ok && write_text(p, "kernel/y/builtin.ko\n") == 0;
+	free(p);
+	p = xasprintf("%s/lib/modules/%s/kernel/x/fwmod.ko", root, kver);
+	ok = ok && write_text(p, "") == 0 && write_modinfo_ko(p, modinfo, sizeof(modinfo) - 1) == 0;
+	cmd = xasprintf("cp '%s' '%s.plain' && %s '%s' && depmod -b '%s' '%s' 2>/dev/null", p, p, tool, p, root, kver);
+	ok = ok && run(cmd) == 0;
+	free(cmd);
+	*ko = xasprintf("%s%s", p, sfx);
+	free(p);
+	if (!ok) {
+		free(root);
+		free(*ko);
+		*ko = NULL;
+		return NULL;
+	}
+	return root;
+}
+
+static struct modules *open_root(const char *root)
+{
+	struct modules *m = NULL;
+	char *dir = xasprintf("%s/lib/modules/%s", root, kver);
+
+	if (modules_open(&m, root, dir, kver, "/lib/firmware") < 0 || modules_add(m, "fwmod", true) < 0)
+		printf("# %s\n", err_msg());
+	free(dir);
+	return m;
+}
+
+/* A compressed module is read once (modules_read.c): its firmware is
+ * found from the modinfo of the decompressed copy, and the image holds
+ * that copy, the module's plain bytes. */
+static void test_compressed_read_once(void)
+{
+	static const char *const tools[][2] = { { "xz", ".xz" }, { "zstd -q --rm", ".zst" } };
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	if (!compression_built_in(COMP_XZ) || !compression_built_in(COMP_ZSTD))
+		SKIP("compressed modules need xz and zstd built in");
+	for (size_t t = 0; t < ARRAY_SIZE(tools); t++) {
+		char *tmp = mktmp(), *ko = NULL, *root = make_fw_module_root(tmp, tools[t][0], tools[t][1], &ko);
+		char *name = xasprintf("lib/modules/%s/kernel/x/fwmod.ko", kver), *plain = NULL, *got, *orig;
+		struct modules *m = root ? open_root(root) : NULL;
+		struct image *img = image_new();
+		size_t gl = 0, pl = 0;
+		struct sink *s;
+
+		CHECK(m != NULL);
+		if (!m)
+			goto next;
+		strv_free(&warnings);
+		CHECK(modules_emit(m, img, NULL) == 0);
+		CHECK(warnings.n == 0);
+		s = image_cpio(img);
+		got = cpio_file(s, "lib/firmware/acme/fw.bin", &gl);
+		CHECK_STR(got, "acme firmware");
+		free(got);
+		got = cpio_file(s, name, &gl);
+		orig = xasprintf("%s/lib/modules/%s/kernel/x/fwmod.ko.plain", root, kver);
+		CHECK(read_file(orig, &plain, &pl) == 0);
+		CHECK(got && plain && gl == pl && memcmp(got, plain, pl) == 0);
+		free(orig);
+		free(got);
+		free(plain);
+		sink_free(s);
+	next:
+		image_free(img);
+		modules_free(m);
+		rmtree(tmp);
+		free(name), free(ko), free(root), free(tmp);
+	}
+}
+
+/* A compressed module that does not decompress, that decompresses past
+ * the bound, or to something libkmod cannot read: each an error naming
+ * the file. */
+static void test_compressed_hostile(void)
+{
+	char *tmp, *ko = NULL, *root, *want;
+	struct modules *m;
+	struct image *img;
+	uint64_t limit = decompress_get_limit();
+
+	if (!kver[0])
+		SKIP("no kernel installed under /lib/modules");
+	if (!compression_built_in(COMP_XZ))
+		SKIP("needs xz built in");
+	tmp = mktmp();
+	root = make_fw_module_root(tmp, "xz", ".xz", &ko);
+	CHECK(root != NULL);
+	if (!root)
+		goto out;
+
+	/* past the bound (1 MiB here; it is 2 GiB) */
+	{
+		char *cmd = xasprintf("head -c 3M /dev/zero > '%s.big' && xz -c '%s.big' > '%s'", ko, ko, ko);
+		CHECK(run(cmd) == 0);
+		free(cmd);
+	}
+	decompress_set_limit(1 << 20);
+	m = open_root(root);
+	img = image_new();
+	CHECK(m && modules_emit(m, img, NULL) < 0);
+	want = xasprintf("%s: xz: decompressed data larger than 1 MiB, refusing", ko);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	decompress_set_limit(limit);
+
+	/* within it, but not an ELF object: libkmod reads the copy */
+	img = (image_free(img), image_new());
+	CHECK(m && modules_emit(m, img, NULL) < 0);
+	want = xasprintf("%s: cannot read modinfo: %s", ko, strerror(ENOEXEC));
+	CHECK_STR(err_msg(), want);
+	free(want);
+	modules_free(m);
+
+	/* not xz at all */
+	CHECK(write_text(ko, "not xz, only named so") == 0);
+	m = open_root(root);
+	img = (image_free(img), image_new());
+	CHECK(m && modules_emit(m, img, NULL) < 0);
+	want = xasprintf("%s: xz: not an xz stream", ko);
+	CHECK_STR(err_msg(), want);
+	free(want);
+	image_free(img);
+	modules_free(m);
+out:
+	rmtree(tmp);
+	free(ko), free(root), free(tmp);
+}
+
 /* A module file that is an absolute link in a sysroot's module tree
  * is followed inside the sysroot: the host file it names is never
  * packed, and the module is an error naming it (issue 24, item 3). */
@@ -1011,6 +1157,8 @@ int main(void)
 	RUN(test_firmware_wildcard);
 	RUN(test_firmware_stays_in_sysroot);
 	RUN(test_module_link_stays_in_sysroot);
+	RUN(test_compressed_read_once);
+	RUN(test_compressed_hostile);
 	RUN(test_modprobe_d);
 	RUN(test_generic);
 	strv_free(&warnings);
