@@ -9,9 +9,12 @@
  * the module is released: on the trixie kernels' .ko.xz modules, that
  * was half a build's CPU (bench/results/scaling.md). libkmod (30) tells
  * a compressed file by its magic, not its name, so it takes the copy as
- * the plain ELF it is. Without /proc (a bare chroot) libkmod reads the
- * file itself, as it always did: slower, the same result. */
+ * the plain ELF it is. A plain module is read the same way, through
+ * its own fd, so that libkmod's mapping of it goes as soon as it is
+ * read. Without /proc (a bare chroot) libkmod reads the file itself,
+ * as it always did: slower, the same result. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libkmod.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -45,24 +48,19 @@ static int read_km(struct kmod_module *km, struct mod *d, struct kmod_list **inf
 	return 0;
 }
 
-/* The plain copy through a memfd: 1 read, 0 no /proc or no memfd here
- * (the caller asks libkmod for the file), <0 an error. */
-static int read_copy(const struct modules *m, struct mod *d, const struct buf *plain, struct kmod_list **info)
+/* The module's bytes in fd (the plain copy's memfd, or the plain file)
+ * through /proc/self/fd/N: 1 read, 0 no /proc here (the caller asks
+ * libkmod for the file), <0 an error. Takes fd. */
+static int read_fd(const struct modules *m, struct mod *d, int fd, struct kmod_list **info)
 {
 	struct kmod_module *km = NULL;
 	char path[64];
-	int fd = memfd_create(d->name, MFD_CLOEXEC), r;
+	int r;
 
-	if (fd < 0)
-		return errno == ENOSYS ? 0 : err_errno(errno, "memfd_create");
-	if (write_all(fd, plain->p, plain->len) < 0) {
-		r = err_errno(errno, "%s: copy for libkmod", d->path);
-		close(fd);
-		return r;
-	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	/* a module of its own (named by the fd number), released at once:
-	 * d->km never opens its file, and this one's mapping goes now */
+	/* a module of its own (named by the fd number) released at once:
+	 * d->km never opens its file, which libkmod would keep (a copy or
+	 * a mapping) until modules_free */
 	r = kmod_module_new_from_path(m->ctx, path, &km);
 	if (r == -ENOENT) {
 		log_debug("%s: no /proc/self/fd, libkmod reads the module itself", path);
@@ -70,7 +68,7 @@ static int read_copy(const struct modules *m, struct mod *d, const struct buf *p
 		return 0;
 	}
 	if (r < 0)
-		r = err_errno(r, "%s: libkmod cannot take its copy", d->path);
+		r = err_errno(r, "%s: libkmod cannot open it", d->path);
 	else
 		r = read_km(km, d, info);
 	kmod_module_unref(km);
@@ -78,9 +76,24 @@ static int read_copy(const struct modules *m, struct mod *d, const struct buf *p
 	return r < 0 ? r : 1;
 }
 
+/* The plain copy in a memfd: fd, -ENOSYS none here, <0 an error. */
+static int copy_fd(const struct mod *d, const struct buf *plain)
+{
+	int fd = memfd_create(d->name, MFD_CLOEXEC), r;
+
+	if (fd < 0)
+		return errno == ENOSYS ? -ENOSYS : err_errno(errno, "memfd_create");
+	if (write_all(fd, plain->p, plain->len) < 0) {
+		r = err_errno(errno, "%s: copy for libkmod", d->path);
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 int mod_read(const struct modules *m, struct mod *d, struct buf *plain, struct kmod_list **info)
 {
-	int r;
+	int fd, r;
 
 	if (d->compressed) {
 		/* its own bound (decompress_set_limit), an error naming the file */
@@ -88,9 +101,19 @@ int mod_read(const struct modules *m, struct mod *d, struct buf *plain, struct k
 			buf_free(plain);
 			return err_code();
 		}
-		r = read_copy(m, d, plain, info);
-		if (r != 0)
-			return r < 0 ? r : 0;
+		fd = copy_fd(d, plain);
+	} else {
+		fd = open(d->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return err_errno(errno, "%s", d->path);
 	}
+	if (fd == -ENOSYS)
+		r = 0;
+	else if (fd < 0)
+		return fd;
+	else
+		r = read_fd(m, d, fd, info);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	return read_km(d->km, d, info);
 }
