@@ -49,8 +49,8 @@ int image_add_host_path(struct image *img, const char *sysroot, const char *path
  * after it is what the cpio will hold. */
 int image_finalize(struct image *img);
 
-/* Each host file of the image (not data), sorted by path: fn(ctx, dst, src, mode, size). A
- * non-zero return stops the walk and is returned. */
+/* Each host file of the image (not data), sorted by path: fn(ctx, dst,
+ * src, mode, size). A non-zero return stops the walk and is returned. */
 typedef int (*image_file_fn)(void *ctx, const char *dst, const char *src, mode_t mode, uint64_t size);
 int image_each_host_file(const struct image *img, image_file_fn fn, void *ctx);
 
