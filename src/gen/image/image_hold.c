@@ -27,9 +27,8 @@ int image_hold(const void *p, size_t len, struct buf *held, bool *packed)
 	if (!compression_built_in(COMP_ZSTD) || len == 0)
 		return 0;
 	mem = sink_mem_new();
-	/* one worker: the output is the same for any count, and a module
-	 * is a job or two */
-	z = compress_sink_new(COMP_ZSTD, mem, 1, 1);
+	/* in this thread: a module is small, and these frames stay here */
+	z = compress_sink_new(COMP_ZSTD, mem, 1, -1);
 	r = z ? sink_write(z, p, len) : err_code();
 	if (r == 0)
 		r = sink_finish(z);
