@@ -40,10 +40,7 @@ int compression_check_built_in(enum compression c);
 /* A sink that compresses into out. sink_finish ends the stream (writes
  * the compressor's trailer into out) but does not finish out. level < 0
  * picks the default; threads 0 = all cores (zstd and xz; their output is
- * the same for any thread count, so builds are reproducible). zstd only:
- * threads < 0 compresses in the caller's thread, without workers, in
- * frames that differ from the threaded ones': for data that stays in the
- * process (image_hold.c), never for an image. */
+ * the same for any thread count, so builds are reproducible). */
 struct sink *compress_sink_new(enum compression c, struct sink *out, int level, int threads);
 
 /* Look at the first bytes: cpio magic gives COMP_NONE. */

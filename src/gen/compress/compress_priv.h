@@ -16,8 +16,7 @@ struct codec {
 	 * the format has no levels. */
 	int (*max_level)(void);
 	/* A sink compressing into out: level < 0 is the format's default;
-	 * threads 0 = all cores, where the format uses threads (zstd: < 0
-	 * none, in this thread: compress.h). NULL +
+	 * threads 0 = all cores, where the format uses threads. NULL +
 	 * err_set on failure. */
 	struct sink *(*sink_new)(struct sink *out, int level, int threads);
 	/* One stream from in[0..len), appended to out; *consumed: the input

@@ -78,11 +78,8 @@ static struct sink *zstd_sink_new(struct sink *out, int level, int threads)
 	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1);
 	/* Always at least one worker: zstd's output is then the same for any
 	 * worker count, so builds stay reproducible across machines. A
-	 * libzstd built without threads refuses, and compresses inline.
-	 * threads < 0 asks for inline: a module held until the write
-	 * (image_hold.c) is too small to pay for a worker thread. */
-	if (threads >= 0)
-		ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_nbWorkers, threads > 0 ? threads : codec_cpus());
+	 * libzstd built without threads refuses, and compresses inline. */
+	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_nbWorkers, threads > 0 ? threads : codec_cpus());
 	/* zstd's jobs are four windows (8 MiB at level 6) and it holds
 	 * workers + 3 of them in its input ring: 40 MiB on 2 cores, most of
 	 * a generic build's peak RSS. Two windows halve that for 0.13% more

@@ -23,7 +23,7 @@ struct entry {
 	char *data;  /* K_DATA */
 	size_t len;
 	/* K_DATA from image_add_buf: data is held (image_hold.c) until
-	 * written, then freed; packed: held_len bytes of zstd */
+	 * written, then freed; packed: held_len bytes of lz4 */
 	bool release, packed;
 	size_t held_len;
 	unsigned major, minor;

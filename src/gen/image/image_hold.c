@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* How image_add_buf's contents wait for the write: zstd at level 1, when
- * zstd is built in. They are a build's decompressed modules (76 MiB for
- * trixie's 6.12 amd64 kernel in a generic image), held from modules_emit
- * until image_write_cpio reaches them, across the squashfs segment's
- * compression: held plain, they raised that build's peak RSS from 90 to
- * 117 MiB. Level 1 keeps about a quarter of them and costs a small part
- * of the xz pass that reading each module once saves
- * (bench/results/build.md). */
+/* How image_add_buf's contents wait for the write: lz4 (its fast mode),
+ * when lz4 is built in. They are a build's decompressed modules (79 MB
+ * for trixie's 6.12 amd64 kernel in a generic image), held from
+ * modules_emit until image_write_cpio reaches them, across the squashfs
+ * segment's compression: held plain, they raised that build's peak RSS
+ * from 90 to 117 MiB. lz4 keeps them in 39% (85 MiB peak) for 1.0 G
+ * instructions; zstd -1 in 25% (68 MiB) for 3.0 G, two thirds of the
+ * 4.8 G that reading each module once saves (bench/results/build.md). */
 #include "gen/image/image_hold.h"
 
 #include <string.h>
@@ -24,11 +24,10 @@ int image_hold(const void *p, size_t len, struct buf *held, bool *packed)
 	int r;
 
 	*packed = false;
-	if (!compression_built_in(COMP_ZSTD) || len == 0)
+	if (!compression_built_in(COMP_LZ4) || len == 0)
 		return 0;
 	mem = sink_mem_new();
-	/* in this thread: a module is small, and these frames stay here */
-	z = compress_sink_new(COMP_ZSTD, mem, 1, -1);
+	z = compress_sink_new(COMP_LZ4, mem, 1, 0);
 	r = z ? sink_write(z, p, len) : err_code();
 	if (r == 0)
 		r = sink_finish(z);
@@ -48,7 +47,7 @@ int image_unhold(const struct buf *held, size_t len, struct buf *plain)
 {
 	size_t used;
 
-	if (decompress_buf(COMP_ZSTD, (const uint8_t *)held->p, held->len, plain, &used) < 0)
+	if (decompress_buf(COMP_LZ4, (const uint8_t *)held->p, held->len, plain, &used) < 0)
 		return err_code();
 	if (plain->len != len || used != held->len)
 		return err_set("held contents changed size: %zu bytes, %zu expected", plain->len, len);
