@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""What bench/run.py, bench/stack.py and bench/net.py share: the build
-directory and kernel they start from, the copies of /etc/initramfs-tools
-they hand mkinitramfs, an image's size and entries, one boot's init time,
-and the machine and package versions a report names."""
+"""What the bench scripts share: the build directory and kernel they
+start from, their command line, the copies of /etc/initramfs-tools they
+hand mkinitramfs, an image's size and entries, one boot's init time, and
+the head of every results file (date, machine, package versions,
+commit, command)."""
 
 import argparse
 import json
@@ -195,6 +196,36 @@ def new_parser(doc):
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--builddir", default=DEFAULT_BUILDDIR)
     return ap
+
+
+def rows_parser(doc, boots=None, boots_help="boots per row", only="row keys", timeout=None):
+    """new_parser and the options of a script that boots rows of images:
+    --boots N (boots_help, default boots; none if boots is None), --only
+    (comma-separated `only`), --list, and --timeout SECONDS when timeout
+    is (default, help)."""
+    ap = new_parser(doc)
+    if boots is not None:
+        ap.add_argument("--boots", type=int, default=boots, help="%s (%d)" % (boots_help, boots))
+    ap.add_argument("--only", help="comma-separated %s (see --list)" % only)
+    ap.add_argument("--list", action="store_true")
+    if timeout is not None:
+        ap.add_argument("--timeout", type=int, default=timeout[0], help=timeout[1])
+    return ap
+
+
+def results_head(started, kver, packages, **more):
+    """What every results json starts with: the date the run started (a
+    datetime), the kernel, machine, package versions and commit, and the
+    command that ran it (`command`: the script and its arguments; `args`:
+    the arguments alone, with a leading space, as live.md and roots.md
+    say them); more: the script's own fields."""
+    args = " ".join(shlex.quote(x) for x in sys.argv[1:])
+    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
+           "machine": machine(), "versions": versions(packages), "commit": commit(),
+           "command": "bench/%s%s" % (os.path.basename(sys.argv[0]), " " + args if args else ""),
+           "args": " " + args if args else ""}
+    res.update(more)
+    return res
 
 
 def parse_args(ap, workdir):

@@ -208,12 +208,8 @@ def report(res, path):
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--boots", type=int, default=2, help="boots per image and clock (2)")
-    ap.add_argument("--only", help="comma-separated ROW:KEY (see --list)")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--timeout", type=int, default=400,
-                    help="seconds per boot (400: dracut's systemd under -icount on a loaded host)")
+    ap = common.rows_parser(__doc__, 2, "boots per image and clock", "ROW:KEY", (
+        400, "seconds per boot (400: dracut's systemd under -icount on a loaded host)"))
     a = common.parse_args(ap, os.path.join(HERE, "work", "live"))
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     gens = generators(uniramfs, kver)
@@ -257,11 +253,8 @@ def main():
                 if not b["pass"]:
                     break
         results.append(r)
-    args = " ".join(shlex.quote(x) for x in sys.argv[1:])
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS),
-           "boots": a.boots, "args": (" " + args) if args else "", "commit": common.commit(),
-           "squashfs_size": os.path.getsize(squash), "generators": results}
+    res = common.results_head(started, kver, VERSIONS, boots=a.boots,
+                              squashfs_size=os.path.getsize(squash), generators=results)
     common.write_results(res, a.out, "live", report, "bench/live.py")
     return 0 if all(verdict(r) == "PASS" for r in results) else 1
 

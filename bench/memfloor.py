@@ -204,9 +204,7 @@ def report(res, path):
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--only", help="comma-separated image keys (see --list)")
-    ap.add_argument("--list", action="store_true")
+    ap = common.rows_parser(__doc__, only="image keys")
     ap.add_argument("--low", type=int, default=64, help="MiB assumed too little (64)")
     ap.add_argument("--high", type=int, default=1024, help="MiB that must boot (1024)")
     ap.add_argument("--step", type=int, default=8, help="MiB (8)")
@@ -255,14 +253,11 @@ def main():
 def write(a, kver, started, t0, gens):
     """The results so far: rewritten after each image, so a run cut short
     keeps the images it finished (the ones not reached have no boots)."""
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "commit": common.commit(),
-           "versions": common.versions(("initramfs-tools", "dracut-core", "qemu-system-x86",
-                                        "makedumpfile")),
-           "command": " ".join(["bench/memfloor.py"] + sys.argv[1:]),
-           "low": a.low, "high": a.high, "step": a.step,
-           "wall_seconds": round(time.monotonic() - t0),
-           "generators": [g.res for g in gens]}
+    res = common.results_head(started, kver, ("initramfs-tools", "dracut-core",
+                                               "qemu-system-x86", "makedumpfile"),
+                              low=a.low, high=a.high, step=a.step,
+                              wall_seconds=round(time.monotonic() - t0),
+                              generators=[g.res for g in gens])
     if a.meminfo:
         common.write_results(res, a.out, "meminfo", meminfo_report, "memfloor")
     else:

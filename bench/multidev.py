@@ -122,10 +122,7 @@ def report(res, path):
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--boots", type=int, default=1, help="TCG boots per image and disk (1)")
-    ap.add_argument("--only", help="comma-separated case keys (see --list)")
-    ap.add_argument("--list", action="store_true")
+    ap = common.rows_parser(__doc__, 1, "TCG boots per image and disk", "case keys")
     a = common.parse_args(ap, os.path.join(HERE, "work", "multidev"))
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     cases = CASES
@@ -170,10 +167,8 @@ def main():
                         b.get("init", "?"), b["wall"], b["prompts"]))
             cr["generators"].append(g)
         out.append(cr)
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS),
-           "boots": a.boots, "commit": common.commit(), "cases": out,
-           "commands": [(k, lab, cmd) for k, lab, cmd, _o in gens]}
+    res = common.results_head(started, kver, VERSIONS, boots=a.boots, cases=out,
+                              commands=[(k, lab, cmd) for k, lab, cmd, _o in gens])
     common.write_results(res, a.out, "multidev", report, "bench/multidev.py")
     return 0 if all(g.get("boot_pass") for c in out for g in c["generators"]) else 1
 

@@ -493,20 +493,14 @@ def main():
                     break   # one failure is the result
         results.append(r)
 
-    args = " ".join(shlex.quote(x) for x in sys.argv[1:])
+    res = common.results_head(started, kver, VERSIONS, runs=a.runs, boots=a.boots)
     for r in results:
-        r["run"] = run_name(started.strftime("%Y-%m-%d %H:%M UTC"), common.commit(),
-                            " " + args if args else "")
+        r["run"] = run_name(res["date"], res["commit"], res["args"])
     skipped = [{"row": g.row, "key": g.key, "label": g.label, "why": g.skip} for g in skipped]
     old = os.path.join(a.out, "net.json")
     if a.merge and os.path.exists(old):
         results, skipped = merged(old, results, skipped, all_gens)
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS), "runs": a.runs, "boots": a.boots,
-           "args": (" " + args) if args else "",
-           "commit": common.commit(),
-           "generators": results,
-           "skipped": skipped}
+    res.update(generators=results, skipped=skipped)
     common.write_results(res, a.out, "net", report, "bench/net.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 

@@ -376,10 +376,7 @@ def report(res, path):
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--boots", type=int, default=2, help="boots per row (2)")
-    ap.add_argument("--only", help="comma-separated row keys (see --list)")
-    ap.add_argument("--list", action="store_true")
+    ap = common.rows_parser(__doc__, 2)
     a = common.parse_args(ap, os.path.join(HERE, "work", "question"))
     if a.list:
         for r in rows():
@@ -414,10 +411,7 @@ def main():
             if img and os.path.exists(img):
                 res.update(image_stats(img, uniramfs))
         results.append(res)
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS),
-           "boots": a.boots, "commit": common.commit(),
-           "command": " ".join(["bench/question.py"] + sys.argv[1:]), "rows": results}
+    res = common.results_head(started, kver, VERSIONS, boots=a.boots, rows=results)
     common.write_results(res, a.out, "question", report, "bench/question.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 

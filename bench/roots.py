@@ -517,13 +517,9 @@ def load():
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--boots", type=int, default=1, help="icount boots per image and root (1)")
-    ap.add_argument("--only", help="comma-separated KIND or KIND:KEY (see --list)")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--timeout", type=int, default=400,
-                    help="seconds per boot (400: dracut's systemd under -icount on a loaded "
-                         "host; a dracut that gives up ends at its emergency shell)")
+    ap = common.rows_parser(__doc__, 1, "icount boots per image and root", "KIND or KIND:KEY", (
+        400, "seconds per boot (400: dracut's systemd under -icount on a loaded host; a "
+             "dracut that gives up ends at its emergency shell)"))
     ap.add_argument("--report", action="store_true",
                     help="re-render OUT/roots.md from OUT/roots.json")
     a = common.parse_args(ap, os.path.join(HERE, "work", "roots"))
@@ -554,13 +550,10 @@ def main():
     log("bench/roots.py: kernel %s, %d rows, %d icount boot(s) each" % (kver, len(todo), a.boots))
     built = {}      # the build command -> (image, result, the row that built it)
     results = []
-    args = " ".join(shlex.quote(x) for x in sys.argv[1:])
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS),
-           "boots": a.boots, "args": (" " + args) if args else "", "commit": common.commit(),
-           "load_start": load_start, "rows": results,
-           "not_run": [{"id": r.id, "why": r.skip or "not named by --only"}
-                       for r in all_rows if r not in todo]}
+    res = common.results_head(started, kver, VERSIONS, boots=a.boots, load_start=load_start,
+                              rows=results,
+                              not_run=[{"id": r.id, "why": r.skip or "not named by --only"}
+                                       for r in all_rows if r not in todo])
     for r in todo:
         key = (tuple(r.cmd), tuple(sorted((r.env or {}).items())))
         out = {"kind": r.kind, "key": r.key, "label": r.label, "cmdline": r.cmdline,

@@ -585,11 +585,8 @@ def main():
     generic, err = images.get(())
     if err:
         sys.exit("bench/scaling.py: " + err)
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS),
-           "runs": a.runs, "boots": a.boots, "commit": common.commit(),
-           "command": " ".join(["bench/scaling.py"] + sys.argv[1:]),
-           "load_start": os.getloadavg(), "axes": {}}
+    res = common.results_head(started, kver, VERSIONS, runs=a.runs, boots=a.boots,
+                              load_start=os.getloadavg(), axes={})
     if a.notes:
         with open(a.notes) as f:
             res["notes"] = f.read().strip()

@@ -207,10 +207,7 @@ def report(res, path):
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--boots", type=int, default=3, help="TCG boots per image (3)")
-    ap.add_argument("--only", help="comma-separated generator keys (see --list)")
-    ap.add_argument("--list", action="store_true")
+    ap = common.rows_parser(__doc__, 3, "TCG boots per image", "generator keys")
     a = common.parse_args(ap, os.path.join(HERE, "work", "stack"))
 
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
@@ -247,10 +244,7 @@ def main():
             r["boot_pass"] = len(r["boots"]) == a.boots and all(b["pass"] for b in r["boots"])
         results.append(r)
 
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS), "boots": a.boots,
-           "commit": common.commit(),
-           "generators": results}
+    res = common.results_head(started, kver, VERSIONS, boots=a.boots, generators=results)
     common.write_results(res, a.out, "stack", report, "bench/stack.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 

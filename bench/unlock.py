@@ -149,10 +149,7 @@ def report(res, path):
 
 
 def main():
-    ap = common.new_parser(__doc__)
-    ap.add_argument("--boots", type=int, default=3, help="TCG boots per row (3)")
-    ap.add_argument("--only", help="comma-separated row keys (see --list)")
-    ap.add_argument("--list", action="store_true")
+    ap = common.rows_parser(__doc__, 3, "TCG boots per row")
     a = common.parse_args(ap, os.path.join(HERE, "work", "unlock"))
     if a.list:
         for r in rows():
@@ -198,9 +195,8 @@ def main():
                                           ["uniramfs", "build"] + mode + build)
         results.append(res)
 
-    res = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "kernel": kver,
-           "machine": common.machine(), "versions": common.versions(VERSIONS), "boots": a.boots,
-           "commit": common.commit(), "dracut": dracut, "rows": results}
+    res = common.results_head(started, kver, VERSIONS, boots=a.boots, dracut=dracut,
+                              rows=results)
     common.write_results(res, a.out, "unlock", report, "bench/unlock.py")
     return 0 if all(r.get("boot_pass") for r in results) else 1
 
