@@ -52,6 +52,11 @@ MEMINFO = ("MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached", "Shmem", 
 # TCG's clock its poweroff cut the serial text short, as in live.md)
 ICOUNT = ("-icount", "shift=0")
 MEMINFO_RE = re.compile(r"^TESTINIT: show /proc/meminfo: (\w+):\s+(\d+) kB$", re.M)
+# /proc/zoneinfo's pagesets: the free pages each CPU keeps on its own
+# lists ("count"), which MemFree and MemAvailable leave out, and how many
+# it may keep ("high"); "min" is the zone's min watermark
+ZONE_RE = re.compile(r"^TESTINIT: show /proc/zoneinfo: Node \d+, zone\s+(\w+)$", re.M)
+PCP_RE = re.compile(r"^TESTINIT: show /proc/zoneinfo:\s+(count:|high:|min)\s+(\d+)$", re.M)
 
 
 def _bench_run():
@@ -108,20 +113,20 @@ def boot_at(g, mib, vmlinuz, disk, sc, work, words="", tag="memfloor", extra=())
     return err is None, rec, text
 
 
-def floor(g, a, vmlinuz, disk, sc, work):
+def floor(g, a, vmlinuz, disk, sc, work, words):
     boots = []
-    ok, rec, _ = boot_at(g, a.high, vmlinuz, disk, sc, work)
+    ok, rec, _ = boot_at(g, a.high, vmlinuz, disk, sc, work, words)
     boots.append(rec)
     if not ok:
         return None, boots
     lo, hi = a.low // a.step, a.high // a.step   # in steps: hi passes; lo is assumed to fail
-    ok, rec, _ = boot_at(g, lo * a.step, vmlinuz, disk, sc, work)
+    ok, rec, _ = boot_at(g, lo * a.step, vmlinuz, disk, sc, work, words)
     boots.append(rec)
     if ok:
         return lo * a.step, boots
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        ok, rec, _ = boot_at(g, mid * a.step, vmlinuz, disk, sc, work)
+        ok, rec, _ = boot_at(g, mid * a.step, vmlinuz, disk, sc, work, words)
         boots.append(rec)
         if ok:
             hi = mid
@@ -130,17 +135,41 @@ def floor(g, a, vmlinuz, disk, sc, work):
     return hi * a.step, boots
 
 
+def pcp(text):
+    """From testinit's /proc/zoneinfo: KiB of free pages on the per-CPU
+    lists (all zones), and the largest zone's min watermark and per-CPU
+    high mark, in KiB."""
+    zones = list(ZONE_RE.finditer(text))
+    count, most = 0, {}
+    for i, z in enumerate(zones):
+        end = zones[i + 1].start() if i + 1 < len(zones) else len(text)
+        seen = {}
+        for k, v in PCP_RE.findall(text, z.end(), end):
+            if k == "count:":
+                count += int(v)
+            seen.setdefault(k.rstrip(":"), int(v))   # the zone's min, its first CPU's high
+        if seen.get("min", 0) > most.get("min", -1):
+            most = seen
+    page = 4   # KiB
+    return {"pcp_kib": count * page, "min_kib": most.get("min", 0) * page,
+            "pcp_high_kib": most.get("high", 0) * page}
+
+
 def meminfo(g, a, vmlinuz, disk, sc, work):
     """--meminfo: g's image booted at --high MiB, once; what
-    /proc/meminfo said to the root's init, in KiB, or why it did not."""
-    ok, rec, text = boot_at(g, a.high, vmlinuz, disk, sc, work, "testinit.show=/proc/meminfo",
-                            "meminfo", ICOUNT)
+    /proc/meminfo and /proc/zoneinfo said to the root's init, in KiB, or
+    why it did not."""
+    words = " ".join(["testinit.show=/proc/meminfo", "testinit.show=/proc/zoneinfo"] +
+                     ([a.cmdline] if a.cmdline else []))
+    ok, rec, text = boot_at(g, a.high, vmlinuz, disk, sc, work, words, "meminfo", ICOUNT)
     fields = {k: int(v) for k, v in MEMINFO_RE.findall(text) if k in MEMINFO}
     rec["meminfo"] = fields
+    rec.update(pcp(text))
     if ok and "MemAvailable" in fields:
         rec["used_kib"] = fields["MemTotal"] - fields["MemAvailable"]
-        log("  %-36s used %d MiB: %s" % (g.label, rec["used_kib"] // 1024, ", ".join(
-            "%s %d" % (k, fields[k] // 1024) for k in MEMINFO if k in fields)))
+        log("  %-36s used %d MiB, per-CPU lists %d MiB: %s" % (
+            g.label, rec["used_kib"] // 1024, rec["pcp_kib"] // 1024, ", ".join(
+                "%s %d" % (k, fields[k] // 1024) for k in MEMINFO if k in fields)))
     return rec
 
 
@@ -149,20 +178,34 @@ def meminfo_report(res, path):
     lines += ["Command: `%s`" % res["command"], "",
               "Each image booted the plain ext4 root on virtio-blk (root=UUID=, tests/boot's "
               "virtio-uuid) under QEMU TCG with `-icount shift=0`, one CPU, -m %d, once, with "
-              "`testinit.show=/proc/meminfo`: the root's init (tests/boot/testinit.c, PID 1 "
-              "after switch_root) prints /proc/meminfo first thing. MiB; used = MemTotal − "
-              "MemAvailable." % res["high"], "",
-              "| image | size (bytes) | used | " + " | ".join(MEMINFO[1:]) + " | boot |",
-              "| --- | ---: | ---: | " + " | ".join("---:" for _ in MEMINFO[1:]) + " | --- |"]
+              "`testinit.show=/proc/meminfo testinit.show=/proc/zoneinfo%s`: the root's init "
+              "(tests/boot/testinit.c, PID 1 after switch_root) prints them first thing. MiB; "
+              "used = MemTotal − MemAvailable; **PCP**: free pages on the per-CPU lists "
+              "(/proc/zoneinfo's pagesets `count`), which MemFree and MemAvailable leave out "
+              "although any allocation takes them first; **used − PCP**: what is in use "
+              "with them counted free; **PCP high**: "
+              "how much the largest zone's per-CPU list may hold before it gives pages back, "
+              "with that zone's **min** watermark." % (
+                  res["high"], " " + res["cmdline"] if res.get("cmdline") else ""), "",
+              "| image | size (bytes) | used | used − PCP | MemFree + PCP | PCP | PCP high | min | " +
+              " | ".join(MEMINFO[1:]) + " | boot |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | " +
+              " | ".join("---:" for _ in MEMINFO[1:]) + " | --- |"]
+
+    def mib(kib):
+        return "%.1f" % (kib / 1024) if kib is not None else ""
     for g in res["generators"]:
         b = g.get("meminfo_boot", {})
         f = b.get("meminfo", {})
-        cells = ["%.1f" % (f[k] / 1024) if k in f else "" for k in MEMINFO[1:]]
-        used = "%.1f" % (b["used_kib"] / 1024) if "used_kib" in b else ""
+        cells = [mib(f.get(k)) for k in MEMINFO[1:]]
+        free_pcp = f["MemFree"] + b["pcp_kib"] if "pcp_kib" in b and "MemFree" in f else None
+        in_use = b["used_kib"] - b["pcp_kib"] if "pcp_kib" in b and "used_kib" in b else None
         verdict = ("PASS" if b.get("pass") else "FAIL (%s)" % b.get("reason", g.get(
             "build_error", "not booted")))
-        lines.append("| %s | %s | %s | %s | %s |" % (g["label"], g.get("size", ""), used,
-                                                    " | ".join(cells), verdict))
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            g["label"], g.get("size", ""), mib(b.get("used_kib")), mib(in_use), mib(free_pcp),
+            mib(b.get("pcp_kib")), mib(b.get("pcp_high_kib")), mib(b.get("min_kib")),
+            " | ".join(cells), verdict))
     lines += ["", "Images:", ""] + ["- **%s**: `%s`" % (g["label"], g.get("command", "?"))
                                      for g in res["generators"]]
     with open(path, "w") as f:
@@ -209,8 +252,10 @@ def main():
     ap.add_argument("--high", type=int, default=1024, help="MiB that must boot (1024)")
     ap.add_argument("--step", type=int, default=8, help="MiB (8)")
     ap.add_argument("--meminfo", action="store_true",
-                    help="no bisection: one boot at --high each, /proc/meminfo at the root's "
-                    "init (OUT/meminfo.md)")
+                    help="no bisection: one boot at --high each, /proc/meminfo and "
+                    "/proc/zoneinfo at the root's init (OUT/meminfo.md)")
+    ap.add_argument("--cmdline", default="",
+                    help="words added to every boot's kernel command line")
     a = common.parse_args(ap, os.path.join(HERE, "work"))
     boottest.BOOT_TIMEOUT = BOOT_TIMEOUT
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
@@ -243,7 +288,7 @@ def main():
             g.res["meminfo_boot"] = meminfo(g, a, vmlinuz, disk, sc, work)
             write(a, kver, started, t0, gens)
             continue
-        g.res["floor_mib"], g.res["boots"] = floor(g, a, vmlinuz, disk, sc, work)
+        g.res["floor_mib"], g.res["boots"] = floor(g, a, vmlinuz, disk, sc, work, a.cmdline)
         log("  %s: %s" % (g.label, "floor %d MiB" % g.res["floor_mib"] if g.res["floor_mib"]
                           else "did not boot at %d MiB" % a.high))
         write(a, kver, started, t0, gens)
@@ -255,7 +300,7 @@ def write(a, kver, started, t0, gens):
     keeps the images it finished (the ones not reached have no boots)."""
     res = common.results_head(started, kver, ("initramfs-tools", "dracut-core",
                                                "qemu-system-x86", "makedumpfile"),
-                              low=a.low, high=a.high, step=a.step,
+                              low=a.low, high=a.high, step=a.step, cmdline=a.cmdline,
                               wall_seconds=round(time.monotonic() - t0),
                               generators=[g.res for g in gens])
     if a.meminfo:
