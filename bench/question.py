@@ -15,9 +15,11 @@ judge it: the root's init ran after switch_root).
 
 The time to the question is the guest's clock when the question shows,
 minus the kernel's `Run /init as init process` timestamp.  The guest's
-clock is read by the kernel itself: the harness presses SysRq+H through
-the QEMU monitor's sendkey (`sysrq_always_enabled` on the command line),
-and the kernel's "sysrq: HELP" line carries its printk time.
+clock is read by the kernel itself: the harness sends SysRq+H on the
+serial console as a terminal does, a break (the QEMU monitor's
+chardev-send-break) and then "h" (`sysrq_always_enabled` on the command
+line), and the kernel's "sysrq: HELP" line carries its printk time.  No
+key reaches the keyboard, where plymouthd reads the passphrase.
 
 - console: the harness watches the serial text every 2 ms;
   as soon as the prompt is there it presses SysRq+H.  The question
@@ -52,6 +54,7 @@ Writes OUT/question.md and OUT/question.json.
 import contextlib
 import dataclasses
 import datetime
+import itertools
 import os
 import re
 import shlex
@@ -81,10 +84,30 @@ SHOTS = 400           # screendumps, at most, before the splash asks
 WAIT = 300            # seconds, at most, for the console prompt
 
 
+MARK = itertools.count(0x51500000)   # numbers the monitor prints back
+
+
 def sysrq(c):
-    """SysRq+H through console c's monitor: the kernel prints a
-    timestamped "sysrq: HELP" line."""
-    scenarios_plymouth._monitor(c).sendall(b"sendkey alt-sysrq-h\n")
+    """SysRq+H on console c's serial line, as a terminal sends it: a
+    break (the QEMU monitor's chardev-send-break on the serial port's
+    chardev), then "h" on the line, which the kernel takes as the SysRq
+    key and prints a timestamped "sysrq: HELP" line.  Not the keyboard:
+    Alt+SysRq presses reach plymouthd's passphrase entry (issue 31: 2 of
+    4 splash boots refused the passphrase typed after them).  The "h"
+    is sent once the monitor has answered a `print` given after the
+    break: it runs its commands in order, so the break is in the UART,
+    and an "h" before it would be a typed letter."""
+    m = scenarios_plymouth._monitor(c)
+    n = next(MARK)
+    m.sendall(b"chardev-send-break ser0\nprint %d\n" % n)
+    answer, seen = re.compile(rb"\n0x%x\r?\n" % n), b""
+    m.settimeout(WAIT)
+    while not answer.search(seen):
+        data = m.recv(4096)
+        if not data:
+            raise OSError("the QEMU monitor closed")
+        seen = seen[-256:] + data
+    c.sock.sendall(b"h")
 
 
 class ConsolePrompt:
@@ -155,16 +178,11 @@ class SplashQuestion:
                     scenarios_plymouth.png_write(os.path.splitext(ppm)[0] + "-before.png",
                                                  *last)
                 self.problem = None
-                # the SysRq's key releases first: QEMU queues key events
-                # on the guest's clock, and one typed with Alt still down
-                # was a wrong passphrase (a loaded host, once in 2 boots)
-                time.sleep(1)
                 c._press(self.keys)
                 if self.stop_after:
                     self.stop()
                 return
             last = pix or last
-            time.sleep(0.15)      # the SysRq key's release, before the next press
 
     def stop(self):
         """Once the serial text shows stop_after (or after WAIT s):
@@ -339,7 +357,8 @@ def report(res, path):
         "instruction clock: the same whatever the host's load), `-smp 1`, %d boot(s) a row, one "
         "at a time. **Question**: the guest's clock when the question shows minus the kernel's "
         "`Run /init` timestamp; the clock is read by the kernel, as the printk time of a "
-        "SysRq+H the harness presses through QEMU's monitor. Console: SysRq as soon as the serial "
+        "SysRq+H the harness sends on the serial console (a break through QEMU's monitor, "
+        "then `h`; nothing on the keyboard, where plymouthd reads). Console: SysRq as soon as the serial "
         "text has the prompt (the harness looks every 2 ms); the number is an upper bound, the "
         "lower one is the last kernel line before the prompt. Splash: SysRq and a screendump, "
         "again and again, until the splash asks (spinfinity's blue and its dialog's white, as "
