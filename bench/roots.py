@@ -442,6 +442,12 @@ def verdict(r):
 
 
 def report(res, path):
+    reruns = []
+    for x in res.get("rerun", []):
+        reruns += ["", "Re-run %s, uniramfs %s, `bench/roots.py%s` (load %s at the start, %s at "
+                   "the end), merged into this table: %s." % (
+                       x["date"], x["commit"], x["args"], x["load_start"], x["load_end"],
+                       ", ".join(x["ids"]))]
     L = common.report_head("Stacks and network roots in one run: uniramfs, dracut and "
                            "mkinitramfs", res) + [
         "Made by `bench/roots.py%s`. Every boot QEMU TCG with `-icount shift=0`, one at a "
@@ -457,8 +463,9 @@ def report(res, path):
         "identical command built is not built again: its row says so). **before**: the "
         "row's median in its script's earlier result file, its date and clock (TCG seconds "
         "there stretch with the host's load; only icount ones compare with this run's)."
-        % (res["args"], res["boots"], res["load_start"], res["load_end"]), "",
-        "| root | generator | image | build | init, icount | × | to exec | wall s | before | "
+        % (res["args"], res["boots"], res["load_start"], res["load_end"]),
+    ] + reruns + [
+        "", "| root | generator | image | build | init, icount | × | to exec | wall s | before | "
         "boot |",
         "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |"]
     for r in res["rows"]:
@@ -511,6 +518,21 @@ def report(res, path):
         f.write("\n".join(L))
 
 
+def merged(old, res):
+    """--merge: OUT/roots.json's run (old) with this run's rows in place
+    of the same ids, and this run named in its "rerun" list."""
+    new = {"%s:%s" % (r["kind"], r["key"]): r for r in res["rows"]}
+    out = dict(old)
+    out["rows"] = [new.pop("%s:%s" % (r["kind"], r["key"]), r) for r in old["rows"]]
+    out["rows"] += list(new.values())
+    ids = ["%s:%s" % (r["kind"], r["key"]) for r in res["rows"]]
+    out["not_run"] = [n for n in old.get("not_run", []) if n["id"] not in ids]
+    out["rerun"] = old.get("rerun", []) + [{
+        "ids": ids, "date": res["date"], "commit": res["commit"], "args": res["args"],
+        "load_start": res["load_start"], "load_end": res.get("load_end")}]
+    return out
+
+
 def load():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -522,6 +544,9 @@ def main():
              "dracut that gives up ends at its emergency shell)"))
     ap.add_argument("--report", action="store_true",
                     help="re-render OUT/roots.md from OUT/roots.json")
+    ap.add_argument("--merge", action="store_true",
+                    help="keep OUT/roots.json's rows this run does not make; the report "
+                    "names the rows re-run and when")
     a = common.parse_args(ap, os.path.join(HERE, "work", "roots"))
     if a.report:
         with open(os.path.join(a.out, "roots.json")) as f:
@@ -554,6 +579,10 @@ def main():
                               rows=results,
                               not_run=[{"id": r.id, "why": r.skip or "not named by --only"}
                                        for r in all_rows if r not in todo])
+    old = None
+    if a.merge and os.path.exists(os.path.join(a.out, "roots.json")):
+        with open(os.path.join(a.out, "roots.json")) as f:
+            old = json.load(f)
     for r in todo:
         key = (tuple(r.cmd), tuple(sorted((r.env or {}).items())))
         out = {"kind": r.kind, "key": r.key, "label": r.label, "cmdline": r.cmdline,
@@ -582,10 +611,13 @@ def main():
                 out["boots"] = r.boots(img, a.boots)
             except Exception as e:   # a disk or server that cannot be made: this row's
                 out["boots"] = [{"pass": False, "reason": "cannot boot: %s" % e, "wall": 0}]
+            for b in out["boots"]:   # in the json, so --report needs no logs
+                b["exec"], b["powered_off"] = to_exec(b)
             log("  %-28s %s" % (r.id, verdict(out)))
         results.append(out)
         res["load_end"] = load()
-        common.write_results(res, a.out, "roots", report, "bench/roots.py")   # so far
+        common.write_results(merged(old, res) if old else res, a.out, "roots", report,
+                             "bench/roots.py")   # so far
     return 0 if all(verdict(r) == "PASS" for r in results) else 1
 
 
