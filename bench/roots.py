@@ -488,7 +488,8 @@ def report(res, path):
             ratio = "%.1f× (to exec)" % (e / be)
         walls = " ".join("%.0f" % x["wall"] for x in r.get("boots", [])) or "-"
         bt = "%.1f s" % r["build_seconds"] if "build_seconds" in r else \
-            "(same as %s)" % r["built_by"] if r.get("built_by") else "-"
+            "(same as %s)" % r["built_by"] if r.get("built_by") else \
+            "(an earlier run's)" if r.get("reused") else "-"
         bf = r.get("before")
         bfs = "-" if not bf else "%s, %s (%s)" % (
             "%.2f s" % bf["init"] if bf.get("init") is not None else bf.get("verdict"),
@@ -518,6 +519,17 @@ def report(res, path):
         f.write("\n".join(L))
 
 
+def reusable(img, blog, cmd, env):
+    """--reuse: img is there and its build log says it was built by this
+    command (common.build_once's first line) without an error."""
+    said = "$ %s%s\n" % ("".join("%s=%s " % kv for kv in (env or {}).items()),
+                         " ".join(shlex.quote(x) for x in cmd))
+    if not os.path.isfile(img) or not os.path.isfile(blog):
+        return False
+    with open(blog) as f:
+        return f.readline() == said
+
+
 def merged(old, res):
     """--merge: OUT/roots.json's run (old) with this run's rows in place
     of the same ids, and this run named in its "rerun" list."""
@@ -544,6 +556,9 @@ def main():
              "dracut that gives up ends at its emergency shell)"))
     ap.add_argument("--report", action="store_true",
                     help="re-render OUT/roots.md from OUT/roots.json")
+    ap.add_argument("--reuse", action="store_true",
+                    help="boot the image an earlier run built with the same command, if "
+                    "there (its row has no build time)")
     ap.add_argument("--merge", action="store_true",
                     help="keep OUT/roots.json's rows this run does not make; the report "
                     "names the rows re-run and when")
@@ -590,17 +605,23 @@ def main():
         if key not in built:
             img = os.path.join(work, "img", "%s-%s.img" % (r.kind, r.key))
             os.makedirs(os.path.dirname(img), exist_ok=True)
-            if os.path.exists(img):
-                os.unlink(img)
-            b, dt = common.build_once([x.replace("{out}", img) for x in r.cmd], img,
-                                      os.path.join(work, "build-%s-%s.log" % (r.kind, r.key)),
-                                      r.env)
-            b["build_seconds"] = round(dt, 2)
-            if "build_error" not in b:
+            cmd = [x.replace("{out}", img) for x in r.cmd]
+            blog = os.path.join(work, "build-%s-%s.log" % (r.kind, r.key))
+            if a.reuse and reusable(img, blog, cmd, r.env):
+                b = {"command": " ".join(shlex.quote(x) for x in cmd), "build_log": blog,
+                     "reused": True}
                 b.update(image_stats(img, uniramfs))
+                log("  %-28s the image an earlier run built (%s)" % (r.id, blog))
+            else:
+                if os.path.exists(img):
+                    os.unlink(img)
+                b, dt = common.build_once(cmd, img, blog, r.env)
+                b["build_seconds"] = round(dt, 2)
+                if "build_error" not in b:
+                    b.update(image_stats(img, uniramfs))
+                log("  %-28s built in %.1f s%s" % (r.id, dt, ": FAILED " + b["build_error"]
+                                                   if "build_error" in b else ""))
             built[key] = (img, b, r.id)
-            log("  %-28s built in %.1f s%s" % (r.id, dt, ": FAILED " + b["build_error"]
-                                               if "build_error" in b else ""))
             out.update(b)
         else:
             img, b, by = built[key]
