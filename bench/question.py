@@ -80,8 +80,7 @@ RUN_INIT = r"Run /init as init process"
 OURS_PROMPT = scenarios_stack.prompt("/dev/vda", LUKS_UUID)
 DRACUT_PROMPT = r"Please enter passphrase for disk [^\n]*: ?"
 POLL = 0.002          # seconds between looks at the serial text
-SHOTS = 400           # screendumps, at most, before the splash asks
-WAIT = 300            # seconds, at most, for the console prompt
+WAIT = 300            # seconds, at most, for the console prompt or the splash's question
 
 
 MARK = itertools.count(0x51500000)   # numbers the monitor prints back
@@ -156,8 +155,8 @@ class SplashQuestion:
     def __call__(self):
         c = self.console
         ppm = os.path.splitext(c.log)[0] + "-shot.ppm"
-        last = None
-        for _ in range(SHOTS):
+        last, t0 = None, time.monotonic()
+        while time.monotonic() - t0 < WAIT:
             sysrq(c)
             if os.path.exists(ppm):
                 os.unlink(ppm)
