@@ -67,6 +67,12 @@ int boot_wait(struct init *in, long long deadline,
 	}
 }
 
+int boot_settle(struct init *in)
+{
+	devevents_drain(&in->events);
+	return in->jobs.n ? run_jobs(in) : 0;
+}
+
 static bool root_ready(const struct init *in, const void *arg)
 {
 	(void)arg;

@@ -447,6 +447,12 @@ mounted:
 			return r;
 	}
 	timing_mark(&in->timing, "mount");
+	/* The root's wait ended as soon as the root came: the other disks'
+	 * events may still be queued, and the root's fstab may name them by
+	 * their /dev/disk links (its udev may not have made them yet). */
+	if ((r = boot_settle(in)) < 0)
+		return r;
+	timing_mark(&in->timing, "settle");
 	run_break(in, BRK_PRE_PIVOT, "pre-pivot");
 	run_hooks(in, "pre-pivot");
 	export_modules(in); /* as dracut's pre-pivot hook does, after the others */

@@ -387,6 +387,89 @@ static void test_remove_forgets_root(void)
 	fake_ops_free(f);
 }
 
+/* The kernel's add event of a blank SCSI disk sdxI. */
+static void queue_blank_disk(struct fake_ops *f, int i)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "add@/devices/scsi/block/sdx%d|ACTION=add|SUBSYSTEM=block|"
+		 "DEVNAME=sdx%d|DEVTYPE=disk|MAJOR=8|MINOR=%d", i, i, i);
+	fake_recv_msg(f, msg);
+}
+
+/* A wakeup handles at most 16 events: the root queued before 40 other
+ * disks is found, and the wait can end, before they are all probed;
+ * the next wakeups take the rest, or a drain all that is left. */
+static void test_queue_not_drained_at_once(void)
+{
+	struct fake_ops *f;
+	struct init in;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	f = setup("", NULL);
+	bare_init(f, &in, "root=UUID=" UUID);
+	fake_recv_msg(f, VDA1_UEVENT("add"));
+	for (int i = 0; i < 40; i++)
+		queue_blank_disk(f, i);
+	devevents_ready(&in.events);
+	CHECK(in.root && !strcmp(in.root, "vda1"));
+	CHECK(in.devs.n == 16);
+	devevents_ready(&in.events);
+	CHECK(in.devs.n == 32);
+	devevents_drain(&in.events);
+	CHECK(in.devs.n == 41);
+	devevents_drain(&in.events); /* nothing left: nothing happens */
+	CHECK(in.devs.n == 41);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* The root is found at coldplug, so its wait ends with 40 blank disks'
+ * events and then vdb's (the /usr image's filesystem) still unread: the
+ * root's own fstab may name vdb by a /dev/disk link, which must be there
+ * before the hand-over (boot test dracut44-driver-export), and a
+ * pre-mount hook sees it too. */
+static void test_queued_disks_linked_before_handover(void)
+{
+	static const char by_uuid[] = "/dev/disk/by-uuid/" USRUUID;
+	struct fake_ops *f;
+	struct init in;
+	char *t;
+	int link, hook, exec;
+
+	if (!make_images())
+		SKIP("mkfs.ext4 or mkswap not available");
+	for (int with_hook = 0; with_hook < 2; with_hook++) {
+		f = setup("root=/dev/vda1 rd.fstab=0", NULL);
+		/* virtio_blk built in: no driver left to load, so the loop
+		 * ends the wait without reading the socket at all */
+		t = fake_path(f, VIRTIO "/virtio1/modalias");
+		CHECK(unlink(t) == 0);
+		free(t);
+		fake_boot_copy_into(f, usr_image, "/dev/vdb");
+		if (with_hook)
+			make_exec(f, HOOKS_DIR "/pre-mount/10-look", "");
+		for (int i = 0; i < 40; i++)
+			queue_blank_disk(f, i);
+		fake_recv_msg(f, "add@/devices/virtio2/block/vdb|ACTION=add|SUBSYSTEM=block|"
+			      "DEVNAME=vdb|DEVTYPE=disk|MAJOR=254|MINOR=16");
+		CHECK(run(f, &in) == 0);
+		t = fake_readlink(f, by_uuid);
+		CHECK_STR(t, "../../vdb");
+		free(t);
+		CHECK(registry_get(&in.devs, "sdx39") != NULL);
+		t = xasprintf("symlink ../../vdb %s", by_uuid);
+		link = fake_log_find(f, t);
+		free(t);
+		hook = fake_log_find_prefix(f, "run " HOOKS_DIR "/pre-mount/10-look", 0);
+		exec = fake_log_find(f, "execve /sbin/init");
+		CHECK(link >= 0 && exec > link);
+		CHECK(!with_hook || (hook >= 0 && hook > link));
+		done(f, &in);
+	}
+}
+
 /* ENOBUFS: events were lost; sysfs says what is there now. */
 static void test_overrun_rescans(void)
 {
@@ -801,6 +884,8 @@ int main(void)
 	RUN(test_resume_waits_while_devices_come);
 	RUN(test_never_resume_after_mount);
 	RUN(test_remove_forgets_root);
+	RUN(test_queue_not_drained_at_once);
+	RUN(test_queued_disks_linked_before_handover);
 	RUN(test_overrun_rescans);
 	RUN(test_fsck_argv);
 	RUN(test_fsck_exit_codes);
