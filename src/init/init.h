@@ -52,8 +52,9 @@ struct init {
 	/* x-initrd.mount entries mounted (stages/xinitrd.c): a retry after
 	 * the failure path goes on from the next */
 	size_t xinitrd_done;
-	/* ms spent waiting for a person (passphrase prompts): a deadline
-	 * set before them moves on by as much. */
+	/* ms spent waiting for a person (passphrase prompts) or blocked in
+	 * a driver's load (driverq.c): a deadline set before them moves on
+	 * by as much. */
 	long long stall_ms;
 	char **init_argv;    /* args for the real init (not argv[0]) */
 	char **envp;         /* the kernel's, for the real init */
@@ -90,9 +91,9 @@ int run_jobs(struct init *in);
 
 /* rootwait.c: the one place the boot waits for devices: the loop until
  * ready(in, arg) or the deadline (-1: none), running the jobs the events
- * queue as they come. Time spent at a passphrase prompt moves the
- * deadline on. 1 ready, 0 not (timeout), < 0 the failure path gave up (a
- * test). */
+ * queue as they come. Time spent at a passphrase prompt or blocked in a
+ * driver's load moves the deadline on. 1 ready, 0 not (timeout), < 0
+ * the failure path gave up (a test). */
 int boot_wait(struct init *in, long long deadline,
 	      bool (*ready)(const struct init *in, const void *arg), const void *arg);
 /* Every device event queued now handled, and the jobs it queued run.

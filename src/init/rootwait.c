@@ -63,6 +63,10 @@ int boot_wait(struct init *in, long long deadline,
 				return r;
 			continue;
 		}
+		/* a driver's load inside the loop moved the deadline on */
+		if (e == LOOP_TIMEOUT && deadline >= 0 &&
+		    now_ms(in) < deadline + (in->stall_ms - stall0))
+			continue;
 		return e == LOOP_DONE;
 	}
 }

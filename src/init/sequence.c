@@ -307,6 +307,7 @@ void init_setup(struct init *in)
 	loop_init(&in->loop, in->ops);
 	registry_init(&in->devs, in->ops);
 	driverq_init(&in->drivers, in->ops);
+	in->drivers.stall_ms = &in->stall_ms;
 	devevents_init(&in->events, in->ops, &in->devs, &in->drivers);
 	stack_init(&in->stack);
 	stack_env_init(in);

@@ -220,6 +220,8 @@ static int op_finit_module(int fd, const char *params, int flags)
 	char *name = fd_module_name(fd);
 	logf_("finit_module %s params='%s'", name, s_or_dash(params));
 	int r = check_fail("finit_module", name, NULL, NULL);
+	if (cur->on_finit)
+		cur->on_finit(cur, name);
 	free(name);
 	return r;
 }

@@ -57,6 +57,9 @@ struct fake_ops {
 	/* called when poll would sleep, before the clock moves on: a test
 	 * makes things happen "later" (queue an event) */
 	void (*on_idle)(struct fake_ops *f);
+	/* called after a finit_module is recorded, NAME as logged: a test
+	 * makes the load take time (moves now on) or its devices appear */
+	void (*on_finit)(struct fake_ops *f, const char *name);
 	/* The network: socket() records "socket DOMAIN TYPE PROTO" and
 	 * gives an eventfd. rtnetlink requests are recorded as
 	 * "netlink link IFINDEX up|down [mtu N] [name NAME]",

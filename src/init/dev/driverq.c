@@ -88,11 +88,18 @@ static bool sooner(const struct pending *a, const struct pending *b)
 static void load_at(struct driverq *q, size_t i)
 {
 	struct pending p = q->v[i];
+	long long t0 = q->ops->now_ms();
 	int n;
 
 	q->v[i] = q->v[--q->n];
 	n = q->ml ? modload_alias(q->ml, p.modalias) : 0;
 	q->last_load_ms = q->ops->now_ms();
+	/* A module's init may hold the init for long (virtio_pci probing 64
+	 * functions on a starved host: 126 s). No device could be seen
+	 * meanwhile, so that time is not the root's to lose: like udev's
+	 * timeout, which is per event, the waits do not count it. */
+	if (q->stall_ms)
+		*q->stall_ms += q->last_load_ms - t0;
 	if (n < 0)
 		log_warn("%s", err_msg());
 	else if (n == 0)

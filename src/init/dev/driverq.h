@@ -31,6 +31,10 @@ struct driverq {
 	struct nodriver *nodrv; /* for the failure report */
 	size_t nnodrv, capnodrv;
 	long long last_load_ms; /* ops clock */
+	/* The ms each load spent in the kernel are added here (NULL: not
+	 * counted): the boot's waits move their deadlines on by them, as
+	 * by the time a person spends at a prompt. */
+	long long *stall_ms;
 	/* The boot needs the network: NIC drivers count as disk drivers
 	 * (set before coldplug). */
 	bool want_net;

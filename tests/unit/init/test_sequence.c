@@ -789,6 +789,79 @@ static void test_root_wait_while_devices_appear(void)
 	fake_ops_free(f);
 }
 
+/* virtio_blk's load holds the init for a minute (a starved host probing
+ * 64 virtio functions took 126 s), then its disk appears: no device
+ * could come meanwhile, so that minute is not counted against
+ * rd.timeout, as udev's timeout is per event. */
+static void slow_virtio_blk(struct fake_ops *f, const char *name)
+{
+	if (strcmp(name, "virtio_blk"))
+		return;
+	f->now += 60000;
+	if (appeared)
+		disk_arrives(f);
+}
+
+static bool nothing_yet(const struct init *in, const void *arg)
+{
+	return (void)in, (void)arg, false;
+}
+
+static void test_module_load_not_counted(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *p;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=4 panic=-1");
+	p = fake_path(f, "/sys/class/block/vda");
+	CHECK(unlink(p) == 0);
+	free(p);
+	p = fake_path(f, "/sys/class/block/vda1");
+	CHECK(unlink(p) == 0);
+	free(p);
+	lost_events = false;
+	appeared = 1; /* the disk comes with the driver */
+	f->on_finit = slow_virtio_blk;
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_boot_logged("root=UUID=" UUID " is /dev/vda1"));
+	CHECK(!strstr(kmsg_kept()->p, "is not there after"));
+	CHECK(fake_log_find_prefix(f, "execve /sbin/init", 0) >= 0);
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* no disk after the load: rd.timeout counts from when the load
+	 * returned, and the report says rd.timeout's seconds */
+	f = fake_boot_setup("root=UUID=0000-1111 rd.timeout=4 panic=-1 rd.shell=0");
+	appeared = 0;
+	f->on_finit = slow_virtio_blk;
+	CHECK(run(f, &in) < 0);
+	CHECK(fake_boot_logged("<3>root device root=UUID=0000-1111 did not appear within 4 seconds\n"));
+	CHECK(f->now == FAKE_T0 + 64000);
+	init_free(&in);
+	fake_ops_free(f);
+
+	/* any wait (the /usr device's, md's half time): the load inside its
+	 * loop moves its deadline on, 4 s after the load returned */
+	f = fake_boot_setup("");
+	memset(&in, 0, sizeof(in));
+	in.ops = &f->ops;
+	init_setup(&in);
+	in.ml = modload_new(in.ops, MODDIR);
+	CHECK(in.ml != NULL);
+	in.drivers.ml = in.ml;
+	driverq_push(&in.drivers, "virtio:d00000002v00001AF4", "/devices/virtio1");
+	appeared = 0;
+	f->on_finit = slow_virtio_blk;
+	CHECK(boot_wait(&in, FAKE_T0 + 4000, nothing_yet, NULL) == 0);
+	CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
+	CHECK(f->now == FAKE_T0 + 64000);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
 static void test_break_points(void)
 {
 	struct fake_ops *f;
@@ -866,6 +939,7 @@ int main(void)
 	RUN(test_shell_then_retry);
 	RUN(test_break_points);
 	RUN(test_root_wait_while_devices_appear);
+	RUN(test_module_load_not_counted);
 	RUN(test_quiet);
 	fake_boot_remove_ext4();
 	return test_done();
