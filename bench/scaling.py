@@ -16,6 +16,14 @@ Axes (--only takes their names):
   boot tests' ext4 root by UUID;
 - disks: the generic image with 1, 16 and 64 virtio-blk disks, the root
   (the same ext4 disk) the last of them, the others blank;
+- luns: 1, 16, 64 and 256 scsi-hd LUNs on one virtio-scsi target, the
+  root the last LUN, the others blank files;
+- sdebug: the same counts, the N-1 blank disks being scsi_debug's RAM
+  LUNs (the generic image with --add-modules scsi_debug; the command
+  line's rd.driver.pre=scsi_debug,sd_mod loads it and sd_mod before
+  coldplug, and sd_mod's load returns once its disks are attached), the
+  root a real virtio-blk disk whose driver coldplug loads after them:
+  uniramfs only (a generic dracut packs no scsi_debug);
 - lvs: the generic image booting root=/dev/testvg/root from one disk
   whose VG holds 1, 50 or 200 LVs (made in the boot tests' builder VM by
   tests/boot/builder/lvm-many.sh; every LV is activated at boot).
@@ -47,7 +55,7 @@ import disks  # noqa: E402
 sys.path.insert(0, os.path.join(SRCDIR, "tests/kernels"))
 import fetch  # noqa: E402
 
-AXES = ("modules", "disks", "luns", "lvs", "kernels")
+AXES = ("modules", "disks", "luns", "sdebug", "lvs", "kernels")
 MODULE_COUNTS = (0, 300, 1000, None)    # None: all of kernel/drivers
 DISK_COUNTS = (1, 16, 64)
 LUN_COUNTS = (1, 16, 64, 256)
@@ -202,6 +210,21 @@ def scsi_luns(paths):
     return extra
 
 
+def sdebug_luns(n):
+    """scsi_debug's RAM LUNs (n of them: one host, one target, LUNs
+    0..n-1, 1 MiB each, sharing one store; delay=0: each command answered
+    at once, where the default holds it a jiffy, 125-160 ms a LUN of
+    scan and probes on this guest), loaded by rd.driver.pre=
+    with sd_mod before coldplug: sd_mod's load returns only once its
+    disks are attached, so the real root (a virtio-blk disk, whose
+    driver coldplug loads) is the last disk announced. Kernel command
+    line words."""
+    if n <= 0:
+        return ""
+    return ("rd.driver.pre=scsi_debug,sd_mod scsi_debug.max_luns=%d scsi_debug.num_tgts=1 "
+            "scsi_debug.dev_size_mb=1 scsi_debug.add_host=1 scsi_debug.delay=0" % n)
+
+
 def axis_devices(a, env, name):
     """The root disk (the boot tests' ext4 by UUID) last of n devices, the
     others blank: booted with each generator's generic image on each
@@ -210,15 +233,22 @@ def axis_devices(a, env, name):
     work, testinit = env["work"], env["testinit"]
     root = disks.ensure(boottest.EXT4, testinit, work)
     sc = next(s for s in boottest.SCENARIOS if s.name == "virtio-uuid")
-    counts, shape = env["counts"][name], {"disks": virtio_disks, "luns": scsi_luns}[name]
+    counts = env["counts"][name]
+    shape = {"disks": virtio_disks, "luns": scsi_luns, "sdebug": virtio_disks}[name]
+    images = env["sdebug_images"] if name == "sdebug" else env["images"]
     points = env["res"]["axes"].setdefault(name, [])   # saved after each point
     for n in counts:
         points[:] = [p for p in points if p["x"] != n]     # an earlier run's (--merge)
-        extra = shape(blanks(work, n - 1) + [root])
-        cmdline = "%s printk.time=1 root=%s" % (boottest.BASE_CMDLINE, sc.root)
+        if name == "sdebug":    # the RAM LUNs are the kernel's, the root the one disk
+            extra = shape([root])
+            cmdline = "%s printk.time=1 root=%s %s" % (boottest.BASE_CMDLINE, sc.root,
+                                                      sdebug_luns(n - 1))
+        else:
+            extra = shape(blanks(work, n - 1) + [root])
+            cmdline = "%s printk.time=1 root=%s" % (boottest.BASE_CMDLINE, sc.root)
         p = {"x": n, "gens": {}}
         for clock in a.clocks:
-            for gen, img, ours in env["images"]:
+            for gen, img, ours in images:
                 g = p["gens"].setdefault(gen, {})
                 boots = []
                 for i in range(a.boots):
@@ -410,7 +440,10 @@ def report(res, path):
     for name, title, unit in (("disks", "Virtio disks (generic images, root the last virtio-blk "
                                         "disk)", "disks"),
                               ("luns", "SCSI LUNs (generic images, one virtio-scsi target, root "
-                                       "the last LUN)", "LUNs")):
+                                       "the last LUN)", "LUNs"),
+                              ("sdebug", "scsi_debug RAM LUNs (generic image + scsi_debug, "
+                                         "rd.driver.pre=scsi_debug,sd_mod; the root a virtio-blk "
+                                         "disk, announced last)", "devices")):
         if name in ax:
             L += device_table(ax[name], title, unit, res)
     if "lvs" in ax:
@@ -575,7 +608,8 @@ def main():
     gens = common.pick([g for g, _ in GENERATORS], a.generators, lambda x: x,
                        "bench/scaling.py")
     counts = {"disks": [int(x) for x in a.disks.split(",")],
-              "luns": [int(x) for x in a.luns.split(",")]}
+              "luns": [int(x) for x in a.luns.split(",")],
+              "sdebug": [int(x) for x in a.luns.split(",")]}
     builddir, uniramfs, kver, vmlinuz, work = common.setup(a)
     uniramfs = os.path.abspath(a.uniramfs) if a.uniramfs else uniramfs
 
@@ -605,9 +639,14 @@ def main():
         env["images"] = [(g, generic if g == "uniramfs-generic" else
                           dracut_image(kver, work, a.reuse_dracut), g == "uniramfs-generic")
                          for g in gens]
+    if "sdebug" in axes:    # uniramfs only: scsi_debug is no module a generic image packs
+        img, err = images.get(("--add-modules", "scsi_debug"))
+        if err:
+            sys.exit("bench/scaling.py: " + err)
+        env["sdebug_images"] = [("uniramfs-generic", img, True)]
     for name in axes:
         log("bench/scaling.py: %s" % name)
-        if name in ("disks", "luns"):
+        if name in ("disks", "luns", "sdebug"):
             axis_devices(a, env, name)
         else:
             res["axes"][name] = {"modules": axis_modules, "lvs": axis_lvs,

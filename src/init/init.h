@@ -97,11 +97,11 @@ int run_jobs(struct init *in);
 int boot_wait(struct init *in, long long deadline,
 	      bool (*ready)(const struct init *in, const void *arg), const void *arg);
 /* Every device event queued now handled, and the jobs it queued run.
- * A wait ends as soon as what it waits for is there, with the other
- * disks' events maybe still queued (events.c reads 16 a wakeup): what
- * may look another device up by its /dev/disk link (a hook, the root's
- * own fstab after the hand-over) settles first. 0, or < 0 when the
- * failure path gave up (a test). */
+ * A wait ends at once when what it waits for is there already (found at
+ * coldplug), with the events that came since unread: before the
+ * hand-over (the root's own fstab may name a disk by its /dev/disk
+ * link) they are read. 0, or < 0 when the failure path gave up (a
+ * test). */
 int boot_settle(struct init *in);
 /* When a block device, a driver load or a layer's tool last showed
  * that devices are still coming. */

@@ -448,9 +448,10 @@ mounted:
 			return r;
 	}
 	timing_mark(&in->timing, "mount");
-	/* The root's wait ended as soon as the root came: the other disks'
-	 * events may still be queued, and the root's fstab may name them by
-	 * their /dev/disk links (its udev may not have made them yet). */
+	/* A wait whose device was found at coldplug never polled the
+	 * socket: other disks' events may still be queued, and the root's
+	 * fstab may name them by their /dev/disk links (its udev may not
+	 * have made them yet). */
 	if ((r = boot_settle(in)) < 0)
 		return r;
 	timing_mark(&in->timing, "settle");

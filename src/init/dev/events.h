@@ -27,14 +27,14 @@ void devevents_init(struct devevents *d, const struct sysops *ops, struct regist
 void devevents_handle(struct devevents *d, const struct uevent *ev);
 /* Every device that exists already. 0 or a negative code (err set). */
 int devevents_coldplug(struct devevents *d);
-/* The socket is readable (a loop source): handle the first 16 events
- * waiting, so the loop sees between them whether its wait is over.
+/* The socket is readable (a loop source): handle every event waiting.
  * When the kernel dropped some (ENOBUFS), sysfs is read again and a
  * device no longer there is forgotten. */
 void devevents_ready(void *d);
-/* Every event waiting now, however many: before a stage that may look
- * a device up by its /dev/disk link, and before the hand-over, so each
- * device the kernel announced has its links. */
+/* The same outside the loop: a wait whose device was there already
+ * (found at coldplug) ends without polling the socket, so what came
+ * since is read before a hook may look a device up by its /dev/disk
+ * link, and before the hand-over. */
 void devevents_drain(struct devevents *d);
 
 #endif
