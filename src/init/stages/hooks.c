@@ -77,13 +77,14 @@ void run_hooks(struct init *in, const char *stage)
 
 	for (int i = 0; i < n; i++) {
 		if (ents[i]->d_name[0] != '.') {
-			/* A hook may look any disk up by its /dev/disk link, as
-			 * dracut's hooks after its udev settle do; the jobs
-			 * those events queue run in the next wait. */
-			if (!env)
+			if (!env) {
+				/* A hook may look any disk up by its /dev/disk
+				 * link, as dracut's hooks after its udev settle
+				 * do; the jobs those events queue run in the next
+				 * wait. */
 				devevents_drain(&in->events);
-			if (!env)
 				env = hook_env(in, stage);
+			}
 			run_one(in, stage, ents[i]->d_name, env);
 		}
 		free(ents[i]);
