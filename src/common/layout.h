@@ -37,6 +37,13 @@
 #define LAYOUT_SQUASH_FILE "/uniramfs.sqfs"
 #define LAYOUT_SQUASH_DIR "/uniramfs.sqfs.d"
 #define LAYOUT_SQUASH_MODULE_NAMES "loop", "squashfs"
+/* Beside the squashfs, in its uncompressed segment: the files most boots
+ * read, which the kernel only copies (no decompression at unpack, none at
+ * use) and whose reading needs no mount; each one's place in the main
+ * segment is a symlink to LAYOUT_STORED_DIR/PATH. */
+#define LAYOUT_STORED_DIR "/uniramfs.stored"
+/* The program left in /run/initramfs for systemd-shutdown to return to. */
+#define LAYOUT_SHUTDOWN "/lib/uniramfs/shutdown"
 #define LAYOUT_CRYPTTAB "/etc/crypttab"             /* hostonly LUKS devices */
 /* Present when the image holds cryptsetup's LUKS2 token plugins (one
  * line: their directory): the init then tries a device's tokens first. */

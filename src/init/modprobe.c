@@ -22,6 +22,7 @@
 #include "init/dev/modload.h"
 #include "init/dev/modreq.h"
 #include "init/modprobe.h"
+#include "init/stages/squashlazy.h"
 #include "layout.h"
 #include "log.h"
 
@@ -59,6 +60,7 @@ int modprobe_main(int argc, char **argv)
 	struct options o;
 	struct modreq rq;
 	struct modload *ml;
+	const struct sysops *ops;
 	char kver[256], *moddir, *why;
 	int r;
 
@@ -78,7 +80,12 @@ int modprobe_main(int argc, char **argv)
 	}
 	moddir = xasprintf("/lib/modules/%s", kver);
 	why = xasprintf("modprobe %s", rq.name);
-	ml = modload_new(&real_ops, moddir);
+	/* a module of the squashfs segment, asked for before the init
+	 * mounted it: mounted here, the init finds it so */
+	ops = &real_ops;
+	squash_lazy_start(&ops, NULL);
+	ml = modload_new(ops, moddir);
+	squash_lazy_set_modload(ml);
 	for (size_t i = 0; i < o.blacklist.n; i++)
 		modload_blacklist(ml, o.blacklist.v[i]);
 	for (size_t i = 0; i < o.modparam_mod.n; i++)

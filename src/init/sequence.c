@@ -16,6 +16,7 @@
 #include "init/netboot/netvirt_up.h"
 #include "init/remote/plymouth.h"
 #include "init/stages/overlayspec.h"
+#include "init/stages/squashlazy.h"
 #include "init/stages/stages.h"
 #include "init/stages/xinitrd.h"
 #include "layout.h"
@@ -326,6 +327,8 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 	bool gave_up = false;
 	int r;
 
+	/* first: every table copied from here on mounts it when wanted */
+	squash_prepare(in);
 	init_setup(in);
 	timing_start(&in->timing);
 	kmsg_setup();
@@ -345,9 +348,7 @@ int init_run(struct init *in, int argc, char **argv, char **envp)
 		return failure(in, false);
 	}
 	modules_open(in);
-	/* before the console's tools and every other module: they may live there */
-	if (mount_squash(in) < 0)
-		log_err("the squashfs segment: %s; its programs and modules are missing", err_msg());
+	squash_lazy_set_modload(in->ml);
 	stage_vconsole(in);
 	in->stack_env.keymap = in->keymap;
 	timing_mark(&in->timing, "setup");

@@ -212,10 +212,10 @@ def _u(d):
 SCENARIOS = [
     Scenario("virtio-uuid", "ext4 on virtio-blk by UUID; read-only by default",
              EXT4, _u(EXT4), expect=("root-writable=no",)),
-    # the generic image mounts its squashfs segment through loop before
-    # anything else loads: loop's parameters, fixed from then on, must be
-    # the command line's (and modprobe.d's), as the root's modprobe would
-    # have set them
+    # the generic image mounts its squashfs segment through loop when it
+    # is first wanted (here by e2fsck): loop's parameters, fixed from then
+    # on, must be the command line's (and modprobe.d's), as the root's
+    # modprobe would have set them
     # rd.debug: the init says what it read of the segment, and that QEMU's
     # default CPU (qemu64: no SSE4.2) got no crc32c_intel try for ext4
     Scenario("squash-loop-params", "loop.max_part= on the command line holds for the loop "

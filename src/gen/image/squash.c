@@ -36,6 +36,11 @@ void squash_plan_init(struct squash_plan *s)
 void squash_plan_free(struct squash_plan *s)
 {
 	strv_free(&s->keep);
+	strv_free(&s->store);
+	strv_free(&s->store_files);
+	if (s->stored)
+		image_free(s->stored);
+	s->stored = NULL;
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
@@ -173,25 +178,48 @@ struct pick {
 	struct squash_plan *s;
 	struct buf pack;
 	struct strv moved;
+	struct strv stored;
 };
+
+/* The module's path below /lib/modules/KVER/, or NULL. */
+static const char *module_rel(const char *dst)
+{
+	const char *mod = strstr(dst, "/lib/modules/"), *rel;
+
+	if (mod != dst + 4 || !str_has_suffix(dst, ".ko"))
+		return NULL;
+	rel = strchr(mod + strlen("/lib/modules/"), '/');
+	return rel ? rel + 1 : NULL;
+}
+
+/* Most boots read it: stored uncompressed, so neither the kernel's unpack
+ * nor the init's mount stands between the boot and it. */
+static bool stays_plain(const struct squash_plan *s, const char *dst, const char *src)
+{
+	const char *rel = module_rel(dst), *bare = str_has_prefix(dst, "/usr/") ? dst + 4 : dst;
+
+	if (!plain_name(dst) || !plain_name(src))
+		return false;
+	if (rel)
+		return strv_contains(&s->store, rel);
+	for (size_t i = 0; i < s->store_files.n; i++)
+		if (!strcmp(bare, s->store_files.v[i]) || !strcmp(dst, s->store_files.v[i]))
+			return true;
+	return false;
+}
 
 /* What the init needs before the mount stays where it is: /init, the
  * modules that mount it, the module indexes, and busybox (the rescue
  * shell, even when the mount failed). */
 static bool goes_in(const struct squash_plan *s, const char *dst, const char *src)
 {
-	const char *mod = strstr(dst, "/lib/modules/");
 	const char *base = strrchr(dst, '/') + 1;
 
 	if (!str_has_prefix(dst, "/usr/") || !plain_name(dst) || !plain_name(src) || !strcmp(base, "busybox"))
 		return false;
-	if (mod == dst + 4) {
-		const char *rel = strchr(mod + strlen("/lib/modules/"), '/');
-		if (!rel || !str_has_suffix(dst, ".ko"))
-			return false;
-		for (size_t i = 0; i < s->keep.n; i++)
-			if (!strcmp(rel + 1, s->keep.v[i]))
-				return false;
+	if (strstr(dst, "/lib/modules/") == dst + 4) {
+		const char *rel = module_rel(dst);
+		return rel && !strv_contains(&s->keep, rel);
 	}
 	return true;
 }
@@ -199,13 +227,36 @@ static bool goes_in(const struct squash_plan *s, const char *dst, const char *sr
 static int pick_file(void *ctx, const char *dst, const char *src, mode_t mode, uint64_t size)
 {
 	struct pick *p = ctx;
+	char *to;
+	int r;
 
 	(void)size;
-	if (!goes_in(p->s, dst, src))
+	if (!stays_plain(p->s, dst, src)) {
+		if (goes_in(p->s, dst, src)) {
+			buf_printf(&p->pack, "file %s 0%o 0 0 %s\n", dst, (unsigned)(mode & 07777), src);
+			strv_push(&p->moved, dst);
+		}
 		return 0;
-	buf_printf(&p->pack, "file %s 0%o 0 0 %s\n", dst, (unsigned)(mode & 07777), src);
-	strv_push(&p->moved, dst);
-	return 0;
+	}
+	to = xasprintf(LAYOUT_STORED_DIR "%s", dst);
+	r = image_add_file(p->s->stored, to, src, mode & 07777, 0);
+	free(to);
+	if (r == 0)
+		strv_push(&p->stored, dst);
+	return r;
+}
+
+/* Each moved file's place in the main segment: a symlink to it in dir. */
+static int leave_links(struct image *img, const struct strv *moved, const char *dir)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < moved->n; i++) {
+		char *target = xasprintf("%s%s", dir, moved->v[i]);
+		r = image_file_to_symlink(img, moved->v[i], target);
+		free(target);
+	}
+	return r;
 }
 
 static int memfd(const char *name)
@@ -269,6 +320,7 @@ int squash_plan_build(struct squash_plan *s, struct image *img, enum compression
 	(void)c;
 	if (!s->on)
 		return 0;
+	s->stored = image_new();
 	r = image_finalize(img);
 	if (r == 0)
 		r = image_each_host_file(img, pick_file, &p);
@@ -288,24 +340,24 @@ int squash_plan_build(struct squash_plan *s, struct image *img, enum compression
 		r = err_errno(errno, "the squashfs");
 	if (r == 0 && st.st_size < 4096)
 		r = err_set("gensquashfs wrote %lld bytes: not a squashfs", (long long)st.st_size);
-	for (size_t i = 0; r == 0 && i < p.moved.n; i++) {
-		char *target = xasprintf(LAYOUT_SQUASH_DIR "%s", p.moved.v[i]);
-		r = image_file_to_symlink(img, p.moved.v[i], target);
-		free(target);
-	}
+	if (r == 0)
+		r = leave_links(img, &p.moved, LAYOUT_SQUASH_DIR);
+	if (r == 0)
+		r = leave_links(img, &p.stored, LAYOUT_STORED_DIR);
 	if (r == 0)
 		r = image_add_dir(img, LAYOUT_SQUASH_DIR, 0755);
 	if (r == 0) {
 		s->size = (uint64_t)st.st_size;
 		s->nfiles = p.moved.n;
-		log_info("squashfs segment: %zu files, %llu bytes (%s)", s->nfiles, (unsigned long long)s->size,
-			 s->comp);
+		log_info("squashfs segment: %zu files, %llu bytes (%s), %zu stored beside it", s->nfiles,
+			 (unsigned long long)s->size, s->comp, p.stored.n);
 	}
 out:
 	if (packfd >= 0)
 		close(packfd);
 	buf_free(&p.pack);
 	strv_free(&p.moved);
+	strv_free(&p.stored);
 	return r;
 }
 
@@ -343,6 +395,8 @@ int squash_write_segment(const struct squash_plan *s, struct sink *out, uint32_t
 	}
 	if (r == 0)
 		r = cpio_write_end(w);
+	if (r == 0 && s->stored)
+		r = image_write_cpio(s->stored, w, mtime);
 	if (r == 0)
 		r = cpio_write_trailer(w);
 	cpio_writer_free(w);

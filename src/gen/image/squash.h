@@ -22,6 +22,9 @@ struct squash_plan {
 	bool on;
 	const char *comp;  /* gensquashfs's name for the compressor */
 	struct strv keep;  /* modules (paths below /lib/modules/KVER) the init loads to mount it */
+	struct strv store; /* modules (the same) stored uncompressed beside it: most boots' */
+	struct strv store_files; /* files (their path without /usr) stored so too */
+	struct image *stored; /* what goes beside it, below LAYOUT_STORED_DIR */
 	int fd;            /* the squashfs, in memory (memfd); -1 none */
 	uint64_t size;
 	size_t nfiles;
@@ -36,10 +39,11 @@ int squash_plan_refuse(struct squash_plan *s, enum squashfs_mode mode, const cha
  * (NULL: none found). yes: an error says why not; auto: an info line. */
 int squash_plan_decide(struct squash_plan *s, enum squashfs_mode mode, bool hostonly, enum compression c,
 		       const char *kconfig);
-/* Move the image's host files below /usr into the squashfs, each left
- * as a symlink. */
+/* Move the image's host files below /usr into the squashfs, or beside
+ * it uncompressed (store, store_files), each left as a symlink. */
 int squash_plan_build(struct squash_plan *s, struct image *img, enum compression c, int level, uint32_t mtime);
-/* The uncompressed cpio segment holding the squashfs, when there is one. */
+/* The uncompressed cpio segment holding the squashfs and the stored
+ * files, when there is one. */
 int squash_write_segment(const struct squash_plan *s, struct sink *out, uint32_t mtime);
 void squash_plan_free(struct squash_plan *s);
 

@@ -3,10 +3,11 @@
 #define UNIRAMFS_INIT_HANDBACK_H
 
 #include "init/core/ops.h"
+#include "layout.h"
 
 /* Where the image carries the shutdown program (src/shutdown/) and
  * where systemd-shutdown looks for it. */
-#define HANDBACK_SRC "/lib/uniramfs/shutdown"
+#define HANDBACK_SRC LAYOUT_SHUTDOWN
 #define HANDBACK_DIR "/run/initramfs"
 
 /* At switch_root, before /run moves into the new root: copy the image's

@@ -95,7 +95,8 @@ static int attach_iso(struct init *in, const struct blockdev *bd)
 		tried(in, bd, "%s", err_msg());
 		goto out;
 	}
-	loopfd = loop_attach(in, fd, path, dev, sizeof(dev));
+	loop_module(in);
+	loopfd = loop_attach(in->ops, fd, path, dev, sizeof(dev));
 	if (loopfd < 0) {
 		tried(in, bd, "%s", err_msg());
 		goto out;

@@ -67,7 +67,8 @@ static int mount_file(struct init *in, const char *path, const char *target)
 		return r;
 	}
 	live_first_bytes(file, found, sizeof(found));
-	loopfd = loop_attach(in, file, path, dev, sizeof(dev));
+	loop_module(in);
+	loopfd = loop_attach(in->ops, file, path, dev, sizeof(dev));
 	close(file);
 	if (loopfd < 0)
 		return loopfd;

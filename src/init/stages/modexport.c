@@ -253,6 +253,8 @@ void export_modules(struct init *in)
 
 	if (in->opt.driver_export == EXPORT_NO)
 		return;
+	/* its files are copied past the tables, through their links */
+	squash_need(in);
 	if (export(in, &files) < 0)
 		log_warn("rd.driver.export: %s", err_msg());
 	else

@@ -34,6 +34,8 @@ void stage_plymouth(struct init *in)
 		return;
 	}
 	plymouth_want(true);
+	/* plymouthd, its plugins and themes: read past the tables */
+	squash_need(in);
 	if (loop_add(&in->loop, &src) < 0)
 		plymouth_start();
 }

@@ -3,8 +3,8 @@
  * libraries and modules sit in LAYOUT_SQUASH_FILE, which the kernel only
  * copied; mounted through a loop device on LAYOUT_SQUASH_DIR, the main
  * segment's symlinks into it resolve, and a boot decompresses only the
- * blocks it reads. First thing after the kernel version check: nothing
- * of the image's but /init runs before it. */
+ * blocks it reads. Mounted when first wanted (squashlazy.c); here what
+ * the init's own state keeps of it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,54 +16,32 @@
 #include "err.h"
 #include "init/dev/modload.h"
 #include "init/init.h"
+#include "init/stages/squashlazy.h"
 #include "init/stages/stages.h"
 #include "layout.h"
 #include "log.h"
 
-/* By name through modload, as modprobe would: their dependencies from
- * modules.dep, their modprobe.d options and loop.max_part= from the
- * command line (loop's parameters are fixed once it is loaded, and the
- * root's own modprobe would then get EEXIST). Built-in ones cost
- * nothing. */
-static int load_modules(struct init *in)
+static void squash_mounted_cb(void *ctx, const char *loop)
 {
-	static const char *const names[] = { LAYOUT_SQUASH_MODULE_NAMES };
-	int r;
+	struct init *in = ctx;
 
-	if (!in->ml)
-		return 0; /* said already; maybe they are built in */
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if ((r = modload_name(in->ml, names[i])) < 0)
-			return r;
-	return 0;
+	in->squash_mounted = true;
+	snprintf(in->squash_loop, sizeof(in->squash_loop), "%s", loop);
+	/* the image's own files: no root, key or array is on it */
+	registry_ignore(&in->devs, loop);
 }
 
-int mount_squash(struct init *in)
+void squash_prepare(struct init *in)
 {
-	char dev[32];
-	int file, loopfd, r;
+	if (!squash_lazy_start(&in->ops, &in->xops))
+		return;
+	squash_lazy_on_mount(squash_mounted_cb, in);
+}
 
-	if (in->ops->access(LAYOUT_SQUASH_FILE, F_OK) < 0)
-		return 0;
-	if ((r = load_modules(in)) < 0)
-		return r;
-	file = in->ops->open(LAYOUT_SQUASH_FILE, O_RDONLY | O_CLOEXEC, 0);
-	if (file < 0)
-		return err_errno(file, "cannot open " LAYOUT_SQUASH_FILE);
-	loopfd = loop_attach(in, file, LAYOUT_SQUASH_FILE, dev, sizeof(dev));
-	close(file);
-	if (loopfd < 0)
-		return loopfd;
-	r = in->ops->mount(dev, LAYOUT_SQUASH_DIR, "squashfs", MS_RDONLY | MS_NODEV | MS_NOSUID, NULL);
-	close(loopfd);
-	if (r < 0)
-		return err_errno(r, "cannot mount %s (" LAYOUT_SQUASH_FILE ") on " LAYOUT_SQUASH_DIR, dev);
-	in->squash_mounted = true;
-	snprintf(in->squash_loop, sizeof(in->squash_loop), "%s", dev + strlen("/dev/"));
-	/* the image's own files: no root, key or array is on it */
-	registry_ignore(&in->devs, dev + strlen("/dev/"));
-	log_debug("mounted the squashfs segment from %s", dev);
-	return 0;
+int squash_need(struct init *in)
+{
+	(void)in;
+	return squash_lazy_mount();
 }
 
 /* One sysfs number of the loop device: field (0-based) of FILE. */
@@ -109,7 +87,7 @@ void unmount_squash(struct init *in)
 {
 	int r;
 
-	if (!in->squash_mounted)
+	if (!squash_lazy_mounted())
 		return;
 	log_reads(in);
 	if ((r = in->ops->umount(LAYOUT_SQUASH_DIR, MNT_DETACH)) < 0)
@@ -117,4 +95,5 @@ void unmount_squash(struct init *in)
 	else if ((r = in->ops->unlink(LAYOUT_SQUASH_FILE)) < 0)
 		log_warn("cannot delete " LAYOUT_SQUASH_FILE ": %s", strerror(-r));
 	in->squash_mounted = false;
+	squash_lazy_forget();
 }

@@ -108,11 +108,17 @@ void isoscan_done(struct init *in);
  * messages and the device's lo_file_name), read-only and cleared with its
  * last user; the returned descriptor must stay open until a mount holds
  * the device. dev gets "/dev/loopN". */
-int loop_attach(struct init *in, int file, const char *name, char *dev, size_t devlen);
+int loop_attach(const struct sysops *ops, int file, const char *name, char *dev, size_t devlen);
+/* loop loaded, if it is a module of the image (before loop_attach). */
+void loop_module(struct init *in);
 
-/* squashmount.c: the squashfs segment on LAYOUT_SQUASH_DIR, when the
- * image has one (0 without); 0 or a negative code (err set). */
-int mount_squash(struct init *in);
+/* squashmount.c: the squashfs segment, when the image has one, mounted
+ * on LAYOUT_SQUASH_DIR when first wanted (squashlazy.h): in->ops and
+ * in->xops become the tables that do so. Before any other use of them. */
+void squash_prepare(struct init *in);
+/* Mount it now (a reader the tables do not see: plymouthd's themes,
+ * the modules copied to the root): 0, or a negative code, said. */
+int squash_need(struct init *in);
 /* Before switch_root: detach it (the init's children may still use it). */
 void unmount_squash(struct init *in);
 

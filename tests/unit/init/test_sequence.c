@@ -490,11 +490,18 @@ static void test_kver_mismatch(void)
 
 /* A boot of an image with the squashfs segment: the squashfs and the
  * modules that mount it as the generator leaves them (squashfs needs a
- * module of its own here, as a kernel whose zstd is modular would). */
+ * module of its own here, as a kernel whose zstd is modular would), and
+ * virtio_blk in it: a link into the mount, which the fake does not fill,
+ * so its load fails after the mount (the fake's root comes anyway). */
 static struct fake_ops *squash_boot_setup(const char *cmdline)
 {
 	struct fake_ops *f = fake_boot_setup(cmdline);
+	char *blk = fake_path(f, MODDIR "/kernel/drivers/block/virtio_blk.ko");
 
+	CHECK(unlink(blk) == 0);
+	free(blk);
+	fake_symlink(f, "/uniramfs.sqfs.d/usr" MODDIR "/kernel/drivers/block/virtio_blk.ko",
+		     MODDIR "/kernel/drivers/block/virtio_blk.ko");
 	fake_write(f, "/uniramfs.sqfs", "hsqs");
 	fake_write(f, MODDIR "/modules.dep",
 		   "kernel/drivers/block/virtio_blk.ko:\n"
@@ -511,8 +518,9 @@ static struct fake_ops *squash_boot_setup(const char *cmdline)
 	return f;
 }
 
-/* Mounted before any other module loads, on a read-only loop device that
- * clears itself; detached before /dev moves (a daemon may still use it). */
+/* Mounted when a module in it is first loaded, on a read-only loop device
+ * that clears itself; detached before /dev moves (a daemon may still use
+ * it). */
 static void test_squash_segment(void)
 {
 	struct fake_ops *f;
@@ -533,13 +541,41 @@ static void test_squash_segment(void)
 		"ioctl LOOP_CTL_GET_FREE",
 		cfg,
 		mnt,
-		"finit_module virtio_blk",
 		"mount /dev/vda1 /sysroot ext4",
 		"umount /uniramfs.sqfs.d 0x2",
 		"mount /dev /sysroot/dev - 0x2000 -",
 		"execve /sbin/init",
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
+	CHECK(!in.squash_mounted);
+	init_free(&in);
+	fake_ops_free(f);
+}
+
+/* A boot whose modules are all in the main segment or stored beside the
+ * squashfs never mounts it: no loop, no squashfs, nothing to detach. A
+ * program's run mounts it first (its libraries are there); a check that
+ * a tool is in the image does not (the link is the image's promise). */
+static void test_squash_not_wanted(void)
+{
+	struct fake_ops *f;
+	struct init in;
+	char *blk;
+
+	if (!fake_boot_make_ext4())
+		SKIP("mkfs.ext4 not available");
+	f = squash_boot_setup("root=UUID=" UUID " rd.timeout=5");
+	blk = fake_path(f, MODDIR "/kernel/drivers/block/virtio_blk.ko");
+	CHECK(unlink(blk) == 0);
+	free(blk);
+	fake_write(f, MODDIR "/kernel/drivers/block/virtio_blk.ko", "ko");
+	CHECK(run(f, &in) == 0);
+	CHECK(fake_log_count(f, "finit_module virtio_blk") == 1);
+	CHECK(fake_log_count(f, "finit_module loop") == 0);
+	CHECK(fake_log_count(f, "finit_module squashfs") == 0);
+	CHECK(fake_log_count(f, "mount /dev/loop") == 0);
+	CHECK(fake_log_count(f, "umount /uniramfs.sqfs.d") == 0);
+	CHECK(fake_log_count(f, "execve /sbin/init") == 1);
 	CHECK(!in.squash_mounted);
 	init_free(&in);
 	fake_ops_free(f);
@@ -932,6 +968,7 @@ int main(void)
 	RUN(test_baked_defaults);
 	RUN(test_kver_mismatch);
 	RUN(test_squash_segment);
+	RUN(test_squash_not_wanted);
 	RUN(test_squash_old_kernel_and_mount_failure);
 	RUN(test_squash_modules_as_modprobe);
 	RUN(test_mount_fails);

@@ -161,7 +161,7 @@ static void test_canonical_paths(void)
 }
 
 struct squash_seen {
-	int sqfs_first, other_in_seg0, ext4_link, loop_file, squashfs_file, sh_link;
+	int sqfs_first, other_in_seg0, ext4_link, ext4_stored, isofs_link, loop_file, squashfs_file, sh_link;
 	unsigned main_seg;
 	char sqfs_dir[64];
 };
@@ -170,19 +170,25 @@ static int squash_collect(unsigned seg, enum compression c, const struct cpio_en
 			  void *u)
 {
 	struct squash_seen *s = u;
-	char *ext4 = xasprintf("/uniramfs.sqfs.d/usr/lib/modules/%s/kernel/fs/ext4/ext4.ko", kver);
+	char *ext4 = xasprintf("/uniramfs.stored/usr/lib/modules/%s/kernel/fs/ext4/ext4.ko", kver);
+	char *isofs = xasprintf("/uniramfs.sqfs.d/usr/lib/modules/%s/kernel/fs/isofs/isofs.ko", kver);
 
 	/* segments count from 1 */
 	if (seg == 1 && c == COMP_NONE && !strcmp(e->name, "uniramfs.sqfs") && S_ISREG(e->mode) &&
 	    e->size > 4 && !memcmp(data, "hsqs", 4))
 		s->sqfs_first++;
-	else if (seg == 1)
+	else if (seg == 1 && !strcmp(e->name, ext4 + 1) && S_ISREG(e->mode))
+		s->ext4_stored++;
+	else if (seg == 1 && !str_has_prefix(e->name, "uniramfs.stored"))
 		s->other_in_seg0++;
 	if (seg > 1 && c == COMP_ZSTD)
 		s->main_seg = seg;
 	if (strstr(e->name, "/ext4.ko") && S_ISLNK(e->mode) && e->size == strlen(ext4) &&
 	    !memcmp(data, ext4, e->size))
 		s->ext4_link++;
+	if (strstr(e->name, "/isofs.ko") && S_ISLNK(e->mode) && e->size == strlen(isofs) &&
+	    !memcmp(data, isofs, e->size))
+		s->isofs_link++;
 	/* what mounts it stays a file */
 	if (strstr(e->name, "/loop.ko") && S_ISREG(e->mode))
 		s->loop_file++;
@@ -191,17 +197,20 @@ static int squash_collect(unsigned seg, enum compression c, const struct cpio_en
 	if (!strcmp(e->name, "usr/bin/dash") && S_ISLNK(e->mode) && e->size == strlen("/uniramfs.sqfs.d/usr/bin/dash"))
 		s->sh_link++;
 	free(ext4);
+	free(isofs);
 	return 0;
 }
 
 /* A generic image's programs and modules go into the squashfs segment:
- * the uncompressed segment holds it alone, the main one symlinks into
- * its mount, and inside it ext4.ko is the host's file byte for byte
- * (rdsquashfs reads it back). */
+ * the uncompressed segment holds it, the main one symlinks into its
+ * mount, and inside it isofs.ko is the host's file byte for byte
+ * (rdsquashfs reads it back). The common roots' modules (ext4 here) are
+ * stored beside it uncompressed, linked to from the main segment, the
+ * host's file byte for byte too. */
 static void test_squashfs_segment(void)
 {
 	char *img = path_join(tmpdir, "squash.img"), *dir = path_join(tmpdir, "squash.d");
-	char *o = xasprintf("-o %s --add-modules ext4 --add-binaries dash --squashfs yes", img);
+	char *o = xasprintf("-o %s --add-modules ext4,isofs --add-binaries dash --squashfs yes", img);
 	char *c = build_cmd(o), *cmd = NULL, *out = NULL;
 	struct squash_seen s = { 0 };
 
@@ -210,11 +219,13 @@ static void test_squashfs_segment(void)
 	CHECK(run_capture(c, NULL) == 0);
 	CHECK(image_foreach(img, squash_collect, &s) == 0);
 	CHECK(s.sqfs_first == 1 && s.other_in_seg0 == 0 && s.main_seg == 2);
-	CHECK(s.ext4_link == 1 && s.loop_file == 1 && s.squashfs_file == 1 && s.sh_link == 1);
+	CHECK(s.ext4_link == 1 && s.ext4_stored == 1 && s.isofs_link == 1);
+	CHECK(s.loop_file == 1 && s.squashfs_file == 1 && s.sh_link == 1);
 	/* the squashfs as the kernel gets it, read back */
 	cmd = xasprintf("mkdir -p %s && %s extract %s %s >/dev/null 2>&1 && rdsquashfs -q -c "
-			"/usr/lib/modules/%s/kernel/fs/ext4/ext4.ko %s/uniramfs.sqfs | cmp - /lib/modules/%s/kernel/fs/ext4/ext4.ko",
-			dir, uniramfs, img, dir, kver, dir, kver);
+			"/usr/lib/modules/%s/kernel/fs/isofs/isofs.ko %s/uniramfs.sqfs | cmp - /lib/modules/%s/kernel/fs/isofs/isofs.ko"
+			" && cmp %s/uniramfs.stored/usr/lib/modules/%s/kernel/fs/ext4/ext4.ko /lib/modules/%s/kernel/fs/ext4/ext4.ko",
+			dir, uniramfs, img, dir, kver, dir, kver, dir, kver, kver);
 	CHECK(run_capture(cmd, &out) == 0);
 	free(img), free(dir), free(o), free(c), free(cmd), free(out);
 }
