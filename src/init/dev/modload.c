@@ -159,14 +159,19 @@ static bool is_live(struct modload *m, const struct mod *mod)
 	return live;
 }
 
-static int insmod(struct modload *m, struct mod *mod)
+static int insmod(struct modload *m, int idx)
 {
+	struct mod *mod = &m->mods[idx];
+
 	if (is_live(m, mod)) {
 		log_debug("%s was already loaded", mod->name);
 		return 0;
 	}
 	char *p = mod->path[0] == '/' ? xstrdup(mod->path) : path_join(m->moddir, mod->path);
+	/* the open may load modules itself (the squashfs segment's, to
+	 * mount it: stages/squashlazy.c), and the table may move */
 	int fd = m->ops->open(p, O_RDONLY | O_CLOEXEC, 0);
+	mod = &m->mods[idx];
 	if (fd < 0) {
 		log_warn("failed to load %s: %s: %s", mod->name, p, strerror(-fd));
 		err_errno(fd, "failed to load %s: %s", mod->name, p);
@@ -301,7 +306,7 @@ static int load_mod(struct modload *m, int idx)
 	for (size_t i = mod->ndeps; i-- > 0;)
 		load_mod(m, m->mods[idx].deps[i]);
 	load_softdeps(m, idx, true);
-	int r = insmod(m, &m->mods[idx]);
+	int r = insmod(m, idx);
 	m->mods[idx].state = r < 0 ? M_FAILED : M_LOADED;
 	load_softdeps(m, idx, false);
 	return r;

@@ -103,7 +103,11 @@ static bool mounted_elsewhere(void)
 }
 
 /* One process at a time: the segment's own file is the lock, so the
- * init and a modprobe the kernel started never mount it twice. */
+ * init and a modprobe the kernel started never mount it twice. No
+ * deadlock: while it holds the lock a process only loads loop and
+ * squashfs (and what modules.dep says they need), sets up the loop
+ * device and mounts, and none of these asks the kernel's modprobe for
+ * anything (squashfs is in before its mount). */
 static int mount_now(void)
 {
 	char dev[32];
