@@ -154,6 +154,10 @@ int fsck_device(struct init *in, const struct blockdev *bd, const char *fstype)
 	for (size_t i = 0; argv[i]; i++)
 		buf_printf(&cmd, "%s%s", i ? " " : "", argv[i]);
 	log_info("checking %s (%s): %s", bd->devnode, fstype, cmd.p);
+	/* the checker lives in the squashfs segment: mounted first, or
+	 * its loop and squashfs would load after the child's modules
+	 * and the check would wait for them all (0.4 s) */
+	squash_need(in);
 	loader = start_fs_modules(in, fstype);
 	st = in->xops->run ? in->xops->run(path, argv, in->tool_envp, NULL, 0)
 			   : err_set("no way to run programs");
