@@ -81,24 +81,22 @@ static void log_reads(struct init *in)
  * a program from it; it is freed when that one ends.
  * The file goes now too: it is most of the initramfs's RAM (27 of 31 MiB
  * in the generic image), which free_initramfs's idle-time child would
- * only give back once the root's init lets the CPU idle; one unlink of
- * a file costs little next to that (bench/results/meminfo.md). Also when
- * the boot never mounted it. */
+ * only give back once the root's init lets the CPU idle
+ * (bench/results/meminfo.md). Not when the boot never mounted it:
+ * freeing its pages is about 18 ms of a boot on QEMU's instruction
+ * clock, which that boot then pays for nothing it used
+ * (bench/results/floor.md); the idle-time child frees it with the rest. */
 void unmount_squash(struct init *in)
 {
 	int r;
 
-	if (squash_lazy_mounted()) {
-		log_reads(in);
-		r = in->ops->umount(LAYOUT_SQUASH_DIR, MNT_DETACH);
-		in->squash_mounted = false;
-		squash_lazy_forget();
-		if (r < 0) {
-			log_warn("cannot unmount " LAYOUT_SQUASH_DIR ": %s", strerror(-r));
-			return;
-		}
-	}
-	squash_lazy_forget();
-	if ((r = in->ops->unlink(LAYOUT_SQUASH_FILE)) < 0 && r != -ENOENT)
+	if (!squash_lazy_mounted())
+		return;
+	log_reads(in);
+	if ((r = in->ops->umount(LAYOUT_SQUASH_DIR, MNT_DETACH)) < 0)
+		log_warn("cannot unmount " LAYOUT_SQUASH_DIR ": %s", strerror(-r));
+	else if ((r = in->ops->unlink(LAYOUT_SQUASH_FILE)) < 0)
 		log_warn("cannot delete " LAYOUT_SQUASH_FILE ": %s", strerror(-r));
+	in->squash_mounted = false;
+	squash_lazy_forget();
 }
