@@ -84,6 +84,7 @@ int modprobe_main(int argc, char **argv)
 	 * mounted it: mounted here, the init finds it so */
 	ops = &real_ops;
 	squash_lazy_start(&ops, NULL);
+	squash_lazy_lock_limit(5000);
 	ml = modload_new(ops, moddir);
 	squash_lazy_set_modload(ml);
 	for (size_t i = 0; i < o.blacklist.n; i++)

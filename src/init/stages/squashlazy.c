@@ -41,6 +41,7 @@ static struct {
 	bool pending;  /* the image has a segment, not mounted by us yet */
 	bool mounting;
 	bool mounted;
+	long lock_ms;  /* how long to wait for another's mount; 0: as long as it takes */
 	char loop[32]; /* its loop device ("loop0") once mounted */
 	void (*on_mount)(void *ctx, const char *loop);
 	void *ctx;
@@ -102,12 +103,27 @@ static bool mounted_elsewhere(void)
 	return true;
 }
 
-/* One process at a time: the segment's own file is the lock, so the
- * init and a modprobe the kernel started never mount it twice. No
- * deadlock: while it holds the lock a process only loads loop and
- * squashfs (and what modules.dep says they need), sets up the loop
- * device and mounts, and none of these asks the kernel's modprobe for
- * anything (squashfs is in before its mount). */
+/* The segment's own file is the lock. A process the kernel started for
+ * a module (lock_ms set) waits a bounded time: the init may be the one
+ * holding it and waiting in the kernel for that very module. */
+static int lock(int file)
+{
+	for (long waited = 0; flock(file, LOCK_EX | (lz.lock_ms ? LOCK_NB : 0)) < 0; waited += 10) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK)
+			return err_errno(-errno, "cannot lock " LAYOUT_SQUASH_FILE);
+		if (waited >= lz.lock_ms)
+			return err_set("another process has been mounting it for %ld ms", waited);
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* One process at a time, so the init and a modprobe the kernel started
+ * never mount it twice. While it holds the lock a process only loads
+ * loop and squashfs (and what modules.dep says they need), sets up the
+ * loop device and mounts. */
 static int mount_now(void)
 {
 	char dev[32];
@@ -116,8 +132,10 @@ static int mount_now(void)
 	file = lz.lower->open(LAYOUT_SQUASH_FILE, O_RDONLY | O_CLOEXEC, 0);
 	if (file < 0)
 		return err_errno(file, "cannot open " LAYOUT_SQUASH_FILE);
-	if (flock(file, LOCK_EX) < 0)
-		log_debug("cannot lock " LAYOUT_SQUASH_FILE ": %s", strerror(errno));
+	if ((r = lock(file)) < 0) {
+		close(file);
+		return r;
+	}
 	if (mounted_elsewhere()) {
 		close(file);
 		return 0;
@@ -255,6 +273,11 @@ bool squash_lazy_start(const struct sysops **ops, const struct initops **xops)
 void squash_lazy_set_modload(struct modload *ml)
 {
 	lz.ml = ml;
+}
+
+void squash_lazy_lock_limit(long ms)
+{
+	lz.lock_ms = ms;
 }
 
 void squash_lazy_on_mount(void (*fn)(void *ctx, const char *loop), void *ctx)

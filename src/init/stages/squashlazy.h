@@ -16,6 +16,10 @@ struct modload;
 bool squash_lazy_start(const struct sysops **ops, const struct initops **xops);
 /* The loader its modules (loop, squashfs) load through; NULL: none. */
 void squash_lazy_set_modload(struct modload *ml);
+/* Wait at most ms for another process's mount (0, the default: as long
+ * as it takes): for the kernel's modprobe, which the init may be waiting
+ * for while it holds the lock. */
+void squash_lazy_lock_limit(long ms);
 /* fn(ctx, "loop0") once it is mounted, by this process or found
  * mounted by another. */
 void squash_lazy_on_mount(void (*fn)(void *ctx, const char *loop), void *ctx);
