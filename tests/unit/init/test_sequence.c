@@ -31,6 +31,21 @@ static int run(struct fake_ops *f, struct init *in)
 	return fake_boot_run(f, in, &fake_initops, fake_boot_kernel_env);
 }
 
+/* A fake boot whose disk (vda, vda1) is not there yet: a test makes it
+ * appear (its on_idle or on_finit). */
+static struct fake_ops *boot_without_disk(const char *cmdline)
+{
+	struct fake_ops *f = fake_boot_setup(cmdline);
+	const char *const gone[] = { "/sys/class/block/vda", "/sys/class/block/vda1" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(gone); i++) {
+		char *p = fake_path(f, gone[i]);
+		CHECK(unlink(p) == 0);
+		free(p);
+	}
+	return f;
+}
+
 static void test_boot(void)
 {
 	struct fake_ops *f;
@@ -280,18 +295,11 @@ static void test_root_comes_later(void)
 {
 	struct fake_ops *f;
 	struct init in;
-	char *p;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
 	for (int lost = 0; lost < 2; lost++) {
-		f = fake_boot_setup("root=UUID=" UUID " rd.timeout=5 panic=-1");
-		p = fake_path(f, "/sys/class/block/vda");
-		CHECK(unlink(p) == 0);
-		free(p);
-		p = fake_path(f, "/sys/class/block/vda1");
-		CHECK(unlink(p) == 0);
-		free(p);
+		f = boot_without_disk("root=UUID=" UUID " rd.timeout=5 panic=-1");
 		lost_events = lost;
 		f->on_idle = disk_arrives;
 		CHECK(run(f, &in) == 0);
@@ -808,13 +816,7 @@ static void test_root_wait_while_devices_appear(void)
 	fake_ops_free(f);
 
 	/* the root among them: found past rd.timeout, the boot goes on */
-	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=4 panic=-1");
-	char *p = fake_path(f, "/sys/class/block/vda");
-	CHECK(unlink(p) == 0);
-	free(p);
-	p = fake_path(f, "/sys/class/block/vda1");
-	CHECK(unlink(p) == 0);
-	free(p);
+	f = boot_without_disk("root=UUID=" UUID " rd.timeout=4 panic=-1");
 	appear_until = FAKE_T0 + 6000;
 	appeared = 0;
 	f->on_idle = slow_then_root;
@@ -850,17 +852,10 @@ static void test_module_load_not_counted(void)
 {
 	struct fake_ops *f;
 	struct init in;
-	char *p;
 
 	if (!fake_boot_make_ext4())
 		SKIP("mkfs.ext4 not available");
-	f = fake_boot_setup("root=UUID=" UUID " rd.timeout=4 panic=-1");
-	p = fake_path(f, "/sys/class/block/vda");
-	CHECK(unlink(p) == 0);
-	free(p);
-	p = fake_path(f, "/sys/class/block/vda1");
-	CHECK(unlink(p) == 0);
-	free(p);
+	f = boot_without_disk("root=UUID=" UUID " rd.timeout=4 panic=-1");
 	lost_events = false;
 	appeared = 1; /* the disk comes with the driver */
 	f->on_finit = slow_virtio_blk;
