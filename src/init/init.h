@@ -46,8 +46,6 @@ struct init {
 	bool root_netdev;    /* root= is the network disk's name (use_netroot_device) */
 	char *dps_disk;      /* the disk root discovery took the root from ("sda") */
 	bool fs_mounted;     /* a filesystem is on /sysroot: never resume after */
-	bool squash_mounted; /* the squashfs segment is on LAYOUT_SQUASH_DIR */
-	char squash_loop[32]; /* its loop device's name ("loop0") */
 	bool resume_done;    /* resume= was dealt with (or cannot be any more) */
 	/* x-initrd.mount entries mounted (stages/xinitrd.c): a retry after
 	 * the failure path goes on from the next */

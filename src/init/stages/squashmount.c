@@ -25,8 +25,6 @@ static void squash_mounted_cb(void *ctx, const char *loop)
 {
 	struct init *in = ctx;
 
-	in->squash_mounted = true;
-	snprintf(in->squash_loop, sizeof(in->squash_loop), "%s", loop);
 	/* the image's own files: no root, key or array is on it */
 	registry_ignore(&in->devs, loop);
 }
@@ -45,9 +43,9 @@ int squash_need(struct init *in)
 }
 
 /* One sysfs number of the loop device: field (0-based) of FILE. */
-static bool loop_number(struct init *in, const char *file, int field, unsigned long long *v)
+static bool loop_number(struct init *in, const char *loop, const char *file, int field, unsigned long long *v)
 {
-	char *p = xasprintf("/sys/class/block/%s/%s", in->squash_loop, file), *real = in->ops->path(p);
+	char *p = xasprintf("/sys/class/block/%s/%s", loop, file), *real = in->ops->path(p);
 	char *line = NULL, *s, *end;
 	bool ok = false;
 
@@ -67,12 +65,12 @@ static bool loop_number(struct init *in, const char *file, int field, unsigned l
 /* What a boot read of the segment (the block layer's sectors read, a
  * block decompressed once is cached) against its size: the segment may
  * grow with every driver, a boot should not read more for it. */
-static void log_reads(struct init *in)
+static void log_reads(struct init *in, const char *loop)
 {
 	unsigned long long rd, size;
 
-	if (log_get_level() < LOG_DEBUG || !loop_number(in, "stat", 2, &rd) ||
-	    !loop_number(in, "size", 0, &size))
+	if (log_get_level() < LOG_DEBUG || !loop_number(in, loop, "stat", 2, &rd) ||
+	    !loop_number(in, loop, "size", 0, &size))
 		return;
 	log_debug("read %llu KiB of the squashfs segment's %llu KiB", rd / 2, size / 2);
 }
@@ -88,15 +86,15 @@ static void log_reads(struct init *in)
  * (bench/results/floor.md); the idle-time child frees it with the rest. */
 void unmount_squash(struct init *in)
 {
+	const char *loop = squash_lazy_mounted();
 	int r;
 
-	if (!squash_lazy_mounted())
+	if (!loop)
 		return;
-	log_reads(in);
+	log_reads(in, loop);
 	if ((r = in->ops->umount(LAYOUT_SQUASH_DIR, MNT_DETACH)) < 0)
 		log_warn("cannot unmount " LAYOUT_SQUASH_DIR ": %s", strerror(-r));
 	else if ((r = in->ops->unlink(LAYOUT_SQUASH_FILE)) < 0)
 		log_warn("cannot delete " LAYOUT_SQUASH_FILE ": %s", strerror(-r));
-	in->squash_mounted = false;
 	squash_lazy_forget();
 }

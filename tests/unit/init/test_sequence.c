@@ -14,6 +14,7 @@
 
 #include "fake_boot.h"
 #include "init/init.h"
+#include "init/stages/squashlazy.h"
 #include "err.h"
 #include "init/core/kmsg.h"
 #include "init/stages/stages.h"
@@ -555,7 +556,7 @@ static void test_squash_segment(void)
 		"execve /sbin/init",
 	};
 	CHECK(fake_log_in_order(f, order, ARRAY_SIZE(order)));
-	CHECK(!in.squash_mounted);
+	CHECK(!squash_lazy_mounted());
 	init_free(&in);
 	fake_ops_free(f);
 }
@@ -584,7 +585,7 @@ static void test_squash_not_wanted(void)
 	CHECK(fake_log_count(f, "mount /dev/loop") == 0);
 	CHECK(fake_log_count(f, "umount /uniramfs.sqfs.d") == 0);
 	CHECK(fake_log_count(f, "execve /sbin/init") == 1);
-	CHECK(!in.squash_mounted);
+	CHECK(!squash_lazy_mounted());
 	/* its file is left to the idle-time free with the rest: freeing
 	 * it now would cost this boot for nothing it used */
 	CHECK(fake_log_count(f, "unlink /uniramfs.sqfs") == 0);
