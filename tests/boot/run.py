@@ -227,6 +227,15 @@ SCENARIOS = [
                          "not loading crc32c_intel for crypto-crc32c: none of its cpu: aliases "
                          "matches this CPU"),
              log_absent=("failed to load crc32c_intel",), ours_only=True),
+    # an ext4 root on virtio that runs no program needs nothing of the
+    # squashfs segment: its modules are stored beside it, so loop and
+    # squashfs never load and the segment is never mounted
+    Scenario("squash-not-wanted", "a generic boot that needs nothing of the squashfs segment "
+             "never mounts it (fsck.mode=skip: no program runs)", EXT4, _u(EXT4),
+             cmdline="rd.debug fsck.mode=skip",
+             log_expect=("loaded virtio_blk in ", "loaded ext4 in "),
+             log_absent=("loop: module loaded", "mounted the squashfs segment",
+                         "KiB of the squashfs segment's"), ours_only=True),
     Scenario("rw", "`rw` mounts the root writable", EXT4, _u(EXT4), cmdline="rw",
              expect=("root-writable=yes",)),
     Scenario("init-arg", "init=/sbin/other arg1 reaches the real init with its argument",
