@@ -61,7 +61,7 @@ static const struct key keys[] = {
 	{ "init", T_STR, F(init), "the /init program to pack (default: uniramfs-init; another architecture's for a --sysroot of it)", 0 },
 	{ "ssh-unlock", T_AUTO, F(ssh_unlock), "auto, yes or no: dropbear to type the LUKS passphrase over SSH (default: auto, hostonly images when dropbear and an authorized_keys are there)", 0 },
 	{ "ssh-hostkeys", T_AUTO, F(ssh_hostkeys), "auto, yes or no: a hostonly image with SSH unlock packs this machine's host keys (yes: anyone who can read the image has them) or lets dropbear make new ones at each boot (no); auto fails that build until one is chosen", 0 },
-	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
+	{ "squashfs", T_AUTO, F(squashfs), "auto, yes or no: programs, libraries and modules in a squashfs the init mounts when first wanted, so a boot decompresses only what it reads (default: auto, generic images when the kernel has squashfs and loop)", 0 },
 	{ "rescue-shell", T_AUTO, F(rescue.shell), "auto, yes or no: busybox for the emergency shell and rd.break (default: auto, when the host has busybox)", 0 },
 	{ "rescue-password-hash", T_STR, F(rescue.password_hash), "a crypt(3) hash (mkpasswd) the rescue shell asks the password of", 0 },
 	{ "rescue-password-account", T_STR, F(rescue.password_account), "the rescue shell asks this account's password: its hash from SYSROOT/etc/shadow", 0 },
